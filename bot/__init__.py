@@ -1,0 +1,1 @@
+"""The bot: SQLite store, frontend-neutral game service, Discord shell and console."""

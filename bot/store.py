@@ -1,0 +1,257 @@
+"""The SQLite game store: games, seats and the append-only action log (sqlite-utils, WAL).
+
+Every state change is one transaction (`db.atomic()`), so an action, a join or a start is
+stored whole or not at all. Calls are short; the store holds no game logic. Engine player ids
+are stored JSON-encoded because titles use ints (seat numbers) or strings (imported files).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+from sqlite_utils import Database
+
+from bot.migrations import MIGRATIONS
+from engine.game import Action, PlayerId
+
+log = logging.getLogger(__name__)
+
+OPEN, ACTIVE, FINISHED = "open", "active", "finished"
+
+
+class DuplicateInteraction(Exception):
+    """This interaction id was already handled; the change it carried was not applied again."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    title: str
+    options: dict[str, Any]
+    seat_limit: int
+    status: str
+    creator_id: int
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    seed: int | None
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    game_id: int
+    seat: int
+    user_id: int
+    name: str
+    player_id: PlayerId | None
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    game_id: int
+    seq: int
+    user_id: int
+    payload: Action
+    created_at: str
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Store:
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self.db = Database(self.path)
+        if self.path != ":memory:":
+            self.db.enable_wal()
+        self.db.execute("PRAGMA foreign_keys = ON")
+        MIGRATIONS.apply(self.db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    @property
+    def schema_version(self) -> int:
+        """How many forward migrations this database has applied."""
+        return len(MIGRATIONS.applied(self.db))
+
+    # -- reading -------------------------------------------------------------------------------
+    def game(self, game_id: int) -> GameRecord | None:
+        row = self._one("SELECT * FROM games WHERE id = ?", [game_id])
+        return _game(row) if row else None
+
+    def game_by_thread(self, thread_id: int) -> GameRecord | None:
+        row = self._one("SELECT * FROM games WHERE thread_id = ?", [thread_id])
+        return _game(row) if row else None
+
+    def games(self, *, guild_id: int | None = None, statuses: Iterable[str] | None = None,
+              user_id: int | None = None, limit: int = 50) -> list[GameRecord]:
+        """Newest first; filters combine."""
+        where, params = [], []
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            params.append(guild_id)
+        if statuses is not None:
+            wanted = list(statuses)
+            where.append(f"status IN ({', '.join('?' * len(wanted))})")
+            params.extend(wanted)
+        if user_id is not None:
+            where.append("id IN (SELECT game_id FROM seats WHERE user_id = ?)")
+            params.append(user_id)
+        sql = "SELECT * FROM games"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY updated_at DESC, id DESC LIMIT ?"
+        return [_game(r) for r in self._all(sql, [*params, limit])]
+
+    def seats(self, game_id: int) -> list[SeatRecord]:
+        rows = self._all("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", [game_id])
+        return [SeatRecord(r["game_id"], r["seat"], r["user_id"], r["name"],
+                           None if r["player_id"] is None else json.loads(r["player_id"]))
+                for r in rows]
+
+    def actions(self, game_id: int) -> list[ActionRecord]:
+        rows = self._all("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
+        return [ActionRecord(r["game_id"], r["seq"], r["user_id"], json.loads(r["payload"]),
+                             r["created_at"]) for r in rows]
+
+    def action_count(self, game_id: int) -> int:
+        return self._one("SELECT count(*) AS n FROM actions WHERE game_id = ?", [game_id])["n"]
+
+    def seen_interaction(self, interaction_id: int) -> bool:
+        return self._one("SELECT 1 AS x FROM interactions WHERE id = ?", [interaction_id]) is not None
+
+    # -- writing (each method is one transaction) ----------------------------------------------
+    def create_game(self, *, title: str, options: dict[str, Any], seat_limit: int, creator_id: int,
+                    guild_id: int | None = None, channel_id: int | None = None,
+                    thread_id: int | None = None, first_seat: tuple[int, str] | None = None,
+                    interaction_id: int | None = None) -> GameRecord:
+        now = _now()
+        with self._change(interaction_id, "new", None):
+            game_id = self.db["games"].insert({
+                "title": title, "options": json.dumps(options, sort_keys=True),
+                "seat_limit": seat_limit, "status": OPEN, "creator_id": creator_id,
+                "guild_id": guild_id, "channel_id": channel_id, "thread_id": thread_id,
+                "seed": None, "created_at": now, "updated_at": now,
+            }).last_pk
+            if first_seat is not None:
+                self._insert_seat(game_id, 1, *first_seat)
+            if interaction_id is not None:
+                self.db.execute("UPDATE interactions SET game_id = ? WHERE id = ?",
+                                [game_id, interaction_id])
+        created = self.game(game_id)
+        assert created is not None
+        return created
+
+    def set_thread(self, game_id: int, thread_id: int) -> None:
+        with self.db.atomic():
+            self.db.execute("UPDATE games SET thread_id = ?, updated_at = ? WHERE id = ?",
+                            [thread_id, _now(), game_id])
+
+    def add_seat(self, game_id: int, user_id: int, name: str,
+                 interaction_id: int | None = None) -> int:
+        """Seat the user after the last taken seat; return the seat number."""
+        with self._change(interaction_id, "join", game_id):
+            seat = self._one("SELECT coalesce(max(seat), 0) + 1 AS s FROM seats WHERE game_id = ?",
+                             [game_id])["s"]
+            self._insert_seat(game_id, seat, user_id, name)
+            self._touch(game_id)
+        return seat
+
+    def remove_seat(self, game_id: int, user_id: int, interaction_id: int | None = None) -> None:
+        """Free the user's seat and close the gap so seats stay numbered 1..n in join order."""
+        with self._change(interaction_id, "leave", game_id):
+            seat = self._one("SELECT seat FROM seats WHERE game_id = ? AND user_id = ?",
+                             [game_id, user_id])["seat"]
+            self.db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", [game_id, seat])
+            later = [r["seat"] for r in self._all(
+                "SELECT seat FROM seats WHERE game_id = ? AND seat > ? ORDER BY seat",
+                [game_id, seat])]
+            for s in later:
+                self.db.execute("UPDATE seats SET seat = ? WHERE game_id = ? AND seat = ?",
+                                [s - 1, game_id, s])
+            self._touch(game_id)
+
+    def start_game(self, game_id: int, seed: int, player_ids: Sequence[PlayerId],
+                   interaction_id: int | None = None) -> None:
+        """Fix the seat order: seat i (1-based) plays as player_ids[i-1]."""
+        with self._change(interaction_id, "start", game_id):
+            for seat, pid in enumerate(player_ids, start=1):
+                self.db.execute("UPDATE seats SET player_id = ? WHERE game_id = ? AND seat = ?",
+                                [json.dumps(pid), game_id, seat])
+            self.db.execute("UPDATE games SET status = ?, seed = ?, updated_at = ? WHERE id = ?",
+                            [ACTIVE, seed, _now(), game_id])
+
+    def append_action(self, game_id: int, seq: int, user_id: int, payload: Action, *,
+                      finished: bool = False, interaction_id: int | None = None) -> None:
+        """Store one accepted action (seq = its 1-based place in the log) and the game status."""
+        now = _now()
+        with self._change(interaction_id, "act", game_id):
+            self.db["actions"].insert({
+                "game_id": game_id, "seq": seq, "user_id": user_id,
+                "payload": json.dumps(payload, sort_keys=True), "created_at": now,
+            })
+            self.db.execute("UPDATE games SET status = ?, updated_at = ? WHERE id = ?",
+                            [FINISHED if finished else ACTIVE, now, game_id])
+
+    def undo_last_action(self, game_id: int, undone_by: int,
+                         interaction_id: int | None = None) -> ActionRecord:
+        """Move the newest live action to `undone_actions`; the game is active again."""
+        now = _now()
+        with self._change(interaction_id, "undo", game_id):
+            row = self._one("SELECT * FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                            [game_id])
+            if row is None:
+                raise LookupError(f"game {game_id} has no action to undo")
+            self.db["undone_actions"].insert({
+                "game_id": game_id, "seq": row["seq"], "user_id": row["user_id"],
+                "payload": row["payload"], "created_at": row["created_at"],
+                "undone_by": undone_by, "undone_at": now,
+            })
+            self.db.execute("DELETE FROM actions WHERE id = ?", [row["id"]])
+            self.db.execute("UPDATE games SET status = ?, updated_at = ? WHERE id = ?",
+                            [ACTIVE, now, game_id])
+        return ActionRecord(game_id, row["seq"], row["user_id"], json.loads(row["payload"]),
+                            row["created_at"])
+
+    # -- helpers -------------------------------------------------------------------------------
+    @contextmanager
+    def _change(self, interaction_id: int | None, kind: str,
+                game_id: int | None) -> Iterator[None]:
+        """One transaction that also records the interaction id that asked for it (if any)."""
+        with self.db.atomic():
+            if interaction_id is not None:
+                try:
+                    self.db.execute("INSERT INTO interactions (id, game_id, kind, created_at) "
+                                    "VALUES (?, ?, ?, ?)", [interaction_id, game_id, kind, _now()])
+                except sqlite3.IntegrityError:
+                    raise DuplicateInteraction(interaction_id) from None
+            yield
+
+    def _insert_seat(self, game_id: int, seat: int, user_id: int, name: str) -> None:
+        self.db["seats"].insert({"game_id": game_id, "seat": seat, "user_id": user_id,
+                                 "name": name, "player_id": None})
+
+    def _touch(self, game_id: int) -> None:
+        self.db.execute("UPDATE games SET updated_at = ? WHERE id = ?", [_now(), game_id])
+
+    def _one(self, sql: str, params: Sequence[Any]) -> dict[str, Any] | None:
+        return next(iter(self._all(sql, params)), None)
+
+    def _all(self, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+        cursor = self.db.execute(sql, list(params))
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def _game(row: dict[str, Any]) -> GameRecord:
+    return GameRecord(**{**row, "options": json.loads(row["options"])})
