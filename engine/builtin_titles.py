@@ -1,0 +1,1 @@
+"""Imports every shipped title so that it registers itself."""

@@ -1,0 +1,120 @@
+"""The title-neutral game contract that the service layer, the console and the bot rely on.
+
+A game is derived from (title, players, options, seed, actions). `process` applies one action
+whole or raises a GameError and leaves the game exactly as it was: titles mutate freely in
+`_apply`, and on failure the base class rebuilds the state from the accepted log, which is
+cheap compared with copying state before every action on the happy path.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping, Sequence
+
+from engine.errors import GameError, GameOver, InvalidAction
+
+Action = dict[str, Any]
+PlayerId = int | str
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    id: PlayerId
+    name: str
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal option for autocomplete and buttons: `action` can be processed as it is."""
+
+    label: str
+    action: Action = field(hash=False, compare=False)
+
+
+class Game(ABC):
+    title: ClassVar[str]
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 6
+    option_names: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, players: Sequence[PlayerInfo], options: Mapping[str, Any] | None = None,
+                 seed: int = 0) -> None:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise InvalidAction(f"{self.title} needs {self.min_players} to {self.max_players} "
+                                f"players, not {len(players)}")
+        unknown = set(options or {}) - set(self.option_names)
+        if unknown:
+            raise InvalidAction(f"unknown option(s) for {self.title}: {', '.join(sorted(unknown))}")
+        self.players: list[PlayerInfo] = list(players)
+        self.options: dict[str, Any] = dict(options or {})
+        self.seed = seed
+        self.actions: list[Action] = []
+        self.setup()
+
+    # -- what a title implements -------------------------------------------------------------
+    @abstractmethod
+    def setup(self) -> None:
+        """Build the initial state from players, options and seed."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> Action:
+        """Apply one action (may mutate before failing); return the action as recorded."""
+
+    @abstractmethod
+    def active_players(self) -> list[PlayerId]:
+        """Players who must act now (a company's president acts for it)."""
+
+    @property
+    @abstractmethod
+    def finished(self) -> bool: ...
+
+    @abstractmethod
+    def result(self) -> dict[PlayerId, int]:
+        """Final (or current) score per player id."""
+
+    @abstractmethod
+    def describe(self, action: Action) -> str:
+        """One sentence for the channel: what this (already applied) action did."""
+
+    @abstractmethod
+    def status_text(self) -> str:
+        """A short plain-text summary of the position: round, who acts, key numbers."""
+
+    def legal_actions(self, player: PlayerId) -> list[Choice]:
+        """Every complete action this player may take now (titles refine this)."""
+        return []
+
+    def views(self) -> tuple[str, ...]:
+        """Names of the images the renderer can draw for this title."""
+        return ()
+
+    # -- shared machinery ----------------------------------------------------------------------
+    def process(self, action: Action) -> Action:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise InvalidAction("an action is a JSON object with a string 'type'")
+        if self.finished and action["type"] != "message":
+            raise GameOver("the game is over")
+        accepted = list(self.actions)
+        try:
+            recorded = self._apply(action)
+        except GameError:
+            self._rebuild(accepted)
+            raise
+        except Exception as exc:  # a bug must not leave a half-applied state behind
+            self._rebuild(accepted)
+            raise GameError(f"internal error while applying {action['type']}: {exc}") from exc
+        self.actions = accepted + [recorded]
+        return recorded
+
+    def _rebuild(self, actions: list[Action]) -> None:
+        fresh = type(self)(self.players, self.options, self.seed)
+        for a in actions:
+            fresh.process(a)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+
+    def player_name(self, pid: PlayerId) -> str:
+        for p in self.players:
+            if p.id == pid:
+                return p.name
+        return str(pid)
