@@ -1,0 +1,1 @@
+"""Discord command groups, each a thin layer over the game service."""

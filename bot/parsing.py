@@ -1,0 +1,47 @@
+"""Text the frontends accept from users: game options and JSON actions (shared by Discord and
+the console so both read input the same way)."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.game import Action
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """`free_for_all, target=25` -> {"free_for_all": True, "target": 25}.
+
+    A bare name switches an option on; a value is read as JSON when it parses, else as text.
+    """
+    options: dict[str, Any] = {}
+    for part in (text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name, sep, raw = part.partition("=")
+        name = name.strip()
+        if not name or (sep and not raw.strip()):
+            raise ValueError(f"cannot read option {part!r}; write name or name=value, "
+                             "separated by commas")
+        options[name] = _value(raw.strip()) if sep else True
+    return options
+
+
+def _value(raw: str) -> Any:
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+
+
+def parse_action(text: str) -> Action:
+    """A JSON object with a string "type", e.g. {"type": "pass"}."""
+    try:
+        action = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the action is not valid JSON ({exc.msg} at column {exc.colno}); "
+                         'write it like {"type": "pass"}') from None
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise ValueError('an action is a JSON object with a string "type", '
+                         'like {"type": "pass"}')
+    return action
