@@ -1,1 +1,2 @@
 """Imports every shipped title so that it registers itself."""
+import engine.g1830  # noqa: F401,E402

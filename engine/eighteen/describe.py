@@ -1,0 +1,85 @@
+"""Plain-English sentences about 18xx actions and positions, for the game thread."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.eighteen.entities import Company, Corporation, Player
+
+
+def _name(game: Any, entity: Any) -> str:
+    if isinstance(entity, Player):
+        return entity.name
+    if isinstance(entity, (Corporation, Company)):
+        return entity.sym
+    return str(entity)
+
+
+def _shares_text(action: dict[str, Any]) -> str:
+    shares = action.get("shares") or []
+    corp = shares[0].rpartition("_")[0] if shares else "?"
+    return f"{action.get('percent') or 10 * len(shares)}% of {corp}"
+
+
+def describe_action(game: Any, action: dict[str, Any]) -> str:
+    t = action["type"]
+    try:
+        who = _name(game, game.resolve_entity(action))
+    except Exception:  # a message from someone no longer in the game still gets a sentence
+        who = str(action.get("entity"))
+    if t == "bid":
+        return f"{who} bids ${action.get('price')} on {action.get('company')}."
+    if t == "pass":
+        return f"{who} passes."
+    if t == "par":
+        price = str(action.get("share_price", "")).split(",")[0]
+        return f"{who} pars {action.get('corporation')} at ${price}."
+    if t == "buy_shares":
+        return f"{who} buys {_shares_text(action)}."
+    if t == "sell_shares":
+        return f"{who} sells {_shares_text(action)}."
+    if t == "buy_company":
+        return f"{who} buys {action.get('company')} for ${action.get('price')}."
+    if t == "lay_tile":
+        tile = str(action.get("tile", "")).split("-")[0]
+        return f"{who} lays tile {tile} on {action.get('hex')} (rotation {action.get('rotation')})."
+    if t == "place_token":
+        city = str(action.get("city", ""))
+        return f"{who} places a station token ({city})."
+    if t == "run_routes":
+        routes = action.get("routes") or []
+        total = sum(r.get("revenue", 0) or 0 for r in routes)
+        parts = ", ".join(f"{r.get('train', '?').split('-')[0]}-train ${r.get('revenue', 0)}" for r in routes)
+        return f"{who} runs for ${total}" + (f" ({parts})." if parts else ".")
+    if t == "dividend":
+        return f"{who} {'pays out' if action.get('kind') == 'payout' else 'withholds'}."
+    if t == "buy_train":
+        train = str(action.get("train", "")).split("-")[0]
+        swap = f", trading in a {str(action['exchange']).split('-')[0]}" if action.get("exchange") else ""
+        return f"{who} buys a {train}-train for ${action.get('price')}{swap}."
+    if t == "discard_train":
+        return f"{who} discards a {str(action.get('train', '')).split('-')[0]}-train."
+    if t == "bankrupt":
+        return f"{who} declares bankruptcy."
+    if t == "message":
+        return f"{who}: {action.get('message', '')}"
+    return f"{who}: {t.replace('_', ' ')}."
+
+
+def status(game: Any) -> str:
+    r = game.round
+    head = f"{game.full_name} — {r.name} {game.turn}" + (f".{r.round_num}" if r.name == "Operating Round" else "")
+    head += f", phase {game.phases.name}, bank ${game.bank.cash}"
+    if game.finished:
+        scores = ", ".join(f"{game.player(pid).name} ${v}" for pid, v in
+                           sorted(game.result().items(), key=lambda kv: -kv[1]))
+        return f"{head}\nGame over ({game.game_end_reason}): {scores}"
+    step = r.active_step()
+    acting = ", ".join(_name(game, e) for e in game.active_entities())
+    lines = [head, f"To act: {acting} — {step.description if step else ''}"]
+    lines.append("Players: " + "; ".join(f"{p.name} ${p.cash}" for p in game.player_list))
+    floated = [c for c in game.operating_order()]
+    if floated:
+        lines.append("Companies: " + "; ".join(
+            f"{c.sym} ${c.share_price.price} (cash ${c.cash}, trains {','.join(t.name for t in c.trains) or '-'})"
+            for c in floated))
+    return "\n".join(lines)

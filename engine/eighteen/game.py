@@ -1,0 +1,673 @@
+"""EighteenGame: the 18xx rules shared by 1830 and 1860; a title supplies data and small hooks."""
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+from engine.eighteen import shares as sh
+from engine.eighteen.describe import describe_action, status
+from engine.eighteen.auction import AuctionRound, CompanyPendingPar, WaterfallAuction
+from engine.eighteen.entities import (Ability, Bank, Company, Corporation, Player, Pool, Share,
+                                      spend)
+from engine.eighteen.market import (ABOVE_60_ZONES, MULTIPLE_BUY_ZONES, NO_CERT_LIMIT_ZONES,
+                                    SharePrice, StockMarket, operating_key)
+from engine.eighteen.operating import (Bankrupt, BuyCompany, BuyTrain, DiscardTrain, Dividend,
+                                       Exchange, HomeToken, OperatingRound, Route, SpecialToken,
+                                       SpecialTrack, Token, Track)
+from engine.eighteen.rounds import Round
+from engine.eighteen.stock import BuySellParShares, StockRound
+from engine.eighteen.trains import Depot, Phase, Phases, Train
+from engine.errors import GameError, IllegalAction, InvalidAction, NotYourTurn
+from engine.game import Action, Game, PlayerId
+
+
+class EighteenGame(Game):
+    """Title-neutral 18xx. Subclasses set `data` (the title JSON) and override hooks."""
+
+    data: ClassVar[dict[str, Any]]
+    full_name: ClassVar[str] = "18xx"
+    bank_cash: ClassVar[int] = 12000
+    market_share_limit: ClassVar[int] = 50
+    presidents_percent: ClassVar[int] = 20
+    max_ownership_percent: ClassVar[int] = 60
+    min_bid_increment: ClassVar[int] = 5
+    tile_lays: ClassVar[int] = 1
+    # Action types that are bookkeeping for the 18xx.games client, not moves.
+    PROGRAM_TYPES: ClassVar[frozenset[str]] = frozenset(
+        {"program_buy_shares", "program_share_pass", "program_disable", "program_independent_mines",
+         "program_merger_pass", "program_harzbahn_draft_pass", "program_auction_bid", "program_close_pass"})
+
+    # -- setup -----------------------------------------------------------------------------------
+    def setup(self) -> None:
+        d = self.data
+        n = len(self.players)
+        start = d["starting_cash"][str(n)]
+        self.bank = Bank(self.bank_cash)
+        self.pool = Pool()
+        self.player_list: list[Player] = []
+        for info in self.players:
+            p = Player(info.id, info.name, 0)
+            spend(self.bank, p, start)
+            self.player_list.append(p)
+        self.cert_limit = d["certificate_limit"][str(n)]
+        self.market = StockMarket(d["stock_market"]["grid"])
+        self.corporations: list[Corporation] = [
+            Corporation(c["sym"], c["name"], c["home"], c.get("home_city_index"), list(c["token_costs"]),
+                        c["float_percent"], list(c["shares"])) for c in d["corporations"]]
+        self.companies: list[Company] = [
+            Company(c["sym"], c["name"], c["value"], c["revenue"], self.company_abilities(c["sym"]),
+                    c.get("ability", "")) for c in d["private_companies"]]
+        self.depot = Depot(self.train_specs())
+        self.phases = Phases(self.phase_specs())
+        self.board = self.make_board()
+        self.turn = 1
+        self.operating_rounds = 1
+        self.finished_flag = False
+        self.game_end_reason: str | None = None
+        self.end_trigger: tuple[str, str] | None = None
+        self.last_effect: dict[str, Any] | None = None
+        self.round: Round = self.new_auction_round()
+        self.round.setup()
+
+    # hooks a title overrides ------------------------------------------------------------------
+    def company_abilities(self, sym: str) -> list[Ability]:
+        return []
+
+    def train_specs(self) -> list[dict[str, Any]]:
+        return list(self.data["trains"])
+
+    def phase_specs(self) -> list[Phase]:
+        raise NotImplementedError
+
+    def make_board(self) -> Any:
+        from engine.eighteen.board import Board
+        return Board(self.data)
+
+    @property
+    def multiple_buy_only_from_market(self) -> bool:
+        return True
+
+    def par_restricted(self, corp: Corporation) -> bool:
+        """True when a corporation cannot be parred by a stock-round purchase (e.g. B&O via BO)."""
+        return False
+
+    def company_president_corporation(self, company: Company) -> Corporation:
+        ability = company.ability("shares")
+        if ability is None:
+            raise IllegalAction(f"{company.name} carries no shares")
+        return self.corporation(ability.get("shares")[0].split("_")[0])
+
+    # -- lookups ----------------------------------------------------------------------------------
+    def player(self, pid: Any) -> Player:
+        for p in self.player_list:
+            if p.id == pid or str(p.id) == str(pid):
+                return p
+        raise InvalidAction(f"unknown player {pid!r}")
+
+    def corporation(self, sym: Any) -> Corporation:
+        for c in self.corporations:
+            if c.sym == sym:
+                return c
+        known = ", ".join(c.sym for c in self.corporations)
+        raise InvalidAction(f"unknown corporation {sym!r} (known: {known})")
+
+    def company(self, sym: Any) -> Company:
+        for c in self.companies:
+            if c.sym == sym:
+                return c
+        known = ", ".join(c.sym for c in self.companies)
+        raise InvalidAction(f"unknown private company {sym!r} (known: {known})")
+
+    def train(self, train_id: Any) -> Train:
+        t = self.depot.train(train_id) if isinstance(train_id, str) else None
+        if t is None:
+            raise InvalidAction(f"unknown train {train_id!r}")
+        return t
+
+    def entity_name(self, entity: Any) -> str:
+        if isinstance(entity, Corporation):
+            return entity.sym
+        if isinstance(entity, Company):
+            return entity.sym
+        if isinstance(entity, Player):
+            return entity.name
+        return str(entity)
+
+    def resolve_entity(self, action: Action) -> Player | Corporation | Company:
+        ent = action.get("entity")
+        etype = action.get("entity_type")
+        if etype == "player" or (etype is None and isinstance(ent, int)):
+            return self.player(ent)
+        if etype == "corporation":
+            return self.corporation(ent)
+        if etype == "company":
+            return self.company(ent)
+        if etype is None:
+            for c in self.corporations:
+                if c.sym == ent:
+                    return c
+            for co in self.companies:
+                if co.sym == ent:
+                    return co
+            return self.player(ent)
+        raise InvalidAction(f"unknown entity_type {etype!r}")
+
+    def shares_from_action(self, action: Action) -> list[Share]:
+        ids = action.get("shares")
+        if isinstance(ids, str):
+            ids = [ids]
+        if not ids or not all(isinstance(i, str) for i in ids):
+            raise InvalidAction(f"{action['type']} needs a list of share ids like 'PRR_3'")
+        out: list[Share] = []
+        for sid in ids:
+            corp_sym, _, idx = sid.rpartition("_")
+            corp = self.corporation(corp_sym)
+            try:
+                share = corp.all_shares[int(idx)]
+            except (ValueError, IndexError):
+                raise InvalidAction(f"unknown share {sid!r}") from None
+            out.append(share)
+        owners = {id(s.owner) for s in out}
+        if len(owners) != 1 or len({s.corp.sym for s in out}) != 1:
+            raise InvalidAction("all shares in one action must be of one corporation and one owner")
+        return out
+
+    # -- money, shares, companies -----------------------------------------------------------------
+    def check_float(self, corp: Corporation, was_floated: bool) -> None:
+        if was_floated or corp.floated:
+            return
+        if corp.percent_of(corp) <= 100 - corp.float_percent:
+            corp.floated = True
+            assert corp.par_price is not None
+            spend(self.bank, corp, corp.par_price.price * 10)
+
+    def par_cell(self, ref: Any, player: Player, *, check_cash: bool) -> SharePrice:
+        cell = self.market.find_par(ref) if ref is not None else None
+        if cell is None:
+            pars = ", ".join(str(p.price) for p in self.market.par_prices)
+            raise InvalidAction(f"{ref!r} is not a par value; choose one of {pars}")
+        if check_cash and cell.price * 2 > player.cash:
+            raise IllegalAction(f"{player.name} has ${player.cash}; parring at ${cell.price} costs "
+                                f"${cell.price * 2}")
+        return cell
+
+    def do_par(self, player: Player, corp: Corporation, cell: SharePrice, *, free: bool) -> None:
+        self.market.set_par(corp, cell)
+        sh.buy(self, player, [corp.all_shares[0]], free=free)
+
+    def give_company(self, player: Player, company: Company, price: int) -> None:
+        company.owner = player
+        player.companies.append(company)
+        if price > 0:
+            spend(player, self.bank, price)
+        self.after_buy_company(player, company)
+
+    def after_buy_company(self, player: Player, company: Company) -> None:
+        ability = company.ability("shares")
+        if ability is None:
+            return
+        for sid in ability.get("shares"):
+            corp = self.corporation(sid.split("_")[0])
+            share = corp.all_shares[int(sid.split("_")[1])]
+            if share.president:
+                assert isinstance(self.round, AuctionRound)
+                self.round.companies_pending_par.append(company)
+            else:
+                sh.buy(self, player, [share], free=True)
+
+    def transfer_company(self, company: Company, buyer: Player | Corporation, price: int,
+                         seller: Player) -> None:
+        spend(buyer, seller, price)
+        seller.companies.remove(company)
+        company.owner = buyer
+        buyer.companies.append(company)
+
+    def close_company(self, company: Company) -> None:
+        company.closed = True
+        owner = company.owner
+        if owner is not None and company in owner.companies:
+            owner.companies.remove(company)
+        company.owner = None
+        company.abilities = []
+
+    def payout_companies(self) -> None:
+        for company in self.companies:
+            if company.closed or company.owner is None:
+                continue
+            spend(self.bank, company.owner, company.revenue)
+
+    def company_min_price(self, company: Company) -> int:
+        return math.ceil(company.value / 2)
+
+    def company_max_price(self, company: Company) -> int:
+        return company.value * 2
+
+    def purchasable_companies(self, corp: Corporation) -> list[Company]:
+        return [c for c in self.companies if isinstance(c.owner, Player) and not c.closed
+                and c.ability("no_buy") is None]
+
+    def exchange_targets(self, company: Company) -> list[Share]:
+        ability = company.ability("exchange")
+        if ability is None or not isinstance(company.owner, Player):
+            return []
+        player = company.owner
+        out: list[Share] = []
+        for sym in ability.get("corporations", []):
+            corp = self.corporation(sym)
+            ipo = [s for s in corp.shares_of(corp) if not s.president]
+            if "ipo" in ability.get("from", []) and ipo:
+                out.append(ipo[0])
+            if "market" in ability.get("from", []) and self.pool.shares_of(corp):
+                out.append(self.pool.shares_of(corp)[0])
+        return [s for s in out if self.holding_ok(player, s.corp, s.percent)]
+
+    def track_ability(self, company: Company, round_: Any) -> Ability | None:
+        """The tile-lay power the company can use now, if any (owning corporation's turn only)."""
+        if not isinstance(round_, OperatingRound) or not isinstance(company.owner, Corporation):
+            return None
+        if round_.current_operator is not company.owner:
+            return None
+        for kind in ("tile_lay", "teleport"):
+            ability = company.ability(kind)
+            if ability is not None:
+                return ability
+        return None
+
+    # -- limits ------------------------------------------------------------------------------------
+    def zone(self, corp: Corporation) -> str | None:
+        return corp.share_price.zone if corp.share_price else None
+
+    def counts_for_limit(self, corp: Corporation) -> bool:
+        return self.zone(corp) not in NO_CERT_LIMIT_ZONES
+
+    def zone_allows_multiple_buy(self, corp: Corporation) -> bool:
+        return self.zone(corp) in MULTIPLE_BUY_ZONES
+
+    def holding_ok(self, player: Player, corp: Corporation, extra: int) -> bool:
+        if self.zone(corp) in ABOVE_60_ZONES:
+            return True
+        return player.percent_of(corp) + extra <= self.max_ownership_percent
+
+    def num_certs(self, player: Player) -> int:
+        n = sum(1 for s in player.shares if self.counts_for_limit(s.corp))
+        return n + len(player.companies)
+
+    def sale_timing_ok(self) -> bool:
+        return self.turn > 1 or not isinstance(self.round, StockRound)
+
+    def phase_allows(self, status: str) -> bool:
+        return status in self.phases.current.status
+
+    @property
+    def train_limit(self) -> int:
+        return self.phases.current.train_limit
+
+    def sold_out(self, corp: Corporation) -> bool:
+        return corp.percent_of(corp) == 0 and self.pool.percent_of(corp) == 0
+
+    def player_distance(self, a: Player | None, b: Player) -> int:
+        if a is None:
+            return 0
+        order = [p for p in self.player_list if not p.bankrupt]
+        if a not in order:
+            return 0
+        ia, ib = order.index(a), order.index(b)
+        return ib - ia if ia < ib else ib - (ia - len(order))
+
+    def operating_sort_key(self, corp: Corporation) -> tuple:
+        return operating_key(corp)
+
+    def operating_order(self) -> list[Corporation]:
+        return sorted([c for c in self.corporations if c.floated and not c.closed], key=operating_key)
+
+    # -- track and tokens ----------------------------------------------------------------------
+    def blocked_hexes(self) -> set[str]:
+        out: set[str] = set()
+        for c in self.companies:
+            ability = c.ability("blocks_hexes")
+            if ability is not None and isinstance(c.owner, Player):
+                out.update(ability.get("hexes", []))
+        return out
+
+    def lay_fields(self, action: Action) -> tuple[str, str, int]:
+        hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
+        if not isinstance(hex_id, str) or not isinstance(tile_id, str) or not isinstance(rotation, int):
+            raise InvalidAction("lay_tile needs 'hex' (e.g. E19), 'tile' (e.g. 57-0) and 'rotation' (0-5)")
+        if "-" not in tile_id:
+            ids = self.board.available_tile_ids(tile_id)
+            if not ids:
+                raise IllegalAction(f"no tile {tile_id} is left in the supply")
+            tile_id = ids[0]
+        return hex_id, tile_id, rotation
+
+    def lay_tile(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int, *,
+                 need_connection: bool) -> None:
+        cost = self.board.check_lay(corp.sym, hex_id, tile_id, rotation,
+                                    colors=set(self.phases.current.tiles),
+                                    need_connection=need_connection,
+                                    blocked_hexes=self.blocked_hexes())
+        if cost > corp.cash:
+            raise IllegalAction(f"{corp.sym} has ${corp.cash} and cannot pay ${cost} terrain cost on {hex_id}")
+        spend(corp, self.bank, cost)
+        old_pathless = not self.board.tile_on(hex_id).paths
+        self.board.lay(corp.sym, hex_id, tile_id, rotation)
+        self.last_effect = {"type": "lay_tile", "hex": hex_id}
+        new_tile = self.board.tile_on(hex_id)
+        if old_pathless and new_tile.paths and len(new_tile.cities) > 1:
+            self.lift_tokens(corp, hex_id)
+
+    def lift_tokens(self, actor: Corporation, hex_id: str) -> None:
+        """Tokens on a multi-city tile that had no track are lifted when track arrives: which city
+        each belongs to is chosen again (by the company laying the tile, as 18xx.games does)."""
+        for _city, _slot, sym in list(self.board.tokens().get(hex_id, [])):
+            owner = self.corporation(sym)
+            self.board.remove_token(sym, hex_id)
+            owner.tokens_used -= 1
+            owner.placed_tokens.remove(hex_id)
+            assert isinstance(self.round, OperatingRound)
+            self.round.pending_tokens.append({"entity": actor, "corp": owner, "hex": hex_id})
+
+    def token_fields(self, action: Action) -> tuple[str, int]:
+        city = action.get("city")
+        if not isinstance(city, str):
+            raise InvalidAction("place_token needs 'city' like 'E19-0-0' or a hex name like 'E19'")
+        return self.board.parse_city_ref(city)
+
+    def reservations(self, corp: Corporation | None = None) -> dict[str, list[tuple[int, str]]]:
+        """Home cities of corporations that have not placed their home token yet."""
+        out: dict[str, list[tuple[int, str]]] = {}
+        for c in self.corporations:
+            if c.closed or c.tokens_used > 0 or c is corp:
+                continue
+            out.setdefault(c.home, []).append((c.home_city if c.home_city is not None else -1, c.sym))
+        return out
+
+    def place_token(self, corp: Corporation, hex_id: str, city: int, slot: Any, *, cost: int,
+                    need_connection: bool, extra: bool = False, home: bool = False) -> None:
+        if not extra and corp.next_token_cost is None:
+            raise IllegalAction(f"{corp.sym} has no station tokens left")
+        ref = self.board.city_ref(hex_id, city)
+        self.board.check_token(corp.sym, ref, slot, need_connection=need_connection,
+                               reserved={} if home else self.reservations(corp))
+        spend(corp, self.bank, cost)
+        self.board.place_token(corp.sym, hex_id, city, slot)
+        if extra:
+            corp.extra_tokens += 1
+        else:
+            corp.tokens_used += 1
+        corp.placed_tokens.append(hex_id)
+        self.last_effect = {"type": "place_token", "hex": hex_id, "city": city}
+
+    def place_home_token(self, corp: Corporation, round_: OperatingRound) -> None:
+        if corp.tokens_used > 0 or corp.next_token_cost is None:
+            return
+        city = self.home_city_choice(corp)
+        if city is None:
+            round_.pending_tokens.append({"entity": corp, "corp": corp, "hex": corp.home})
+            return
+        self.board.place_token(corp.sym, corp.home, city, None)
+        corp.tokens_used += 1
+        corp.placed_tokens.append(corp.home)
+
+    def home_city_choice(self, corp: Corporation) -> int | None:
+        """Which city of the home hex gets the home token, or None if the president must choose
+        (a home hex with several cities that already carries track)."""
+        if corp.home_city is not None:
+            return corp.home_city
+        tile = self.board.tile_on(corp.home)
+        if len(tile.cities) > 1 and tile.paths:
+            return None
+        return 0
+
+    def can_run_route(self, corp: Corporation) -> bool:
+        return self.board.can_run_route(corp.sym)
+
+    def check_routes(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+        trains: dict[str, Train] = {}
+        for r in routes:
+            if not isinstance(r, dict) or not isinstance(r.get("train"), str):
+                raise InvalidAction("each route needs a 'train' id like '2-0'")
+            t = self.train(r["train"])
+            if t.owner is not corp:
+                raise IllegalAction(f"{corp.sym} does not own train {t.id}")
+            if t.id in trains:
+                raise IllegalAction(f"train {t.id} cannot run twice")
+            trains[t.id] = t
+        revenues = self.board.route_revenues(corp.sym, routes, {i: t.distance for i, t in trains.items()},
+                                             phase_color=self.phases.current.offboard_color)
+        for r, rev in zip(routes, revenues):
+            claimed = r.get("revenue")
+            if claimed is not None and claimed != rev:
+                raise IllegalAction(f"the {r['train']} train's route earns ${rev}, not ${claimed}")
+        return sum(revenues)
+
+    # -- trains ---------------------------------------------------------------------------------
+    def crowded_corps(self) -> list[Corporation]:
+        return [c for c in self.corporations if not c.closed and len(c.trains) > self.train_limit]
+
+    def must_buy_train(self, corp: Corporation) -> bool:
+        return not corp.trains and not self.depot.empty and self.board.can_run_route(corp.sym, any_train=True)
+
+    def other_corp_trains(self, corp: Corporation) -> list[Train]:
+        return [t for c in self.corporations if c is not corp and not c.closed for t in c.trains]
+
+    def trade_ins(self, corp: Corporation) -> list[tuple[Train, Train, int]]:
+        out = []
+        for new in self.depot.available(self.phases):
+            for old in corp.trains:
+                if old.name in new.discount:
+                    out.append((old, new, new.price_with_trade_in(old)))
+        return out
+
+    def buy_train(self, corp: Corporation, train: Train, price: int) -> None:
+        source = train.owner
+        receiver = source if isinstance(source, Corporation) else self.bank
+        spend(corp, receiver, price)
+        if isinstance(source, Corporation):
+            source.trains.remove(train)
+        else:
+            self.depot.remove(train)
+        train.owner = corp
+        corp.trains.append(train)
+        self.after_buy_train_event(corp)
+        if self.phases.advance_for(train.name):
+            self.on_phase_change()
+        self.rust_trains(train)
+        for event in list(train.events):
+            self.trigger_event(event)
+        train.events.clear()
+
+    def after_buy_train_event(self, corp: Corporation) -> None:
+        for company in self.companies:
+            ability = company.ability("close")
+            if ability is not None and ability.get("when") == "bought_train" \
+                    and ability.get("corporation") == corp.sym:
+                self.close_company(company)
+
+    def rust_trains(self, bought: Train) -> None:
+        for corp in self.corporations:
+            for t in list(corp.trains):
+                if t.rusts_on == bought.name:
+                    corp.trains.remove(t)
+                    t.owner = None
+                    t.rusted = True
+        for t in list(self.depot.discarded):
+            if t.rusts_on == bought.name:
+                self.depot.discarded.remove(t)
+                t.owner = None
+                t.rusted = True
+
+    def on_phase_change(self) -> None:
+        pass
+
+    def trigger_event(self, event: str) -> None:
+        if event == "close_companies":
+            for c in self.companies:
+                if not c.closed:
+                    self.close_company(c)
+
+    # -- bankruptcy ---------------------------------------------------------------------------------
+    def declare_bankrupt(self, corp: Corporation) -> None:
+        player = corp.owner
+        if player is None:
+            raise IllegalAction(f"{corp.sym} has no president")
+        if not self.must_buy_train(corp):
+            raise IllegalAction(f"{corp.sym} does not have to buy a train, so its president cannot go bankrupt")
+        needed = self.depot.min_price(self.phases)
+        sellable = sum(self.max_emergency_sale(player, c, corp) for c in self.corporations)
+        if player.cash + corp.cash + sellable >= needed:
+            raise IllegalAction(f"{player.name} cannot go bankrupt: {corp.sym}'s cash plus "
+                                f"{player.name}'s cash and sellable shares reach ${needed}")
+        for c in sorted([c for c in self.corporations if player.shares_of(c) and c.share_price],
+                        key=operating_key):
+            while True:
+                bundles = [b for b in sh.sellable_bundles(self, player, c)
+                           if self.emergency_sale_ok(player, c, corp, b[0], b[1])]
+                if not bundles:
+                    break
+                shares, percent = max(bundles, key=lambda b: sh.bundle_price(b[0], b[1], c))
+                sh.sell(self, player, shares, percent)
+        if isinstance(self.round, OperatingRound):
+            self.round.recalculate_order()
+        spend(player, self.bank, player.cash)
+        player.bankrupt = True
+
+    def emergency_sale_ok(self, player: Player, corp: Corporation, buying: Corporation,
+                          shares: list[Share], percent: int) -> bool:
+        if not sh.fits_pool(self, corp, percent) or not sh.can_dump(self, player, corp, shares, percent):
+            return False
+        if corp is buying and corp.owner is player:
+            others = max((p.percent_of(corp) for p in self.player_list if p is not player), default=0)
+            if player.percent_of(corp) - percent < others:
+                return False
+        return True
+
+    def max_emergency_sale(self, player: Player, corp: Corporation, buying: Corporation) -> int:
+        prices = [sh.bundle_price(b, p, corp) for b, p in sh.sellable_bundles(self, player, corp)
+                  if corp.share_price and self.emergency_sale_ok(player, corp, buying, b, p)]
+        return max(prices, default=0)
+
+    # -- rounds -------------------------------------------------------------------------------------
+    def new_auction_round(self) -> Round:
+        return AuctionRound(self, [CompanyPendingPar, WaterfallAuction])
+
+    def new_stock_round(self) -> Round:
+        return StockRound(self, [DiscardTrain, Exchange, SpecialTrack, BuySellParShares])
+
+    def new_operating_round(self, round_num: int) -> Round:
+        return OperatingRound(self, [Bankrupt, Exchange, SpecialTrack, SpecialToken, BuyCompany, HomeToken,
+                                     Track, Token, Route, Dividend, DiscardTrain, BuyTrain,
+                                     (BuyCompany, {"blocks": True})], round_num)
+
+    def reorder_players(self) -> None:
+        live = [p for p in self.player_list if not p.bankrupt]
+        first = live[self.round.entity_index % len(live)]
+        i = self.player_list.index(first)
+        self.player_list = self.player_list[i:] + self.player_list[:i]
+
+    def next_round(self) -> None:
+        r = self.round
+        if isinstance(r, StockRound):
+            self.operating_rounds = self.phases.current.operating_rounds
+            self.reorder_players()
+            self.round = self.new_operating_round(1)
+        elif isinstance(r, OperatingRound):
+            if r.round_num < self.operating_rounds:
+                self.round = self.new_operating_round(r.round_num + 1)
+            else:
+                self.turn += 1
+                self.round = self.new_stock_round()
+        else:
+            self.reorder_players()
+            self.round = self.new_stock_round()
+        self.round.setup()
+
+    def game_end_check(self) -> tuple[str, str] | None:
+        if any(p.bankrupt for p in self.player_list):
+            self.end_trigger = ("bankrupt", "immediate")
+        elif self.bank.broken and self.end_trigger is None:
+            self.end_trigger = ("bank", "full_or")
+        return self.end_trigger
+
+    def end_now(self, timing: str | None) -> bool:
+        if timing is None:
+            return False
+        if timing == "immediate":
+            return True
+        if not isinstance(self.round, OperatingRound):
+            return False
+        return self.round.round_num == self.operating_rounds
+
+    def end_game(self, reason: str) -> None:
+        self.finished_flag = True
+        self.game_end_reason = reason
+
+    # -- processing ---------------------------------------------------------------------------------
+    def _apply(self, action: Action) -> Action:
+        atype = action["type"]
+        if atype == "message":
+            return action
+        if atype in ("undo", "redo"):
+            raise InvalidAction("undo and redo are handled by the game's history, not as moves")
+        if atype in self.PROGRAM_TYPES:
+            if not action.get("_imported"):
+                raise IllegalAction("railchat does not run programmed (auto) actions; act when pinged")
+        else:
+            self.process_single(action)
+        for auto in action.get("auto_actions") or []:
+            self.process_single(auto)
+        return action
+
+    def process_single(self, action: Action) -> None:
+        if action.get("type") in self.PROGRAM_TYPES:
+            return
+        entity = self.resolve_entity(action)
+        self.last_effect = None
+        self.round.process_action(action, entity)
+        _, timing = self.game_end_check() or (None, None)
+        if timing == "immediate":
+            self.end_game(self.end_trigger[0])  # type: ignore[index]
+        while not self.finished_flag and self.round.finished():
+            for e in self.round.entities:
+                if isinstance(e, Player):
+                    e.passed = False
+            if self.end_now(self.end_trigger[1] if self.end_trigger else None):
+                self.end_game(self.end_trigger[0])  # type: ignore[index]
+            else:
+                self.next_round()
+
+    # -- the Game contract --------------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.finished_flag
+
+    def active_entities(self) -> list[Any]:
+        return self.round.active_entities()
+
+    def active_players(self) -> list[PlayerId]:
+        out: list[PlayerId] = []
+        if self.finished_flag:
+            return out
+        for e in self.active_entities():
+            p = e if isinstance(e, Player) else (e.owner if isinstance(e, Corporation) else
+                                                 (e.owner.owner if isinstance(e, Company) and isinstance(e.owner, Corporation) else e.owner))
+            if isinstance(p, Player) and p.id not in out:
+                out.append(p.id)
+        return out
+
+    def player_value(self, p: Player) -> int:
+        shares = sum(s.corp.share_price.price * s.percent // 10 for s in p.shares
+                     if s.corp.ipoed and s.corp.share_price)
+        return p.cash + shares + sum(c.value for c in p.companies)
+
+    def result(self) -> dict[PlayerId, int]:
+        return {p.id: self.player_value(p) for p in self.player_list}
+
+    def views(self) -> tuple[str, ...]:
+        return ("map", "market", "sheet")
+
+    def describe(self, action: Action) -> str:
+        return describe_action(self, action)
+
+    def status_text(self) -> str:
+        return status(self)

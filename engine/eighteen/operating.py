@@ -1,0 +1,508 @@
+"""The operating round: each floated corporation in share-price order lays track, places a token,
+runs trains, pays or withholds, and buys trains; privates' powers act between and within turns."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.eighteen import shares as sh
+from engine.eighteen.entities import Company, Corporation, Player, spend
+from engine.eighteen.rounds import Round, Step
+from engine.errors import IllegalAction, InvalidAction
+
+
+def _int_field(action: dict[str, Any], key: str) -> int:
+    value = action.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidAction(f"{action['type']} needs a whole number '{key}'")
+    return value
+
+
+class Bankrupt(Step):
+    description = "Bankrupt"
+    blocks = False
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["bankrupt"] if entity is self.current_entity() else []
+
+    def process_bankrupt(self, action: dict[str, Any], corp: Corporation) -> None:
+        self.game.declare_bankrupt(corp)
+
+
+class Exchange(Step):
+    """A private that may be exchanged for a share (1830: MH for an NYC share)."""
+
+    description = "Exchange"
+    blocks = False
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["buy_shares"] if isinstance(entity, Company) and self.game.exchange_targets(entity) else []
+
+    def process_buy_shares(self, action: dict[str, Any], company: Company) -> None:
+        shares = self.game.shares_from_action(action)
+        if not any(shares[0] is s for s in self.game.exchange_targets(company)):
+            raise IllegalAction(f"{company.name} cannot be exchanged for {shares[0].id}")
+        player = company.owner
+        assert isinstance(player, Player)
+        sh.buy(self.game, player, shares, free=True)
+        self.game.close_company(company)
+
+
+class SpecialTrack(Step):
+    """Tile lays granted by privates: an extra lay (CS) or a lay anywhere that uses the turn's lay (DH)."""
+
+    description = "Lay Track for a private company"
+
+    @property
+    def blocks(self) -> bool:  # type: ignore[override]
+        return False
+
+    def actions(self, entity: Any) -> list[str]:
+        if not isinstance(entity, Company):
+            return []
+        return ["lay_tile"] if self.game.track_ability(entity, self.round) else []
+
+    def process_lay_tile(self, action: dict[str, Any], company: Company) -> None:
+        ability = self.game.track_ability(company, self.round)
+        assert ability is not None
+        corp = company.owner
+        assert isinstance(corp, Corporation)
+        hex_id, tile_id, rotation = self.game.lay_fields(action)
+        tile_name = tile_id.split("-")[0]
+        if hex_id not in ability.get("hexes", []):
+            raise IllegalAction(f"{company.name} can only lay track on {', '.join(ability.get('hexes'))}")
+        if tile_name not in ability.get("tiles", []):
+            raise IllegalAction(f"{company.name} can only lay tile {', '.join(ability.get('tiles'))}")
+        if ability.type == "teleport":
+            if self.round.num_laid_track >= self.game.tile_lays:
+                raise IllegalAction(f"{corp.sym} has already laid its track this turn")
+            self.game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=False)
+            self.round.num_laid_track += 1
+            self.round.teleported = company
+        else:
+            self.game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=False)
+            ability.data["count"] = ability.get("count", 1) - 1
+        if ability.type != "teleport" and ability.get("count", 0) <= 0:
+            company.abilities.remove(ability)
+
+
+class SpecialToken(Step):
+    """The station token that follows a teleport lay (DH on F16)."""
+
+    description = "Place teleport token"
+
+    @property
+    def blocks(self) -> bool:  # type: ignore[override]
+        return self.round.teleported is not None
+
+    def active_entities(self) -> list[Any]:
+        return [self.round.teleported] if self.round.teleported else super().active_entities()
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not None and entity is self.round.teleported:
+            return ["place_token", "pass"]
+        return []
+
+    def process_place_token(self, action: dict[str, Any], company: Company) -> None:
+        corp = company.owner
+        assert isinstance(corp, Corporation)
+        ability = company.ability("teleport")
+        hex_id, city = self.game.token_fields(action)
+        if ability is None or hex_id not in ability.get("hexes", []):
+            raise IllegalAction(f"{company.name} can only place a token on "
+                                f"{', '.join(ability.get('hexes', [])) if ability else 'its hex'}")
+        self.game.place_token(corp, hex_id, city, action.get("slot"), cost=0, need_connection=False,
+                              extra=True)
+        self.finish()
+
+    def process_pass(self, action: dict[str, Any], company: Company) -> None:
+        self.finish()
+
+    def finish(self) -> None:
+        company = self.round.teleported
+        ability = company.ability("teleport")
+        if ability:
+            company.abilities.remove(ability)
+        self.round.teleported = None
+
+
+class BuyCompany(Step):
+    description = "Buy Companies"
+
+    @property
+    def blocks(self) -> bool:  # type: ignore[override]
+        return bool(self.opts.get("blocks"))
+
+    def actions(self, entity: Any) -> list[str]:
+        if self.can_buy_company(entity):
+            return ["buy_company", "pass"] if self.blocks else ["buy_company"]
+        return []
+
+    def can_buy_company(self, entity: Any) -> bool:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return False
+        if not self.game.phase_allows("can_buy_companies"):
+            return False
+        comps = self.game.purchasable_companies(entity)
+        return bool(comps) and min(self.game.company_min_price(c) for c in comps) <= entity.cash
+
+    def process_buy_company(self, action: dict[str, Any], corp: Corporation) -> None:
+        company = self.game.company(action.get("company"))
+        if company not in self.game.purchasable_companies(corp):
+            raise IllegalAction(f"{corp.sym} cannot buy {company.name}")
+        price = _int_field(action, "price")
+        lo, hi = self.game.company_min_price(company), self.game.company_max_price(company)
+        if not lo <= price <= hi:
+            raise IllegalAction(f"{company.name} must be bought for between ${lo} and ${hi}")
+        seller = company.owner
+        assert isinstance(seller, Player)
+        self.game.transfer_company(company, corp, price, seller)
+
+
+class HomeToken(Step):
+    """A token whose city must be chosen: a home token on a hex with several cities, or tokens
+    lifted off a pathless multi-city tile (1830's OO hexes) when track is first laid there."""
+
+    description = "Place Home Token"
+
+    def active(self) -> bool:
+        return bool(self.round.pending_tokens)
+
+    def active_entities(self) -> list[Any]:
+        return [self.round.pending_tokens[0]["entity"]] if self.round.pending_tokens else []
+
+    def actions(self, entity: Any) -> list[str]:
+        pending = self.round.pending_tokens
+        return ["place_token"] if pending and entity is pending[0]["entity"] else []
+
+    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+        pending = self.round.pending_tokens[0]
+        corp, hex_id = pending["corp"], pending["hex"]
+        got_hex, city = self.game.token_fields(action)
+        if got_hex != hex_id:
+            raise IllegalAction(f"{corp.sym}'s token must go back on {hex_id}")
+        self.game.place_token(corp, hex_id, city, action.get("slot"), cost=0, need_connection=False,
+                              home=True)
+        self.round.pending_tokens.pop(0)
+
+
+class Track(Step):
+    description = "Lay/Upgrade Track"
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        return ["lay_tile", "pass"] if self.round.num_laid_track < self.game.tile_lays else []
+
+    def process_lay_tile(self, action: dict[str, Any], corp: Corporation) -> None:
+        hex_id, tile_id, rotation = self.game.lay_fields(action)
+        self.game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=True)
+        self.round.num_laid_track += 1
+        if self.round.num_laid_track >= self.game.tile_lays:
+            self.pass_()
+
+
+class Token(Step):
+    description = "Place a Token"
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        return ["place_token", "pass"] if self.can_place_token(entity) else []
+
+    def can_place_token(self, corp: Corporation) -> bool:
+        cost = corp.next_token_cost
+        return (not self.round.tokened and cost is not None and cost <= corp.cash
+                and bool(self.game.board.legal_token_cities(corp.sym, reserved=self.game.reservations(corp))))
+
+    def process_place_token(self, action: dict[str, Any], corp: Corporation) -> None:
+        hex_id, city = self.game.token_fields(action)
+        cost = corp.next_token_cost
+        assert cost is not None
+        if cost > corp.cash:
+            raise IllegalAction(f"{corp.sym} has ${corp.cash} and its next token costs ${cost}")
+        self.game.place_token(corp, hex_id, city, action.get("slot"), cost=cost, need_connection=True)
+        self.round.tokened = True
+        self.pass_()
+
+
+class Route(Step):
+    description = "Run Routes"
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        if not entity.trains or not self.game.can_run_route(entity):
+            return []
+        return ["run_routes"]
+
+    def process_run_routes(self, action: dict[str, Any], corp: Corporation) -> None:
+        routes = action.get("routes")
+        if not isinstance(routes, list):
+            raise InvalidAction("run_routes needs a list of 'routes'")
+        self.round.revenue = self.game.check_routes(corp, routes)
+        self.round.routes = routes
+        self.pass_()
+
+
+class Dividend(Step):
+    description = "Pay or Withhold Dividends"
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        return ["dividend"] if self.round.revenue > 0 else []
+
+    def skip(self) -> None:
+        self.pay(self.current_entity(), "withhold")
+
+    def process_dividend(self, action: dict[str, Any], corp: Corporation) -> None:
+        kind = action.get("kind")
+        if kind not in ("payout", "withhold"):
+            raise InvalidAction("dividend 'kind' must be payout or withhold")
+        self.pay(corp, kind)
+
+    def pay(self, corp: Corporation, kind: str) -> None:
+        revenue = self.round.revenue
+        game = self.game
+        corp.operating_history.append((game.turn, self.round.round_num, revenue if kind == "payout" else 0))
+        corp.last_revenue = revenue
+        corp.last_payout = kind
+        for t in corp.trains:
+            t.operated = True
+        self.round.routes = []
+        self.round.revenue = 0
+        if kind == "withhold" or revenue == 0:
+            spend(game.bank, corp, revenue)
+            game.market.move_left(corp)
+        else:
+            per_share = revenue / 10
+            for player in game.player_list:
+                amount = int(-(-player.percent_of(corp) // 10 * per_share // 1))
+                spend(game.bank, player, amount)
+            pool_amount = int(game.pool.percent_of(corp) // 10 * per_share)
+            spend(game.bank, corp, pool_amount)
+            game.market.move_right(corp)
+        self.pass_()
+
+
+class DiscardTrain(Step):
+    description = "Discard Trains"
+
+    def active(self) -> bool:
+        return bool(self.game.crowded_corps())
+
+    def active_entities(self) -> list[Any]:
+        return self.game.crowded_corps()[:1]
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["discard_train"] if entity in self.game.crowded_corps() else []
+
+    def process_discard_train(self, action: dict[str, Any], corp: Corporation) -> None:
+        train = self.game.train(action.get("train"))
+        if train.owner is not corp:
+            raise IllegalAction(f"{corp.sym} does not own train {train.id}")
+        self.game.depot.reclaim(train)
+
+
+class BuyTrain(Step):
+    description = "Buy Trains"
+
+    def setup(self) -> None:
+        self.last_share_sold_price: int | None = None
+
+    def pass_(self) -> None:
+        self.last_share_sold_price = None
+        super().pass_()
+
+    def actions(self, entity: Any) -> list[str]:
+        current = self.current_entity()
+        if isinstance(entity, Player) and current is not None and entity is current.owner:
+            return ["sell_shares"]
+        if entity is not current or not isinstance(entity, Corporation):
+            return []
+        if self.game.must_buy_train(entity):
+            return ["sell_shares", "buy_train"]
+        if self.can_buy_train(entity):
+            return ["buy_train", "pass"]
+        return []
+
+    def room(self, corp: Corporation) -> bool:
+        return len(corp.trains) < self.game.train_limit
+
+    def can_buy_train(self, corp: Corporation) -> bool:
+        if not self.room(corp):
+            return False
+        prices = [t.price for t in self.game.depot.available(self.game.phases)]
+        prices += [1 for t in self.game.other_corp_trains(corp)]
+        can_normal = bool(prices) and min(prices) <= corp.cash
+        can_trade = any(p <= corp.cash for _, _, p in self.game.trade_ins(corp))
+        return can_normal or can_trade
+
+    def process_buy_train(self, action: dict[str, Any], corp: Corporation) -> None:
+        game = self.game
+        train = game.train(action.get("train"))
+        price = _int_field(action, "price")
+        exchange = game.train(action["exchange"]) if action.get("exchange") else None
+        depot_trains = game.depot.available(game.phases)
+        from_depot = train in depot_trains
+        if not from_depot and train not in game.other_corp_trains(corp):
+            raise IllegalAction(f"train {train.id} is not for sale")
+        if train.owner is corp:
+            raise IllegalAction(f"{corp.sym} cannot buy a train from itself")
+        if not self.room(corp) and not exchange:
+            raise IllegalAction(f"{corp.sym} is at its train limit ({game.train_limit})")
+        if exchange is not None:
+            if exchange.owner is not corp:
+                raise IllegalAction(f"{corp.sym} does not own train {exchange.id}")
+            if not from_depot or exchange.name not in train.discount:
+                raise IllegalAction(f"a {exchange.name} cannot be traded in for a {train.name}")
+        must_buy = game.must_buy_train(corp)
+        if from_depot:
+            face = train.price_with_trade_in(exchange)
+            if price != face:
+                raise IllegalAction(f"a {train.name} from the bank costs ${face}")
+            if corp.cash < game.depot.min_price(game.phases) and must_buy:
+                cheapest = min(depot_trains, key=lambda t: t.price)
+                if train.price > cheapest.price:
+                    raise IllegalAction(f"{corp.sym} must buy the cheapest train ({cheapest.name}) "
+                                        f"when its president contributes")
+        else:
+            lo, hi = self.spend_range(corp, train)
+            if not lo <= price <= hi:
+                raise IllegalAction(f"{corp.sym} may only spend between ${lo} and ${hi} on "
+                                    f"{train.owner.sym}'s {train.name} train")
+        remaining = price - corp.cash
+        if remaining > 0:
+            if not must_buy:
+                raise IllegalAction(f"{corp.sym} has ${corp.cash} and cannot pay ${price}")
+            if exchange is not None:
+                raise IllegalAction("the president cannot contribute when trading in a train")
+            if from_depot and price > train.price:
+                raise IllegalAction("cannot buy for more than the train's cost")
+            president = corp.owner
+            assert president is not None
+            if president.cash < remaining:
+                raise IllegalAction(f"{president.name} must raise ${remaining - president.cash} more "
+                                    f"(sell shares) before {corp.sym} can buy this train")
+            spend(president, corp, remaining)
+        if exchange is not None:
+            game.depot.reclaim(exchange)
+        game.buy_train(corp, train, price)
+        if not self.can_buy_train(corp):
+            self.pass_()
+
+    def spend_range(self, corp: Corporation, train: Any) -> tuple[int, int]:
+        if corp.cash < train.price and corp.owner is not None and self.game.must_buy_train(corp):
+            max_possible = corp.cash + corp.owner.cash
+            lo = max_possible - self.last_share_sold_price + 1 if self.last_share_sold_price else 1
+            return lo, min(train.price, max_possible)
+        return 1, corp.cash
+
+    def process_sell_shares(self, action: dict[str, Any], player: Player) -> None:
+        game = self.game
+        corp_buying = self.current_entity()
+        shares = game.shares_from_action(action)
+        percent = action.get("percent") or sum(s.percent for s in shares)
+        corp = shares[0].corp
+        if player is not corp_buying.owner:
+            raise IllegalAction(f"only {corp_buying.sym}'s president may sell shares now")
+        if not game.must_buy_train(corp_buying):
+            raise IllegalAction(f"{corp_buying.sym} does not have to buy a train; shares are sold in stock rounds")
+        if any(s.owner is not player for s in shares):
+            raise IllegalAction(f"{player.name} does not own all of those shares")
+        if not sh.fits_pool(game, corp, percent):
+            raise IllegalAction(f"the market may hold at most {game.market_share_limit}% of {corp.sym}")
+        if not sh.can_dump(game, player, corp, shares, percent):
+            raise IllegalAction(f"{player.name} cannot sell the {corp.sym} president's certificate")
+        if corp is corp_buying and corp.owner is player:
+            others = max((p.percent_of(corp) for p in game.player_list if p is not player), default=0)
+            if player.percent_of(corp) - percent < others:
+                raise IllegalAction(f"{player.name} may not give up the presidency of {corp.sym} "
+                                    f"to raise money for its train")
+        needed = game.depot.min_price(game.phases) - (player.cash + corp_buying.cash)
+        price = sh.bundle_price(shares, percent, corp)
+        per_share = price * 10 // percent
+        if price - per_share >= needed:
+            raise IllegalAction(f"{player.name} may not sell more than needed: ${needed} is missing")
+        self.last_share_sold_price = per_share
+        sh.sell(game, player, shares, percent)
+        self.round.recalculate_order()
+
+
+class OperatingRound(Round):
+    name = "Operating Round"
+
+    def __init__(self, game: Any, steps: list[Any], round_num: int) -> None:
+        self.num_laid_track = 0
+        self.tokened = False
+        self.routes: list[dict[str, Any]] = []
+        self.revenue = 0
+        self.teleported: Company | None = None
+        self.pending_tokens: list[dict[str, Any]] = []
+        self.current_operator: Corporation | None = None
+        super().__init__(game, steps, round_num)
+
+    def select_entities(self) -> list[Any]:
+        return self.game.operating_order()
+
+    def setup(self) -> None:
+        self.game.payout_companies()
+        for corp in self.entities:
+            for t in corp.trains:
+                t.operated = False
+        if self.any_to_act():
+            self.start_operating()
+
+    def any_to_act(self) -> bool:
+        return any(not c.closed for c in self.entities)
+
+    def finished(self) -> bool:
+        return self.active_step() is None or not self.any_to_act()
+
+    def reset_turn(self) -> None:
+        self.num_laid_track = 0
+        self.tokened = False
+        self.routes = []
+        self.revenue = 0
+
+    def after_process(self, action: dict[str, Any], entity: Any) -> None:
+        if action["type"] == "message":
+            return
+        if self.active_step() is not None:
+            return
+        self.next_entity()
+
+    def next_entity(self) -> None:
+        if self.game.finished or self.entity_index == len(self.entities) - 1:
+            return
+        self.next_entity_index()
+        if self.entities[self.entity_index].closed:
+            self.next_entity()
+            return
+        for step in self.steps:
+            step.unpass()
+        for step in self.steps:
+            step.setup()
+        self.start_operating()
+
+    def start_operating(self) -> None:
+        corp = self.entities[self.entity_index]
+        if corp.closed:
+            self.next_entity()
+            return
+        self.current_operator = corp
+        self.reset_turn()
+        self.game.place_home_token(corp, self)
+        self.skip_steps()
+        if self.finished():
+            self.next_entity()
+
+    def recalculate_order(self) -> None:
+        done = self.entities[: self.entity_index + 1]
+        rest = self.entities[self.entity_index + 1:]
+        self.entities = done + [c for c in self.game.operating_order() if c in rest]
+
+    def force_next_entity(self) -> None:
+        for step in self.steps:
+            step.pass_()
+        self.next_entity()

@@ -1,0 +1,166 @@
+"""Rounds made of steps, as in 18xx.games: each action goes to the first active step that lists
+its type; a blocking step that cannot take it refuses it; steps with nothing to do are skipped."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import IllegalAction, NotYourTurn
+
+if TYPE_CHECKING:
+    from engine.eighteen.game import EighteenGame
+
+
+class Step:
+    description = "Act"
+    blocks = True
+
+    def __init__(self, game: "EighteenGame", round_: "Round", **opts: Any) -> None:
+        self.game = game
+        self.round = round_
+        self.opts = opts
+        self.passed = False
+        self.acted = False
+
+    # -- queries -------------------------------------------------------------------------------
+    def actions(self, entity: Any) -> list[str]:
+        return []
+
+    def active(self) -> bool:
+        return not self.passed
+
+    def active_entities(self) -> list[Any]:
+        return [self.round.entities[self.round.entity_index]] if self.round.entities else []
+
+    def current_entity(self) -> Any:
+        ents = self.active_entities()
+        return ents[0] if ents else None
+
+    def current_actions(self) -> list[str]:
+        entity = self.current_entity()
+        if entity is None or getattr(entity, "closed", False):
+            return []
+        return self.actions(entity)
+
+    def blocking(self) -> bool:
+        return self.blocks and bool(self.current_actions())
+
+    # -- transitions ---------------------------------------------------------------------------
+    def setup(self) -> None:
+        pass
+
+    def pass_(self) -> None:
+        self.passed = True
+
+    def unpass(self) -> None:
+        self.passed = False
+        self.acted = False
+
+    def skip(self) -> None:
+        self.pass_()
+
+    def process(self, action: dict[str, Any], entity: Any) -> None:
+        handler = getattr(self, f"process_{action['type']}", None)
+        if handler is None:
+            raise IllegalAction(f"{action['type']} is not possible now")
+        handler(action, entity)
+
+    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+        self.pass_()
+
+
+class Round:
+    name = "Round"
+
+    def __init__(self, game: "EighteenGame", step_classes: list[Any], round_num: int = 1) -> None:
+        self.game = game
+        self.round_num = round_num
+        self.entity_index = 0
+        self.last_to_act: Any = None
+        self.pass_order: list[Any] = []
+        self.entities: list[Any] = self.select_entities()
+        self.steps: list[Step] = []
+        for spec in step_classes:
+            cls, opts = (spec if isinstance(spec, tuple) else (spec, {}))
+            step = cls(game, self, **opts)
+            step.setup()
+            self.steps.append(step)
+
+    def select_entities(self) -> list[Any]:
+        return []
+
+    def setup(self) -> None:
+        pass
+
+    def active_step(self, entity: Any = None) -> Step | None:
+        for step in self.steps:
+            if step.active() and step.blocking():
+                return step
+        return None
+
+    def active_entities(self) -> list[Any]:
+        step = self.active_step()
+        return step.active_entities() if step else []
+
+    def current_entity(self) -> Any:
+        ents = self.active_entities()
+        return ents[0] if ents else None
+
+    def actions_for(self, entity: Any) -> list[str]:
+        out: list[str] = []
+        if entity is None:
+            return out
+        for step in self.steps:
+            if not step.active():
+                continue
+            for a in step.actions(entity):
+                if a not in out:
+                    out.append(a)
+            if step.blocking():
+                break
+        return out
+
+    def step_for(self, entity: Any, action_type: str) -> Step:
+        for step in self.steps:
+            if not step.active():
+                continue
+            can = action_type in step.actions(entity)
+            if step.blocking() and not can:
+                who = self.game.entity_name(entity)
+                acting = self.active_entities()
+                if acting and entity not in acting:
+                    names = ", ".join(self.game.entity_name(e) for e in acting)
+                    raise NotYourTurn(f"it is not {who}'s turn: {names} must act ({step.description})")
+                allowed = ", ".join(step.actions(entity)) or "nothing"
+                raise IllegalAction(f"{who} cannot {action_type.replace('_', ' ')} now: "
+                                    f"the current step is {step.description} (allowed: {allowed})")
+            if can:
+                return step
+        raise IllegalAction(f"{self.game.entity_name(entity)} cannot "
+                            f"{action_type.replace('_', ' ')} now")
+
+    def process_action(self, action: dict[str, Any], entity: Any) -> None:
+        step = self.step_for(entity, action["type"])
+        step.acted = True
+        step.process(action, entity)
+        self.skip_steps()
+        self.after_process(action, entity)
+
+    def skip_steps(self) -> None:
+        for step in self.steps:
+            if not step.active() or not step.blocks:
+                continue
+            ent = self.entities[self.entity_index] if self.entities else None
+            if ent is not None and getattr(ent, "closed", False):
+                continue
+            if step.blocking():
+                break
+            step.skip()
+
+    def after_process(self, action: dict[str, Any], entity: Any) -> None:
+        pass
+
+    def next_entity_index(self) -> None:
+        self.entity_index = (self.entity_index + 1) % len(self.entities)
+
+    def finished(self) -> bool:
+        return self.active_step() is None

@@ -1,0 +1,250 @@
+"""The stock round: sell/buy/sell turns, par, private sales between players, sold-out rises."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.eighteen import shares as sh
+from engine.eighteen.entities import Company, Corporation, Player, Share
+from engine.eighteen.rounds import Round, Step
+from engine.errors import IllegalAction, InvalidAction
+
+
+class BuySellParShares(Step):
+    description = "Sell/Buy/Sell Shares"
+
+    def setup(self) -> None:
+        r = self.round
+        for corps in r.players_sold.values():
+            for c in corps:
+                corps[c] = "prev"
+        r.current_actions = []
+        r.bought_from_ipo = False
+
+    # -- queries -------------------------------------------------------------------------------
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Player):
+            return []
+        if self.must_sell(entity):
+            return ["sell_shares"]
+        acts: list[str] = []
+        if self.can_buy_any(entity):
+            acts.append("buy_shares")
+        if self.can_ipo_any(entity):
+            acts.append("par")
+        if self.purchasable_companies(entity):
+            acts.append("buy_company")
+        if self.can_sell_any(entity):
+            acts.append("sell_shares")
+        if acts:
+            acts.append("pass")
+        return acts
+
+    def bought(self) -> bool:
+        return any(a["type"] in ("buy_shares", "par", "buy_company") for a in self.round.current_actions)
+
+    def sold_corp(self, player: Player, corp: Corporation) -> bool:
+        return corp in self.round.players_sold.get(player, {})
+
+    def can_buy_multiple(self, corp: Corporation, owner: Any) -> bool:
+        if self.game.multiple_buy_only_from_market:
+            if owner is not self.game.pool or self.round.bought_from_ipo:
+                return False
+        acts = self.round.current_actions
+        return (self.game.zone_allows_multiple_buy(corp)
+                and not any(a["type"] == "par" for a in acts)
+                and not any(a["type"] == "buy_shares" and a["_corp"] is not corp for a in acts))
+
+    def can_gain(self, player: Player, corp: Corporation, percent: int) -> bool:
+        return (self.game.holding_ok(player, corp, percent)
+                and (not self.game.counts_for_limit(corp)
+                     or self.game.num_certs(player) < self.game.cert_limit))
+
+    def buy_problem(self, player: Player, shares: list[Share]) -> str | None:
+        """Why this purchase is not allowed, or None."""
+        corp = shares[0].corp
+        owner = shares[0].owner
+        if owner is player:
+            return f"{player.name} already owns {shares[0].id}"
+        if not corp.ipoed and owner is corp:
+            return f"{corp.sym} has not been parred yet"
+        percent = sum(s.percent for s in shares)
+        price = sh.bundle_price(shares, percent, corp)
+        if player.cash < price:
+            return f"{player.name} has ${player.cash} and cannot pay ${price} for {percent}% of {corp.sym}"
+        if self.sold_corp(player, corp):
+            return f"{player.name} sold {corp.sym} this round and cannot buy it again"
+        if self.bought() and not self.can_buy_multiple(corp, owner):
+            return f"{player.name} has already bought this turn"
+        if not self.game.holding_ok(player, corp, percent):
+            return f"{player.name} may not hold more than {self.game.max_ownership_percent}% of {corp.sym}"
+        if self.game.counts_for_limit(corp) and self.game.num_certs(player) >= self.game.cert_limit:
+            return f"{player.name} is at the certificate limit ({self.game.cert_limit})"
+        return None
+
+    def can_buy_any(self, player: Player) -> bool:
+        for corp in self.game.corporations:
+            for source in (self.game.pool, corp):
+                if source is corp and not corp.ipoed:
+                    continue
+                avail = source.shares_of(corp)
+                if not avail:
+                    continue
+                smallest = min(avail, key=lambda s: s.percent)
+                if self.buy_problem(player, [smallest]) is None:
+                    return True
+        return False
+
+    def can_ipo_any(self, player: Player) -> bool:
+        if self.bought():
+            return False
+        cheapest = min(p.price for p in self.game.market.par_prices)
+        return any(not c.ipoed and not self.game.par_restricted(c) and player.cash >= 2 * cheapest
+                   and self.can_gain(player, c, 20) for c in self.game.corporations)
+
+    def can_sell(self, player: Player, shares: list[Share], percent: int) -> str | None:
+        corp = shares[0].corp
+        if any(s.owner is not player for s in shares):
+            return f"{player.name} does not own all of those shares"
+        if not self.game.sale_timing_ok():
+            return "no shares may be sold in the first stock round"
+        if not corp.ipoed or corp.share_price is None:
+            return f"{corp.sym} shares cannot be sold before {corp.sym} is parred"
+        if not sh.fits_pool(self.game, corp, percent):
+            return f"the market may hold at most {self.game.market_share_limit}% of {corp.sym}"
+        if not sh.can_dump(self.game, player, corp, shares, percent):
+            return (f"{player.name} cannot sell the {corp.sym} president's certificate: nobody else "
+                    f"holds {self.game.presidents_percent}%")
+        return None
+
+    def can_sell_any(self, player: Player) -> bool:
+        return any(self.can_sell(player, b, p) is None
+                   for c in self.game.corporations for b, p in sh.sellable_bundles(self.game, player, c))
+
+    def must_sell(self, player: Player) -> bool:
+        if not self.can_sell_any(player):
+            return False
+        if self.game.num_certs(player) > self.game.cert_limit:
+            return True
+        return any(not self.game.holding_ok(player, c, 0) and any(
+            self.can_sell(player, b, p) is None for b, p in sh.sellable_bundles(self.game, player, c))
+            for c in self.game.corporations)
+
+    def purchasable_companies(self, player: Player) -> list[Company]:
+        if self.bought() or player.cash <= 0 or not self.game.phase_allows("can_buy_companies_from_other_players") \
+                or self.game.turn == 1:
+            return []
+        return [c for c in self.game.companies if isinstance(c.owner, Player) and c.owner is not player
+                and not c.closed and c.ability("no_buy") is None]
+
+    # -- processing ----------------------------------------------------------------------------
+    def track(self, action: dict[str, Any], player: Player, corp: Corporation | None) -> None:
+        self.round.last_to_act = player
+        self.round.current_actions.append(action)
+
+    def process_buy_shares(self, action: dict[str, Any], player: Player) -> None:
+        shares = self.game.shares_from_action(action)
+        corp = shares[0].corp
+        problem = self.buy_problem(player, shares)
+        if problem:
+            raise IllegalAction(problem)
+        if shares[0].owner is corp:
+            self.round.bought_from_ipo = True
+        sh.buy(self.game, player, shares)
+        self.track({**action, "_corp": corp}, player, corp)
+
+    def process_sell_shares(self, action: dict[str, Any], player: Player) -> None:
+        shares = self.game.shares_from_action(action)
+        percent = action.get("percent") or sum(s.percent for s in shares)
+        problem = self.can_sell(player, shares, percent)
+        if problem:
+            raise IllegalAction(problem)
+        corp = shares[0].corp
+        self.round.players_sold.setdefault(player, {})[corp] = "now"
+        sh.sell(self.game, player, shares, percent)
+        self.track(action, player, corp)
+
+    def process_par(self, action: dict[str, Any], player: Player) -> None:
+        corp = self.game.corporation(action.get("corporation"))
+        if corp.ipoed:
+            raise IllegalAction(f"{corp.sym} is already parred")
+        if self.game.par_restricted(corp):
+            raise IllegalAction(f"{corp.sym} cannot be parred now")
+        if self.bought():
+            raise IllegalAction(f"{player.name} has already bought this turn")
+        price = self.game.par_cell(action.get("share_price"), player, check_cash=True)
+        if not self.can_gain(player, corp, 20):
+            raise IllegalAction(f"{player.name} is at the certificate limit ({self.game.cert_limit})")
+        self.game.do_par(player, corp, price, free=False)
+        self.track(action, player, corp)
+
+    def process_buy_company(self, action: dict[str, Any], player: Player) -> None:
+        company = self.game.company(action.get("company"))
+        if company not in self.purchasable_companies(player):
+            raise IllegalAction(f"{player.name} cannot buy {company.name} now")
+        price = action.get("price")
+        if not isinstance(price, int) or price < 1:
+            raise InvalidAction("buying a private needs a positive whole-dollar 'price'")
+        seller = company.owner
+        assert isinstance(seller, Player)
+        self.game.transfer_company(company, player, price, seller)
+        self.round.current_actions.append(action)
+
+    def pass_(self) -> None:
+        super().pass_()
+        player = self.current_entity()
+        if self.round.current_actions:
+            if player in self.round.pass_order:
+                self.round.pass_order.remove(player)
+            player.passed = False
+        else:
+            if player not in self.round.pass_order:
+                self.round.pass_order.append(player)
+            player.passed = True
+
+
+class StockRound(Round):
+    name = "Stock Round"
+
+    def __init__(self, game: Any, steps: list[Any]) -> None:
+        self.players_sold: dict[Player, dict[Corporation, str]] = {}
+        self.current_actions: list[dict[str, Any]] = []
+        self.bought_from_ipo = False
+        super().__init__(game, steps)
+
+    def select_entities(self) -> list[Any]:
+        return [p for p in self.game.player_list if not p.bankrupt]
+
+    def setup(self) -> None:
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+    def after_process(self, action: dict[str, Any], entity: Any) -> None:
+        if self.active_step() is None:
+            self.next_entity()
+
+    def next_entity(self) -> None:
+        if self.finished():
+            self.next_entity_index()
+            self.finish_round()
+            return
+        self.next_entity_index()
+        self.start_entity()
+
+    def start_entity(self) -> None:
+        for step in self.steps:
+            step.unpass()
+        for step in self.steps:
+            step.setup()
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+    def finished(self) -> bool:
+        return self.game.finished or all(p.passed for p in self.entities)
+
+    def finish_round(self) -> None:
+        corps = sorted([c for c in self.game.corporations if c.floated], key=self.game.operating_sort_key)
+        for corp in corps:
+            if corp.share_price and self.game.sold_out(corp):
+                self.game.market.move_up(corp)
