@@ -18,7 +18,7 @@ class Settings:
     token: str | None
     db_path: str
     guild_id: int | None
-    log_level: str
+    log_level: str | None  # None: each mode picks its own default
 
     def __repr__(self) -> str:  # never let the token reach a log line
         token = "set" if self.token else "unset"
@@ -56,5 +56,5 @@ def load_settings(environ: Mapping[str, str] | None = None,
         token=env.get("DISCORD_TOKEN", "").strip() or None,
         db_path=env.get("RAILCHAT_DB", "").strip() or DEFAULT_DB,
         guild_id=int(guild) if guild else None,
-        log_level=env.get("RAILCHAT_LOG_LEVEL", "").strip().upper() or "INFO",
+        log_level=env.get("RAILCHAT_LOG_LEVEL", "").strip().upper() or None,
     )

@@ -1,0 +1,99 @@
+"""The `railchat` command: the bot, console play, and sub-commands other packages register.
+
+`railchat` alone means `railchat run`: the Discord bot when DISCORD_TOKEN is set (environment or
+`.env`), otherwise console play on the same database.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import logging
+import sys
+
+from bot.config import ConfigError, Settings, load_settings
+
+log = logging.getLogger(__name__)
+
+# Modules exposing `add_parser(subparsers) -> None`, each registering one sub-command whose
+# handler is set with `set_defaults(func=...)` and takes the parsed arguments.
+EXTRA_COMMAND_MODULES: tuple[str, ...] = ()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="railchat", description="Play railway board games by chat: the Discord bot, "
+                                     "console play and tools.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    run = commands.add_parser("run", help="start the Discord bot if DISCORD_TOKEN is set, "
+                                          "else console play (the default)")
+    run.set_defaults(func=cmd_run)
+    local = commands.add_parser("local", help="play hot-seat in this terminal (or from a script "
+                                              "on standard input)")
+    local.set_defaults(func=cmd_local)
+    for sub in (run, local):
+        sub.add_argument("--db", help="SQLite database file (default: RAILCHAT_DB or "
+                                      "./railchat.db)")
+    for name in EXTRA_COMMAND_MODULES:
+        importlib.import_module(name).add_parser(commands)
+    return parser
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    settings = load_settings()
+    if getattr(args, "db", None):
+        settings = Settings(settings.token, args.db, settings.guild_id, settings.log_level)
+    return settings
+
+
+def _configure_logging(level: str) -> None:
+    logging.basicConfig(level=level, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    if settings.token is None:
+        return _local(settings)
+    from bot.discord_app import run_bot  # discord.py loads only when the bot runs
+
+    _configure_logging(settings.log_level or "INFO")
+    log.info("starting the Discord bot on %s", settings.db_path)
+    run_bot(settings)
+    return 0
+
+
+def cmd_local(args: argparse.Namespace) -> int:
+    return _local(_settings(args))
+
+
+def _local(settings: Settings) -> int:
+    from bot.console import play
+    from bot.service import GameService
+    from bot.store import Store
+
+    _configure_logging(settings.log_level or "WARNING")
+    store = Store(settings.db_path)
+    try:
+        asyncio.run(play(GameService(store), settings.db_path))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        store.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "func"):
+        args = parser.parse_args(["run"])
+    try:
+        return args.func(args) or 0
+    except ConfigError as exc:
+        print(f"railchat: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+"""Console play: scripted sessions through the same service and store as the bot."""
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.console import COMMANDS, Console, ConsoleInputError, parse_arguments
+from bot.discord_app import RailchatBot
+from bot.service import GameService
+from bot.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+ADD = '{"type": "add", "amount": %d, "entity": %d, "entity_type": "player"}'
+
+
+@pytest.fixture
+def console(db_path):
+    return Console(GameService(Store(db_path), new_seed=lambda: 3), io.StringIO())
+
+
+async def session(console: Console, *lines: str) -> list[str]:
+    """Run lines; return what the console printed for them."""
+    console.out.seek(0)
+    console.out.truncate()
+    await console.run(lines)
+    return console.out.getvalue().splitlines()
+
+
+async def test_a_hot_seat_game(console):
+    out = await session(console, "as 1: /game new tally seats:2 options:target=30",
+                        "as 2: /game join", "as 1: /game start", "/game act " + ADD % (4, 1))
+    assert out == [
+        "player 1 opened game #1 of tally for up to 2 players. Join with /game join; player 1 "
+        "starts it with /game start once at least 2 are seated.",
+        "player 2 joined game #1 at seat 2 (2/2 seated).",
+        "Game #1 of tally has started. Seat order: 1. player 1, 2. player 2.",
+        "To act: player 1",
+        "player 1 added 4.",
+        "To act: player 2",
+    ]
+    out = await session(console, "as 2: /game status", "/game act action:" + ADD % (2, 2) +
+                        " game:1", "/game undo 1", "/game list")
+    assert out[0] == "Game #1 · tally · in play"
+    assert out[1] == "Total 16 of 30: player 1 7, player 2 9"  # seeded starts 3 and 9
+    assert out[2:] == ["To act: player 2", "player 2 added 2.", "To act: player 1",
+                       "player 2 undid action 2: player 2 added 2.", "To act: player 2",
+                       "#1 · tally · in play · player 1, player 2"]
+
+
+async def test_refusals_and_unknown_commands_change_nothing(console):
+    await session(console, "as 1: /game new tally seats:2")
+    store = console.service.store
+    before = (store.games(), store.seats(1), store.actions(1))
+    out = await session(
+        console, "/game fly", "hello", "as bob: /game join", "as 2: /game join game:x",
+        "/game new", "/game status 1 game:1", "/game join game:1 game:2",
+        "/game join game:7", "/game act {\"type\": ",
+        "/game act " + ADD % (1, 1), "/game new tally options:=3", "as 3: /game leave")
+    assert out == [
+        "Refused: unknown command '/game fly'; type /game help for the commands",
+        "Refused: unknown command 'hello'; type /game help for the commands",
+        "Refused: 'as' takes a player number, e.g. as 2: /game status (not 'bob')",
+        "Refused: game must be a whole number, not 'x'",
+        "Refused: title is missing; usage: /game new title:<text> [seats:<number>] "
+        "[options:<text>]",
+        "Refused: cannot read '1'; usage: /game status [game:<number>]",
+        "Refused: game is given twice; usage: /game join [game:<number>]",
+        "Refused: there is no game #7",
+        "Refused: the action is not valid JSON (Expecting value at column 9); write it like "
+        '{"type": "pass"}',
+        "Refused: game #1 has not started yet; its creator starts it with /game start",
+        "Refused: cannot read option '=3'; write name or name=value, separated by commas",
+        "Refused: you are not seated in game #1",
+    ]
+    assert (store.games(), store.seats(1), store.actions(1)) == before
+
+
+async def test_which_game_when_none_is_chosen(console):
+    assert await session(console, "/game status") == [
+        "Refused: which game? give game:<number> (see /game list)"]
+
+
+async def test_help_lists_every_command(console):
+    out = "\n".join(await session(console, "help"))
+    for command in COMMANDS.values():
+        assert command.usage in out
+    assert "Titles: " in out and "tally" in out
+
+
+def test_arguments_are_read_by_name_and_position():
+    act = COMMANDS["act"]
+    assert parse_arguments('{"type": "a b", "x": 1} game:4', act) == {
+        "action": '{"type": "a b", "x": 1}', "game": 4}
+    assert parse_arguments('game: 4 action:"{}"', act) == {"action": "{}", "game": 4}
+    new = COMMANDS["new"]
+    assert parse_arguments("1830 options:a, b=2 seats:4", new) == {
+        "title": "1830", "options": "a, b=2", "seats": 4}
+    with pytest.raises(ConsoleInputError, match="cannot read 'extra'"):
+        parse_arguments("extra", COMMANDS["list"])
+
+
+async def test_console_and_discord_offer_the_same_commands(db_path):
+    bot = RailchatBot(GameService(Store(db_path)))
+    await bot.load_cogs()
+    group = bot.tree.get_command("game")
+    discord_side = {c.name: [(p.name, p.required) for p in c.parameters]
+                    for c in group.commands}
+    console_side = {c.name: [(p.name, p.required) for p in c.params] for c in COMMANDS.values()}
+    console_side["help"] = []
+    assert {k: sorted(v) for k, v in console_side.items()} == {
+        k: sorted(v) for k, v in discord_side.items()}
+
+
+def _railchat(args: list[str], stdin: str, tmp_path: Path, register_tally: bool = False,
+              **env: str) -> subprocess.CompletedProcess:
+    """Run the real entry point in a new process, as a user would."""
+    code = ("import sys\n"
+            + ("from tests.titles_for_tests import register\nregister()\n" if register_tally
+               else "")
+            + f"from bot.cli import main\nsys.exit(main({args!r}))\n")
+    environment = {"PATH": "/usr/bin:/bin", "RAILCHAT_DB": str(tmp_path / "cli.db"), **env}
+    return subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True,
+                          text=True, cwd=tmp_path, env={**environment, "PYTHONPATH": str(ROOT)},
+                          timeout=60)
+
+
+def test_railchat_local_reads_a_script_from_stdin(tmp_path):
+    script = "\n".join(["as 1: /game new tally seats:2", "as 2: /game join", "as 1: /game start",
+                        "/game act " + ADD % (5, 1), "/game teleport", "quit",
+                        "/game status"])
+    done = _railchat(["local"], script, tmp_path, register_tally=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"railchat console on {tmp_path / 'cli.db'}")
+    assert "> as 2: /game join" in lines
+    assert "player 1 added 5." in lines
+    assert "Refused: unknown command '/game teleport'; type /game help for the commands" in lines
+    assert lines[-1] == "> quit"  # nothing after quit runs
+    again = _railchat([], "/game status 1\n", tmp_path, register_tally=True)
+    assert "player 1 added 5." not in again.stdout and "Game #1 · tally · in play" in again.stdout
+
+
+def test_bare_railchat_without_token_plays_in_the_console(tmp_path):
+    done = _railchat([], "/game list\n/game new chess\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "No games here yet. Start one with /game new." in done.stdout
+    assert "Refused: unknown title 'chess'" in done.stdout
+    assert (tmp_path / "cli.db").exists()

@@ -1,0 +1,55 @@
+"""The `railchat` command line and its settings (environment and .env)."""
+from __future__ import annotations
+
+import pytest
+
+import bot.discord_app
+from bot import cli
+from bot.config import ConfigError, load_settings, read_dotenv
+
+
+def test_dotenv_is_read_and_the_environment_wins(tmp_path):
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("# comment\n\nDISCORD_TOKEN='abc.def'\nexport RAILCHAT_GUILD=123\n"
+                      'RAILCHAT_DB="/data/x.db"\n')
+    assert read_dotenv(dotenv) == {"DISCORD_TOKEN": "abc.def", "RAILCHAT_GUILD": "123",
+                                   "RAILCHAT_DB": "/data/x.db"}
+    settings = load_settings({"RAILCHAT_DB": "mine.db"}, dotenv)
+    assert (settings.token, settings.guild_id, settings.db_path) == ("abc.def", 123, "mine.db")
+    assert "abc" not in repr(settings)  # the token never reaches a log line
+    defaults = load_settings({}, tmp_path / "missing.env")
+    assert (defaults.token, defaults.db_path, defaults.guild_id) == (None, "railchat.db", None)
+
+
+def test_bad_settings_are_named(tmp_path):
+    with pytest.raises(ConfigError, match="RAILCHAT_GUILD must be a server id"):
+        load_settings({"RAILCHAT_GUILD": "my server"}, tmp_path / "none")
+    broken = tmp_path / ".env"
+    broken.write_text("DISCORD_TOKEN\n")
+    with pytest.raises(ConfigError, match=r"\.env:1: expected KEY=VALUE"):
+        read_dotenv(broken)
+
+
+def test_run_starts_the_bot_when_a_token_is_set(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "secret")
+    monkeypatch.setenv("RAILCHAT_GUILD", "42")
+    started = []
+    monkeypatch.setattr(bot.discord_app, "run_bot", started.append)
+    assert cli.main(["run", "--db", "other.db"]) == 0
+    assert [(s.token, s.guild_id, s.db_path) for s in started] == [("secret", 42, "other.db")]
+    assert cli.main([]) == 0 and len(started) == 2  # bare `railchat` means `run`
+
+
+def test_a_bad_setting_stops_with_a_message(monkeypatch, tmp_path, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RAILCHAT_GUILD", "abc")
+    assert cli.main(["local"]) == 2
+    assert "railchat: RAILCHAT_GUILD must be a server id (digits), not 'abc'" in capsys.readouterr().err
+
+
+def test_help_lists_the_sub_commands(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = capsys.readouterr().out
+    assert "run" in out and "local" in out
