@@ -7,6 +7,7 @@ Without a terminal the console reads lines from standard input, so sessions can 
 """
 from __future__ import annotations
 
+import logging
 import re
 import sys
 from dataclasses import dataclass
@@ -15,6 +16,8 @@ from typing import Awaitable, Callable, Iterable, Iterator, TextIO
 from bot.parsing import parse_action, parse_options
 from bot.results import Caller, Result
 from bot.service import GameService
+
+log = logging.getLogger(__name__)
 
 AS_PREFIX = re.compile(r"^as\s+(\S+?)\s*:\s*(.*)$", re.IGNORECASE)
 QUIT_WORDS = {"quit", "exit"}
@@ -79,6 +82,10 @@ class Console:
             await self._handle(line)
         except ConsoleInputError as exc:
             self.say(f"Refused: {exc}")
+        except Exception:  # a bug must not end a hot-seat session; the service stored nothing
+            log.exception("console command failed: %s", line)
+            self.say("Something went wrong on my side while handling that command; it has been "
+                     "logged. Check /game status before retrying.")
         return True
 
     async def _handle(self, line: str) -> None:

@@ -150,3 +150,16 @@ def test_bare_railchat_without_token_plays_in_the_console(tmp_path):
     assert "No games here yet. Start one with /game new." in done.stdout
     assert "Refused: unknown title 'chess'" in done.stdout
     assert (tmp_path / "cli.db").exists()
+
+
+async def test_an_internal_error_is_reported_and_the_session_goes_on(console, monkeypatch,
+                                                                     caplog):
+    await session(console, "as 1: /game new tally seats:2", "as 2: /game join")
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("engine bug")
+    monkeypatch.setattr(console.service, "start", broken)
+    out = await session(console, "as 1: /game start", "/game status")
+    assert out[0].startswith("Something went wrong on my side")
+    assert out[1].startswith("Game #1 · tally · waiting for players (2/2 seated")
+    assert "engine bug" in caplog.text

@@ -294,3 +294,15 @@ async def test_unexpected_errors_are_logged_and_answered(world, caplog):
     assert interaction.response.sent[0].ephemeral
     assert interaction.response.sent[0].text.startswith("Something went wrong on my side")
     assert "failed" in caplog.text
+
+
+async def test_a_resubmitted_new_discards_its_second_thread(world):
+    first = world.interaction(1, interaction_id=55)
+    await world.run("new", first, title="tally", seats=2, options=None)
+    again = world.interaction(1, interaction_id=55)
+    sent = await world.run("new", again, title="tally", seats=2, options=None)
+    assert sent[-1] == Sent("That command was already handled.", ephemeral=True)
+    kept, extra = world.threads.values()
+    extra.delete.assert_awaited_once()
+    kept.delete.assert_not_awaited()
+    assert [g.thread_id for g in world.bot.service.store.games()] == [kept.id]

@@ -71,7 +71,7 @@ class GameCog(commands.GroupCog, group_name="game",
             caller, title, seats=seats, options=parsed, guild_id=interaction.guild_id,
             channel_id=channel.id, thread_id=thread.id, interaction_id=interaction.id)
         if not result.ok or result.duplicate:
-            await thread.delete()
+            await _discard(thread)
             await publish(self.bot, interaction, result)
             return
         await thread.send(post_text(result))
@@ -184,6 +184,14 @@ class GameCog(commands.GroupCog, group_name="game",
                       exc_info=error)
         await reply(interaction, "Something went wrong on my side while handling that command; "
                                  "it has been logged. Check /game status before retrying.")
+
+
+async def _discard(thread: discord.Thread) -> None:
+    """Remove the thread of a game that was not created after all (needs Manage Threads)."""
+    try:
+        await thread.delete()
+    except discord.HTTPException as exc:
+        log.warning("could not delete unused thread %s: %s", thread.id, exc)
 
 
 async def setup(bot: RailchatBot) -> None:

@@ -1,0 +1,25 @@
+# railchat: the Discord bot in a slim image; the database lives on the /data volume.
+FROM python:3.11-slim
+
+# cairosvg needs the cairo library at run time; DejaVu gives the renderer its fonts.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libcairo2 fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    RAILCHAT_DB=/data/railchat.db
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY render ./render
+COPY bot ./bot
+RUN pip install --no-cache-dir .
+
+RUN useradd --create-home --uid 10001 railchat \
+    && mkdir -p /data && chown railchat:railchat /data
+USER railchat
+VOLUME ["/data"]
+
+CMD ["railchat", "run"]
