@@ -55,11 +55,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if settings.token is None:
         return _local(settings)
-    from bot.discord_app import run_bot  # discord.py loads only when the bot runs
+    import aiohttp  # discord.py and its HTTP client load only when the bot runs
+    import discord
+
+    from bot.discord_app import run_bot
 
     _configure_logging(settings.log_level or "INFO")
     log.info("starting the Discord bot on %s", settings.db_path)
-    run_bot(settings)
+    try:
+        run_bot(settings)
+    except discord.LoginFailure:
+        print("railchat: Discord refused DISCORD_TOKEN; copy the bot token again from the "
+              "Developer Portal", file=sys.stderr)
+        return 1
+    except (aiohttp.ClientError, OSError) as exc:
+        print(f"railchat: cannot reach Discord: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -49,5 +49,9 @@ class RailchatBot(commands.Bot):
 def run_bot(settings: Settings) -> None:
     """Connect to Discord and serve until interrupted."""
     assert settings.token, "run_bot needs DISCORD_TOKEN"
-    bot = RailchatBot(GameService(Store(settings.db_path)), sync_guild_id=settings.guild_id)
-    bot.run(settings.token, log_handler=None)  # logging is configured by the CLI
+    store = Store(settings.db_path)
+    try:
+        bot = RailchatBot(GameService(store), sync_guild_id=settings.guild_id)
+        bot.run(settings.token, log_handler=None)  # logging is configured by the CLI
+    finally:
+        store.close()

@@ -1,6 +1,7 @@
 """The `railchat` command line and its settings (environment and .env)."""
 from __future__ import annotations
 
+import discord
 import pytest
 
 import bot.discord_app
@@ -53,3 +54,19 @@ def test_help_lists_the_sub_commands(capsys):
         cli.main(["--help"])
     out = capsys.readouterr().out
     assert "run" in out and "local" in out
+
+
+@pytest.mark.parametrize("error, message", [
+    (discord.LoginFailure("Improper token has been passed."), "Discord refused DISCORD_TOKEN"),
+    (OSError("Name or service not known"), "cannot reach Discord: Name or service not known"),
+])
+def test_bot_start_failures_are_explained(monkeypatch, tmp_path, capsys, error, message):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "wrong")
+
+    def fail(settings):
+        raise error
+    monkeypatch.setattr(bot.discord_app, "run_bot", fail)
+    assert cli.main(["run"]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "wrong" not in err
