@@ -1,0 +1,492 @@
+"""The 18xx map in play: which tile lies where, station tokens, and the rules for changing them.
+
+Identifiers follow 18xx.games so that its game logs replay: tile copies are "<name>-<n>", a map
+hex's printed tile is "<hex>-0", a city is "<tile id>-<city index>", a route stop "<hex>-<node>".
+Rules that depend on the title's privates (which hexes are blocked, which lays need no
+connection) are decided by the caller and passed in as parameters.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from engine.errors import IllegalAction, InvalidAction
+from engine.eighteen.board.graph import Reach, TrackNetwork
+from engine.eighteen.board.hexgrid import SIDES, Orientation, neighbour_id, opposite
+from engine.eighteen.board.router import best_runs
+from engine.eighteen.board.routes import TrainsLike, check_runs, resolve_route, train_distances
+from engine.eighteen.board.tiles import (COLORS, NodeKind, TileDef, path_covers, tile_from_hex,
+                                         tile_from_manifest)
+
+Reservations = Mapping[str, list[tuple[int | None, str]]]
+
+
+@dataclass(frozen=True)
+class MapHex:
+    id: str
+    name: str | None
+    printed: TileDef
+    terrain_cost: int
+    neighbours: dict[int, str]       # sides track may cross, to the hex beyond
+
+    @property
+    def buildable(self) -> bool:
+        return self.printed.color not in ("gray", "red")
+
+
+@dataclass
+class City:
+    """Token circles of one city on the tile now on a hex; reservations hold circles by position."""
+
+    slots: list[str | None]
+    reservations: list[str | None] = field(default_factory=list)
+
+    def free_slot(self, corp: str) -> int | None:
+        if corp in self.reservations:
+            index = self.reservations.index(corp)
+            if index < len(self.slots) and self.slots[index] is None:
+                return index
+        for i, token in enumerate(self.slots):
+            if token is None and (i >= len(self.reservations) or self.reservations[i] is None):
+                return i
+        return None
+
+
+@dataclass(frozen=True)
+class CityView:
+    index: int
+    revenue: str
+    slots: int
+    tokens: tuple[str | None, ...]
+
+
+@dataclass(frozen=True)
+class Tile:
+    """What lies on a hex now, for display and for the caller's rules."""
+
+    hex: str
+    name: str
+    id: str
+    rotation: int
+    color: str
+    label: str | None
+    cities: tuple[CityView, ...]
+    towns: tuple[str, ...]           # revenue of each town
+    offboards: tuple[str, ...]       # "30/50"-style revenue of each offboard
+    preprinted: bool
+
+
+class Board:
+    def __init__(self, title_data: Mapping[str, Any]) -> None:
+        game_map = title_data["map"]
+        self.orientation = Orientation.from_layout(game_map["layout"])
+        raw_hexes = {h["hex"]: h for h in game_map["hexes"]}
+        printed = {hex_id: tile_from_hex(raw) for hex_id, raw in raw_hexes.items()}
+        self.tile_defs: dict[str, TileDef] = {}
+        self._copies: dict[str, str] = {}                  # tile id -> name, every copy in the game
+        for raw in title_data["tiles"]:
+            tile = tile_from_manifest(raw)
+            self.tile_defs[tile.name] = tile
+            for n in range(tile.count):
+                self._copies[f"{tile.name}-{n}"] = tile.name
+        self.hexes: dict[str, MapHex] = {}
+        for hex_id, raw in raw_hexes.items():
+            self.hexes[hex_id] = MapHex(hex_id, raw.get("name"), printed[hex_id],
+                                        sum(t["cost"] for t in raw.get("terrain", ())),
+                                        self._crossable_sides(hex_id, raw_hexes, printed))
+        self._laid: dict[str, tuple[str, int]] = {}        # hex -> (tile id, rotation) when not printed
+        self._where: dict[str, str] = {}                   # tile id -> hex
+        self._cities: dict[tuple[str, int], City] = {}
+        self._hex_reservations: dict[str, list[str]] = {}  # corporations holding "some city" of a hex
+        for hex_id, hx in self.hexes.items():
+            for i in hx.printed.cities:
+                self._cities[(hex_id, i)] = City([None] * hx.printed.nodes[i].slots)
+        for corp in title_data.get("corporations", ()):
+            self._reserve_home(corp["sym"], corp["home"], corp.get("home_city_index"))
+        self._version = 0
+        self._network_cache: tuple[int, TrackNetwork] | None = None
+        self._reach_cache: dict[str, tuple[int, Reach]] = {}
+
+    def _crossable_sides(self, hex_id: str, raw_hexes: Mapping[str, Any],
+                         printed: Mapping[str, TileDef]) -> dict[int, str]:
+        """Sides across which track may run (18xx `connect_hexes`): a map hex beyond, no impassable
+        border on either side, and no gray/red hex turning its blank side to us."""
+        sides: dict[int, str] = {}
+        mine = raw_hexes[hex_id]
+        for side in SIDES:
+            other = neighbour_id(self.orientation, hex_id, side)
+            if other not in raw_hexes:
+                continue
+            theirs = raw_hexes[other]
+            if side in mine.get("impassable_borders", ()) or opposite(side) in theirs.get("impassable_borders", ()):
+                continue
+            if printed[other].color in ("gray", "red") and opposite(side) not in printed[other].exits(0):
+                continue
+            sides[side] = other
+        return sides
+
+    def _reserve_home(self, corp: str, hex_id: str, city_index: int | None) -> None:
+        tile = self.hexes[hex_id].printed
+        if city_index is None and len(tile.cities) == 1:
+            city_index = tile.cities[0]
+        if city_index is None:
+            self._hex_reservations.setdefault(hex_id, []).append(corp)
+        else:
+            self._cities[(hex_id, city_index)].reservations.append(corp)
+
+    # -- what is where -----------------------------------------------------------------------
+    def _hex(self, hex_id: str) -> MapHex:
+        try:
+            return self.hexes[hex_id]
+        except KeyError:
+            raise InvalidAction(f"there is no hex {hex_id} on the map") from None
+
+    def _current(self, hex_id: str) -> tuple[TileDef, int, str]:
+        """(definition, rotation, tile id) of the tile now on a hex."""
+        if hex_id in self._laid:
+            tile_id, rotation = self._laid[hex_id]
+            return self.tile_defs[self._copies[tile_id]], rotation, tile_id
+        return self.hexes[hex_id].printed, 0, f"{hex_id}-0"
+
+    def tile_on(self, hex_id: str) -> Tile:
+        self._hex(hex_id)
+        tile, rotation, tile_id = self._current(hex_id)
+        cities = tuple(CityView(i, tile.nodes[i].revenue.describe(), len(self._cities[(hex_id, i)].slots),
+                                tuple(self._cities[(hex_id, i)].slots)) for i in tile.cities)
+        kinds = {kind: tuple(n.revenue.describe() for n in tile.nodes if n.kind is kind) for kind in NodeKind}
+        return Tile(hex_id, tile.name, tile_id, rotation, tile.color, tile.label, cities, kinds[NodeKind.TOWN],
+                    kinds[NodeKind.OFFBOARD], hex_id not in self._laid)
+
+    def laid_tiles(self) -> dict[str, tuple[str, int]]:
+        return {hex_id: (self._copies[tile_id], rotation) for hex_id, (tile_id, rotation) in sorted(self._laid.items())}
+
+    def tokens(self) -> dict[str, list[tuple[int, int, str]]]:
+        found: dict[str, list[tuple[int, int, str]]] = {}
+        for (hex_id, index), city in sorted(self._cities.items()):
+            for slot, corp in enumerate(city.slots):
+                if corp is not None:
+                    found.setdefault(hex_id, []).append((index, slot, corp))
+        return found
+
+    def available_tile_ids(self, name: str) -> list[str]:
+        count = self.tile_defs[name].count if name in self.tile_defs else 0
+        return [f"{name}-{n}" for n in range(count) if f"{name}-{n}" not in self._where]
+
+    def city_ref(self, hex_id: str, city_index: int) -> str:
+        return f"{self._current(hex_id)[2]}-{city_index}"
+
+    def network(self) -> TrackNetwork:
+        """The track graph of the board as it is now (rebuilt after each change)."""
+        if self._network_cache is None or self._network_cache[0] != self._version:
+            tiles = {h: self._current(h)[:2] for h in self.hexes}
+            neighbours = {h: hx.neighbours for h, hx in self.hexes.items()}
+            tokens = {key: tuple(city.slots) for key, city in self._cities.items()}
+            self._network_cache = (self._version, TrackNetwork(tiles, neighbours, tokens))
+        return self._network_cache[1]
+
+    def reach(self, corp: str) -> Reach:
+        cached = self._reach_cache.get(corp)
+        if cached is None or cached[0] != self._version:
+            cached = (self._version, self.network().reach(corp))
+            self._reach_cache[corp] = cached
+        return cached[1]
+
+    # -- laying track ------------------------------------------------------------------------
+    def _resolve_tile(self, tile_id: str) -> tuple[str, TileDef]:
+        if tile_id in self._copies:
+            return tile_id, self.tile_defs[self._copies[tile_id]]
+        if tile_id in self.tile_defs:
+            free = self.available_tile_ids(tile_id)
+            if not free:
+                raise IllegalAction(f"all tiles {tile_id} are on the map")
+            return free[0], self.tile_defs[tile_id]
+        raise InvalidAction(f"there is no tile {tile_id}")
+
+    def check_lay(self, corp: str, hex_id: str, tile_id: str, rotation: int, *, colors: set[str],
+                  need_connection: bool = True, blocked_hexes: Iterable[str] = frozenset()) -> int:
+        """Raise if `corp` may not lay `tile_id` on `hex_id` this way; else return the terrain cost."""
+        hx = self._hex(hex_id)
+        copy_id, new = self._resolve_tile(tile_id)
+        if not isinstance(rotation, int) or isinstance(rotation, bool) or rotation not in SIDES:
+            raise InvalidAction(f"rotation must be 0 to 5, not {rotation!r}")
+        if copy_id in self._where:
+            raise IllegalAction(f"tile {copy_id} is already on {self._where[copy_id]}")
+        problem = (self._hex_problem(hx, blocked_hexes) or self._tile_problem(hx, new, colors)
+                   or self._rotation_problem(hx, new, rotation)
+                   or (need_connection and self._connection_problem(corp, hx, new, rotation)))
+        if problem:
+            raise IllegalAction(f"{corp} cannot lay tile {new.name} on {hex_id}: {problem}")
+        return self._lay_cost(hex_id)
+
+    def _lay_cost(self, hex_id: str) -> int:
+        return 0 if hex_id in self._laid else self.hexes[hex_id].terrain_cost
+
+    def _hex_problem(self, hx: MapHex, blocked_hexes: Iterable[str]) -> str | None:
+        if hx.id in blocked_hexes:
+            return "the hex is blocked by a private company"
+        if not hx.buildable:
+            return f"{hx.printed.color} hexes cannot be built on"
+        return None
+
+    def _tile_problem(self, hx: MapHex, new: TileDef, colors: set[str]) -> str | None:
+        old, _, _ = self._current(hx.id)
+        if new.color not in colors:
+            return f"{new.color} tiles are not available now"
+        if new.name in old.upgrades:
+            return None
+        if COLORS.index(new.color) != COLORS.index(old.color) + 1:
+            return f"a {new.color} tile cannot replace a {old.color} one"
+        if new.label != old.label:
+            return f"the hex needs a tile labelled {old.label}" if old.label else "the hex needs an unlabelled tile"
+        want = old.kind_counts()
+        if new.kind_counts() != want:
+            return f"the hex needs {_describe_kinds(*want)}"
+        return f"tile {old.name} cannot be upgraded to {new.name}"
+
+    def _rotation_problem(self, hx: MapHex, new: TileDef, rotation: int) -> str | None:
+        old, old_rotation, _ = self._current(hx.id)
+        exits = new.exits(rotation)
+        dead = sorted(e for e in exits if e not in hx.neighbours)
+        if dead:
+            return (f"with rotation {rotation} track would run off the map or into a blocked side "
+                    f"(side {', '.join(map(str, dead))})")
+        new_paths = new.rotated_paths(rotation)
+        for old_path in old.rotated_paths(old_rotation):
+            if not any(path_covers(old, old_path, new, p) for p in new_paths):
+                return f"rotation {rotation} does not keep the existing track"
+        old_ct = old.node_edges(old_rotation)
+        new_ct = new.node_edges(rotation)
+        added = max(0, len(new_ct) - len(old_ct))
+        if added < sum(1 for ne in new_ct.values() if all(not ne & oe for oe in old_ct.values())):
+            return f"rotation {rotation} does not keep the existing cities connected"
+        if len(new.cities) > 1 and len(old.cities) > 1:
+            for oe in old_ct.values():
+                if sum(1 for ne in new_ct.values() if oe <= ne) != 1:
+                    return f"rotation {rotation} does not keep each city's track on one city"
+        return None
+
+    def _connection_problem(self, corp: str, hx: MapHex, new: TileDef, rotation: int) -> str | None:
+        reached = self.reach(corp).edges.get(hx.id, set())
+        if new.exits(rotation) & reached:
+            return None
+        if not self.network().token_nodes(corp):
+            return f"{corp} has no station on the map"
+        if reached:
+            return f"with rotation {rotation} the new track does not connect to {corp}'s track"
+        return f"{corp}'s track does not reach the hex"
+
+    def legal_lays(self, corp: str, *, colors: set[str], need_connection: bool = True,
+                   blocked_hexes: Iterable[str] = frozenset(),
+                   hexes: Iterable[str] | None = None) -> list[tuple[str, str, int]]:
+        """Every (hex, tile name, rotation) `corp` may lay now, for autocomplete."""
+        blocked = frozenset(blocked_hexes)
+        reached = self.reach(corp).edges if need_connection else None
+        candidates = sorted(hexes) if hexes is not None else sorted(self.hexes)
+        found = []
+        for hex_id in candidates:
+            hx = self._hex(hex_id)
+            if self._hex_problem(hx, blocked) or (reached is not None and not reached.get(hex_id)):
+                continue
+            old, _, _ = self._current(hex_id)
+            for name in old.upgrades:
+                new = self.tile_defs.get(name)
+                if new is None or not self.available_tile_ids(name) or self._tile_problem(hx, new, colors):
+                    continue
+                for rotation in SIDES:
+                    if self._rotation_problem(hx, new, rotation):
+                        continue
+                    if reached is not None and not new.exits(rotation) & reached[hex_id]:
+                        continue
+                    found.append((hex_id, name, rotation))
+        return found
+
+    def lay(self, corp: str, hex_id: str, tile_id: str, rotation: int) -> list[str]:
+        """Put a tile on the map (checked by `check_lay` before). The replaced tile goes back to the
+        supply and tokens move to the new city joined to the same sides. Returns the corporations
+        whose tokens were lifted because the hex had no track and now has several cities (18xx.games:
+        each must choose its city again, by placing that token with no connection needed)."""
+        hx = self._hex(hex_id)
+        copy_id, new = self._resolve_tile(tile_id)
+        old, old_rotation, _ = self._current(hex_id)
+        old_cities = {i: self._cities.pop((hex_id, i)) for i in old.cities}
+        new_cities = {i: City([None] * new.nodes[i].slots) for i in new.cities}
+        for old_index, new_index in self._city_map(old, old_rotation, new, rotation).items():
+            target, source = new_cities[new_index], old_cities[old_index]
+            target.reservations.extend(source.reservations)
+            for corp_here in source.slots:
+                if corp_here is not None:
+                    slot = target.free_slot(corp_here)
+                    if slot is None:    # more tokens than circles: keep them all
+                        target.slots.append(None)
+                        slot = len(target.slots) - 1
+                    target.slots[slot] = corp_here
+        lifted: list[str] = []
+        if not old.paths and new.paths and len(new.cities) > 1:
+            for city in new_cities.values():
+                lifted.extend(c for c in city.slots if c is not None)
+                city.slots = [None] * len(city.slots)
+        for index, city in new_cities.items():
+            self._cities[(hex_id, index)] = city
+        if hex_id in self._laid:
+            del self._where[self._laid[hex_id][0]]
+        self._laid[hex_id] = (copy_id, rotation)
+        self._where[copy_id] = hex_id
+        self._version += 1
+        return lifted
+
+    @staticmethod
+    def _city_map(old: TileDef, old_rotation: int, new: TileDef, rotation: int) -> dict[int, int]:
+        """Old city index -> new city index, as 18xx.games `Hex#lay` pairs them."""
+        old_edges = old.node_edges(old_rotation)
+        new_edges = new.node_edges(rotation)
+        if not any(old_edges.get(i) for i in old.cities) and len(old.cities) == len(new.cities):
+            return dict(zip(old.cities, new.cities))
+        mapping: dict[int, int | None] = {}
+        for i in old.cities:
+            mine = old_edges.get(i, frozenset())
+            mapping[i] = next((j for j in new.cities if mine and mine <= new_edges.get(j, frozenset())), None)
+        used = [j for j in mapping.values() if j is not None]
+        for position, i in enumerate(old.cities):
+            if mapping[i] is not None or position >= len(new.cities):
+                continue
+            j = new.cities[position]
+            if j in used:
+                j = next(k for k in new.cities if k not in used)
+            mapping[i] = j
+            used.append(j)
+        return {i: j for i, j in mapping.items() if j is not None}
+
+    # -- station tokens ----------------------------------------------------------------------
+    def locate_city(self, city_ref: str) -> tuple[str, int]:
+        """(hex, city index) of a city reference like "57-1-0" or "D14-0-0"."""
+        tile_id, _, index = city_ref.rpartition("-")
+        if not tile_id or not index.isdigit():
+            raise InvalidAction(f"{city_ref!r} is not a city reference like 57-1-0")
+        if tile_id in self._where:
+            hex_id = self._where[tile_id]
+        elif tile_id.endswith("-0") and tile_id[:-2] in self.hexes and tile_id[:-2] not in self._laid:
+            hex_id = tile_id[:-2]
+        else:
+            raise InvalidAction(f"tile {tile_id} is not on the map")
+        city_index = int(index)
+        if city_index not in self._current(hex_id)[0].cities:
+            raise InvalidAction(f"tile {tile_id} on {hex_id} has no city {city_index}")
+        return hex_id, city_index
+
+    def _reservations(self, reserved: Reservations | None) -> tuple[dict[tuple[str, int], list[str]], dict[str, list[str]]]:
+        """(city reservations, hex reservations): the board's own, or the caller's override."""
+        if reserved is None:
+            return ({key: [c for c in city.reservations if c] for key, city in self._cities.items()},
+                    self._hex_reservations)
+        by_city: dict[tuple[str, int], list[str]] = {}
+        by_hex: dict[str, list[str]] = {}
+        for hex_id, entries in reserved.items():
+            for index, corp in entries:
+                if index is None:
+                    by_hex.setdefault(hex_id, []).append(corp)
+                else:
+                    by_city.setdefault((hex_id, index), []).append(corp)
+        return by_city, by_hex
+
+    def _token_problem(self, corp: str, hex_id: str, city_index: int, slot: int | None,
+                       reserved: Reservations | None) -> str | None:
+        tile = self._current(hex_id)[0]
+        if any(corp in self._cities[(hex_id, i)].slots for i in tile.cities):
+            return f"{corp} already has a token on {hex_id}"
+        by_city, by_hex = self._reservations(reserved)
+        city = self._cities[(hex_id, city_index)]
+        others_here = [c for c in by_hex.get(hex_id, []) if c != corp]
+        if others_here and corp not in by_hex.get(hex_id, []):
+            return f"{hex_id} is reserved for {', '.join(others_here)}'s home station"
+        held = [c for c in by_city.get((hex_id, city_index), []) if c != corp]
+        free = [i for i, t in enumerate(city.slots) if t is None]
+        if not free:
+            return "the city has no free circle"
+        own = corp in by_city.get((hex_id, city_index), [])
+        if not own and len(free) <= len(held):
+            return f"the last free circle is reserved for {', '.join(held)}'s home station"
+        if slot is not None and (not isinstance(slot, int) or slot not in free):
+            return f"circle {slot} is not free"
+        return None
+
+    def check_token(self, corp: str, city_ref: str, slot: int | None = None, *, need_connection: bool = True,
+                    reserved: Reservations | None = None) -> tuple[str, int]:
+        """Raise if `corp` may not place a token in that city now; else return (hex, city index).
+
+        Home reservations are tracked by the board (from the title's corporations, following
+        upgrades); `reserved` replaces them for this check when given."""
+        hex_id, city_index = self.locate_city(city_ref)
+        problem = self._token_problem(corp, hex_id, city_index, slot, reserved)
+        if not problem and need_connection:
+            nid = self.network().node_at[(hex_id, city_index)]
+            if nid not in self.reach(corp).nodes:
+                problem = f"{corp}'s track does not reach it"
+        if problem:
+            raise IllegalAction(f"{corp} cannot place a token in {hex_id} (city {city_ref}): {problem}")
+        return hex_id, city_index
+
+    def place_token(self, corp: str, hex_id: str, city_index: int, slot: int | None = None) -> None:
+        city = self._cities[(hex_id, city_index)]
+        if slot is None or city.slots[slot] is not None:
+            slot = city.free_slot(corp)
+            if slot is None:
+                raise IllegalAction(f"{corp} cannot place a token in {hex_id}: the city has no free circle")
+        city.slots[slot] = corp
+        for i in self._current(hex_id)[0].cities:
+            other = self._cities[(hex_id, i)]
+            other.reservations = [None if c == corp else c for c in other.reservations]
+        if corp in self._hex_reservations.get(hex_id, []):
+            self._hex_reservations[hex_id].remove(corp)
+        self._version += 1
+
+    def remove_tokens(self, corp: str) -> None:
+        """Take a closing corporation's tokens and home reservation off the map."""
+        for city in self._cities.values():
+            city.slots = [None if c == corp else c for c in city.slots]
+            city.reservations = [None if c == corp else c for c in city.reservations]
+        for holders in self._hex_reservations.values():
+            if corp in holders:
+                holders.remove(corp)
+        self._version += 1
+
+    def legal_token_cities(self, corp: str, *, need_connection: bool = True,
+                           reserved: Reservations | None = None) -> list[str]:
+        """City references where `corp` may place a token now."""
+        network = self.network()
+        nodes = self.reach(corp).nodes if need_connection else {n.id for n in network.nodes}
+        found = []
+        for nid in sorted(nodes):
+            node = network.nodes[nid]
+            if node.kind is NodeKind.CITY and not self._token_problem(corp, node.hex, node.index, None, reserved):
+                found.append(self.city_ref(node.hex, node.index))
+        return found
+
+
+    # -- routes ------------------------------------------------------------------------------
+    def route_revenues(self, corp: str, routes: list[dict[str, Any]], trains: TrainsLike, *,
+                       phase_color: str) -> list[int]:
+        """Check a run_routes list against the rules and return our revenue for each route.
+
+        `trains`: {train id: distance} or [(train id, distance)], distance an int n, None for a
+        diesel, a (big, small) pair or a `Distance`. `phase_color`: the newest tile colour of the
+        phase ("yellow" before the first 5-train in 1830, "brown" after), which prices offboards."""
+        if not isinstance(routes, list):
+            raise InvalidAction("routes must be a list of route objects")
+        network = self.network()
+        runs = [resolve_route(network, route) for route in routes]
+        check_runs(network, corp, runs, train_distances(trains))
+        return [run.revenue(network, phase_color) for run in runs]
+
+    def best_routes(self, corp: str, trains: TrainsLike, *, phase_color: str) -> tuple[int, list[dict[str, Any]]]:
+        """The exact best total revenue for `corp`'s trains and routes achieving it (run_routes format)."""
+        network = self.network()
+        total, runs = best_runs(network, corp, train_distances(trains), phase_color)
+        return total, [run.to_dict(network, phase_color) for run in runs]
+
+
+def _describe_kinds(cities: int, towns: int) -> str:
+    if cities:
+        return "a city tile" if cities == 1 else f"a tile with {cities} cities"
+    if towns:
+        return "a town tile" if towns == 1 else f"a tile with {towns} towns"
+    return "a plain track tile"

@@ -1,0 +1,222 @@
+"""The track on the map as a graph: revenue centres, track paths, hex sides and chains.
+
+A `TrackNetwork` is a read-only snapshot of the board (tiles, rotations, tokens). Trains and
+reach follow track without reversing: a walk enters a path at one end and leaves by the other;
+at a revenue centre it may continue on any other path of that centre unless the centre blocks
+the corporation (a city whose circles are all filled by others, or any offboard).
+
+A *chain* is track between two revenue centres with none in between: what a route is made of.
+Hex sides are the unit of track use: one route, or two routes of one corporation, may not use
+the same side twice (18xx.games `check_overlap`).
+"""
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Mapping, Sequence
+
+from engine.eighteen.board.hexgrid import opposite
+from engine.eighteen.board.tiles import NodeEnd, NodeKind, Revenue, TileDef
+
+
+@dataclass(frozen=True)
+class Node:
+    id: int
+    hex: str
+    index: int                     # revenue-centre number on its tile
+    kind: NodeKind
+    revenue: Revenue
+    groups: tuple[str, ...]
+    tokens: tuple[str | None, ...]  # cities: token circles, None = empty
+
+    @property
+    def signature(self) -> str:
+        """How 18xx.games names a stop in a route: "<hex>-<index>"."""
+        return f"{self.hex}-{self.index}"
+
+    def blocks(self, corp: str) -> bool:
+        """Can `corp`'s trains and reach not pass through here?"""
+        if self.kind is NodeKind.OFFBOARD:
+            return True
+        if self.kind is NodeKind.CITY:
+            return bool(self.tokens) and None not in self.tokens and corp not in self.tokens
+        return False
+
+    def tokened_by(self, corp: str) -> bool:
+        return corp in self.tokens
+
+
+@dataclass(frozen=True)
+class TrackPath:
+    id: int
+    hex: str
+    edges: tuple[int, ...]
+    nodes: tuple[int, ...]         # network node ids at the ends that are revenue centres
+
+    @property
+    def ends(self) -> tuple[tuple[str, int], ...]:
+        """Both ends as ("edge", side) / ("node", node id), in a fixed order."""
+        return tuple(("edge", e) for e in self.edges) + tuple(("node", n) for n in self.nodes)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """Track between two revenue centres; `paths` and `hexes` run from `a` to `b`."""
+
+    id: int
+    a: int
+    b: int
+    paths: tuple[int, ...]
+    hexes: tuple[str, ...]
+    sides: int                     # bit set of the hex sides it uses
+
+    def other(self, node: int) -> int:
+        return self.b if node == self.a else self.a
+
+
+@dataclass
+class Reach:
+    """What a corporation's stations reach: sides per hex (for laying track) and revenue centres."""
+
+    edges: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
+    nodes: set[int] = field(default_factory=set)
+    paths: set[int] = field(default_factory=set)
+
+
+class TrackNetwork:
+    def __init__(self, tiles: Mapping[str, tuple[TileDef, int]], neighbours: Mapping[str, Mapping[int, str]],
+                 city_tokens: Mapping[tuple[str, int], Sequence[str | None]]) -> None:
+        self.neighbours = neighbours
+        self.nodes: list[Node] = []
+        self.node_at: dict[tuple[str, int], int] = {}
+        self.paths: list[TrackPath] = []
+        self.edge_paths: dict[tuple[str, int], list[int]] = defaultdict(list)
+        self.node_paths: dict[int, list[int]] = defaultdict(list)
+        self.side_id: dict[tuple[str, int], int] = {}
+        for hex_id in sorted(tiles):
+            tile, rotation = tiles[hex_id]
+            for index, node in enumerate(tile.nodes):
+                nid = len(self.nodes)
+                self.nodes.append(Node(nid, hex_id, index, node.kind, node.revenue, node.groups,
+                                       tuple(city_tokens.get((hex_id, index), ()))))
+                self.node_at[(hex_id, index)] = nid
+            for path in tile.rotated_paths(rotation):
+                ends = (path.a, path.b)
+                tp = TrackPath(len(self.paths), hex_id, tuple(e for e in ends if isinstance(e, int)),
+                               tuple(self.node_at[(hex_id, e.index)] for e in ends if isinstance(e, NodeEnd)))
+                self.paths.append(tp)
+                for e in tp.edges:
+                    self.edge_paths[(hex_id, e)].append(tp.id)
+                for n in tp.nodes:
+                    self.node_paths[n].append(tp.id)
+        self.side_count = 0
+        for hex_id in sorted(tiles):
+            for side, other in sorted(neighbours.get(hex_id, {}).items()):
+                if (hex_id, side) not in self.side_id:
+                    self.side_id[(hex_id, side)] = self.side_id[(other, opposite(side))] = self.side_count
+                    self.side_count += 1
+
+    # -- reach ---------------------------------------------------------------------------
+    def token_nodes(self, corp: str) -> list[int]:
+        return [n.id for n in self.nodes if n.kind is NodeKind.CITY and n.tokened_by(corp)]
+
+    def reach(self, corp: str) -> Reach:
+        """Everything `corp` reaches from its stations without reversing or passing a blocking centre."""
+        found = Reach()
+        starts = self.token_nodes(corp)
+        queue: deque[tuple[int, tuple[str, int]]] = deque()
+        seen: set[tuple[int, tuple[str, int]]] = set()
+        expanded: set[int] = set()
+
+        def enter_node(nid: int) -> None:
+            if nid in expanded:
+                return
+            expanded.add(nid)
+            for pid in self.node_paths[nid]:
+                queue.append((pid, ("node", nid)))
+
+        for nid in starts:
+            found.nodes.add(nid)
+            hex_id = self.nodes[nid].hex
+            found.edges[hex_id].update(self.neighbours.get(hex_id, {}).keys())
+            enter_node(nid)
+        while queue:
+            state = queue.popleft()
+            if state in seen:
+                continue
+            seen.add(state)
+            pid, entry = state
+            path = self.paths[pid]
+            found.paths.add(pid)
+            for nid in path.nodes:
+                found.nodes.add(nid)
+            for kind, value in path.ends:
+                if (kind, value) == entry:
+                    continue
+                if kind == "node":
+                    if not self.nodes[value].blocks(corp):
+                        enter_node(value)
+                    continue
+                found.edges[path.hex].add(value)
+                other = self.neighbours.get(path.hex, {}).get(value)
+                if other is None:
+                    continue
+                back = opposite(value)
+                found.edges[other].add(back)
+                for npid in self.edge_paths.get((other, back), ()):
+                    queue.append((npid, ("edge", back)))
+        return found
+
+    # -- chains --------------------------------------------------------------------------
+    @cached_property
+    def chains(self) -> list[Chain]:
+        """Every chain of the network, each once, in a deterministic order."""
+        found: dict[tuple[int, int, int], Chain] = {}
+        for node in self.nodes:
+            for pid in self.node_paths[node.id]:
+                self._extend_chain(node.id, pid, ("node", node.id), [pid], [self.paths[pid].hex], 0, found)
+        ordered = sorted(found.values(), key=lambda c: (c.a, c.b, c.sides, c.paths))
+        return [Chain(i, c.a, c.b, c.paths, c.hexes, c.sides) for i, c in enumerate(ordered)]
+
+    def _extend_chain(self, start: int, pid: int, entry: tuple[str, int], paths: list[int], hexes: list[str],
+                      sides: int, found: dict[tuple[int, int, int], Chain]) -> None:
+        path = self.paths[pid]
+        for kind, value in path.ends:
+            if (kind, value) == entry:
+                continue
+            if kind == "node":
+                if value == start:
+                    continue
+                a, b = (start, value) if start < value else (value, start)
+                key = (a, b, sides)
+                if key not in found:
+                    ps, hs = (paths, hexes) if start < value else (paths[::-1], hexes[::-1])
+                    found[key] = Chain(-1, a, b, tuple(ps), tuple(hs), sides)
+                continue
+            sid = self.side_id.get((path.hex, value))
+            if sid is None or sides >> sid & 1:
+                continue
+            other = self.neighbours[path.hex][value]
+            back = opposite(value)
+            for npid in self.edge_paths.get((other, back), ()):
+                self._extend_chain(start, npid, ("edge", back), paths + [npid], hexes + [other],
+                                   sides | 1 << sid, found)
+
+    @cached_property
+    def node_chains(self) -> dict[int, list[Chain]]:
+        by_node: dict[int, list[Chain]] = defaultdict(list)
+        for chain in self.chains:
+            by_node[chain.a].append(chain)
+            by_node[chain.b].append(chain)
+        return by_node
+
+    @cached_property
+    def chains_by_hexes(self) -> dict[tuple[str, ...], list[Chain]]:
+        """Chains by the hexes they cross, read in either direction (how run_routes names them)."""
+        index: dict[tuple[str, ...], list[Chain]] = defaultdict(list)
+        for chain in self.chains:
+            index[chain.hexes].append(chain)
+            if chain.hexes[::-1] != chain.hexes:
+                index[chain.hexes[::-1]].append(chain)
+        return index

@@ -1,0 +1,162 @@
+"""The best routes for a company's trains: an exact search, no time limit, no guessing.
+
+1. Enumerate every legal route through one of the company's stations (a simple line of chains:
+   no stop twice, no hex side twice, not through offboards or full cities, each offboard area
+   once, at most as many stops as the longest train counts). A route through station T is
+   grown as two arms from T; the second arm must start with a higher-numbered chain than the
+   first so each route is met once, and routes through an earlier station are not grown again
+   from a later one.
+2. Give each train the routes it may run, best first, and branch and bound over trains: a
+   train takes a route whose sides are still free, or runs nowhere; a branch is cut when its
+   revenue plus, for every train left, the best route still free for it cannot beat the best
+   total found. Identical trains take routes in list order, so their permutations are skipped.
+Ties are broken by the fixed enumeration order, so the answer is deterministic.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.eighteen.board.graph import Chain, TrackNetwork
+from engine.eighteen.board.routes import Distance, Run
+from engine.eighteen.board.tiles import NodeKind
+
+
+@dataclass(frozen=True)
+class Candidate:
+    revenue: int
+    big: int
+    small: int
+    sides: int
+    nodes: tuple[int, ...]
+    chains: tuple[Chain, ...]
+
+
+def enumerate_routes(network: TrackNetwork, corp: str, max_stops: int | None, phase_color: str) -> list[Candidate]:
+    """Every legal route of `corp` with at most `max_stops` stops (None: any), best first."""
+    nodes = network.nodes
+    value = [n.revenue.value(phase_color) for n in nodes]
+    big = [n.kind is not NodeKind.TOWN for n in nodes]
+    terminal = [n.blocks(corp) for n in nodes]
+    group_bits: dict[str, int] = {}
+    groups = [0] * len(nodes)
+    for n in nodes:
+        for g in n.groups:
+            groups[n.id] |= group_bits.setdefault(g, 1 << len(group_bits))
+    by_node = network.node_chains
+    limit = max_stops if max_stops is not None else len(nodes)
+    found: list[Candidate] = []
+    done: set[int] = set()
+
+    for station in network.token_nodes(corp):
+        arm_a_nodes = [station]
+        arm_a_chains: list[Chain] = []
+        arm_b_nodes = [station]
+        arm_b_chains: list[Chain] = []
+        visited = set(done)
+        visited.add(station)
+
+        def record(sides: int, revenue: int, n_big: int, count: int) -> None:
+            found.append(Candidate(revenue, n_big, count - n_big, sides,
+                                   tuple(arm_a_nodes[::-1] + arm_b_nodes[1:]),
+                                   tuple(arm_a_chains[::-1] + arm_b_chains)))
+
+        def grow_b(end: int, sides: int, used_groups: int, revenue: int, n_big: int, count: int) -> None:
+            if len(arm_b_chains) > 0:
+                record(sides, revenue, n_big, count)
+                if terminal[end]:
+                    return
+            if count >= limit:
+                return
+            first = arm_a_chains[0].id
+            for chain in by_node[end]:
+                if not arm_b_chains and chain.id <= first:
+                    continue
+                nxt = chain.b if chain.a == end else chain.a
+                if nxt in visited or chain.sides & sides or groups[nxt] & used_groups:
+                    continue
+                visited.add(nxt)
+                arm_b_nodes.append(nxt)
+                arm_b_chains.append(chain)
+                grow_b(nxt, sides | chain.sides, used_groups | groups[nxt], revenue + value[nxt],
+                       n_big + big[nxt], count + 1)
+                arm_b_chains.pop()
+                arm_b_nodes.pop()
+                visited.discard(nxt)
+
+        def grow_a(end: int, sides: int, used_groups: int, revenue: int, n_big: int, count: int) -> None:
+            if arm_a_chains:
+                record(sides, revenue, n_big, count)
+                grow_b(station, sides, used_groups, revenue, n_big, count)
+                if terminal[end]:
+                    return
+            if count >= limit:
+                return
+            for chain in by_node[end]:
+                nxt = chain.b if chain.a == end else chain.a
+                if nxt in visited or chain.sides & sides or groups[nxt] & used_groups:
+                    continue
+                visited.add(nxt)
+                arm_a_nodes.append(nxt)
+                arm_a_chains.append(chain)
+                grow_a(nxt, sides | chain.sides, used_groups | groups[nxt], revenue + value[nxt],
+                       n_big + big[nxt], count + 1)
+                arm_a_chains.pop()
+                arm_a_nodes.pop()
+                visited.discard(nxt)
+
+        grow_a(station, 0, groups[station], value[station], int(big[station]), 1)
+        done.add(station)
+    found.sort(key=lambda c: (-c.revenue, len(c.nodes), c.nodes, tuple(ch.id for ch in c.chains)))
+    return found
+
+
+def best_runs(network: TrackNetwork, corp: str, trains: dict[str, Distance], phase_color: str) -> tuple[int, list[Run]]:
+    """The highest total revenue over all assignments of routes to `trains`, and those routes
+    (in the order of `trains`; trains that cannot run are left out)."""
+    if not trains:
+        return 0, []
+    stops = [d.max_stops for d in trains.values()]
+    max_stops = None if None in stops else max(s for s in stops if s is not None)
+    candidates = enumerate_routes(network, corp, max_stops, phase_color)
+    order = sorted(trains, key=lambda t: _length_key(trains[t]))
+    lists = [[c for c in candidates if trains[t].allows(c.big, c.small)] for t in order]
+    same_as_previous = [i > 0 and trains[order[i]] == trains[order[i - 1]] for i in range(len(order))]
+    best: dict[str, Any] = {"total": 0, "chosen": ()}
+
+    def first_free(options: list[Candidate], used: int) -> int:
+        for c in options:
+            if not c.sides & used:
+                return c.revenue
+        return 0
+
+    def search(i: int, used: int, total: int, chosen: tuple[tuple[int, Candidate], ...], start: int) -> None:
+        if total > best["total"]:
+            best["total"], best["chosen"] = total, chosen
+        if i == len(order):
+            return
+        bounds = [first_free(lists[j], used) for j in range(i, len(order))]
+        if total + sum(bounds) <= best["total"]:
+            return
+        rest = sum(bounds[1:])
+        options = lists[i]
+        for index in range(start if same_as_previous[i] else 0, len(options)):
+            c = options[index]
+            if total + c.revenue + rest <= best["total"]:
+                break
+            if c.sides & used:
+                continue
+            search(i + 1, used | c.sides, total + c.revenue, chosen + ((i, c),), index + 1)
+        search(i + 1, used, total, chosen, len(options))
+
+    search(0, 0, 0, (), 0)
+    by_train = {order[i]: c for i, c in best["chosen"]}
+    runs = [Run(t, by_train[t].nodes, by_train[t].chains) for t in trains if t in by_train]
+    return best["total"], runs
+
+
+def _length_key(distance: Distance) -> tuple[int, int, int]:
+    """Longest trains first: they have the most routes to choose from and the highest bounds."""
+    if distance.big is None:
+        return (0, 0, 0)
+    return (1, -(distance.big + distance.small), -distance.big)

@@ -1,0 +1,188 @@
+"""Tile definitions read from a title's JSON: revenue centres, track paths, colour, label.
+
+A path joins two ends; an end is a hex side (an int 0..5) or a revenue centre of the tile
+(a `NodeEnd`). Revenue centres are numbered like 18xx.games numbers a tile's parts: cities
+first, then towns, then offboards, so node `i` of a tile is what the site calls "<hex>-<i>" in
+a route and a city's index is its token reference "<tile id>-<i>".
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Mapping, Union
+
+# Tile colours in upgrade order; "white" is an empty map hex.
+COLORS = ("white", "yellow", "green", "brown", "gray")
+
+
+class NodeKind(Enum):
+    CITY = "city"
+    TOWN = "town"
+    OFFBOARD = "offboard"
+
+
+@dataclass(frozen=True)
+class Revenue:
+    """A fixed value, or values by phase colour (offboards: {"yellow": 30, "brown": 50})."""
+
+    by_color: tuple[tuple[str, int], ...]
+
+    @classmethod
+    def parse(cls, raw: int | Mapping[str, int]) -> "Revenue":
+        if isinstance(raw, Mapping):
+            return cls(tuple(sorted(((c, int(v)) for c, v in raw.items()), key=lambda cv: COLORS.index(cv[0]))))
+        return cls((("fixed", int(raw)),))
+
+    def value(self, phase_color: str) -> int:
+        """The value in a phase whose newest tile colour is `phase_color` (latest listed colour not after it)."""
+        if self.by_color[0][0] == "fixed":
+            return self.by_color[0][1]
+        limit = COLORS.index(phase_color)
+        best = 0
+        for color, value in self.by_color:
+            if COLORS.index(color) <= limit:
+                best = value
+        return best
+
+    @property
+    def maximum(self) -> int:
+        return max(v for _, v in self.by_color)
+
+    def describe(self) -> str:
+        if self.by_color[0][0] == "fixed":
+            return str(self.by_color[0][1])
+        return "/".join(str(v) for _, v in self.by_color)
+
+
+@dataclass(frozen=True)
+class NodeDef:
+    kind: NodeKind
+    revenue: Revenue
+    slots: int = 0                    # token circles (cities only)
+    groups: tuple[str, ...] = ()      # offboard areas spread over several hexes share a group
+
+
+@dataclass(frozen=True)
+class NodeEnd:
+    index: int                        # into TileDef.nodes
+
+
+End = Union[int, NodeEnd]             # a hex side 0..5 or a revenue centre
+
+
+@dataclass(frozen=True)
+class PathDef:
+    a: End
+    b: End
+
+    def rotated(self, rotation: int) -> "PathDef":
+        return PathDef(_rotate_end(self.a, rotation), _rotate_end(self.b, rotation))
+
+    @property
+    def edges(self) -> tuple[int, ...]:
+        return tuple(e for e in (self.a, self.b) if isinstance(e, int))
+
+    @property
+    def node_indexes(self) -> tuple[int, ...]:
+        return tuple(e.index for e in (self.a, self.b) if isinstance(e, NodeEnd))
+
+
+def _rotate_end(end: End, rotation: int) -> End:
+    return (end + rotation) % 6 if isinstance(end, int) else end
+
+
+@dataclass(frozen=True)
+class TileDef:
+    name: str
+    color: str
+    nodes: tuple[NodeDef, ...]
+    paths: tuple[PathDef, ...]
+    label: str | None = None
+    upgrades: tuple[str, ...] = ()
+    count: int = 0                    # copies in the supply (0 for a map hex's own tile)
+
+    @property
+    def cities(self) -> tuple[int, ...]:
+        return tuple(i for i, n in enumerate(self.nodes) if n.kind is NodeKind.CITY)
+
+    @property
+    def towns(self) -> tuple[int, ...]:
+        return tuple(i for i, n in enumerate(self.nodes) if n.kind is NodeKind.TOWN)
+
+    def rotated_paths(self, rotation: int) -> tuple[PathDef, ...]:
+        return tuple(p.rotated(rotation) for p in self.paths)
+
+    def exits(self, rotation: int) -> frozenset[int]:
+        return frozenset(e for p in self.rotated_paths(rotation) for e in p.edges)
+
+    def node_edges(self, rotation: int) -> dict[int, frozenset[int]]:
+        """Sides joined directly to each city or town that has track (18xx `city_town_edges`)."""
+        found: dict[int, set[int]] = {}
+        for p in self.rotated_paths(rotation):
+            for i in p.node_indexes:
+                if self.nodes[i].kind is not NodeKind.OFFBOARD:
+                    found.setdefault(i, set()).update(p.edges)
+        return {i: frozenset(e) for i, e in found.items()}
+
+    def kind_counts(self) -> tuple[int, int]:
+        return len(self.cities), len(self.towns)
+
+
+_END = re.compile(r"^(edge|city|town|offboard)(\d+)$")
+
+
+def _parse_end(text: str, offsets: Mapping[str, int], where: str) -> End:
+    match = _END.match(text)
+    if not match:
+        raise ValueError(f"{where}: bad path end {text!r}")
+    kind, number = match.group(1), int(match.group(2))
+    if kind == "edge":
+        return number
+    return NodeEnd(offsets[kind] + number)
+
+
+def parse_nodes(raw: Mapping[str, Any]) -> tuple[NodeDef, ...]:
+    nodes: list[NodeDef] = []
+    for city in raw.get("cities", []):
+        nodes.append(NodeDef(NodeKind.CITY, Revenue.parse(city["revenue"]), int(city.get("slots", 1)),
+                             tuple(city.get("groups", ()))))
+    for town in raw.get("towns", []):
+        nodes.append(NodeDef(NodeKind.TOWN, Revenue.parse(town["revenue"]), 0, tuple(town.get("groups", ()))))
+    for off in raw.get("offboards", []):
+        nodes.append(NodeDef(NodeKind.OFFBOARD, Revenue.parse(off["revenue"]), 0, tuple(off.get("groups", ()))))
+    return tuple(nodes)
+
+
+def parse_paths(raw: Mapping[str, Any], where: str) -> tuple[PathDef, ...]:
+    offsets = {"city": 0, "town": len(raw.get("cities", [])),
+               "offboard": len(raw.get("cities", [])) + len(raw.get("towns", []))}
+    paths = []
+    for text in raw.get("paths", []):
+        a, b = text.split("-")
+        paths.append(PathDef(_parse_end(a, offsets, where), _parse_end(b, offsets, where)))
+    return tuple(paths)
+
+
+def tile_from_manifest(raw: Mapping[str, Any]) -> TileDef:
+    name = str(raw["name"])
+    return TileDef(name=name, color=raw["color"], nodes=parse_nodes(raw), paths=parse_paths(raw, f"tile {name}"),
+                   label=raw.get("label"), upgrades=tuple(str(u) for u in raw.get("upgrades_to", ())),
+                   count=int(raw.get("count", 0)))
+
+
+def tile_from_hex(raw: Mapping[str, Any]) -> TileDef:
+    """The tile printed on a map hex; its name is the hex coordinate, as on 18xx.games."""
+    name = raw["hex"]
+    return TileDef(name=name, color=raw["preprinted_color"], nodes=parse_nodes(raw),
+                   paths=parse_paths(raw, f"hex {name}"), label=raw.get("label"),
+                   upgrades=tuple(str(t) for t in raw.get("layable_tiles", ())))
+
+
+def path_covers(old_tile: TileDef, old: PathDef, new_tile: TileDef, new: PathDef) -> bool:
+    """Does `new` keep the track of `old`? Same sides, same kind of revenue centre (18xx `Path#<=`)."""
+    def same(x: End, y: End) -> bool:
+        if isinstance(x, int) or isinstance(y, int):
+            return x == y
+        return old_tile.nodes[x.index].kind is new_tile.nodes[y.index].kind
+    return (same(old.a, new.a) and same(old.b, new.b)) or (same(old.a, new.b) and same(old.b, new.a))
