@@ -40,7 +40,7 @@ class Game1830(EighteenGame):
     full_name = "1830: Railways & Robber Barons"
     min_players = 2
     max_players = 6
-    option_names = ("multiple_brown_from_ipo", "optional_6_train")
+    option_names = ("multiple_brown_from_ipo", "optional_6_train", "sell_buy", "sell_buy_or_buy_sell")
     data: ClassVar[dict[str, Any]] = DATA
 
     def company_abilities(self, sym: str) -> list[Ability]:

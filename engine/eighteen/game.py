@@ -1,10 +1,12 @@
 """EighteenGame: the 18xx rules shared by 1830 and 1860; a title supplies data and small hooks."""
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any, ClassVar
 
 from engine.eighteen import shares as sh
+from engine.eighteen.choices import legal_actions
 from engine.eighteen.describe import describe_action, status
 from engine.eighteen.auction import AuctionRound, CompanyPendingPar, WaterfallAuction
 from engine.eighteen.entities import (Ability, Bank, Company, Corporation, Player, Pool, Share,
@@ -18,7 +20,7 @@ from engine.eighteen.rounds import Round
 from engine.eighteen.stock import BuySellParShares, StockRound
 from engine.eighteen.trains import Depot, Phase, Phases, Train
 from engine.errors import GameError, IllegalAction, InvalidAction, NotYourTurn
-from engine.game import Action, Game, PlayerId
+from engine.game import Action, Choice, Game, PlayerId
 
 
 class EighteenGame(Game):
@@ -86,6 +88,14 @@ class EighteenGame(Game):
     @property
     def multiple_buy_only_from_market(self) -> bool:
         return True
+
+    @property
+    def sell_buy_order(self) -> str:
+        """sell_buy_sell (the rules as intended), or a rule-book variant named by an option."""
+        for variant in ("sell_buy", "sell_buy_or_buy_sell"):
+            if self.options.get(variant):
+                return variant
+        return "sell_buy_sell"
 
     def par_restricted(self, corp: Corporation) -> bool:
         """True when a corporation cannot be parred by a stock-round purchase (e.g. B&O via BO)."""
@@ -665,6 +675,22 @@ class EighteenGame(Game):
 
     def views(self) -> tuple[str, ...]:
         return ("map", "market", "sheet")
+
+    def legal_actions(self, player: PlayerId) -> list[Choice]:
+        return legal_actions(self, player)
+
+    def is_legal(self, action: Action) -> bool:
+        """Would this action be accepted now? Tried on a scratch copy of the game."""
+        scratch = copy.deepcopy(self)
+        try:
+            scratch.process_single(action)
+        except GameError:
+            return False
+        return True
+
+    def best_routes(self, corp: Corporation) -> tuple[int, list[dict[str, Any]]]:
+        trains = {t.id: t.distance for t in corp.trains}
+        return self.board.best_routes(corp.sym, trains, phase_color=self.phases.current.offboard_color)
 
     def describe(self, action: Action) -> str:
         return describe_action(self, action)

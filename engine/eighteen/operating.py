@@ -188,6 +188,11 @@ class HomeToken(Step):
 class Track(Step):
     description = "Lay/Upgrade Track"
 
+    def explain(self, entity: Any, action_type: str) -> str | None:
+        if action_type == "lay_tile" and isinstance(entity, Corporation):
+            return f"{entity.sym} has already laid its track this turn"
+        return None
+
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
@@ -203,6 +208,18 @@ class Track(Step):
 
 class Token(Step):
     description = "Place a Token"
+
+    def explain(self, entity: Any, action_type: str) -> str | None:
+        if action_type != "place_token" or not isinstance(entity, Corporation):
+            return None
+        cost = entity.next_token_cost
+        if self.round.tokened:
+            return f"{entity.sym} has already placed a token this turn"
+        if cost is None:
+            return f"{entity.sym} has no station tokens left"
+        if cost > entity.cash:
+            return f"{entity.sym} has ${entity.cash} and its next token costs ${cost}"
+        return f"no city reachable by {entity.sym} has a free token circle"
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
@@ -325,6 +342,13 @@ class BuyTrain(Step):
         if self.can_buy_train(entity):
             return ["buy_train", "pass"]
         return []
+
+    def explain(self, entity: Any, action_type: str) -> str | None:
+        if action_type == "buy_train" and isinstance(entity, Corporation):
+            if not self.room(entity):
+                return f"{entity.sym} is at its train limit ({self.game.train_limit})"
+            return f"{entity.sym} cannot afford any train (it has ${entity.cash})"
+        return None
 
     def room(self, corp: Corporation) -> bool:
         return len(corp.trains) < self.game.train_limit

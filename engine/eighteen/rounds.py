@@ -41,6 +41,10 @@ class Step:
             return []
         return self.actions(entity)
 
+    def explain(self, entity: Any, action_type: str) -> str | None:
+        """Why this entity cannot take this action in this step now (None: no specific reason)."""
+        return None
+
     def blocking(self) -> bool:
         return self.blocks and bool(self.current_actions())
 
@@ -130,6 +134,9 @@ class Round:
                 if acting and entity not in acting:
                     names = ", ".join(self.game.entity_name(e) for e in acting)
                     raise NotYourTurn(f"it is not {who}'s turn: {names} must act ({step.description})")
+                reason = step.explain(entity, action_type)
+                if reason:
+                    raise IllegalAction(f"{who} cannot {action_type.replace('_', ' ')}: {reason}")
                 allowed = ", ".join(step.actions(entity)) or "nothing"
                 raise IllegalAction(f"{who} cannot {action_type.replace('_', ' ')} now: "
                                     f"the current step is {step.description} (allowed: {allowed})")

@@ -39,6 +39,22 @@ class BuySellParShares(Step):
             acts.append("pass")
         return acts
 
+    def explain(self, entity: Any, action_type: str) -> str | None:
+        if not isinstance(entity, Player):
+            return None
+        if action_type == "sell_shares":
+            if not self.game.sale_timing_ok():
+                return "no shares may be sold in the first stock round"
+            return self.sell_order_problem() or "nothing they hold can be sold now"
+        if action_type in ("buy_shares", "par", "buy_company"):
+            if self.must_sell(entity):
+                return "they are over a holding limit and must sell first"
+            if self.bought():
+                return "they have already bought this turn"
+            if action_type == "buy_company" and self.game.turn == 1:
+                return "privates cannot change hands in the first stock round"
+        return None
+
     def bought(self) -> bool:
         return any(a["type"] in ("buy_shares", "par", "buy_company") for a in self.round.current_actions)
 
@@ -107,6 +123,9 @@ class BuySellParShares(Step):
             return f"{player.name} does not own all of those shares"
         if not self.game.sale_timing_ok():
             return "no shares may be sold in the first stock round"
+        order_problem = self.sell_order_problem()
+        if order_problem:
+            return order_problem
         if not corp.ipoed or corp.share_price is None:
             return f"{corp.sym} shares cannot be sold before {corp.sym} is parred"
         if not sh.fits_pool(self.game, corp, percent):
@@ -114,6 +133,17 @@ class BuySellParShares(Step):
         if not sh.can_dump(self.game, player, corp, shares, percent):
             return (f"{player.name} cannot sell the {corp.sym} president's certificate: nobody else "
                     f"holds {self.game.presidents_percent}%")
+        return None
+
+    def sell_order_problem(self) -> str | None:
+        """The rule book's variants restrict when in a turn selling is allowed."""
+        order = self.game.sell_buy_order
+        acts = self.round.current_actions
+        if order == "sell_buy" and self.bought():
+            return "in this game shares are sold before buying, not after"
+        if order == "sell_buy_or_buy_sell" and acts and self.bought() and any(
+                a["type"] == "sell_shares" for a in acts) and acts[-1]["type"] != "sell_shares":
+            return "in this game a turn is sell-then-buy or buy-then-sell, not both"
         return None
 
     def can_sell_any(self, player: Player) -> bool:

@@ -1,0 +1,167 @@
+"""Every complete legal action for whoever must act: the source of autocomplete and buttons.
+
+Each choice is checked by processing it on a scratch copy of the game, so the list can never
+offer what the rules refuse.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator
+
+from engine.eighteen import shares as sh
+from engine.eighteen.auction import CompanyPendingPar, WaterfallAuction
+from engine.eighteen.entities import Company, Corporation, Player
+from engine.eighteen.operating import BuyTrain, HomeToken, SpecialToken
+from engine.eighteen.stock import BuySellParShares
+from engine.game import Choice
+
+if TYPE_CHECKING:
+    from engine.eighteen.game import EighteenGame
+
+
+def _base(entity: Any, type_: str) -> dict[str, Any]:
+    if isinstance(entity, Player):
+        return {"type": type_, "entity": entity.id, "entity_type": "player"}
+    if isinstance(entity, Corporation):
+        return {"type": type_, "entity": entity.sym, "entity_type": "corporation"}
+    return {"type": type_, "entity": entity.sym, "entity_type": "company"}
+
+
+def controlled_entities(game: "EighteenGame", pid: Any) -> list[Any]:
+    """Entities the player may act for now: the active ones they control, plus their privates
+    and (in an emergency train purchase) themselves."""
+    out: list[Any] = []
+    for e in game.active_entities():
+        owner = e if isinstance(e, Player) else getattr(e, "owner", None)
+        if isinstance(owner, Corporation):
+            owner = owner.owner
+        if isinstance(owner, Player) and owner.id == pid:
+            out.append(e)
+            if isinstance(e, Corporation) and isinstance(game.round.active_step(), BuyTrain):
+                out.append(owner)
+    for company in game.companies:
+        owner = company.owner
+        boss = owner.owner if isinstance(owner, Corporation) else owner
+        if not company.closed and isinstance(boss, Player) and boss.id == pid and company not in out:
+            if game.round.actions_for(company):
+                out.append(company)
+    return out
+
+
+def candidates(game: "EighteenGame", entity: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    types = game.round.actions_for(entity)
+    step = game.round.active_step()
+    for t in types:
+        base = _base(entity, t)
+        if t == "pass":
+            yield f"Pass ({step.description if step else 'done'})", base
+        elif t == "bid" and step is not None and isinstance(step, WaterfallAuction):
+            for company in step.companies:
+                price = step.min_bid(company)
+                verb = "Buy" if step.may_purchase(company) else "Bid"
+                yield f"{verb} {company.sym} ({company.name}) for ${price}", {**base, "company": company.sym,
+                                                                             "price": price}
+        elif t == "par":
+            pending = isinstance(step, CompanyPendingPar)
+            corps = ([game.company_president_corporation(game.round.companies_pending_par[0])] if pending
+                     else [c for c in game.corporations if not c.ipoed])
+            for corp in corps:
+                for cell in game.market.par_prices:
+                    yield f"Par {corp.sym} at ${cell.price}", {**base, "corporation": corp.sym,
+                                                                 "share_price": cell.id}
+        elif t == "buy_shares":
+            if isinstance(entity, Company):
+                for share in game.exchange_targets(entity):
+                    yield (f"Exchange {entity.sym} for a {share.percent}% {share.corp.sym} share",
+                           {**base, "shares": [share.id], "percent": share.percent})
+                continue
+            for corp in game.corporations:
+                for source, where in ((corp, "IPO"), (game.pool, "market")):
+                    if source is corp and not corp.ipoed:
+                        continue
+                    avail = [s for s in source.shares_of(corp) if not s.president]
+                    if avail:
+                        share = avail[0]
+                        price = sh.bundle_price([share], share.percent, corp)
+                        yield (f"Buy {share.percent}% of {corp.sym} from the {where} for ${price}",
+                               {**base, "shares": [share.id], "percent": share.percent})
+        elif t == "sell_shares" and isinstance(entity, Player):
+            for corp in game.corporations:
+                for shares, percent in sh.sellable_bundles(game, entity, corp):
+                    if corp.share_price is None:
+                        continue
+                    price = sh.bundle_price(shares, percent, corp)
+                    yield (f"Sell {percent}% of {corp.sym} for ${price}",
+                           {**base, "shares": [s.id for s in shares], "percent": percent})
+        elif t == "buy_company":
+            comps = (step.purchasable_companies(entity) if isinstance(step, BuySellParShares)
+                     else game.purchasable_companies(entity))
+            for company in comps:
+                if isinstance(entity, Corporation):
+                    prices = sorted({game.company_min_price(company), company.value,
+                                     game.company_max_price(company)})
+                else:
+                    prices = [company.value]
+                for price in prices:
+                    yield f"Buy {company.sym} for ${price}", {**base, "company": company.sym, "price": price}
+        elif t == "lay_tile":
+            corp = entity.owner if isinstance(entity, Company) else entity
+            ability = game.track_ability(entity, game.round) if isinstance(entity, Company) else None
+            lays = game.board.legal_lays(
+                corp.sym, colors=set(game.phases.current.tiles), need_connection=ability is None,
+                blocked_hexes=game.blocked_hexes(), hexes=ability.get("hexes") if ability else None)
+            for hex_id, tile_name, rotation in lays:
+                if ability and tile_name not in ability.get("tiles", []):
+                    continue
+                ids = game.board.available_tile_ids(tile_name)
+                if ids:
+                    yield (f"Lay tile {tile_name} on {hex_id} (rotation {rotation})",
+                           {**base, "hex": hex_id, "tile": ids[0], "rotation": rotation})
+        elif t == "place_token":
+            corp = entity.owner if isinstance(entity, Company) else entity
+            if isinstance(step, HomeToken):
+                pending = game.round.pending_tokens[0]
+                corp = pending["corp"]
+                refs = [game.board.city_ref(pending["hex"], i)
+                        for i in range(len(game.board.tile_on(pending["hex"]).cities))]
+            elif isinstance(step, SpecialToken):
+                ability = entity.ability("teleport")
+                refs = [game.board.city_ref(h, i) for h in (ability.get("hexes") if ability else [])
+                        for i in range(len(game.board.tile_on(h).cities))]
+            else:
+                refs = game.board.legal_token_cities(corp.sym, reserved=game.reservations(corp))
+            for ref in refs:
+                yield f"Place a {corp.sym} token in {ref}", {**base, "city": ref}
+        elif t == "run_routes":
+            total, routes = game.best_routes(entity)
+            yield f"Run best routes for ${total}", {**base, "routes": routes}
+        elif t == "dividend":
+            rev = game.round.revenue
+            yield f"Pay out ${rev} (${rev // 10} a share)", {**base, "kind": "payout"}
+            yield f"Withhold ${rev}", {**base, "kind": "withhold"}
+        elif t == "buy_train":
+            for train in game.depot.available(game.phases):
+                yield f"Buy a {train.name}-train from the bank for ${train.price}", {
+                    **base, "train": train.id, "price": train.price}
+            for old, new, price in game.trade_ins(entity):
+                yield (f"Trade in {old.name}-train for a {new.name} (${price})",
+                       {**base, "train": new.id, "price": price, "exchange": old.id})
+            for train in game.other_corp_trains(entity):
+                yield (f"Buy {train.owner.sym}'s {train.name}-train for ${train.price}",
+                       {**base, "train": train.id, "price": train.price})
+        elif t == "discard_train":
+            for train in entity.trains:
+                yield f"Discard a {train.name}-train", {**base, "train": train.id}
+        elif t == "bankrupt":
+            yield f"Declare {entity.sym}'s president bankrupt", base
+
+
+def legal_actions(game: "EighteenGame", pid: Any) -> list[Choice]:
+    out: list[Choice] = []
+    if game.finished:
+        return out
+    for entity in controlled_entities(game, pid):
+        for label, action in candidates(game, entity):
+            if game.is_legal(action):
+                out.append(Choice(label, action))
+    return out
+
