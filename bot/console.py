@@ -11,11 +11,12 @@ import logging
 import re
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Awaitable, Callable, Iterable, Iterator, TextIO
 
 from bot.parsing import parse_action, parse_options
 from bot.results import Caller, Result
-from bot.service import GameService
+from bot.service import GameService, Renderer
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +56,13 @@ class ConsoleInputError(ValueError):
 
 
 class Console:
-    def __init__(self, service: GameService, out: TextIO = sys.stdout) -> None:
+    def __init__(self, service: GameService, out: TextIO = sys.stdout, *,
+                 images_dir: Path = Path("railchat-images"),
+                 renderer: Renderer | None = None) -> None:
         self.service = service
         self.out = out
+        self.images_dir = images_dir
+        self.renderer = renderer
         self.user_id = 1
         self.game_id: int | None = None
 
@@ -115,15 +120,27 @@ class Console:
             raise ConsoleInputError("which game? give game:<number> (see /game list)")
         return game_id
 
-    def show(self, result: Result) -> None:
+    async def show(self, result: Result) -> None:
         if not result.ok:
             self.say(f"Refused: {result.error}")
             return
         if result.game_id is not None:
             self.game_id = result.game_id  # later commands default to this game
         self.say(result.text)
+        if result.changed and result.views and self.renderer and result.game_id is not None:
+            await self.write_images(result.game_id, result.views, self.renderer)
         if result.notify and result.changed:
             self.say("To act: " + ", ".join(f"player {u}" for u in result.notify))
+
+    async def write_images(self, game_id: int, views: tuple[str, ...],
+                           renderer: Renderer) -> None:
+        """One PNG per changed view, overwritten as the game goes on; the paths are printed."""
+        images = await self.service.draw(game_id, views, renderer)
+        self.images_dir.mkdir(parents=True, exist_ok=True)
+        for view, png in images.items():
+            path = self.images_dir / f"game-{game_id}-{view}.png"
+            path.write_bytes(png)
+            self.say(f"Image: {path}")
 
 
 def parse_arguments(text: str, command: Command) -> dict:
@@ -183,20 +200,20 @@ async def _new(console: Console, caller: Caller, args: dict) -> None:
         options = parse_options(args.get("options"))
     except ValueError as exc:
         raise ConsoleInputError(str(exc)) from None
-    console.show(await console.service.create_game(caller, args["title"], seats=args.get("seats"),
-                                                   options=options))
+    await console.show(await console.service.create_game(
+        caller, args["title"], seats=args.get("seats"), options=options))
 
 
 async def _join(console: Console, caller: Caller, args: dict) -> None:
-    console.show(await console.service.join(console.game(args), caller))
+    await console.show(await console.service.join(console.game(args), caller))
 
 
 async def _leave(console: Console, caller: Caller, args: dict) -> None:
-    console.show(await console.service.leave(console.game(args), caller))
+    await console.show(await console.service.leave(console.game(args), caller))
 
 
 async def _start(console: Console, caller: Caller, args: dict) -> None:
-    console.show(await console.service.start(console.game(args), caller))
+    await console.show(await console.service.start(console.game(args), caller))
 
 
 async def _act(console: Console, caller: Caller, args: dict) -> None:
@@ -204,19 +221,19 @@ async def _act(console: Console, caller: Caller, args: dict) -> None:
         action = parse_action(args["action"])
     except ValueError as exc:
         raise ConsoleInputError(str(exc)) from None
-    console.show(await console.service.act(console.game(args), caller, action))
+    await console.show(await console.service.act(console.game(args), caller, action))
 
 
 async def _undo(console: Console, caller: Caller, args: dict) -> None:
-    console.show(await console.service.undo(console.game(args), caller))
+    await console.show(await console.service.undo(console.game(args), caller))
 
 
 async def _status(console: Console, caller: Caller, args: dict) -> None:
-    console.show(await console.service.status(console.game(args)))
+    await console.show(await console.service.status(console.game(args)))
 
 
 async def _list(console: Console, caller: Caller, args: dict) -> None:
-    console.show(console.service.list_games(include_finished=True))
+    await console.show(console.service.list_games(include_finished=True))
 
 
 COMMANDS: dict[str, Command] = {c.name: c for c in (
@@ -244,9 +261,11 @@ def stdin_lines(stream: TextIO = sys.stdin) -> Iterator[str]:
         yield from stream
 
 
-async def play(service: GameService, db_path: str, stream: TextIO = sys.stdin,
+async def play(service: GameService, db_path: str, *, renderer: Renderer | None = None,
+               images_dir: Path = Path("railchat-images"), stream: TextIO = sys.stdin,
                out: TextIO = sys.stdout) -> None:
-    console = Console(service, out)
+    """A console session; with a renderer, each change writes its images to `images_dir`."""
+    console = Console(service, out, images_dir=images_dir, renderer=renderer)
     console.say(f"railchat console on {db_path}. Type /game help for the commands, "
                 "'as N: ...' to act as player N, quit to leave.")
     await console.run(stdin_lines(stream), echo=not stream.isatty())

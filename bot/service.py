@@ -11,7 +11,7 @@ import asyncio
 import logging
 import secrets
 from collections import OrderedDict
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 from bot.results import Caller, Refused, Result
 from bot.store import (ACTIVE, FINISHED, OPEN, ActionRecord, DuplicateInteraction, GameRecord,
@@ -21,6 +21,9 @@ from engine.game import Action, Choice, Game, PlayerInfo
 from engine.titles import create_game, find_title, title_names
 
 log = logging.getLogger(__name__)
+
+# Draws one view (a name from Game.views()) of a game as PNG bytes; supplied by render/.
+Renderer = Callable[[Game, str], bytes]
 
 
 def random_seed() -> int:
@@ -225,6 +228,17 @@ class GameService:
             except Refused:
                 return []
             return game.legal_actions(seat.player_id)
+
+    async def draw(self, game_id: int, views: Sequence[str],
+                   renderer: Renderer) -> dict[str, bytes]:
+        """Images of the game's current state by view name (none before it starts); drawing
+        runs off the event loop while the game's lock keeps the state still."""
+        async with self._lock(game_id):
+            record = self._record(game_id)
+            if record.status == OPEN:
+                return {}
+            game = await self._live(record)
+            return await asyncio.to_thread(lambda: {v: renderer(game, v) for v in views})
 
     # -- machinery -----------------------------------------------------------------------------
     async def _run(self, game_id: int, interaction_id: int | None,

@@ -163,3 +163,34 @@ async def test_an_internal_error_is_reported_and_the_session_goes_on(console, mo
     assert out[0].startswith("Something went wrong on my side")
     assert out[1].startswith("Game #1 · tally · waiting for players (2/2 seated")
     assert "engine bug" in caplog.text
+
+
+def _png(colour: str) -> bytes:
+    from io import BytesIO
+
+    from PIL import Image
+    buffer = BytesIO()
+    Image.new("RGB", (4, 3), colour).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+async def test_changes_write_their_images_and_print_the_paths(db_path, tmp_path):
+    drawn = []
+
+    def renderer(game, view):
+        drawn.append((view, sum(game.scores.values())))
+        return _png("red")
+    console = Console(GameService(Store(db_path), new_seed=lambda: 3), io.StringIO(),
+                      images_dir=tmp_path / "img", renderer=renderer)
+    out = await session(console, "as 1: /game new tally seats:2", "as 2: /game join")
+    assert drawn == [] and not any(line.startswith("Image:") for line in out)
+    out = await session(console, "as 1: /game start", "/game act " + ADD % (4, 1))
+    path = tmp_path / "img" / "game-1-board.png"
+    assert out == ["Game #1 of tally has started. Seat order: 1. player 1, 2. player 2.",
+                   f"Image: {path}", "To act: player 1",
+                   "player 1 added 4.", f"Image: {path}", "To act: player 2"]
+    assert drawn == [("board", 12), ("board", 16)]  # each drawn from the state after the change
+    assert path.read_bytes() == _png("red")
+    refused = await session(console, "/game act " + ADD % (4, 1))
+    assert refused == ["Refused: it is not your turn in game #1; waiting for player 2"]
+    assert len(drawn) == 2

@@ -265,3 +265,14 @@ async def test_list_games(service):
     open_gid = (await service.create_game(CY, "tally", seats=2, guild_id=5)).game_id
     assert service.list_games(guild_id=5).text == f"#{open_gid} · tally · waiting for players · Cy"
     assert f"#{gid} · tally · in play · Ann, Bob" in service.list_games().text
+
+
+async def test_draw_renders_the_live_state(service):
+    created = await service.create_game(ANN, "tally", seats=2)
+    assert await service.draw(created.game_id, ("board",), lambda g, v: b"x") == {}
+    gid = await started(service, ANN, BOB)
+    assert (await service.act(gid, ANN, add(1, 5))).ok
+    images = await service.draw(gid, ("board", "other"),
+                                lambda game, view: f"{view}:{game.status_text()}".encode())
+    status = (await service.status(gid)).text.splitlines()[1]
+    assert images == {"board": f"board:{status}".encode(), "other": f"other:{status}".encode()}
