@@ -22,6 +22,8 @@ from engine.titles import create_game, find_title, title_names
 
 log = logging.getLogger(__name__)
 
+ALREADY_HANDLED = "That command was already handled."
+
 # Draws one view (a name from Game.views()) of a game as PNG bytes; supplied by render/.
 Renderer = Callable[[Game, str], bytes]
 
@@ -48,10 +50,10 @@ class GameService:
         record = self.store.game_by_thread(thread_id)
         return record.id if record else None
 
-    def list_games(self, *, guild_id: int | None = None, user_id: int | None = None,
+    def list_games(self, *, guild_id: int | None = None,
                    include_finished: bool = False) -> Result:
         statuses = (OPEN, ACTIVE, FINISHED) if include_finished else (OPEN, ACTIVE)
-        records = self.store.games(guild_id=guild_id, user_id=user_id, statuses=statuses)
+        records = self.store.games(guild_id=guild_id, statuses=statuses)
         if not records:
             return Result(text="No games here yet. Start one with /game new.")
         lines = []
@@ -77,7 +79,7 @@ class GameService:
         """Open a table with `seats` places (default: the title's maximum); the creator sits
         at seat 1."""
         if interaction_id is not None and self.store.seen_interaction(interaction_id):
-            return Result(duplicate=True, text="That command was already handled.")
+            return Result(duplicate=True, text=ALREADY_HANDLED)
         try:
             cls, seat_limit = self._new_game_shape(title, seats, options)
             record = self.store.create_game(
@@ -88,15 +90,12 @@ class GameService:
         except (Refused, GameError) as exc:
             return Result(error=str(exc))
         except DuplicateInteraction:
-            return Result(duplicate=True, text="That command was already handled.")
+            return Result(duplicate=True, text=ALREADY_HANDLED)
         return Result(
             text=(f"{caller.name} opened game #{record.id} of {record.title} for up to "
                   f"{seat_limit} players. Join with /game join; {caller.name} starts it with "
                   f"/game start once at least {cls.min_players} are seated."),
             game_id=record.id, thread_id=record.thread_id, changed=True)
-
-    def set_thread(self, game_id: int, thread_id: int) -> None:
-        self.store.set_thread(game_id, thread_id)
 
     async def join(self, game_id: int, caller: Caller, interaction_id: int | None = None) -> Result:
         async def body(record: GameRecord) -> Result:
@@ -246,14 +245,14 @@ class GameService:
         async with self._lock(game_id):
             if interaction_id is not None and self.store.seen_interaction(interaction_id):
                 return Result(duplicate=True, game_id=game_id,
-                              text="That command was already handled.")
+                              text=ALREADY_HANDLED)
             try:
                 return await body(self._record(game_id))
             except (Refused, GameError) as exc:
                 return Result(error=str(exc), game_id=game_id)
             except DuplicateInteraction:
                 return Result(duplicate=True, game_id=game_id,
-                              text="That command was already handled.")
+                              text=ALREADY_HANDLED)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())

@@ -94,7 +94,7 @@ class Store:
         return _game(row) if row else None
 
     def games(self, *, guild_id: int | None = None, statuses: Iterable[str] | None = None,
-              user_id: int | None = None, limit: int = 50) -> list[GameRecord]:
+              limit: int = 50) -> list[GameRecord]:
         """Newest first; filters combine."""
         where, params = [], []
         if guild_id is not None:
@@ -104,9 +104,6 @@ class Store:
             wanted = list(statuses)
             where.append(f"status IN ({', '.join('?' * len(wanted))})")
             params.extend(wanted)
-        if user_id is not None:
-            where.append("id IN (SELECT game_id FROM seats WHERE user_id = ?)")
-            params.append(user_id)
         sql = "SELECT * FROM games"
         if where:
             sql += " WHERE " + " AND ".join(where)
@@ -151,11 +148,6 @@ class Store:
         created = self.game(game_id)
         assert created is not None
         return created
-
-    def set_thread(self, game_id: int, thread_id: int) -> None:
-        with self.db.atomic():
-            self.db.execute("UPDATE games SET thread_id = ?, updated_at = ? WHERE id = ?",
-                            [thread_id, _now(), game_id])
 
     def add_seat(self, game_id: int, user_id: int, name: str,
                  interaction_id: int | None = None) -> int:
