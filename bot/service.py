@@ -202,13 +202,11 @@ class GameService:
                                    f"Needs {cls.min_players} to start.",
                               game_id=record.id, thread_id=record.thread_id)
             game = await self._live(record)
-            lines = [head, game.status_text()]
+            lines = [head, game.status_text()]  # the title's summary says who acts
             if game.finished:
                 scores = sorted(game.result().items(), key=lambda kv: -kv[1])
                 lines.append("Result: " + ", ".join(f"{game.player_name(p)} {v}"
                                                     for p, v in scores))
-            else:
-                lines.append(f"To act: {_names(game, game.active_players())}")
             return Result(text="\n".join(lines), game_id=record.id, thread_id=record.thread_id,
                           notify=self._to_notify(record, game))
         return await self._run(game_id, None, body)

@@ -45,8 +45,8 @@ async def test_a_hot_seat_game(console):
     out = await session(console, "as 2: /game status", "/game act action:" + ADD % (2, 2) +
                         " game:1", "/game undo 1", "/game list")
     assert out[0] == "Game #1 · tally · in play"
-    assert out[1] == "Total 16 of 30: player 1 7, player 2 9"  # seeded starts 3 and 9
-    assert out[2:] == ["To act: player 2", "player 2 added 2.", "To act: player 1",
+    assert out[1] == "Total 16 of 30: player 1 7, player 2 9. To act: player 2"  # seeds 3, 9
+    assert out[2:] == ["player 2 added 2.", "To act: player 1",
                        "player 2 undid action 2: player 2 added 2.", "To act: player 2",
                        "#1 · tally · in play · player 1, player 2"]
 

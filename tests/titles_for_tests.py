@@ -75,7 +75,8 @@ class Tally(Game):
 
     def status_text(self) -> str:
         scores = ", ".join(f"{self.player_name(p)} {v}" for p, v in self.scores.items())
-        return f"Total {sum(self.scores.values())} of {self.target}: {scores}"
+        acting = ", ".join(self.player_name(p) for p in self.active_players()) or "nobody"
+        return f"Total {sum(self.scores.values())} of {self.target}: {scores}. To act: {acting}"
 
     def legal_actions(self, player: PlayerId) -> list[Choice]:
         if player not in self.active_players():
