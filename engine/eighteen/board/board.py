@@ -15,7 +15,7 @@ from engine.eighteen.board.graph import Reach, TrackNetwork
 from engine.eighteen.board.hexgrid import SIDES, Orientation, neighbour_id, opposite
 from engine.eighteen.board.router import best_runs
 from engine.eighteen.board.routes import TrainsLike, check_runs, resolve_route, train_distances
-from engine.eighteen.board.tiles import (COLORS, NodeKind, TileDef, path_covers, tile_from_hex,
+from engine.eighteen.board.tiles import (COLORS, NodeKind, TileDef, describe_path, path_covers, tile_from_hex,
                                          tile_from_manifest)
 
 Reservations = Mapping[str, list[tuple[int | None, str]]]
@@ -73,6 +73,7 @@ class Tile:
     cities: tuple[CityView, ...]
     towns: tuple[str, ...]           # revenue of each town
     offboards: tuple[str, ...]       # "30/50"-style revenue of each offboard
+    paths: tuple[str, ...]           # track as rotated, e.g. "edge1-city0", "edge0-edge3"
     preprinted: bool
 
 
@@ -155,7 +156,8 @@ class Board:
                                 tuple(self._cities[(hex_id, i)].slots)) for i in tile.cities)
         kinds = {kind: tuple(n.revenue.describe() for n in tile.nodes if n.kind is kind) for kind in NodeKind}
         return Tile(hex_id, tile.name, tile_id, rotation, tile.color, tile.label, cities, kinds[NodeKind.TOWN],
-                    kinds[NodeKind.OFFBOARD], hex_id not in self._laid)
+                    kinds[NodeKind.OFFBOARD], tuple(describe_path(tile, p) for p in tile.rotated_paths(rotation)),
+                    hex_id not in self._laid)
 
     def laid_tiles(self) -> dict[str, tuple[str, int]]:
         return {hex_id: (self._copies[tile_id], rotation) for hex_id, (tile_id, rotation) in sorted(self._laid.items())}
@@ -302,10 +304,11 @@ class Board:
 
     def lay(self, corp: str, hex_id: str, tile_id: str, rotation: int) -> list[str]:
         """Put a tile on the map (checked by `check_lay` before). The replaced tile goes back to the
-        supply and tokens move to the new city joined to the same sides. Returns the corporations
-        whose tokens were lifted because the hex had no track and now has several cities (18xx.games:
-        each must choose its city again, by placing that token with no connection needed)."""
-        hx = self._hex(hex_id)
+        supply; tokens and home reservations move to the new city joined to the same sides, or by
+        city number when the old tile had no track (18xx.games `Hex#lay`). Returns the companies
+        whose tokens were lifted because a trackless hex with several cities got track: as on
+        18xx.games, each must choose its city again (a `place_token` needing no connection)."""
+        self._hex(hex_id)
         copy_id, new = self._resolve_tile(tile_id)
         old, old_rotation, _ = self._current(hex_id)
         old_cities = {i: self._cities.pop((hex_id, i)) for i in old.cities}
@@ -374,7 +377,8 @@ class Board:
         return hex_id, city_index
 
     def _reservations(self, reserved: Reservations | None) -> tuple[dict[tuple[str, int], list[str]], dict[str, list[str]]]:
-        """(city reservations, hex reservations): the board's own, or the caller's override."""
+        """(city reservations, hex reservations): the board's own, or the caller's override
+        ({hex: [(city index, corp)]}, a city index of None or -1 meaning any city of the hex)."""
         if reserved is None:
             return ({key: [c for c in city.reservations if c] for key, city in self._cities.items()},
                     self._hex_reservations)
@@ -382,7 +386,7 @@ class Board:
         by_hex: dict[str, list[str]] = {}
         for hex_id, entries in reserved.items():
             for index, corp in entries:
-                if index is None:
+                if index is None or index < 0:
                     by_hex.setdefault(hex_id, []).append(corp)
                 else:
                     by_city.setdefault((hex_id, index), []).append(corp)

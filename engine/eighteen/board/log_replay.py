@@ -101,19 +101,20 @@ class LogReplay:
             self.board.place_token(corp, hex_id, city, action.get("slot"))
 
     def sync_stations(self, state: Mapping[str, Any]) -> None:
-        """Place the home stations the site placed by itself; drop tokens of closed companies."""
+        """Match the tokens to the reference state: place the home stations the site placed by
+        itself; take off the tokens of companies that closed."""
         placed: dict[str, list[str]] = {}
         for hex_id, entries in self.board.tokens().items():
             for _, _, corp in entries:
                 placed.setdefault(corp, []).append(hex_id)
         for corp, info in state["corporations"].items():
             have = placed.get(corp, [])
-            if info["tokens"] == [] and have:
+            if have and not info["tokens"]:
                 self.board.remove_tokens(corp)
-                continue
+            elif set(have) - set(info["tokens"]):
+                raise ValueError(f"{corp} has tokens on {sorted(set(have) - set(info['tokens']))} the site does not")
             for hex_id in info["tokens"]:
                 if hex_id in have:
-                    have.remove(hex_id)
                     continue
                 home, home_city = self._homes[corp]
                 if hex_id != home:

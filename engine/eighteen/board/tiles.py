@@ -186,3 +186,13 @@ def path_covers(old_tile: TileDef, old: PathDef, new_tile: TileDef, new: PathDef
             return x == y
         return old_tile.nodes[x.index].kind is new_tile.nodes[y.index].kind
     return (same(old.a, new.a) and same(old.b, new.b)) or (same(old.a, new.b) and same(old.b, new.a))
+
+
+def describe_path(tile: TileDef, path: PathDef) -> str:
+    """A path as the title data writes it: "edge1-city0", "edge0-edge3", "edge5-offboard0"."""
+    def end(e: End) -> str:
+        if isinstance(e, int):
+            return f"edge{e}"
+        kind = tile.nodes[e.index].kind
+        return f"{kind.value}{sum(1 for n in tile.nodes[:e.index] if n.kind is kind)}"
+    return f"{end(path.a)}-{end(path.b)}"
