@@ -11,10 +11,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     RAILCHAT_DB=/data/railchat.db
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY engine ./engine
-COPY render ./render
-COPY bot ./bot
+COPY . .
 RUN pip install --no-cache-dir .
 
 RUN useradd --create-home --uid 10001 railchat \
