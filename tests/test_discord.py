@@ -287,13 +287,12 @@ async def test_autocomplete(world):
     assert len(await cog._action_choices(elsewhere, "")) == 10
 
 
-async def test_unexpected_errors_are_logged_and_answered(world, caplog):
+async def test_unexpected_errors_are_answered(world):
     cog = world.command("new").binding
     interaction = world.interaction(1)
     await cog.cog_app_command_error(interaction, app_commands.AppCommandError("boom"))
     assert interaction.response.sent[0].ephemeral
     assert interaction.response.sent[0].text.startswith("Something went wrong on my side")
-    assert "failed" in caplog.text
 
 
 async def test_a_resubmitted_new_discards_its_second_thread(world):

@@ -180,8 +180,7 @@ class GameCog(commands.GroupCog, group_name="game",
 
     async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
-        log.exception("command %s failed", interaction.command and interaction.command.qualified_name,
-                      exc_info=error)
+        """Answer the user; the command tree logs the error with its traceback."""
         await reply(interaction, "Something went wrong on my side while handling that command; "
                                  "it has been logged. Check /game status before retrying.")
 
