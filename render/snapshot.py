@@ -1,0 +1,86 @@
+"""Reading the snapshot dict (the engine's `game.snapshot()`) defensively: a malformed snapshot
+gets one clear message naming what is wrong, never a half-drawn image."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+CURRENCY = {"1860": "£"}
+
+
+class SnapshotError(ValueError):
+    """The snapshot handed to a renderer is missing something or holds a wrong type."""
+
+
+def need(snapshot: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in snapshot:
+        raise SnapshotError(f"snapshot has no {key!r}")
+    value = snapshot[key]
+    if not isinstance(value, kind):
+        raise SnapshotError(f"snapshot {key!r} should be {_kind_name(kind)}, not {type(value).__name__}")
+    return value
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(k.__name__ for k in kinds)
+
+
+def money(title: str, amount: int | None) -> str:
+    if amount is None:
+        return "–"
+    sign = "-" if amount < 0 else ""
+    return f"{sign}{CURRENCY.get(title, '$')}{abs(amount):,}"
+
+
+def player_names(snapshot: Mapping[str, Any]) -> dict[Any, str]:
+    return {p["id"]: str(p.get("name", p["id"])) for p in snapshot.get("players", [])}
+
+
+def round_text(snapshot: Mapping[str, Any]) -> str:
+    """'Operating Round 3.1' / 'Stock Round 2' / 'Auction Round'."""
+    rnd = str(snapshot.get("round", ""))
+    turn, num = snapshot.get("turn"), snapshot.get("round_num")
+    if rnd.startswith("Operating") and turn is not None:
+        return f"{rnd} {turn}.{num or 1}"
+    if rnd.startswith("Stock") and turn is not None:
+        return f"{rnd} {turn}"
+    return rnd
+
+
+def acting_text(snapshot: Mapping[str, Any]) -> str:
+    """Who must act, naming a company's president: 'PRR (Ann)'."""
+    names = player_names(snapshot)
+    corps = snapshot.get("corporations", {})
+    out = []
+    for who in snapshot.get("active", []):
+        if who in corps:
+            pres = corps[who].get("president")
+            out.append(f"{who} ({names[pres]})" if pres in names else str(who))
+        else:
+            out.append(names.get(who, str(who)))
+    return ", ".join(out)
+
+
+def result_text(snapshot: Mapping[str, Any]) -> str:
+    names = player_names(snapshot)
+    result = snapshot.get("result") or {}
+    title = str(snapshot.get("title", ""))
+    ranked = sorted(result.items(), key=lambda kv: -kv[1])
+    return ", ".join(f"{names.get(_pid(k, names), k)} {money(title, v)}" for k, v in ranked)
+
+
+def _pid(key: Any, names: dict[Any, str]) -> Any:
+    """Result keys may arrive as strings after a JSON round trip."""
+    if key in names:
+        return key
+    return next((pid for pid in names if str(pid) == str(key)), key)
+
+
+def header_line(snapshot: Mapping[str, Any]) -> tuple[str, str]:
+    """(left, right) texts for an image header."""
+    title = str(snapshot.get("title", ""))
+    left = f"{title} · {round_text(snapshot)} · Phase {snapshot.get('phase', '?')}"
+    if snapshot.get("finished"):
+        return left, f"Game over: {result_text(snapshot)}"
+    acting = acting_text(snapshot)
+    return left, f"To act: {acting}" if acting else ""

@@ -1,0 +1,141 @@
+"""A small SVG writer, the rasteriser that turns it into Pillow images, and the text layer.
+
+Shapes are composed as SVG and drawn by cairo (through cairosvg) for antialiased curves. Text
+is collected alongside and set by Pillow/FreeType after the shapes: cairosvg lays text out
+glyph by glyph in Python, which made text-heavy images several times slower. Text therefore
+always sits above the shapes of the same image.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from functools import lru_cache
+
+from cairosvg.parser import Tree
+from cairosvg.surface import PNGSurface
+from PIL import Image, ImageDraw
+
+from render.fonts import pil_font, text_width
+
+_ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}
+MIN_SQUEEZE = 0.75
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float
+    y: float  # baseline
+    text: str
+    size: float
+    fill: str
+    bold: bool
+    anchor: str  # start, middle, end
+    halo: str | None
+    squeeze: float = 1.0  # horizontal scale, to condense abbreviations into token slots
+
+
+def _n(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))
+
+
+class Svg:
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.parts: list[str] = []
+        self.texts: list[Text] = []
+
+    def raw(self, element: str) -> None:
+        self.parts.append(element)
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str, stroke: str | None = None,
+             stroke_width: float = 1.0, rx: float = 0.0, extra: str = "") -> None:
+        s = f' stroke="{stroke}" stroke-width="{_n(stroke_width)}"' if stroke else ""
+        r = f' rx="{_n(rx)}"' if rx else ""
+        self.parts.append(f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}"{r} '
+                          f'fill="{fill}"{s}{extra}/>')
+
+    def circle(self, x: float, y: float, r: float, fill: str, stroke: str | None = None,
+               stroke_width: float = 1.0, extra: str = "") -> None:
+        s = f' stroke="{stroke}" stroke-width="{_n(stroke_width)}"' if stroke else ""
+        self.parts.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="{fill}"{s}{extra}/>')
+
+    def path(self, d: str, stroke: str = "none", width: float = 1.0, fill: str = "none",
+             extra: str = "") -> None:
+        self.parts.append(f'<path d="{d}" fill="{fill}" stroke="{stroke}" stroke-width="{_n(width)}"'
+                          f'{extra}/>')
+
+    def polygon(self, points: list[tuple[float, float]], fill: str, stroke: str | None = None,
+                stroke_width: float = 1.0, extra: str = "") -> None:
+        pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+        s = f' stroke="{stroke}" stroke-width="{_n(stroke_width)}" stroke-linejoin="round"' if stroke else ""
+        self.parts.append(f'<polygon points="{pts}" fill="{fill}"{s}{extra}/>')
+
+    def text(self, x: float, y: float, text: str, size: float, fill: str = "#000", bold: bool = False,
+             anchor: str = "middle", halo: str | None = None, fit: float | None = None) -> None:
+        """Text with its baseline at y, anchored at x by its start, middle or end; `halo`
+        outlines it so it stays legible over track; `fit` condenses it (to 3/4 width at most)
+        and then shrinks it to at most that width."""
+        squeeze = 1.0
+        if fit is not None:
+            width = text_width(text, size, bold)
+            if width > fit:
+                squeeze = max(MIN_SQUEEZE, fit / width)
+                size *= fit / (width * squeeze)
+        self.texts.append(Text(x, y, text, size, fill, bold, anchor, halo, squeeze))
+
+    def document(self) -> str:
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
+                f'viewBox="0 0 {self.width} {self.height}" stroke-linecap="round">'
+                + "".join(self.parts) + "</svg>")
+
+
+def rasterize(svg: Svg) -> Image.Image:
+    """Draw the shapes with cairo (no PNG round trip) and return them as an RGBA image; the
+    caller sets the text with `draw_texts` once everything below it is in place."""
+    surface = PNGSurface(Tree(bytestring=svg.document().encode("utf-8")), None, 96)
+    cairo_surface = surface.cairo
+    cairo_surface.flush()
+    width, height = cairo_surface.get_width(), cairo_surface.get_height()
+    data = bytes(cairo_surface.get_data())
+    # cairo stores premultiplied native-endian ARGB: on little-endian hosts that is BGRa bytes
+    return Image.frombuffer("RGBA", (width, height), data, "raw", "BGRa", cairo_surface.get_stride(), 1)
+
+
+@lru_cache(maxsize=1024)
+def _condensed(text: str, size: float, bold: bool, squeeze: float) -> tuple[Image.Image, int, int]:
+    """A glyph mask of `text` narrowed to `squeeze` of its width, with its offset from the
+    (middle, baseline) anchor point."""
+    font = pil_font(bold, size)
+    left, top, right, bottom = font.getbbox(text, anchor="ms")
+    mask = Image.new("L", (right - left + 2, bottom - top + 2))
+    ImageDraw.Draw(mask).text((1 - left, 1 - top), text, fill=255, font=font, anchor="ms")
+    narrow = mask.resize((max(1, round(mask.width * squeeze)), mask.height), Image.Resampling.LANCZOS)
+    return narrow, -narrow.width // 2, top - 1
+
+
+def draw_texts(image: Image.Image, texts: list[Text]) -> Image.Image:
+    draw = ImageDraw.Draw(image)
+    for t in texts:
+        if t.squeeze < 1.0:
+            mask, dx, dy = _condensed(t.text, round(t.size * 4) / 4, t.bold, round(t.squeeze, 2))
+            image.paste(t.fill, (round(t.x) + dx, round(t.y) + dy), mask)
+            continue
+        halo = max(1, round(t.size / 7)) if t.halo else 0
+        draw.text((t.x, t.y), t.text, fill=t.fill, font=pil_font(t.bold, t.size), anchor=_ANCHORS[t.anchor],
+                  stroke_width=halo, stroke_fill=t.halo)
+    return image
+
+
+def finish(svg: Svg, background: Image.Image | None = None) -> bytes:
+    """Shapes of `svg` over `background` (if any), then its text; PNG bytes."""
+    image = rasterize(svg)
+    if background is not None:
+        image = Image.alpha_composite(background, image)
+    return encode_png(draw_texts(image.convert("RGB"), svg.texts))
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """PNG bytes, fast zlib level: these images are posted once and thrown away."""
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=3)
+    return out.getvalue()
