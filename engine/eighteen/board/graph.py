@@ -122,25 +122,24 @@ class TrackNetwork:
         return [n.id for n in self.nodes if n.kind is NodeKind.CITY and n.tokened_by(corp)]
 
     def reach(self, corp: str) -> Reach:
-        """Everything `corp` reaches from its stations without reversing or passing a blocking centre."""
+        """Everything `corp` reaches from its stations without reversing (not even at a stop) or
+        passing a blocking centre. A walk never turns back along the path it came on; it does not
+        remember every side it crossed, so track that loops back onto itself may reach a little
+        more than a train could (18xx.games remembers them, per branch of its search)."""
         found = Reach()
-        starts = self.token_nodes(corp)
         queue: deque[tuple[int, tuple[str, int]]] = deque()
         seen: set[tuple[int, tuple[str, int]]] = set()
-        expanded: set[int] = set()
 
-        def enter_node(nid: int) -> None:
-            if nid in expanded:
-                return
-            expanded.add(nid)
+        def enter_node(nid: int, arrived_on: int | None) -> None:
             for pid in self.node_paths[nid]:
-                queue.append((pid, ("node", nid)))
+                if pid != arrived_on:
+                    queue.append((pid, ("node", nid)))
 
-        for nid in starts:
+        for nid in self.token_nodes(corp):
             found.nodes.add(nid)
             hex_id = self.nodes[nid].hex
             found.edges[hex_id].update(self.neighbours.get(hex_id, {}).keys())
-            enter_node(nid)
+            enter_node(nid, None)
         while queue:
             state = queue.popleft()
             if state in seen:
@@ -156,7 +155,7 @@ class TrackNetwork:
                     continue
                 if kind == "node":
                     if not self.nodes[value].blocks(corp):
-                        enter_node(value)
+                        enter_node(value, pid)
                     continue
                 found.edges[path.hex].add(value)
                 other = self.neighbours.get(path.hex, {}).get(value)
