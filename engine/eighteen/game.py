@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from engine.eighteen import shares as sh
 from engine.eighteen.choices import legal_actions
 from engine.eighteen.describe import describe_action, status
+from engine.eighteen.snapshot import snapshot
 from engine.eighteen.auction import AuctionRound, CompanyPendingPar, WaterfallAuction
 from engine.eighteen.entities import (Ability, Bank, Company, Corporation, Player, Pool, Share,
                                       spend)
@@ -359,46 +360,41 @@ class EighteenGame(Game):
         if cost > corp.cash:
             raise IllegalAction(f"{corp.sym} has ${corp.cash} and cannot pay ${cost} terrain cost on {hex_id}")
         spend(corp, self.bank, cost)
-        old_pathless = not self.board.tile_on(hex_id).paths
-        self.board.lay(corp.sym, hex_id, tile_id, rotation)
+        lifted = self.board.lay(corp.sym, hex_id, tile_id, rotation)
         self.last_effect = {"type": "lay_tile", "hex": hex_id}
-        new_tile = self.board.tile_on(hex_id)
-        if old_pathless and new_tile.paths and len(new_tile.cities) > 1:
-            self.lift_tokens(corp, hex_id)
+        for sym in lifted:
+            self.lift_token(corp, self.corporation(sym), hex_id)
 
-    def lift_tokens(self, actor: Corporation, hex_id: str) -> None:
-        """Tokens on a multi-city tile that had no track are lifted when track arrives: which city
-        each belongs to is chosen again (by the company laying the tile, as 18xx.games does)."""
-        for _city, _slot, sym in list(self.board.tokens().get(hex_id, [])):
-            owner = self.corporation(sym)
-            self.board.remove_token(sym, hex_id)
-            owner.tokens_used -= 1
-            owner.placed_tokens.remove(hex_id)
-            assert isinstance(self.round, OperatingRound)
-            self.round.pending_tokens.append({"entity": actor, "corp": owner, "hex": hex_id})
+    def lift_token(self, actor: Corporation, owner: Corporation, hex_id: str) -> None:
+        """A token on a multi-city tile that had no track is lifted when track arrives; which city
+        it belongs to is chosen again (by the company laying the tile, as 18xx.games does)."""
+        owner.tokens_used -= 1
+        owner.placed_tokens.remove(hex_id)
+        assert isinstance(self.round, OperatingRound)
+        self.round.pending_tokens.append({"entity": actor, "corp": owner, "hex": hex_id})
+
+    def hex_has_track(self, hex_id: str) -> bool:
+        if hex_id in self.board.laid_tiles():
+            return True
+        return any(h["hex"] == hex_id and h.get("paths") for h in self.data["map"]["hexes"])
 
     def token_fields(self, action: Action) -> tuple[str, int]:
         city = action.get("city")
         if not isinstance(city, str):
-            raise InvalidAction("place_token needs 'city' like 'E19-0-0' or a hex name like 'E19'")
-        return self.board.parse_city_ref(city)
-
-    def reservations(self, corp: Corporation | None = None) -> dict[str, list[tuple[int, str]]]:
-        """Home cities of corporations that have not placed their home token yet."""
-        out: dict[str, list[tuple[int, str]]] = {}
-        for c in self.corporations:
-            if c.closed or c.tokens_used > 0 or c is corp:
-                continue
-            out.setdefault(c.home, []).append((c.home_city if c.home_city is not None else -1, c.sym))
-        return out
+            raise InvalidAction("place_token needs 'city' like '57-0-0' (or a hex like 'E19')")
+        if "-" not in city:     # a hex name: its only city
+            cities = self.board.tile_on(city).cities
+            if len(cities) != 1:
+                raise InvalidAction(f"{city} has {len(cities)} cities: name one, like {self.board.city_ref(city, 0)}")
+            return city, cities[0].index
+        return self.board.locate_city(city)
 
     def place_token(self, corp: Corporation, hex_id: str, city: int, slot: Any, *, cost: int,
                     need_connection: bool, extra: bool = False, home: bool = False) -> None:
         if not extra and corp.next_token_cost is None:
             raise IllegalAction(f"{corp.sym} has no station tokens left")
         ref = self.board.city_ref(hex_id, city)
-        self.board.check_token(corp.sym, ref, slot, need_connection=need_connection,
-                               reserved={} if home else self.reservations(corp))
+        self.board.check_token(corp.sym, ref, slot, need_connection=need_connection)
         spend(corp, self.bank, cost)
         self.board.place_token(corp.sym, hex_id, city, slot)
         if extra:
@@ -424,13 +420,13 @@ class EighteenGame(Game):
         (a home hex with several cities that already carries track)."""
         if corp.home_city is not None:
             return corp.home_city
-        tile = self.board.tile_on(corp.home)
-        if len(tile.cities) > 1 and tile.paths:
+        if len(self.board.tile_on(corp.home).cities) > 1 and self.hex_has_track(corp.home):
             return None
         return 0
 
     def can_run_route(self, corp: Corporation) -> bool:
-        return self.board.can_run_route(corp.sym)
+        """Some station reaches another revenue centre (18xx.games' route_available)."""
+        return len(self.board.reach(corp.sym).nodes) > 1
 
     def check_routes(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
         trains: dict[str, Train] = {}
@@ -456,7 +452,7 @@ class EighteenGame(Game):
         return [c for c in self.corporations if not c.closed and len(c.trains) > self.train_limit]
 
     def must_buy_train(self, corp: Corporation) -> bool:
-        return not corp.trains and not self.depot.empty and self.board.can_run_route(corp.sym, any_train=True)
+        return not corp.trains and not self.depot.empty and self.can_run_route(corp)
 
     def other_corp_trains(self, corp: Corporation) -> list[Train]:
         return [t for c in self.corporations if c is not corp and not c.closed for t in c.trains]
@@ -691,6 +687,9 @@ class EighteenGame(Game):
     def best_routes(self, corp: Corporation) -> tuple[int, list[dict[str, Any]]]:
         trains = {t.id: t.distance for t in corp.trains}
         return self.board.best_routes(corp.sym, trains, phase_color=self.phases.current.offboard_color)
+
+    def snapshot(self) -> dict[str, Any]:
+        return snapshot(self)
 
     def describe(self, action: Action) -> str:
         return describe_action(self, action)
