@@ -366,16 +366,17 @@ def _slot_xy(g: Geometry, lay: Layout, coord: str, city: int, slot: int) -> tupl
 
 
 def _token(svg: Svg, g: Geometry, x: float, y: float, sym: str, fill: str, ghost: bool = False) -> None:
+    """A station token: the company's colour with its abbreviation. A home not yet taken (the
+    company has not floated) shows as a dashed ring in the colour around the abbreviation."""
     radius = CITY_R * g.r - 2.0
-    if ghost:  # home of a company that has not floated: its colour as a ring, name in ink
+    if ghost:
         svg.circle(x, y, radius - 2.0, "#FFFFFF", fill, 4.0, extra=' stroke-dasharray="5,2.5"')
-        ink = pal.INK
+        ink, inner = pal.INK, radius - 4.0
     else:
         svg.circle(x, y, radius, fill, pal.INK, 1.5)
-        ink = pal.text_on(fill)
+        ink, inner = pal.text_on(fill), radius
     size = 0.2 * g.r
-    room = 2 * radius * 0.9
-    svg.text(x, y + size * 0.36, sym, size, ink, bold=True, fit=room)
+    svg.text(x, y + size * 0.36, sym, size, ink, bold=True, fit=2 * inner * 0.88)
 
 
 def _company_order(board: Board, snapshot: Mapping[str, Any]) -> list[str]:
@@ -410,7 +411,6 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
     title = board.title
     occupied: set[tuple[str, int, int]] = set()
     tokens = need(snapshot, "tokens", dict)
-    token_xy: dict[tuple[str, int, int], tuple[float, float]] = {}
     for coord, placed in tokens.items():
         if coord not in board.hexes:
             raise SnapshotError(f"snapshot has tokens on {coord}, which is not on the {title} map")
@@ -420,7 +420,6 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
             x, y = _slot_xy(g, lay, coord, city, slot)
             _token(svg, g, x, y, corp, pal.company_colour(title, corp, order))
             occupied.add((coord, city, slot))
-            token_xy[(coord, city, slot)] = (x, y)
 
     for sym, corp in snapshot.get("corporations", {}).items():
         spec = board.corporations.get(sym)
@@ -438,23 +437,26 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
         _token(svg, g, x, y, sym, pal.company_colour(title, sym, order), ghost=True)
         occupied.add((spec.home, city, free))
 
-    _highlight(svg, g, board, laid, snapshot.get("last_action"), token_xy)
+    _highlight(svg, g, board, laid, snapshot.get("last_action"))
     return svg
 
 
-def _highlight(svg: Svg, g: Geometry, board: Board, laid: dict[str, tuple[str, int]],
-               action: Any, token_xy: dict[tuple[str, int, int], tuple[float, float]]) -> None:
+def _highlight(svg: Svg, g: Geometry, board: Board, laid: dict[str, tuple[str, int]], action: Any) -> None:
+    """Ring the hex of the last tile laid, or the city of the last token placed."""
     if not isinstance(action, Mapping) or action.get("hex") not in board.hexes:
         return
     coord = action["hex"]
     if action.get("type") == "lay_tile":
-        pts = g.hex_points(coord, shrink=0.04)
-        svg.polygon(pts, "none", pal.HIGHLIGHT, 0.09 * g.r)
+        svg.polygon(g.hex_points(coord, shrink=0.04), "none", pal.HIGHLIGHT, 0.09 * g.r)
     elif action.get("type") == "place_token":
-        city = int(action.get("city", 0))
-        spots = [xy for (c, ci, _s), xy in token_xy.items() if c == coord and ci == city]
-        for x, y in spots[-1:]:
-            svg.circle(x, y, CITY_R * g.r + 3.5, "none", pal.HIGHLIGHT, 5.0)
+        stop = _face_layout(board, laid, coord).city(int(action.get("city", 0)))
+        if stop is None:
+            return
+        x, y = g.px(coord, stop.pos)
+        h = 2 * (CITY_R * g.r + 5)
+        w = h + 2 * CITY_R * g.r * (stop.slots - 1)
+        svg.rect(x - w / 2, y - h / 2, w, h, "none", pal.HIGHLIGHT, 5.0, rx=h / 2,
+                 extra=f' transform="rotate({math.degrees(stop.angle):.1f},{x:.1f},{y:.1f})"')
 
 
 def render_map(snapshot: Mapping[str, Any], options: Collection[str] = ()) -> bytes:
