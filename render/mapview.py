@@ -386,9 +386,7 @@ def _company_order(board: Board, snapshot: Mapping[str, Any]) -> list[str]:
 def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
     g = geometry(board)
     svg = Svg(g.width, g.height)
-    left, right = header_line(snapshot)
-    svg.text(MARGIN + 6, 36, left, 22, pal.INK, bold=True, anchor="start")
-    svg.text(g.width - MARGIN - 6, 36, right, 18, pal.INK, anchor="end")
+    svg.header(*header_line(snapshot), MARGIN + 6)
 
     laid = _laid(board, snapshot)
     for coord, (tile, rotation) in laid.items():

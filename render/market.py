@@ -20,10 +20,10 @@ from render.svg import Svg, draw_texts, finish, rasterize
 
 MARGIN = 20
 HEADER = 58
-GRID_W, GRID_H = 74, 56  # a cell of a 2-D market
+GRID_W, GRID_H = 84, 62  # a cell of a 2-D market
 ZIGZAG_W, ZIGZAG_H = 52, 60  # a cell of a one-track (zig-zag) market
 PAR_H = 96
-PILL_H = 17
+PILL_H = 19
 
 
 @dataclass(frozen=True)
@@ -117,10 +117,7 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
     title = board.title
     order = list(board.corporations)
     svg = Svg(lay.width, lay.height)
-    left, right = header_line(snapshot)
-    svg.text(MARGIN, 36, f"{left} · Bank {money(title, snapshot.get('bank'))}", 20, pal.INK, bold=True,
-             anchor="start")
-    svg.text(lay.width - MARGIN, 36, right, 16, pal.INK, anchor="end")
+    svg.header(*header_line(snapshot), MARGIN)
 
     for key, syms in _markers(snapshot, lay, title).items():
         cell = lay.cells[key]

@@ -212,9 +212,7 @@ def render_sheet(snapshot: Mapping[str, Any], options: Collection[str] = ()) -> 
     height = int(HEADER + players.height() + companies.height() + bottom + 3 * SECTION_GAP + MARGIN + 30)
     svg = Svg(WIDTH, height)
     svg.rect(0, 0, WIDTH, height, pal.PAGE)
-    left, right = header_line(snapshot)
-    svg.text(MARGIN, 36, left, 20, pal.INK, bold=True, anchor="start")
-    svg.text(WIDTH - MARGIN, 36, right, 16, pal.INK, anchor="end")
+    svg.header(*header_line(snapshot), MARGIN)
     inner = WIDTH - 2 * MARGIN
     y = players.draw(svg, MARGIN, HEADER, inner) + SECTION_GAP
     y = companies.draw(svg, MARGIN, y, inner) + SECTION_GAP
@@ -222,8 +220,7 @@ def render_sheet(snapshot: Mapping[str, Any], options: Collection[str] = ()) -> 
     privates.draw(svg, MARGIN, y, inner - tw - SECTION_GAP)
     end = trains.draw(svg, WIDTH - MARGIN - tw, y, tw)
     discarded = snapshot.get("discarded") or []
-    footer = f"Bank {money(title, snapshot.get('bank'))}  ·  Phase {snapshot.get('phase', '?')}"
     if discarded:
-        footer += f"  ·  Trains in the open market: {' '.join(map(str, discarded))}"
-    svg.text(WIDTH - MARGIN, max(end, y + privates.height()) + 24, footer, 15, pal.INK, bold=True, anchor="end")
+        svg.text(WIDTH - MARGIN, end + 24, f"Trains in the open market: {', '.join(map(str, discarded))}",
+                 15, pal.INK, bold=True, anchor="end")
     return finish(svg)

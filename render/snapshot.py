@@ -80,6 +80,8 @@ def header_line(snapshot: Mapping[str, Any]) -> tuple[str, str]:
     """(left, right) texts for an image header."""
     title = str(snapshot.get("title", ""))
     left = f"{title} · {round_text(snapshot)} · Phase {snapshot.get('phase', '?')}"
+    if snapshot.get("bank") is not None:
+        left += f" · Bank {money(title, snapshot['bank'])}"
     if snapshot.get("finished"):
         return left, f"Game over: {result_text(snapshot)}"
     acting = acting_text(snapshot)

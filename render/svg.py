@@ -83,6 +83,12 @@ class Svg:
                 size *= fit / (width * squeeze)
         self.texts.append(Text(x, y, text, size, fill, bold, anchor, halo, squeeze))
 
+    def header(self, left: str, right: str, margin: float) -> None:
+        """The image's title line: position on the left (bold), who acts on the right."""
+        self.text(margin, 36, left, 21, "#1A1A1A", bold=True, anchor="start")
+        room = self.width - 2 * margin - text_width(left, 21, True) - 30
+        self.text(self.width - margin, 36, right, 17, "#1A1A1A", anchor="end", fit=room)
+
     def document(self) -> str:
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
                 f'viewBox="0 0 {self.width} {self.height}" stroke-linecap="round">'

@@ -163,8 +163,11 @@ def _cell(grid: list[list[Any]], price: int, par: tuple[int, int] | None) -> tup
 
 
 def _roster(data: dict[str, Any], state: dict[str, Any], initial_depot: list[str]) -> list[dict[str, Any]]:
-    """A train type counts as bought once fewer are in the depot than at the start."""
-    bought = {t["name"] for t in data["trains"] if state["depot"].count(t["name"]) < initial_depot.count(t["name"])}
+    """A train type counts as bought once fewer are in the depot than at the start, or once a
+    company holds one (the depot shows unlimited trains once)."""
+    held = {t for c in state["corporations"].values() for t in c["trains"]} | set(state["discarded"])
+    bought = held | {t["name"] for t in data["trains"]
+                     if state["depot"].count(t["name"]) < initial_depot.count(t["name"])}
     return [{"name": t["name"], "distance": t.get("distance", t.get("big_stops")), "price": t["price"],
              "left": state["depot"].count(t["name"]), "rusts_on": t.get("rusts_on_first"),
              "rusted": t.get("rusts_on_first") in bought}
