@@ -49,3 +49,15 @@ def test_fixture_folder_is_where_the_readme_says() -> None:
     if not FIXTURES.is_dir():
         pytest.skip("../shared is absent")
     assert (FIXTURES / "STATES.md").exists()
+
+
+@pytest.mark.parametrize("name", fixture_ids("1830"))
+def test_export_round_trips_through_import(name: str) -> None:
+    path = _path(name)
+    data = json.loads(path.read_text())
+    game = io.load(data).game
+    exported = io.export(game)
+    assert all(not k.startswith("_") for a in exported["actions"] for k in a)
+    again = io.load(json.loads(json.dumps(exported))).game
+    assert again.result() == game.result()
+    assert exported["result"] == data["result"]
