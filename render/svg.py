@@ -102,7 +102,7 @@ def rasterize(svg: Svg) -> Image.Image:
     cairo_surface = surface.cairo
     cairo_surface.flush()
     width, height = cairo_surface.get_width(), cairo_surface.get_height()
-    data = bytes(cairo_surface.get_data())
+    data = cairo_surface.get_data()
     # cairo stores premultiplied native-endian ARGB: on little-endian hosts that is BGRa bytes
     return Image.frombuffer("RGBA", (width, height), data, "raw", "BGRa", cairo_surface.get_stride(), 1)
 
