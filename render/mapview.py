@@ -16,7 +16,7 @@ from PIL import Image
 from render import palette as pal
 from render.board import APOTHEM, Art, Board, board_for, split_coord
 from render.fonts import text_width
-from render.snapshot import SnapshotError, header_line, money, need
+from render.snapshot import SnapshotError, header_line, money, need, reading
 from render.svg import Svg, Text, draw_texts, finish, rasterize
 from render.tileart import (BAR_LEN, BAR_W, CITY_R, HALT_R, TERMINAL_TIP, TOWN_R, Layout, Pt,
                             Segment, Stop, edge_dir, edge_mid, hex_corners, layout, ring)
@@ -275,7 +275,6 @@ def _draw_offboard_values(svg: Svg, x: float, y: float, art: Art, current: str |
 def _frame(svg: Svg, g: Geometry) -> None:
     """Coordinates around the board: numbers and letters where the hexes are."""
     b = g.board
-    x0, y0, x1, y1 = g.ox - 0.0, g.oy, 0.0, 0.0
     xs = [g.centre(c)[0] for c in b.hexes]
     ys = [g.centre(c)[1] for c in b.hexes]
     half_h = (1.0 if b.orientation == "pointy" else APOTHEM) * g.r
@@ -287,7 +286,7 @@ def _frame(svg: Svg, g: Geometry) -> None:
     columns: dict[str, float] = {}
     rows: dict[str, float] = {}
     for c in b.hexes:
-        letter, number = split_coord(c)
+        _letter, number = split_coord(c)
         x, y = g.centre(c)
         letter_text = c[: len(c) - len(str(number))]
         if b.orientation == "pointy":
@@ -460,6 +459,7 @@ def _highlight(svg: Svg, g: Geometry, board: Board, laid: dict[str, tuple[str, i
 def render_map(snapshot: Mapping[str, Any], options: Collection[str] = ()) -> bytes:
     """PNG of the map for this state; `options` are the game's optional rules (they pick the
     board variant, e.g. 1860's first-edition map)."""
-    board = board_for(str(need(snapshot, "title", str)), options)
-    overlay = _overlay(board, snapshot)
-    return finish(overlay, _background(board, snapshot.get("offboard_color")))
+    with reading("map"):
+        board = board_for(str(need(snapshot, "title", str)), options)
+        overlay = _overlay(board, snapshot)
+        return finish(overlay, _background(board, snapshot.get("offboard_color")))

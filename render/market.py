@@ -14,8 +14,7 @@ from PIL import Image
 
 from render import palette as pal
 from render.board import Board, board_for
-from render.fonts import text_width
-from render.snapshot import SnapshotError, header_line, money, need
+from render.snapshot import SnapshotError, header_line, money, need, reading
 from render.svg import Svg, draw_texts, finish, rasterize
 
 MARGIN = 20
@@ -155,5 +154,6 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
 
 def render_market(snapshot: Mapping[str, Any], options: Collection[str] = ()) -> bytes:
     """PNG of the stock market and par chart for this state."""
-    board = board_for(str(need(snapshot, "title", str)), options)
-    return finish(_overlay(board, snapshot), _background(board))
+    with reading("stock market"):
+        board = board_for(str(need(snapshot, "title", str)), options)
+        return finish(_overlay(board, snapshot), _background(board))

@@ -9,7 +9,7 @@ from typing import Any, Collection, Mapping
 from render import palette as pal
 from render.board import board_for
 from render.fonts import text_width
-from render.snapshot import header_line, money, need, player_names
+from render.snapshot import header_line, money, need, player_names, reading
 from render.svg import Svg, finish
 
 MARGIN = 20
@@ -197,8 +197,7 @@ def _trains(snapshot: Mapping[str, Any], title: str) -> Table:
     return table
 
 
-def render_sheet(snapshot: Mapping[str, Any], options: Collection[str] = ()) -> bytes:
-    """PNG of the company sheet for this state."""
+def _sheet(snapshot: Mapping[str, Any], options: Collection[str]) -> Svg:
     title = str(need(snapshot, "title", str))
     board = board_for(title, options)
     corps = need(snapshot, "corporations", dict)
@@ -223,4 +222,10 @@ def render_sheet(snapshot: Mapping[str, Any], options: Collection[str] = ()) -> 
     if discarded:
         svg.text(WIDTH - MARGIN, end + 24, f"Trains in the open market: {', '.join(map(str, discarded))}",
                  15, pal.INK, bold=True, anchor="end")
-    return finish(svg)
+    return svg
+
+
+def render_sheet(snapshot: Mapping[str, Any], options: Collection[str] = ()) -> bytes:
+    """PNG of the company sheet for this state."""
+    with reading("company sheet"):
+        return finish(_sheet(snapshot, options))

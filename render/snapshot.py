@@ -2,13 +2,28 @@
 gets one clear message naming what is wrong, never a half-drawn image."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from contextlib import contextmanager
+from typing import Any, Iterator, Mapping
+
+from render.board import BoardDataError
 
 CURRENCY = {"1860": "£"}
 
 
 class SnapshotError(ValueError):
     """The snapshot handed to a renderer is missing something or holds a wrong type."""
+
+
+@contextmanager
+def reading(image: str) -> Iterator[None]:
+    """Turn a lookup that fails deep inside a malformed snapshot into one clear message."""
+    try:
+        yield
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        if isinstance(exc, (SnapshotError, BoardDataError)):
+            raise
+        raise SnapshotError(f"malformed snapshot, cannot draw the {image}: "
+                            f"{type(exc).__name__} {exc}") from exc
 
 
 def need(snapshot: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:

@@ -15,7 +15,6 @@ from render import palette as pal
 from render import render_map
 from render.board import board_for, load_board
 from render.mapview import geometry
-from render.snapshot import SnapshotError
 from render.tileart import CITY_R, edge_mid, edge_to_edge, layout
 from test_render_fixtures import DATA, fixture_paths, fixture_snapshot, state_count
 
@@ -171,7 +170,6 @@ def test_the_last_token_is_highlighted():
     lay = layout(board.orientation, _art(board, snap, action["hex"]))
     x, y = lay.city(action["city"]).pos
     img = _image(render_map(snap))
-    stop = lay.city(action["city"])
     reach = CITY_R + 5 / g.r
     ring = [g.px(action["hex"], (x + reach * math.cos(a), y + reach * math.sin(a)))
             for a in (k * math.pi / 18 for k in range(36))]

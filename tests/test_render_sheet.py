@@ -53,3 +53,10 @@ def test_sheet_needs_its_tables(key):
     del snap[key]
     with pytest.raises(SnapshotError, match=f"snapshot has no '{key}'"):
         render_sheet(snap)
+
+
+def test_a_malformed_entry_deep_in_the_snapshot_gets_a_clear_message():
+    snap = fixture_snapshot(fixture_paths("1830")[0])
+    del snap["players"][0]["id"]
+    with pytest.raises(SnapshotError, match="malformed snapshot, cannot draw the company sheet: KeyError 'id'"):
+        render_sheet(snap)
