@@ -245,13 +245,8 @@ def layout(orientation: Orientation, art: Art) -> Layout:
     bars = [n for n in nodes if n.kind == "town" and len(exits[n]) == 2 and not links[n]]
     rest = [n for n in nodes if n not in bars]
     positions = _place(orientation, art, rest, exits, links, edge_use)
-
-    for n in rest:
-        pos = positions[n]
-        slots = art.cities[n.index][1] if n.kind == "city" else 1
-        off_centre = math.hypot(*pos) > 1e-6
-        angle = math.atan2(pos[1], pos[0]) + math.pi / 2 if off_centre else 0.0
-        lay.stops.append(Stop(n.kind, n.index, pos, slots, angle))
+    lay.stops.extend(_spread([_stop(n, positions[n], art) for n in rest]))
+    positions = {End(s.kind, s.index): s.pos for s in lay.stops}  # type: ignore[arg-type]
 
     for a, b in art.paths:
         if a.kind == "offboard" or b.kind == "offboard":
@@ -287,6 +282,37 @@ def layout(orientation: Orientation, art: Art) -> Layout:
             lay.occupied.extend((c, CITY_R + 0.03, False) for c in s.slot_centres())
     _revenues(lay, art)
     return lay
+
+
+def _stop(node: End, pos: Pt, art: Art) -> Stop:
+    """A placed station; an off-centre city lines its slots up across its direction."""
+    slots = art.cities[node.index][1] if node.kind == "city" else 1
+    angle = math.atan2(pos[1], pos[0]) + math.pi / 2 if math.hypot(*pos) > 1e-6 else 0.0
+    return Stop(node.kind, node.index, pos, slots, angle)
+
+
+def _spread(stops: list[Stop], gap: float = 0.05, limit: float = 0.6) -> list[Stop]:
+    """Move off-centre cities outwards (up to `limit`) until their slots keep `gap` apart."""
+    for _ in range(4):
+        moved = False
+        for i, a in enumerate(stops):
+            for j in range(i + 1, len(stops)):
+                b = stops[j]
+                if a.kind != "city" or b.kind != "city":
+                    continue
+                d = min(_dist(p, q) for p in a.slot_centres() for q in b.slot_centres())
+                if d >= 2 * CITY_R + gap:
+                    continue
+                for k, s in ((i, a), (j, b)):
+                    r = math.hypot(*s.pos)
+                    if 1e-6 < r < limit:
+                        grow = min(limit, r + gap) / r
+                        stops[k] = Stop(s.kind, s.index, (s.pos[0] * grow, s.pos[1] * grow), s.slots, s.angle)
+                        moved = True
+                a = stops[i]
+        if not moved:
+            break
+    return stops
 
 
 def _bar_positions(tracks: list[Segment]) -> list[float]:
@@ -329,7 +355,7 @@ def _place(orientation: Orientation, art: Art, nodes: list[End], exits: dict[End
         if len(es) == 2 and (es[1] - es[0]) % 6 != 3:
             mean = es[0] + ((es[1] - es[0]) % 6) / 2 if (es[1] - es[0]) % 6 < 3 else es[1] + ((es[0] - es[1]) % 6) / 2
             candidates.append(mean % 6)
-        best = min(candidates, key=lambda d: (crowd(d), candidates.index(d)))
+        best = min(candidates, key=lambda d: (round(crowd(d), 6), candidates.index(d)))
         directions.append(best)
         placed[n] = _toward(orientation, best)
 

@@ -244,9 +244,10 @@ def test_track_curves_have_the_fixed_radii(orientation):
             assert mid == pytest.approx({3: 0.0, 2: math.sqrt(3) - 1.5, 1: 0.5}[diff], abs=1e-9)
 
 
-def test_multi_city_tiles_keep_their_cities_apart_and_inside():
-    board = load_board("1830")
-    for name, art in board.tiles.items():
+@pytest.mark.parametrize("title", ["1830", "1860"])
+def test_multi_city_tiles_keep_their_cities_apart_and_inside(title):
+    board = load_board(title)
+    for name, art in list(board.tiles.items()) + [(h.coord, h.art) for h in board.hexes.values()]:
         for rotation in range(6):
             lay = layout(board.orientation, art.rotated(rotation))
             cities = [s for s in lay.stops if s.kind == "city"]
@@ -256,6 +257,11 @@ def test_multi_city_tiles_keep_their_cities_apart_and_inside():
                 assert math.hypot(*p) + CITY_R <= 0.95, (name, rotation)
                 for q in slots[i + 1:]:
                     assert math.dist(p, q) >= 2 * CITY_R - 1e-9, (name, rotation)
+            for a in cities:
+                for b in cities:
+                    if a is not b:  # slots of different cities stand clear of each other
+                        gap = min(math.dist(p, q) for p in a.slot_centres() for q in b.slot_centres())
+                        assert gap >= 2 * CITY_R + 0.04, (name, rotation)
 
 
 # -- bad input -----------------------------------------------------------------------------------
