@@ -10,12 +10,15 @@ from typing import TYPE_CHECKING, Any, Iterator
 from engine.eighteen import shares as sh
 from engine.eighteen.auction import CompanyPendingPar, WaterfallAuction
 from engine.eighteen.entities import Company, Corporation, Player
-from engine.eighteen.operating import BuyTrain, HomeToken, SpecialToken
+from engine.eighteen.operating import BuyTrain, HomeToken, SpecialToken, Token
 from engine.eighteen.stock import BuySellParShares
 from engine.game import Choice
 
 if TYPE_CHECKING:
     from engine.eighteen.game import EighteenGame
+
+
+TRUSTED = "_checked_by_board"
 
 
 def _base(entity: Any, type_: str) -> dict[str, Any]:
@@ -113,9 +116,15 @@ def candidates(game: "EighteenGame", entity: Any) -> Iterator[tuple[str, dict[st
                 if ability and tile_name not in ability.get("tiles", []):
                     continue
                 ids = game.board.available_tile_ids(tile_name)
-                if ids:
-                    yield (f"Lay tile {tile_name} on {hex_id} (rotation {rotation})",
-                           {**base, "hex": hex_id, "tile": ids[0], "rotation": rotation})
+                if not ids:
+                    continue
+                cost = game.board.check_lay(corp.sym, hex_id, ids[0], rotation,
+                                            colors=set(game.phases.current.tiles),
+                                            need_connection=ability is None, blocked_hexes=game.blocked_hexes())
+                if cost <= corp.cash:
+                    extra = f", ${cost} terrain" if cost else ""
+                    yield (f"Lay tile {tile_name} on {hex_id} (rotation {rotation}{extra})",
+                           {**base, "hex": hex_id, "tile": ids[0], "rotation": rotation, TRUSTED: True})
         elif t == "place_token":
             corp = entity.owner if isinstance(entity, Company) else entity
             if isinstance(step, HomeToken):
@@ -129,8 +138,9 @@ def candidates(game: "EighteenGame", entity: Any) -> Iterator[tuple[str, dict[st
                         for i in range(len(game.board.tile_on(h).cities))]
             else:
                 refs = game.board.legal_token_cities(corp.sym)
+            trusted = {TRUSTED: True} if isinstance(step, Token) else {}
             for ref in refs:
-                yield f"Place a {corp.sym} token in {ref}", {**base, "city": ref}
+                yield f"Place a {corp.sym} token in {ref}", {**base, "city": ref, **trusted}
         elif t == "run_routes":
             total, routes = game.best_routes(entity)
             yield f"Run best routes for ${total}", {**base, "routes": routes}
@@ -161,7 +171,9 @@ def legal_actions(game: "EighteenGame", pid: Any) -> list[Choice]:
         return out
     for entity in controlled_entities(game, pid):
         for label, action in candidates(game, entity):
-            if game.is_legal(action):
+            # The board already applied every rule to lays and ordinary tokens (and their cost was
+            # checked above); anything else is tried on a scratch copy of the game.
+            if action.pop(TRUSTED, False) or game.is_legal(action):
                 out.append(Choice(label, action))
     return out
 
