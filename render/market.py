@@ -60,7 +60,7 @@ def market_layout(board: Board) -> MarketLayout:
         for cell in market["cells"]:
             i = int(cell["index"])
             lower = cell.get("row") == "lower"
-            cells[(0, i)] = Cell((0, i), MARGIN + i * ZIGZAG_W / 2, HEADER + (ZIGZAG_H * 0.55 if lower else 0),
+            cells[(0, i)] = Cell((0, i), MARGIN + i * ZIGZAG_W / 2, HEADER + (ZIGZAG_H if lower else 0),
                                  ZIGZAG_W, ZIGZAG_H, int(cell["price"]), cell.get("type", "plain"))
         pars = tuple(market.get("par_cells", ()))
     else:
