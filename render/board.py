@@ -95,31 +95,27 @@ class Board:
     market: dict[str, Any]
 
     # -- geometry in hex-radius units -------------------------------------------------------
-    def edge_angle(self, edge: float) -> float:
-        """Direction (radians, screen y down) from a hex centre to the middle of `edge`."""
-        return math.radians((120.0 if self.orientation == "pointy" else 90.0) + 60.0 * edge)
-
-    def edge_dir(self, edge: float) -> tuple[float, float]:
-        a = self.edge_angle(edge)
-        return math.cos(a), math.sin(a)
-
-    def vertex_angles(self) -> list[float]:
-        start = 30.0 if self.orientation == "pointy" else 0.0
-        return [math.radians(start + 60.0 * k) for k in range(6)]
-
     def neighbour(self, coord: str, edge: int) -> str | None:
         h = self.hexes[coord]
-        dx, dy = self.edge_dir(edge)
-        return self._by_centre().get(_key(h.x + 2 * APOTHEM * dx, h.y + 2 * APOTHEM * dy))
-
-    def _by_centre(self) -> dict[tuple[int, int], str]:
-        return _centre_index(self)
+        dx, dy = edge_dir(self.orientation, edge)
+        return _centre_index(self).get(_key(h.x + 2 * APOTHEM * dx, h.y + 2 * APOTHEM * dy))
 
     def bounds(self) -> tuple[float, float, float, float]:
         xs = [h.x for h in self.hexes.values()]
         ys = [h.y for h in self.hexes.values()]
         half_w, half_h = (APOTHEM, 1.0) if self.orientation == "pointy" else (1.0, APOTHEM)
         return min(xs) - half_w, min(ys) - half_h, max(xs) + half_w, max(ys) + half_h
+
+
+def edge_angle(orientation: Orientation, edge: float) -> float:
+    """Direction (radians, screen y down) from a hex centre to the middle of `edge`; edges are
+    numbered clockwise from SW (pointy) or S (flat), as in the title data."""
+    return math.radians((120.0 if orientation == "pointy" else 90.0) + 60.0 * edge)
+
+
+def edge_dir(orientation: Orientation, edge: float) -> tuple[float, float]:
+    a = edge_angle(orientation, edge)
+    return math.cos(a), math.sin(a)
 
 
 def _key(x: float, y: float) -> tuple[int, int]:

@@ -14,12 +14,12 @@ from typing import Any, Collection, Mapping
 from PIL import Image
 
 from render import palette as pal
-from render.board import APOTHEM, Art, Board, board_for, split_coord
+from render.board import APOTHEM, Art, Board, board_for, edge_dir, split_coord
 from render.fonts import text_width
 from render.snapshot import SnapshotError, header_line, money, need, reading
 from render.svg import Svg, Text, draw_texts, finish, rasterize
 from render.tileart import (BAR_LEN, BAR_W, CITY_R, HALT_R, TERMINAL_TIP, TOWN_R, Layout, Pt,
-                            Segment, Stop, edge_dir, edge_mid, hex_corners, layout, ring)
+                            Segment, Stop, edge_mid, hex_corners, layout, ring)
 
 TARGET_WIDTH = 1450  # px of board; the frame and margins come on top
 MAX_RADIUS = 84.0

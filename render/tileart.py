@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from render.board import APOTHEM, SQRT3, Art, End, Orientation
+from render.board import APOTHEM, SQRT3, Art, End, Orientation, edge_angle, edge_dir
 
 Pt = tuple[float, float]
 
@@ -23,15 +23,6 @@ TOWN_R = 0.09
 BAR_LEN, BAR_W = 0.34, 0.11
 HALT_R = 0.075
 TERMINAL_TIP = 0.3  # an offboard's tapered track ends this far from the centre
-
-
-def edge_angle(orientation: Orientation, edge: float) -> float:
-    return math.radians((120.0 if orientation == "pointy" else 90.0) + 60.0 * edge)
-
-
-def edge_dir(orientation: Orientation, edge: float) -> Pt:
-    a = edge_angle(orientation, edge)
-    return math.cos(a), math.sin(a)
 
 
 def edge_mid(orientation: Orientation, edge: int) -> Pt:
