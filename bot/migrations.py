@@ -72,3 +72,41 @@ def m001_initial_schema(db: Database) -> None:
             kind TEXT NOT NULL,
             created_at TEXT NOT NULL
         )""")
+
+
+@MIGRATIONS()
+def m002_play_in_threads(db: Database) -> None:
+    """Turn versions (stale buttons), pause/abandon, reminders, DM opt-in and undo votes."""
+    # `version` grows with every change of the action log (act, undo, rewind), so a button
+    # made for one turn is recognised as stale even when the log is as long again.
+    db.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE games ADD COLUMN paused INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE games ADD COLUMN abandoned_at TEXT")
+    # Hours without a move before the thread is reminded; NULL means the bot's default.
+    db.execute("ALTER TABLE games ADD COLUMN remind_hours REAL")
+    db.execute("ALTER TABLE games ADD COLUMN turn_since TEXT")
+    db.execute("ALTER TABLE games ADD COLUMN reminded_at TEXT")
+    db.execute("""
+        CREATE TABLE notify_prefs (
+            user_id INTEGER PRIMARY KEY,
+            dm INTEGER NOT NULL
+        )""")
+    # A request to take the log back to `keep` actions, made at game `version`; it applies
+    # once every affected player approved, and is void once the game changed.
+    db.execute("""
+        CREATE TABLE undo_requests (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            keep INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            requested_by INTEGER NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('open', 'done', 'rejected', 'void')),
+            created_at TEXT NOT NULL
+        )""")
+    db.execute("""
+        CREATE TABLE undo_votes (
+            request_id INTEGER NOT NULL REFERENCES undo_requests (id),
+            user_id INTEGER NOT NULL,
+            approve INTEGER NOT NULL,
+            PRIMARY KEY (request_id, user_id)
+        )""")

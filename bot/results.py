@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.game import Choice
+
 
 @dataclass(frozen=True)
 class Caller:
@@ -20,8 +22,9 @@ class Result:
 
     On success `text` belongs in the game's channel (or answers the caller for read-only
     commands), `views` names the images to redraw and `notify` lists the user ids who must act
-    now. On refusal `error` says why and nothing was changed. `duplicate` marks a resubmitted
-    interaction that was ignored.
+    now (for an undo vote: who must vote). On refusal `error` says why and nothing was changed.
+    `duplicate` marks a resubmitted interaction that was ignored. `vote` is the id of an undo
+    request awaiting approval; `files` are (name, bytes) attachments for the caller.
     """
 
     text: str = ""
@@ -32,6 +35,8 @@ class Result:
     notify: tuple[int, ...] = ()
     changed: bool = False
     duplicate: bool = False
+    vote: int | None = None
+    files: tuple[tuple[str, bytes], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -40,3 +45,16 @@ class Result:
 
 class Refused(Exception):
     """Raised inside the service for a refusal; the message is meant for the user."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a turn prompt shows: the game's version (buttons carry it, so a button from an
+    older turn is recognised), who must act, and the legal choices of the first of them."""
+
+    game_id: int
+    thread_id: int | None
+    version: int
+    notify: tuple[int, ...] = ()
+    names: tuple[str, ...] = ()
+    choices: tuple[Choice, ...] = ()

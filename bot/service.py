@@ -8,14 +8,17 @@ one transaction and answers with a `Result`. It knows no game rules: the engine 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 from collections import OrderedDict
+from datetime import datetime, timedelta, timezone
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
-from bot.results import Caller, Refused, Result
+from bot.results import Caller, Prompt, Refused, Result
 from bot.store import (ACTIVE, FINISHED, OPEN, ActionRecord, DuplicateInteraction, GameRecord,
                        SeatRecord, Store)
+from engine.eighteen import io as game_files
 from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerInfo
 from engine.titles import create_game, find_title, title_names
@@ -23,9 +26,15 @@ from engine.titles import create_game, find_title, title_names
 log = logging.getLogger(__name__)
 
 ALREADY_HANDLED = "That command was already handled."
+DEFAULT_REMIND_HOURS = 24.0
+HISTORY_LIMIT = 50
+CHOICE_CACHE = 64
+IMPORTED_BY = 0  # user id recorded for the actions of an imported game file
 
 # Draws one view (a name from Game.views()) of a game as PNG bytes; supplied by render/.
 Renderer = Callable[[Game, str], bytes]
+# Turns the caller's legal choices (and the live game, for typed routes) into one action.
+MoveBuilder = Callable[[Game, list[Choice]], Action]
 
 
 def random_seed() -> int:
@@ -34,11 +43,14 @@ def random_seed() -> int:
 
 class GameService:
     def __init__(self, store: Store, *, cache_size: int = 16,
-                 new_seed: Callable[[], int] = random_seed) -> None:
+                 new_seed: Callable[[], int] = random_seed,
+                 remind_hours: float = DEFAULT_REMIND_HOURS) -> None:
         self.store = store
         self.cache_size = cache_size
+        self.remind_hours = remind_hours
         self._new_seed = new_seed
         self._cache: OrderedDict[int, Game] = OrderedDict()
+        self._choices: OrderedDict[tuple[int, int, str], list[Choice]] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
 
     # -- lookups -------------------------------------------------------------------------------
@@ -59,7 +71,7 @@ class GameService:
         lines = []
         for r in records:
             names = ", ".join(s.name for s in self.store.seats(r.id)) or "nobody seated"
-            lines.append(f"#{r.id} · {r.title} · {_STATUS_WORDS[r.status]} · {names}")
+            lines.append(f"#{r.id} · {r.title} · {_status_word(r)} · {names}")
         return Result(text="\n".join(lines))
 
     # -- creating and seating ------------------------------------------------------------------
@@ -154,47 +166,147 @@ class GameService:
         async def body(record: GameRecord) -> Result:
             seat = self._playing_seat(record, caller)
             game = await self._live(record)
-            if seat.player_id not in game.active_players():
-                raise Refused(f"it is not your turn in game #{record.id}; waiting for "
-                              f"{_names(game, game.active_players())}")
+            self._require_turn(record, game, seat)
             if (isinstance(action, dict) and action.get("entity_type") == "player"
                     and action.get("entity") != seat.player_id):
                 raise Refused("you can only act for your own seat")
-            recorded = await asyncio.to_thread(game.process, action)
-            try:
-                self.store.append_action(record.id, len(game.actions), caller.user_id, recorded,
-                                         finished=game.finished, interaction_id=interaction_id)
-            except BaseException:
-                self._forget(record.id)  # the live game is ahead of the log: rebuild next time
-                raise
-            return self._changed(record, game.describe(recorded), game)
+            return await self._apply(record, game, caller, action, interaction_id)
         return await self._run(game_id, interaction_id, body)
+
+    async def play(self, game_id: int, caller: Caller, build: MoveBuilder, *,
+                   version: int | None = None, interaction_id: int | None = None) -> Result:
+        """Apply the move `build` picks from the caller's legal choices. A `version` (from a
+        button) must still be the game's: a button from an older turn is refused."""
+        async def body(record: GameRecord) -> Result:
+            if version is not None and version != record.version:
+                raise Refused(f"this button is from an earlier turn of game #{record.id}; the "
+                              "game has moved on. Use the newest post's buttons or /play")
+            seat = self._playing_seat(record, caller)
+            game = await self._live(record)
+            self._require_turn(record, game, seat)
+            choices = await self._legal(record, game, seat.player_id)
+            action = await asyncio.to_thread(build, game, choices)
+            return await self._apply(record, game, caller, action, interaction_id)
+        return await self._run(game_id, interaction_id, body)
+
+    async def _apply(self, record: GameRecord, game: Game, caller: Caller, action: Action,
+                     interaction_id: int | None) -> Result:
+        recorded = await asyncio.to_thread(game.process, action)
+        try:
+            self.store.append_action(record.id, len(game.actions), caller.user_id, recorded,
+                                     finished=game.finished, interaction_id=interaction_id)
+        except BaseException:
+            self._forget(record.id)  # the live game is ahead of the log: rebuild next time
+            raise
+        return self._changed(record, game.describe(recorded), game)
 
     async def undo(self, game_id: int, caller: Caller,
                    interaction_id: int | None = None) -> Result:
-        """Take back the last action: its author may while nobody acted since; admins always."""
+        """Take back the caller's last action. At once when nobody acted since (or for an
+        admin: the game's last action); otherwise the players whose later actions would be
+        taken back too are asked to approve (see `vote_undo`)."""
         async def body(record: GameRecord) -> Result:
-            if record.status == OPEN:
-                raise Refused(f"game #{record.id} has not started yet")
+            self._require_started(record)
             actions = self.store.actions(record.id)
             if not actions:
                 raise Refused(f"game #{record.id} has no action to undo")
             last = actions[-1]
-            if last.user_id != caller.user_id and not self._is_admin(record, caller):
+            if last.user_id == caller.user_id or self._is_admin(record, caller):
+                return await self._rewind(record, len(actions) - 1, caller,
+                                          f"{caller.name} undid action {last.seq}: ",
+                                          interaction_id)
+            mine = [a for a in actions if a.user_id == caller.user_id]
+            if not mine:
                 raise Refused("only the player who made the last action, or a game admin, "
                               "can undo it")
+            later = actions[mine[-1].seq - 1:]
+            if any(a.user_id == IMPORTED_BY for a in later):
+                raise Refused("actions imported from a game file can only be undone by a game "
+                              "admin")
+            affected = _affected(later, caller.user_id)
+            request = self.store.open_undo_request(record.id, mine[-1].seq - 1, record.version,
+                                                   caller.user_id, interaction_id)
             game = await self._live(record)
-            what = game.describe(last.payload)
-            self.store.undo_last_action(record.id, caller.user_id, interaction_id)
-            self._forget(record.id)
-            game = await self._live(record)
-            return self._changed(record, f"{caller.name} undid action {last.seq}: {what}", game)
+            names = ", ".join(self._seat_name(record, u) for u in affected)
+            return Result(
+                text=(f"{caller.name} asks to take back actions {mine[-1].seq}-{last.seq}, "
+                      f"from their own: {self._describe(game, mine[-1].payload)} "
+                      f"{names} must approve (buttons below); a game admin can decide alone."),
+                game_id=record.id, thread_id=record.thread_id, changed=True,
+                notify=tuple(u for u in affected if u > 0), vote=request.id)
         return await self._run(game_id, interaction_id, body)
+
+    async def vote_undo(self, request_id: int, caller: Caller, approve: bool,
+                        interaction_id: int | None = None) -> Result:
+        """One affected player's answer to an undo request; the last approval (or any game
+        admin's) applies it, one rejection ends it, and any change to the game voids it."""
+        found = self.store.undo_request(request_id)
+        if found is None:
+            return Result(error=f"there is no undo request #{request_id}")
+
+        async def body(record: GameRecord) -> Result:
+            request = self.store.undo_request(request_id)
+            assert request is not None
+            if request.status != "open":
+                raise Refused(f"this undo request is already {_REQUEST_WORDS[request.status]}")
+            if record.version != request.version:
+                self.store.close_undo_request(request.id, "void")
+                raise Refused("the game has moved on since this undo was asked; ask again "
+                              "with /game undo")
+            actions = self.store.actions(record.id)
+            affected = _affected(actions[request.keep:], request.requested_by)
+            admin = self._is_admin(record, caller)
+            if caller.user_id not in affected and not admin:
+                names = ", ".join(self._seat_name(record, u) for u in affected)
+                raise Refused(f"only the players whose actions would be undone ({names}) or a "
+                              "game admin vote on this undo")
+            if not approve:
+                self.store.close_undo_request(request.id, "rejected")
+                return self._changed(record, f"{caller.name} rejected the undo; the game goes "
+                                             "on.")
+            votes = self.store.vote_undo(request.id, caller.user_id, True, interaction_id)
+            waiting = [u for u in affected if not votes.get(u)]
+            if waiting and not admin:
+                names = ", ".join(self._seat_name(record, u) for u in waiting)
+                return self._changed(record, f"{caller.name} approved the undo; waiting for "
+                                             f"{names}.")
+            self.store.close_undo_request(request.id, "done")
+            return await self._rewind(record, request.keep, caller,
+                                      f"{caller.name} approved: the game is back to action "
+                                      f"{request.keep}, before ", None)
+        return await self._run(found.game_id, interaction_id, body)
+
+    async def rewind(self, game_id: int, caller: Caller, keep: int,
+                     interaction_id: int | None = None) -> Result:
+        """An admin takes the game back to just after action `keep` (0: the start)."""
+        async def body(record: GameRecord) -> Result:
+            self._require_admin(record, caller, "rewind it")
+            self._require_started(record)
+            count = self.store.action_count(record.id)
+            if not 0 <= keep < count:
+                raise Refused(f"game #{record.id} has {count} actions; rewind to a number from "
+                              f"0 to {count - 1} (see /game history)" if count else
+                              f"game #{record.id} has no action to take back")
+            return await self._rewind(record, keep, caller,
+                                      f"{caller.name} rewound game #{record.id} to action "
+                                      f"{keep}, taking back from ", interaction_id)
+        return await self._run(game_id, interaction_id, body)
+
+    async def _rewind(self, record: GameRecord, keep: int, caller: Caller, head: str,
+                      interaction_id: int | None) -> Result:
+        game = await self._live(record)
+        first = self.store.actions(record.id)[keep]
+        what = self._describe(game, first.payload)
+        undone = self.store.rewind(record.id, keep, caller.user_id, interaction_id)
+        self._forget(record.id)
+        game = await self._live(record)
+        more = f" ({len(undone)} actions)" if len(undone) > 1 else ""
+        return self._changed(self.store.game(record.id) or record, f"{head}{what}{more}", game)
 
     async def status(self, game_id: int) -> Result:
         async def body(record: GameRecord) -> Result:
             seats = self.store.seats(record.id)
-            head = f"Game #{record.id} · {record.title} · {_STATUS_WORDS[record.status]}"
+            head = f"Game #{record.id} · {record.title} · {_status_word(record)}"
             if record.status == OPEN:
                 names = ", ".join(f"{s.seat}. {s.name}" for s in seats) or "nobody"
                 cls = find_title(record.title)
@@ -212,10 +324,11 @@ class GameService:
         return await self._run(game_id, None, body)
 
     async def legal_actions(self, game_id: int, user_id: int) -> list[Choice]:
-        """What this user may do now in the game (empty for spectators and closed games)."""
+        """What this user may do now in the game (empty for spectators, paused and closed
+        games); cached per game version, so autocomplete asks the engine once per turn."""
         async with self._lock(game_id):
             record = self.store.game(game_id)
-            if record is None or record.status != ACTIVE:
+            if record is None or record.status != ACTIVE or record.paused:
                 return []
             seat = _seat_of(self.store.seats(game_id), user_id)
             if seat is None:
@@ -224,7 +337,22 @@ class GameService:
                 game = await self._live(record)
             except Refused:
                 return []
-            return game.legal_actions(seat.player_id)
+            return await self._legal(record, game, seat.player_id)
+
+    async def prompt(self, game_id: int) -> Prompt:
+        """Who must act now and the first of them's legal choices (for the turn buttons)."""
+        async with self._lock(game_id):
+            record = self._record(game_id)
+            if record.status != ACTIVE:
+                return Prompt(record.id, record.thread_id, record.version)
+            game = await self._live(record)
+            notify = self._to_notify(record, game)
+            names = tuple(game.player_name(p) for p in game.active_players())
+            if record.paused or not game.active_players():
+                return Prompt(record.id, record.thread_id, record.version, notify, names)
+            choices = await self._legal(record, game, game.active_players()[0])
+            return Prompt(record.id, record.thread_id, record.version, notify, names,
+                          tuple(choices))
 
     async def draw(self, game_id: int, views: Sequence[str],
                    renderer: Renderer) -> dict[str, bytes]:
@@ -236,6 +364,209 @@ class GameService:
                 return {}
             game = await self._live(record)
             return await asyncio.to_thread(lambda: {v: renderer(game, v) for v in views})
+
+    async def view(self, game_id: int, view: str, renderer: Renderer | None) -> Result:
+        """One image of the game for a spectator (`files` holds it as `<view>.png`)."""
+        async def body(record: GameRecord) -> Result:
+            self._require_started(record)
+            game = await self._live(record)
+            if view not in game.views():
+                shown = ", ".join(game.views()) or "none"
+                raise Refused(f"{record.title} has no {view} image (it has: {shown})")
+            if renderer is None:
+                raise Refused("images are not available here (no renderer installed)")
+            png = await asyncio.to_thread(renderer, game, view)
+            return Result(text=f"Game #{record.id} · {view}", game_id=record.id,
+                          thread_id=record.thread_id, files=((f"{view}.png", png),))
+        return await self._run(game_id, None, body)
+
+    async def history(self, game_id: int, last: int = 10) -> Result:
+        """The last `last` actions, numbered as /game rewind takes them."""
+        async def body(record: GameRecord) -> Result:
+            self._require_started(record)
+            if not 1 <= last <= HISTORY_LIMIT:
+                raise Refused(f"history shows 1 to {HISTORY_LIMIT} actions, not {last}")
+            actions = self.store.actions(record.id)
+            if not actions:
+                return Result(text=f"Game #{record.id} has no actions yet.", game_id=record.id)
+            game = await self._live(record)
+            lines = [f"{a.seq}. {self._describe(game, a.payload)}" for a in actions[-last:]]
+            head = f"Game #{record.id}: actions {actions[-last:][0].seq}-{actions[-1].seq} " \
+                   f"of {len(actions)}"
+            return Result(text="\n".join([head, *lines]), game_id=record.id,
+                          thread_id=record.thread_id)
+        return await self._run(game_id, None, body)
+
+    async def inspect(self, game_id: int, question: Callable[[Game], str]) -> Result:
+        """Answer a read-only question about the live game (e.g. a company's best routes)."""
+        async def body(record: GameRecord) -> Result:
+            self._require_started(record)
+            game = await self._live(record)
+            text = await asyncio.to_thread(question, game)
+            return Result(text=text, game_id=record.id, thread_id=record.thread_id)
+        return await self._run(game_id, None, body)
+
+    # -- administration ------------------------------------------------------------------------
+    async def pause(self, game_id: int, caller: Caller, paused: bool,
+                    interaction_id: int | None = None) -> Result:
+        async def body(record: GameRecord) -> Result:
+            self._require_admin(record, caller, "pause or resume it")
+            if record.status != ACTIVE:
+                raise Refused(f"game #{record.id} is not in play")
+            if record.paused == paused:
+                raise Refused(f"game #{record.id} is already {'paused' if paused else 'running'}")
+            self.store.set_paused(record.id, paused, interaction_id)
+            if paused:
+                return self._changed(record, f"{caller.name} paused game #{record.id}; moves "
+                                             "wait until an admin uses /game resume.")
+            game = await self._live(record)
+            return self._changed(record, f"{caller.name} resumed game #{record.id}.", game)
+        return await self._run(game_id, interaction_id, body)
+
+    async def abandon(self, game_id: int, caller: Caller,
+                      interaction_id: int | None = None) -> Result:
+        async def body(record: GameRecord) -> Result:
+            self._require_admin(record, caller, "abandon it")
+            if record.status == FINISHED:
+                raise Refused(f"game #{record.id} is already over")
+            self.store.abandon(record.id, interaction_id)
+            self._forget(record.id)
+            return self._changed(record, f"{caller.name} abandoned game #{record.id}; its log "
+                                         "is kept (/game export).")
+        return await self._run(game_id, interaction_id, body)
+
+    async def replace_seat(self, game_id: int, caller: Caller, seat: int, user_id: int,
+                           name: str, interaction_id: int | None = None) -> Result:
+        """Give a seat (with everything its player owns) to another user."""
+        async def body(record: GameRecord) -> Result:
+            self._require_admin(record, caller, "replace a player")
+            seats = self.store.seats(record.id)
+            target = next((s for s in seats if s.seat == seat), None)
+            if target is None:
+                raise Refused(f"game #{record.id} has seats 1 to {len(seats)}, not {seat}")
+            holder = _seat_of(seats, user_id)
+            if holder is not None:
+                raise Refused(f"{holder.name} already holds seat {holder.seat} of game "
+                              f"#{record.id}")
+            self.store.replace_seat(record.id, seat, user_id, name, interaction_id)
+            self._forget(record.id)
+            text = f"{caller.name} gave seat {seat} ({target.name}) of game #{record.id} to {name}."
+            if record.status != ACTIVE:
+                return self._changed(record, text)
+            return self._changed(record, text, await self._live(record))
+        return await self._run(game_id, interaction_id, body)
+
+    async def set_reminders(self, game_id: int, caller: Caller, hours: float,
+                            interaction_id: int | None = None) -> Result:
+        async def body(record: GameRecord) -> Result:
+            self._require_admin(record, caller, "change its reminders")
+            if hours < 0:
+                raise Refused("reminder hours cannot be negative (0 turns reminders off)")
+            self.store.set_remind_hours(record.id, hours, interaction_id)
+            text = (f"Game #{record.id} sends no reminders now." if hours == 0 else
+                    f"Game #{record.id} reminds whoever must act after {hours:g} h without a "
+                    "move.")
+            return self._changed(record, text)
+        return await self._run(game_id, interaction_id, body)
+
+    def set_notify(self, caller: Caller, dm: bool) -> Result:
+        self.store.set_dm(caller.user_id, dm)
+        return Result(text="I will also send you a direct message when it is your turn."
+                      if dm else "No more direct messages; you are still mentioned in the "
+                                 "game's thread.")
+
+    def wants_dm(self, user_id: int) -> bool:
+        return self.store.wants_dm(user_id)
+
+    # -- reminders -----------------------------------------------------------------------------
+    def _remind_after(self, record: GameRecord) -> timedelta | None:
+        hours = self.remind_hours if record.remind_hours is None else record.remind_hours
+        return timedelta(hours=hours) if hours > 0 else None
+
+    def _running(self) -> list[GameRecord]:
+        return [r for r in self.store.games(statuses=[ACTIVE], limit=10**6) if not r.paused]
+
+    def next_reminder(self) -> datetime | None:
+        """When the next reminder falls due (None: no running game needs one)."""
+        times = []
+        for record in self._running():
+            after = self._remind_after(record)
+            if after is not None and record.turn_since:
+                times.append(_since(record) + after)
+        return min(times, default=None)
+
+    async def due_reminders(self, now: datetime) -> list[Result]:
+        """Reminders for every running game idle for its period, at most one per period (the
+        time is stored, so a restart neither repeats nor forgets one)."""
+        out = []
+        for record in self._running():
+            after = self._remind_after(record)
+            if after is None or not record.turn_since or now < _since(record) + after:
+                continue
+            async with self._lock(record.id):
+                try:
+                    game = await self._live(record)
+                except Refused:
+                    continue
+                notify = self._to_notify(record, game)
+                names = ", ".join(game.player_name(p) for p in game.active_players())
+                idle = now - datetime.fromisoformat(record.turn_since)
+                self.store.mark_reminded(record.id, now.isoformat(timespec="seconds"))
+            out.append(Result(text=f"Reminder: game #{record.id} has waited {_hours(idle)} for "
+                                   f"{names or 'nobody'}.", game_id=record.id,
+                              thread_id=record.thread_id, notify=notify))
+        return out
+
+    # -- game files ----------------------------------------------------------------------------
+    async def import_game(self, caller: Caller, data: Any, users: Sequence[int | None] = (), *,
+                          guild_id: int | None = None, channel_id: int | None = None,
+                          thread_id: int | None = None,
+                          interaction_id: int | None = None) -> Result:
+        """A new game from an 18xx.games file: its players become the seats (engine player
+        ids are the file's), `users[i]` takes seat i+1 (None: unclaimed until an admin gives
+        it with replace_seat). The whole file must replay."""
+        if interaction_id is not None and self.store.seen_interaction(interaction_id):
+            return Result(duplicate=True, text=ALREADY_HANDLED)
+        try:
+            players, loaded = await asyncio.to_thread(_load_file, data)
+            if len(users) > len(players):
+                raise Refused(f"the file has {len(players)} players but {len(users)} users "
+                              "were given")
+            given = [u for u in users if u is not None]
+            if len(given) != len(set(given)):
+                raise Refused("each user can take only one seat")
+            seats = [(users[i] if i < len(users) and users[i] is not None else -(i + 1),
+                      str(p.get("name", p["id"])), p["id"]) for i, p in enumerate(players)]
+            game = loaded.game
+            record = self.store.import_game(
+                title=game.title, options=dict(game.options), seed=game.seed,
+                creator_id=caller.user_id, seats=seats,
+                actions=[game_files.imported(a) for a in _without_flags(game.actions)],
+                finished=game.finished, guild_id=guild_id, channel_id=channel_id,
+                thread_id=thread_id, interaction_id=interaction_id)
+        except (Refused, GameError) as exc:
+            return Result(error=str(exc))
+        except DuplicateInteraction:
+            return Result(duplicate=True, text=ALREADY_HANDLED)
+        self._remember(record.id, game)
+        listing = ", ".join(f"{n}. {name}" + ("" if uid > 0 else " (unclaimed)")
+                            for n, (uid, name, _) in enumerate(seats, start=1))
+        return self._changed(record, f"{caller.name} imported a {game.title} game as game "
+                                     f"#{record.id} ({loaded.processed} actions). Seats: "
+                                     f"{listing}.", game)
+
+    async def export(self, game_id: int) -> Result:
+        """The game as an 18xx.games-shaped JSON file (`files`)."""
+        async def body(record: GameRecord) -> Result:
+            self._require_started(record)
+            game = await self._live(record)
+            data = game_files.export(game, game_id=record.id,
+                                     description=f"railchat game #{record.id}")
+            payload = json.dumps(data, indent=1).encode()
+            return Result(text=f"Game #{record.id}: {len(game.actions)} actions.",
+                          game_id=record.id, thread_id=record.thread_id,
+                          files=((f"railchat-{record.id}-{record.title}.json", payload),))
+        return await self._run(game_id, None, body)
 
     # -- machinery -----------------------------------------------------------------------------
     async def _run(self, game_id: int, interaction_id: int | None,
@@ -282,16 +613,54 @@ class GameService:
         if not self._is_admin(record, caller):
             raise Refused(f"only the creator of game #{record.id} or a server admin can {what}")
 
-    def _playing_seat(self, record: GameRecord, caller: Caller) -> SeatRecord:
+    def _require_started(self, record: GameRecord) -> None:
         if record.status == OPEN:
             raise Refused(f"game #{record.id} has not started yet; its creator starts it with "
                           "/game start")
+
+    def _playing_seat(self, record: GameRecord, caller: Caller) -> SeatRecord:
+        self._require_started(record)
+        if record.abandoned:
+            raise Refused(f"game #{record.id} was abandoned")
         if record.status == FINISHED:
             raise Refused(f"game #{record.id} is over")
         seat = _seat_of(self.store.seats(record.id), caller.user_id)
         if seat is None:
             raise Refused(f"you are not seated in game #{record.id}; spectators can only watch")
+        if record.paused:
+            raise Refused(f"game #{record.id} is paused; a game admin resumes it with "
+                          "/game resume")
         return seat
+
+    def _require_turn(self, record: GameRecord, game: Game, seat: SeatRecord) -> None:
+        if seat.player_id not in game.active_players():
+            raise Refused(f"it is not your turn in game #{record.id}; waiting for "
+                          f"{_names(game, game.active_players())}")
+
+    async def _legal(self, record: GameRecord, game: Game, player_id: Any) -> list[Choice]:
+        """The engine's legal choices for one player, computed once per game version (the
+        caller holds the game's lock, so the state cannot change meanwhile)."""
+        key = (record.id, record.version, json.dumps(player_id))
+        cached = self._choices.get(key)
+        if cached is None:
+            cached = await asyncio.to_thread(game.legal_actions, player_id)
+            self._choices[key] = cached
+            while len(self._choices) > CHOICE_CACHE:
+                self._choices.popitem(last=False)
+        self._choices.move_to_end(key)
+        return cached
+
+    def _seat_name(self, record: GameRecord, user_id: int) -> str:
+        seat = _seat_of(self.store.seats(record.id), user_id)
+        return seat.name if seat else f"user {user_id}"
+
+    @staticmethod
+    def _describe(game: Game, action: Action) -> str:
+        try:
+            return game.describe(action)
+        except Exception:  # an old action the current position cannot name still gets a line
+            log.warning("cannot describe %s", action, exc_info=True)
+            return f"{action.get('type', 'action')} by {action.get('entity', '?')}"
 
     async def _live(self, record: GameRecord) -> Game:
         game = self._cache.get(record.id)
@@ -312,10 +681,12 @@ class GameService:
         self._cache.pop(game_id, None)
 
     def _to_notify(self, record: GameRecord, game: Game) -> tuple[int, ...]:
+        """Users who must act (an unclaimed seat of an imported game has no user to ping)."""
         if game.finished:
             return ()
         active = game.active_players()
-        return tuple(s.user_id for s in self.store.seats(record.id) if s.player_id in active)
+        return tuple(s.user_id for s in self.store.seats(record.id)
+                     if s.player_id in active and s.user_id > 0)
 
     def _changed(self, record: GameRecord, text: str, game: Game | None = None) -> Result:
         if game is None:
@@ -327,6 +698,55 @@ class GameService:
 
 
 _STATUS_WORDS = {OPEN: "waiting for players", ACTIVE: "in play", FINISHED: "finished"}
+_REQUEST_WORDS = {"done": "done", "rejected": "rejected", "void": "void (the game moved on)"}
+
+
+def _status_word(record: GameRecord) -> str:
+    if record.abandoned:
+        return "abandoned"
+    if record.paused:
+        return "paused"
+    return _STATUS_WORDS[record.status]
+
+
+def _affected(actions: list[ActionRecord], requester: int) -> list[int]:
+    """Users (other than the requester) whose actions an undo would take back, in order."""
+    out: list[int] = []
+    for a in actions:
+        if a.user_id != requester and a.user_id not in out:
+            out.append(a.user_id)
+    return out
+
+
+def _since(record: GameRecord) -> datetime:
+    """The start of the reminder period: the turn's start or the last reminder."""
+    assert record.turn_since is not None
+    return datetime.fromisoformat(record.reminded_at or record.turn_since)
+
+
+def _hours(delta: timedelta) -> str:
+    hours = delta.total_seconds() / 3600
+    return f"{hours:.0f} h" if hours < 48 else f"{hours / 24:.0f} days"
+
+
+def _load_file(data: Any) -> tuple[list[dict[str, Any]], game_files.LoadedGame]:
+    """Replay an 18xx.games file whole (Refused says what is wrong with it)."""
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list) \
+            or not isinstance(data.get("actions"), list):
+        raise Refused("that is not an 18xx.games game file (it needs 'players' and 'actions')")
+    players = data["players"]
+    if not players or not all(isinstance(p, dict) and "id" in p for p in players):
+        raise Refused("the file's players need an 'id' each")
+    try:
+        loaded = game_files.load(data)
+    except game_files.ReplayError as exc:
+        raise Refused(f"the file does not replay: {exc}") from None
+    return players, loaded
+
+
+def _without_flags(actions: list[Action]) -> list[Action]:
+    """Imported actions as the file had them (the engine's private marks removed)."""
+    return [{k: v for k, v in a.items() if not k.startswith("_")} for a in actions]
 
 
 def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRecord]) -> Game:

@@ -43,6 +43,16 @@ class GameRecord:
     seed: int | None
     created_at: str
     updated_at: str
+    version: int = 0
+    paused: bool = False
+    abandoned_at: str | None = None
+    remind_hours: float | None = None
+    turn_since: str | None = None
+    reminded_at: str | None = None
+
+    @property
+    def abandoned(self) -> bool:
+        return self.abandoned_at is not None
 
 
 @dataclass(frozen=True)
@@ -65,6 +75,17 @@ class ActionRecord:
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class UndoRequest:
+    id: int
+    game_id: int
+    keep: int
+    version: int
+    requested_by: int
+    status: str
+    created_at: str
 
 
 class Store:
@@ -180,8 +201,10 @@ class Store:
             for seat, pid in enumerate(player_ids, start=1):
                 self.db.execute("UPDATE seats SET player_id = ? WHERE game_id = ? AND seat = ?",
                                 [json.dumps(pid), game_id, seat])
-            self.db.execute("UPDATE games SET status = ?, seed = ?, updated_at = ? WHERE id = ?",
-                            [ACTIVE, seed, _now(), game_id])
+            now = _now()
+            self.db.execute("UPDATE games SET status = ?, seed = ?, updated_at = ?, "
+                            "version = version + 1, turn_since = ? WHERE id = ?",
+                            [ACTIVE, seed, now, now, game_id])
 
     def append_action(self, game_id: int, seq: int, user_id: int, payload: Action, *,
                       finished: bool = False, interaction_id: int | None = None) -> None:
@@ -192,28 +215,146 @@ class Store:
                 "game_id": game_id, "seq": seq, "user_id": user_id,
                 "payload": json.dumps(payload, sort_keys=True), "created_at": now,
             })
-            self.db.execute("UPDATE games SET status = ?, updated_at = ? WHERE id = ?",
-                            [FINISHED if finished else ACTIVE, now, game_id])
+            self._advance(game_id, FINISHED if finished else ACTIVE, now)
 
     def undo_last_action(self, game_id: int, undone_by: int,
                          interaction_id: int | None = None) -> ActionRecord:
         """Move the newest live action to `undone_actions`; the game is active again."""
+        last = self.action_count(game_id)
+        if last == 0:
+            raise LookupError(f"game {game_id} has no action to undo")
+        return self.rewind(game_id, last - 1, undone_by, interaction_id)[0]
+
+    def rewind(self, game_id: int, keep: int, undone_by: int,
+               interaction_id: int | None = None) -> list[ActionRecord]:
+        """Keep the first `keep` actions; move the later ones to `undone_actions` (returned,
+        oldest first). The game is active again."""
         now = _now()
         with self._change(interaction_id, "undo", game_id):
-            row = self._one("SELECT * FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                            [game_id])
-            if row is None:
-                raise LookupError(f"game {game_id} has no action to undo")
-            self.db["undone_actions"].insert({
-                "game_id": game_id, "seq": row["seq"], "user_id": row["user_id"],
-                "payload": row["payload"], "created_at": row["created_at"],
-                "undone_by": undone_by, "undone_at": now,
-            })
-            self.db.execute("DELETE FROM actions WHERE id = ?", [row["id"]])
-            self.db.execute("UPDATE games SET status = ?, updated_at = ? WHERE id = ?",
-                            [ACTIVE, now, game_id])
-        return ActionRecord(game_id, row["seq"], row["user_id"], json.loads(row["payload"]),
-                            row["created_at"])
+            rows = self._all("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                             [game_id, keep])
+            if not rows:
+                raise LookupError(f"game {game_id} has no action after {keep}")
+            for row in rows:
+                self.db["undone_actions"].insert({
+                    "game_id": game_id, "seq": row["seq"], "user_id": row["user_id"],
+                    "payload": row["payload"], "created_at": row["created_at"],
+                    "undone_by": undone_by, "undone_at": now,
+                })
+            self.db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", [game_id, keep])
+            self.db.execute("UPDATE games SET abandoned_at = NULL WHERE id = ?", [game_id])
+            self._advance(game_id, ACTIVE, now)
+        return [ActionRecord(game_id, r["seq"], r["user_id"], json.loads(r["payload"]),
+                             r["created_at"]) for r in rows]
+
+    def import_game(self, *, title: str, options: dict[str, Any], seed: int, creator_id: int,
+                    seats: Sequence[tuple[int, str, PlayerId]], actions: Sequence[Action],
+                    finished: bool, guild_id: int | None = None, channel_id: int | None = None,
+                    thread_id: int | None = None,
+                    interaction_id: int | None = None) -> GameRecord:
+        """A started game with its seats (user id, name, engine player id) and whole log,
+        stored in one transaction (the actions are recorded as made by user 0, the import)."""
+        now = _now()
+        with self._change(interaction_id, "import", None):
+            game_id = self.db["games"].insert({
+                "title": title, "options": json.dumps(options, sort_keys=True),
+                "seat_limit": len(seats), "status": FINISHED if finished else ACTIVE,
+                "creator_id": creator_id, "guild_id": guild_id, "channel_id": channel_id,
+                "thread_id": thread_id, "seed": seed, "created_at": now, "updated_at": now,
+                "version": 1, "turn_since": now,
+            }).last_pk
+            for seat, (user_id, name, player_id) in enumerate(seats, start=1):
+                self.db["seats"].insert({"game_id": game_id, "seat": seat, "user_id": user_id,
+                                         "name": name, "player_id": json.dumps(player_id)})
+            self.db["actions"].insert_all(
+                {"game_id": game_id, "seq": seq, "user_id": 0,
+                 "payload": json.dumps(payload, sort_keys=True), "created_at": now}
+                for seq, payload in enumerate(actions, start=1))
+            if interaction_id is not None:
+                self.db.execute("UPDATE interactions SET game_id = ? WHERE id = ?",
+                                [game_id, interaction_id])
+        created = self.game(game_id)
+        assert created is not None
+        return created
+
+    def replace_seat(self, game_id: int, seat: int, user_id: int, name: str,
+                     interaction_id: int | None = None) -> None:
+        """Hand a seat (and its engine player) to another user."""
+        with self._change(interaction_id, "replace", game_id):
+            self.db.execute("UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
+                            [user_id, name, game_id, seat])
+            self._touch(game_id)
+
+    def set_paused(self, game_id: int, paused: bool, interaction_id: int | None = None) -> None:
+        """Pausing stops reminders; resuming restarts the turn clock."""
+        with self._change(interaction_id, "pause" if paused else "resume", game_id):
+            now = _now()
+            self.db.execute("UPDATE games SET paused = ?, updated_at = ?, turn_since = ?, "
+                            "reminded_at = NULL WHERE id = ?", [int(paused), now, now, game_id])
+
+    def abandon(self, game_id: int, interaction_id: int | None = None) -> None:
+        """End the game without a result; the log is kept."""
+        with self._change(interaction_id, "abandon", game_id):
+            now = _now()
+            self.db.execute("UPDATE games SET status = ?, abandoned_at = ?, updated_at = ?, "
+                            "version = version + 1 WHERE id = ?", [FINISHED, now, now, game_id])
+
+    def set_remind_hours(self, game_id: int, hours: float | None,
+                         interaction_id: int | None = None) -> None:
+        with self._change(interaction_id, "remind", game_id):
+            self.db.execute("UPDATE games SET remind_hours = ? WHERE id = ?", [hours, game_id])
+
+    def mark_reminded(self, game_id: int, when: str) -> None:
+        with self.db.atomic():
+            self.db.execute("UPDATE games SET reminded_at = ? WHERE id = ?", [when, game_id])
+
+    # -- notifications and undo votes ----------------------------------------------------------
+    def wants_dm(self, user_id: int) -> bool:
+        row = self._one("SELECT dm FROM notify_prefs WHERE user_id = ?", [user_id])
+        return bool(row and row["dm"])
+
+    def set_dm(self, user_id: int, dm: bool) -> None:
+        with self.db.atomic():
+            self.db["notify_prefs"].upsert({"user_id": user_id, "dm": int(dm)}, pk="user_id")
+
+    def open_undo_request(self, game_id: int, keep: int, version: int, requested_by: int,
+                          interaction_id: int | None = None) -> UndoRequest:
+        """A new vote; any older open request of the game becomes void."""
+        with self._change(interaction_id, "undo_request", game_id):
+            self.db.execute("UPDATE undo_requests SET status = 'void' WHERE game_id = ? AND "
+                            "status = 'open'", [game_id])
+            request_id = self.db["undo_requests"].insert({
+                "game_id": game_id, "keep": keep, "version": version,
+                "requested_by": requested_by, "status": "open", "created_at": _now(),
+            }).last_pk
+        request = self.undo_request(request_id)
+        assert request is not None
+        return request
+
+    def undo_request(self, request_id: int) -> UndoRequest | None:
+        row = self._one("SELECT * FROM undo_requests WHERE id = ?", [request_id])
+        return UndoRequest(**row) if row else None
+
+    def vote_undo(self, request_id: int, user_id: int, approve: bool,
+                  interaction_id: int | None = None) -> dict[int, bool]:
+        """Record (or change) one vote; return every vote so far by user id."""
+        game_id = self._one("SELECT game_id FROM undo_requests WHERE id = ?",
+                            [request_id])["game_id"]
+        with self._change(interaction_id, "undo_vote", game_id):
+            self.db["undo_votes"].upsert({"request_id": request_id, "user_id": user_id,
+                                          "approve": int(approve)},
+                                         pk=("request_id", "user_id"))
+        return self.undo_votes(request_id)
+
+    def undo_votes(self, request_id: int) -> dict[int, bool]:
+        rows = self._all("SELECT user_id, approve FROM undo_votes WHERE request_id = ?",
+                         [request_id])
+        return {r["user_id"]: bool(r["approve"]) for r in rows}
+
+    def close_undo_request(self, request_id: int, status: str) -> None:
+        with self.db.atomic():
+            self.db.execute("UPDATE undo_requests SET status = ? WHERE id = ?",
+                            [status, request_id])
 
     # -- helpers -------------------------------------------------------------------------------
     @contextmanager
@@ -233,6 +374,12 @@ class Store:
         self.db["seats"].insert({"game_id": game_id, "seat": seat, "user_id": user_id,
                                  "name": name, "player_id": None})
 
+    def _advance(self, game_id: int, status: str, now: str) -> None:
+        """The log changed: a new version, a new turn clock, no reminder sent for it yet."""
+        self.db.execute("UPDATE games SET status = ?, updated_at = ?, version = version + 1, "
+                        "turn_since = ?, reminded_at = NULL WHERE id = ?",
+                        [status, now, now, game_id])
+
     def _touch(self, game_id: int) -> None:
         self.db.execute("UPDATE games SET updated_at = ? WHERE id = ?", [_now(), game_id])
 
@@ -246,4 +393,5 @@ class Store:
 
 
 def _game(row: dict[str, Any]) -> GameRecord:
-    return GameRecord(**{**row, "options": json.loads(row["options"])})
+    return GameRecord(**{**row, "options": json.loads(row["options"]),
+                         "paused": bool(row["paused"])})
