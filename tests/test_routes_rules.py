@@ -112,7 +112,7 @@ def test_both_new_york_cities_on_one_route(title: dict) -> None:
     loop = route("4-0", ["F20", "G19"], ["G19", "F18", "G17"], ["G17", "G19"])
     assert board.route_revenues("NYNH", [loop], {"4-0": 4}, phase_color="brown") == [180]
     best, routes = board.best_routes("NYNH", [("4-0", 4)], phase_color="brown")
-    assert best == 180 and routes[0]["nodes"] == ["F20-1", "G19-1", "G17-1", "G19-0"]
+    assert best == 180 and routes[0]["nodes"] == ["G19-0", "G17-1", "G19-1", "F20-1"]
 
 
 def test_a_stop_may_not_be_counted_twice() -> None:

@@ -57,9 +57,11 @@ def enumerate_routes(network: TrackNetwork, corp: str, max_stops: int | None, ph
         visited.add(station)
 
         def record(sides: int, revenue: int, n_big: int, count: int) -> None:
-            found.append(Candidate(revenue, n_big, count - n_big, sides,
-                                   tuple(arm_a_nodes[::-1] + arm_b_nodes[1:]),
-                                   tuple(arm_a_chains[::-1] + arm_b_chains)))
+            if arm_b_chains:        # the station in the middle
+                nodes, chains = arm_a_nodes[::-1] + arm_b_nodes[1:], arm_a_chains[::-1] + arm_b_chains
+            else:                   # the station at the start
+                nodes, chains = arm_a_nodes, arm_a_chains
+            found.append(Candidate(revenue, n_big, count - n_big, sides, tuple(nodes), tuple(chains)))
 
         def grow_b(end: int, sides: int, used_groups: int, revenue: int, n_big: int, count: int) -> None:
             if len(arm_b_chains) > 0:
