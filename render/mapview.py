@@ -369,8 +369,8 @@ def _token(svg: Svg, g: Geometry, x: float, y: float, sym: str, fill: str, ghost
     company has not floated) shows as a dashed ring in the colour around the abbreviation."""
     radius = CITY_R * g.r - 2.0
     if ghost:
-        svg.circle(x, y, radius - 2.0, "#FFFFFF", fill, 4.0, extra=' stroke-dasharray="5,2.5"')
-        ink, inner = pal.INK, radius - 4.0
+        svg.circle(x, y, radius - 1.5, pal.tint(fill, 0.25), fill, 3.0, extra=' stroke-dasharray="5,2.5"')
+        ink, inner = pal.INK, radius - 3.0
     else:
         svg.circle(x, y, radius, fill, pal.INK, 1.5)
         ink, inner = pal.text_on(fill), radius

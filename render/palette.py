@@ -45,6 +45,12 @@ def company_colour(title: str, sym: str, order: list[str]) -> str:
     return palette[order.index(sym) % len(palette)] if sym in order else "#888888"
 
 
+def tint(colour: str, strength: float = 0.3) -> str:
+    """A pale version of a colour (strength 0 = white, 1 = the colour itself)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#{:02X}{:02X}{:02X}".format(*(round(255 - (255 - v) * strength) for v in (r, g, b)))
+
+
 def text_on(fill: str) -> str:
     """Black or white, whichever reads better on `fill`."""
     r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))

@@ -115,7 +115,7 @@ def _players(snapshot: Mapping[str, Any], corps: dict[str, Any], colours: dict[s
             pct = int(shares.get(s, 0))
             president = corps[s].get("president") == p.get("id") and pct > 0
             row.append(Cell(_pct(pct) + (" P" if president else ""), bold=president, colour=ink,
-                            fill=_tint(colours[s]) if president else None))
+                            fill=pal.tint(colours[s]) if president else None))
         row.append(Cell(", ".join(p.get("companies", [])), colour=ink))
         row.append(Cell(money(title, p.get("value")) if p.get("value") is not None else "", colour=ink))
         table.rows.append(row)
@@ -124,12 +124,6 @@ def _players(snapshot: Mapping[str, Any], corps: dict[str, Any], colours: dict[s
                           + [Cell(_pct(int(corps[s].get(key) or 0)), colour=pal.MUTED) for s in syms]
                           + [Cell(""), Cell("")])
     return table
-
-
-def _tint(colour: str) -> str:
-    """A pale version of a company colour, to mark the president's holding."""
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return "#{:02X}{:02X}{:02X}".format(*(round(255 - (255 - v) * 0.3) for v in (r, g, b)))
 
 
 def _companies(snapshot: Mapping[str, Any], corps: dict[str, Any], colours: dict[str, str], title: str) -> Table:

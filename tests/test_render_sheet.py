@@ -10,7 +10,6 @@ from PIL import Image
 from render import palette as pal
 from render import render_sheet
 from render.board import board_for
-from render.sheet import _tint
 from render.snapshot import SnapshotError
 from test_render_fixtures import fixture_paths, fixture_snapshot
 
@@ -36,7 +35,7 @@ def test_sheet_shows_companies_presidents_and_the_next_train(path):
         colour = pal.company_colour("1830", sym, order)
         assert _rgb(colour) in colours, sym
         if corp["president"] is not None and not corp["closed"]:
-            assert _rgb(_tint(colour)) in colours, sym
+            assert _rgb(pal.tint(colour)) in colours, sym
     assert (_rgb("#FFF6D6") in colours) == any(t["left"] for t in snap["trains"])
 
 
