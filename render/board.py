@@ -13,6 +13,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Collection, Literal
 
+from engine.eighteen.board.hexgrid import Orientation as HexOrientation
+from engine.eighteen.board.hexgrid import neighbour_id, split_coordinate
+
 DATA_DIR = Path(__file__).resolve().parent.parent / "engine" / "data"
 
 Orientation = Literal["pointy", "flat"]
@@ -96,9 +99,9 @@ class Board:
 
     # -- geometry in hex-radius units -------------------------------------------------------
     def neighbour(self, coord: str, edge: int) -> str | None:
-        h = self.hexes[coord]
-        dx, dy = edge_dir(self.orientation, edge)
-        return _centre_index(self).get(_key(h.x + 2 * APOTHEM * dx, h.y + 2 * APOTHEM * dy))
+        """The hex across `edge`, if the board has one."""
+        other = neighbour_id(HexOrientation(self.orientation), coord, edge)
+        return other if other in self.hexes else None
 
     def bounds(self) -> tuple[float, float, float, float]:
         xs = [h.x for h in self.hexes.values()]
@@ -118,34 +121,12 @@ def edge_dir(orientation: Orientation, edge: float) -> tuple[float, float]:
     return math.cos(a), math.sin(a)
 
 
-def _key(x: float, y: float) -> tuple[int, int]:
-    return round(x * 100), round(y * 100)
-
-
-@lru_cache(maxsize=8)
-def _centre_index(board: Board) -> dict[tuple[int, int], str]:
-    return {_key(h.x, h.y): c for c, h in board.hexes.items()}
-
-
 # -- parsing -----------------------------------------------------------------------------------
-_COORD = re.compile(r"^([A-Z]+)(\d+)$")
 _END = re.compile(r"^(edge|city|town|halt|offboard)(\d+)$")
 
 
-def split_coord(coord: str) -> tuple[int, int]:
-    """'E19' -> (letter index 4, number 19)."""
-    m = _COORD.match(coord)
-    if not m:
-        raise BoardDataError(f"bad hex coordinate {coord!r}")
-    letters, number = m.groups()
-    index = 0
-    for ch in letters:
-        index = index * 26 + (ord(ch) - ord("A") + 1)
-    return index - 1, int(number)
-
-
 def hex_centre(coord: str, orientation: Orientation) -> tuple[float, float]:
-    letter, number = split_coord(coord)
+    letter, number = split_coordinate(coord)
     if orientation == "pointy":  # letter = row, number = column (half-hex steps)
         return number * APOTHEM, letter * 1.5
     return letter * 1.5, number * APOTHEM  # flat: letter = column, number = row

@@ -14,7 +14,8 @@ from typing import Any, Collection, Mapping
 from PIL import Image
 
 from render import palette as pal
-from render.board import APOTHEM, Art, Board, board_for, edge_dir, split_coord
+from engine.eighteen.board.hexgrid import split_coordinate
+from render.board import APOTHEM, Art, Board, board_for, edge_dir
 from render.fonts import text_width
 from render.snapshot import SnapshotError, header_line, money, need, reading
 from render.svg import Svg, Text, draw_texts, finish, rasterize
@@ -286,7 +287,7 @@ def _frame(svg: Svg, g: Geometry) -> None:
     columns: dict[str, float] = {}
     rows: dict[str, float] = {}
     for c in b.hexes:
-        _letter, number = split_coord(c)
+        _letter, number = split_coordinate(c)
         x, y = g.centre(c)
         letter_text = c[: len(c) - len(str(number))]
         if b.orientation == "pointy":
