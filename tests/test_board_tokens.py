@@ -44,7 +44,9 @@ def test_erie_holds_either_city_of_its_home(board: Board) -> None:
 
 
 def test_a_reservation_follows_its_city_through_upgrades(board: Board) -> None:
+    assert board.reserved_city("NYNH", "G19") == 0
     board.lay("PRR", "G19", "54-0", 0)                    # NYNH's city (NE side) becomes city 1
+    assert board.reserved_city("NYNH", "G19") == 1 and board.reserved_city("ERIE", "E11") is None
     assert "reserved for NYNH's home station" in refused(board, "PRR", "54-0-1", need_connection=False)
     assert board.check_token("PRR", "54-0-0", need_connection=False) == ("G19", 0)
     # the caller may state the reservations itself instead

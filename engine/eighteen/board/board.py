@@ -376,6 +376,14 @@ class Board:
             raise InvalidAction(f"tile {tile_id} on {hex_id} has no city {city_index}")
         return hex_id, city_index
 
+    def reserved_city(self, corp: str, hex_id: str) -> int | None:
+        """The city of `hex_id` holding a circle for `corp`'s home station (it follows upgrades:
+        NYNH's New York city is city 1 of tile 54 at rotation 0), or None if none does."""
+        for i in self._current(hex_id)[0].cities:
+            if corp in self._cities[(hex_id, i)].reservations:
+                return i
+        return None
+
     def _reservations(self, reserved: Reservations | None) -> tuple[dict[tuple[str, int], list[str]], dict[str, list[str]]]:
         """(city reservations, hex reservations): the board's own, or the caller's override
         ({hex: [(city index, corp)]}, a city index of None or -1 meaning any city of the hex)."""
