@@ -63,13 +63,31 @@ def test_map_fits_a_chat_post(final):
     assert len(png) < MAX_BYTES
 
 
-def test_every_laid_tile_shows_its_colour(final):
-    snap, img, _png = final
-    board = load_board("1830")
+def assert_tiles_shown(img: Image.Image, snap: dict) -> None:
+    """Every laid tile's hex is mostly in the tile's colour."""
+    board = load_board(snap["title"])
     g = geometry(board)
     for coord, t in snap["tiles"].items():
         colour = pal.TILE[board.tiles[t["tile"]].color]
         assert _share(img, _disc(g, coord), colour) > 0.3, (coord, t)
+
+
+def assert_tokens_shown(img: Image.Image, snap: dict) -> None:
+    """Every token's slot shows its company's colour (sampled above the abbreviation)."""
+    board = load_board(snap["title"])
+    g = geometry(board)
+    for coord, tokens in snap["tokens"].items():
+        lay = layout(board.orientation, _art(board, snap, coord))
+        for t in tokens:
+            x, y = lay.city(t["city"]).slot_centres()[t["slot"]]
+            above_text = g.px(coord, (x, y - 0.17))
+            colour = _rgb(pal.company_colour(snap["title"], t["corp"], list(board.corporations)))
+            assert _close(img.getpixel(tuple(map(round, above_text))), colour), (coord, t)
+
+
+def test_every_laid_tile_shows_its_colour(final):
+    snap, img, _png = final
+    assert_tiles_shown(img, snap)
 
 
 def test_unlaid_hexes_keep_their_preprinted_colour(final):
@@ -83,15 +101,7 @@ def test_unlaid_hexes_keep_their_preprinted_colour(final):
 
 def test_every_token_shows_its_company_colour(final):
     snap, img, _png = final
-    board = load_board("1830")
-    g = geometry(board)
-    for coord, tokens in snap["tokens"].items():
-        lay = layout(board.orientation, _art(board, snap, coord))
-        for t in tokens:
-            x, y = lay.city(t["city"]).slot_centres()[t["slot"]]
-            above_text = g.px(coord, (x, y - 0.17))
-            colour = _rgb(pal.company_colour("1830", t["corp"], list(board.corporations)))
-            assert _close(img.getpixel(tuple(map(round, above_text))), colour), (coord, t)
+    assert_tokens_shown(img, snap)
 
 
 def test_impassable_borders_are_drawn(final):
