@@ -1,0 +1,35 @@
+"""`railchat render FILE [--upto N] --out DIR`: the map, market and sheet of a game file's position."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.eighteen import io
+from engine.errors import GameError
+from render import render_all
+
+
+def add_parser(subparsers: Any) -> None:
+    cmd = subparsers.add_parser("render", help="draw map.png, market.png and sheet.png for a game file")
+    cmd.add_argument("file", help="18xx.games JSON export (or railchat export)")
+    cmd.add_argument("--upto", type=int, help="the position after this action index (0-based, in the file)")
+    cmd.add_argument("--out", required=True, help="folder to write the images to")
+    cmd.set_defaults(func=cmd_render)
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    try:
+        data = io.read_file(args.file)
+        game = io.load(data, upto=args.upto).game
+    except (OSError, GameError) as exc:
+        print(f"railchat: {exc}", file=sys.stderr)
+        return 1
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    options = tuple(sorted(k for k, v in game.options.items() if v))
+    for name, png in render_all(game.snapshot(), options).items():
+        (out / name).write_bytes(png)
+        print(out / name)
+    return 0
