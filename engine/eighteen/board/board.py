@@ -78,6 +78,9 @@ class Tile:
 
 
 class Board:
+    """The map of one game: tiles laid, tokens placed, home reservations; checks and applies lays
+    and tokens, and checks, values and finds train routes. Built from a title's JSON data."""
+
     def __init__(self, title_data: Mapping[str, Any]) -> None:
         game_map = title_data["map"]
         self.orientation = Orientation.from_layout(game_map["layout"])
