@@ -14,6 +14,20 @@ def _name(game: Any, entity: Any) -> str:
     return str(entity)
 
 
+def _place(game: Any, hex_id: Any) -> str:
+    name = game.hex_names().get(hex_id)
+    return f"{hex_id} ({name})" if name else str(hex_id)
+
+
+def _city_place(game: Any, ref: Any) -> str:
+    try:
+        hex_id, city = game.token_fields({"type": "place_token", "city": ref})
+    except Exception:  # the sentence still names what the player typed
+        return str(ref)
+    several = len(game.board.tile_on(hex_id).cities) > 1
+    return _place(game, hex_id) + (f", city {city}" if several else "")
+
+
 def _shares_text(action: dict[str, Any]) -> str:
     shares = action.get("shares") or []
     corp = shares[0].rpartition("_")[0] if shares else "?"
@@ -29,7 +43,8 @@ def describe_action(game: Any, action: dict[str, Any]) -> str:
     if t == "bid":
         return f"{who} bids ${action.get('price')} on {action.get('company')}."
     if t == "pass":
-        return f"{who} passes."
+        step = getattr(game, "last_step_description", None)
+        return f"{who} passes ({step})." if step else f"{who} passes."
     if t == "par":
         price = str(action.get("share_price", "")).split(",")[0]
         return f"{who} pars {action.get('corporation')} at ${price}."
@@ -41,17 +56,21 @@ def describe_action(game: Any, action: dict[str, Any]) -> str:
         return f"{who} buys {action.get('company')} for ${action.get('price')}."
     if t == "lay_tile":
         tile = str(action.get("tile", "")).split("-")[0]
-        return f"{who} lays tile {tile} on {action.get('hex')} (rotation {action.get('rotation')})."
+        return f"{who} lays tile {tile} on {_place(game, action.get('hex'))} (rotation {action.get('rotation')})."
     if t == "place_token":
-        city = str(action.get("city", ""))
-        return f"{who} places a station token ({city})."
+        return f"{who} places a station token in {_city_place(game, action.get('city'))}."
     if t == "run_routes":
         routes = action.get("routes") or []
         total = sum(r.get("revenue", 0) or 0 for r in routes)
         parts = ", ".join(f"{r.get('train', '?').split('-')[0]}-train ${r.get('revenue', 0)}" for r in routes)
         return f"{who} runs for ${total}" + (f" ({parts})." if parts else ".")
     if t == "dividend":
-        return f"{who} {'pays out' if action.get('kind') == 'payout' else 'withholds'}."
+        corp = game.corporation(action.get("entity"))
+        revenue = corp.last_revenue or 0
+        price = f"; share price now ${corp.share_price.price}" if corp.share_price else ""
+        if action.get("kind") == "payout":
+            return f"{who} pays out ${revenue} (${revenue / 10:g} a share){price}."
+        return f"{who} withholds ${revenue}{price}."
     if t == "buy_train":
         train = str(action.get("train", "")).split("-")[0]
         swap = f", trading in a {str(action['exchange']).split('-')[0]}" if action.get("exchange") else ""

@@ -69,6 +69,7 @@ class EighteenGame(Game):
         self.game_end_reason: str | None = None
         self.end_trigger: tuple[str, str] | None = None
         self.last_effect: dict[str, Any] | None = None
+        self.last_step_description: str | None = None
         self.round: Round = self.new_auction_round()
         self.round.setup()
 
@@ -332,6 +333,9 @@ class EighteenGame(Game):
         return sorted([c for c in self.corporations if c.floated and not c.closed], key=operating_key)
 
     # -- track and tokens ----------------------------------------------------------------------
+    def hex_names(self) -> dict[str, str]:
+        return {h["hex"]: h["name"] for h in self.data["map"]["hexes"] if h.get("name")}
+
     def blocked_hexes(self) -> set[str]:
         out: set[str] = set()
         for c in self.companies:
@@ -629,6 +633,8 @@ class EighteenGame(Game):
             return
         entity = self.resolve_entity(action)
         self.last_effect = None
+        step = self.round.active_step()
+        self.last_step_description = step.description if step else None
         self.round.process_action(action, entity)
         _, timing = self.game_end_check() or (None, None)
         if timing == "immediate":

@@ -1,0 +1,27 @@
+"""The one-sentence summaries posted to the game thread say what the action did."""
+from __future__ import annotations
+
+import json
+import re
+
+from engine.eighteen import io
+from tests.fixtures_1830 import require_fixtures
+
+
+def test_sentences_name_places_amounts_and_what_was_passed() -> None:
+    path = next(p for p in require_fixtures("1830") if p.stem == "1830_game_end_bank")
+    data = json.loads(path.read_text())
+    said: list[tuple[dict, str]] = []
+    io.load(data, upto=200, on_state=lambda i, a, g: said.append((a, g.describe(a))))
+    last_run: dict[str, int] = {}
+    for action, sentence in said:
+        assert sentence.endswith(".") and sentence[0].isupper() or sentence[0].isdigit(), sentence
+        if action["type"] == "lay_tile":
+            assert action["hex"] in sentence and "(" in sentence           # hex and its name
+        if action["type"] == "run_routes":
+            last_run[action["entity"]] = sum(r["revenue"] for r in action["routes"])
+        if action["type"] == "dividend" and action["kind"] == "payout":
+            amount = int(re.search(r"pays out \$(\d+)", sentence).group(1))
+            assert amount == last_run[action["entity"]]
+        if action["type"] == "pass" and action["entity_type"] == "corporation":
+            assert re.search(r"passes \(.+\)\.$", sentence), sentence
