@@ -20,6 +20,9 @@ from engine.eighteen.board.tiles import (COLORS, NodeKind, TileDef, describe_pat
 
 Reservations = Mapping[str, list[tuple[int | None, str]]]
 
+# Map hexes that are never built on; track may only meet them where their own track runs.
+FIXED_COLORS = ("blue", "gray", "red")
+
 
 @dataclass(frozen=True)
 class MapHex:
@@ -31,7 +34,7 @@ class MapHex:
 
     @property
     def buildable(self) -> bool:
-        return self.printed.color not in ("gray", "red")
+        return self.printed.color not in FIXED_COLORS
 
 
 @dataclass
@@ -114,7 +117,7 @@ class Board:
     def _crossable_sides(self, hex_id: str, raw_hexes: Mapping[str, Any],
                          printed: Mapping[str, TileDef]) -> dict[int, str]:
         """Sides across which track may run (18xx `connect_hexes`): a map hex beyond, no impassable
-        border on either side, and no gray/red hex turning its blank side to us."""
+        border on either side, and no fixed (gray, red, blue) hex turning its blank side to us."""
         sides: dict[int, str] = {}
         mine = raw_hexes[hex_id]
         for side in SIDES:
@@ -124,7 +127,7 @@ class Board:
             theirs = raw_hexes[other]
             if side in mine.get("impassable_borders", ()) or opposite(side) in theirs.get("impassable_borders", ()):
                 continue
-            if printed[other].color in ("gray", "red") and opposite(side) not in printed[other].exits(0):
+            if printed[other].color in FIXED_COLORS and opposite(side) not in printed[other].exits(0):
                 continue
             sides[side] = other
         return sides
