@@ -148,3 +148,11 @@ def test_oo_upgrade_keeps_each_city_on_its_own_track(board: Board) -> None:
     board.lay("ERIE", "E11", "64-0", 2)
     assert board.tokens()["E11"] == [(0, 0, "ERIE")]
     assert board.city_ref("E11", 0) == "64-0-0"
+
+
+def test_track_does_not_reach_through_an_offboard(board: Board) -> None:
+    board.lay("B&O", "J14", "57-0", 0)                    # Washington: Baltimore to Deep South
+    assert board.network().node_at[("K13", 0)] in board.reach("B&O").nodes
+    assert board.reach("B&O").edges.get("J12", set()) == set()   # Deep South's other side
+    assert refused(board.check_lay, "B&O", "J12", "9-0", 2, colors=YELLOW) == \
+        "B&O cannot lay tile 9 on J12: B&O's track does not reach the hex"
