@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import importlib
 import logging
 import sys
@@ -17,7 +18,7 @@ log = logging.getLogger(__name__)
 
 # Modules exposing `add_parser(subparsers) -> None`, each registering one sub-command whose
 # handler is set with `set_defaults(func=...)` and takes the parsed arguments.
-EXTRA_COMMAND_MODULES: tuple[str, ...] = ("bot.cli_replay", "render.cli")
+EXTRA_COMMAND_MODULES: tuple[str, ...] = ("bot.cli_replay", "render.cli", "bot.cli_export")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _settings(args: argparse.Namespace) -> Settings:
     settings = load_settings()
     if getattr(args, "db", None):
-        settings = Settings(settings.token, args.db, settings.guild_id, settings.log_level)
+        settings = dataclasses.replace(settings, db_path=args.db)
     return settings
 
 
@@ -80,13 +81,15 @@ def cmd_local(args: argparse.Namespace) -> int:
 
 def _local(settings: Settings) -> int:
     from bot.console import play
+    from bot.rendering import render_view
     from bot.service import GameService
     from bot.store import Store
 
     _configure_logging(settings.log_level or "WARNING")
     store = Store(settings.db_path)
     try:
-        asyncio.run(play(GameService(store), settings.db_path))
+        service = GameService(store, remind_hours=settings.remind_hours)
+        asyncio.run(play(service, settings.db_path, renderer=render_view))
     except KeyboardInterrupt:
         pass
     finally:

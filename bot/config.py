@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Mapping
 
 DEFAULT_DB = "railchat.db"
+DEFAULT_REMIND_HOURS = 24.0
 
 
 class ConfigError(ValueError):
@@ -19,11 +20,12 @@ class Settings:
     db_path: str
     guild_id: int | None
     log_level: str | None  # None: each mode picks its own default
+    remind_hours: float = DEFAULT_REMIND_HOURS
 
     def __repr__(self) -> str:  # never let the token reach a log line
         token = "set" if self.token else "unset"
         return (f"Settings(token={token}, db_path={self.db_path!r}, guild_id={self.guild_id}, "
-                f"log_level={self.log_level!r})")
+                f"log_level={self.log_level!r}, remind_hours={self.remind_hours})")
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -52,9 +54,18 @@ def load_settings(environ: Mapping[str, str] | None = None,
     guild = env.get("RAILCHAT_GUILD", "").strip()
     if guild and not guild.isdigit():
         raise ConfigError(f"RAILCHAT_GUILD must be a server id (digits), not {guild!r}")
+    remind = env.get("RAILCHAT_REMIND_HOURS", "").strip()
+    try:
+        remind_hours = float(remind) if remind else DEFAULT_REMIND_HOURS
+    except ValueError:
+        remind_hours = -1.0
+    if not remind_hours >= 0:
+        raise ConfigError(f"RAILCHAT_REMIND_HOURS must be a number of hours (0: no reminders), "
+                          f"not {remind!r}")
     return Settings(
         token=env.get("DISCORD_TOKEN", "").strip() or None,
         db_path=env.get("RAILCHAT_DB", "").strip() or DEFAULT_DB,
         guild_id=int(guild) if guild else None,
         log_level=env.get("RAILCHAT_LOG_LEVEL", "").strip().upper() or None,
+        remind_hours=remind_hours,
     )

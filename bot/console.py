@@ -1,12 +1,15 @@
-"""Console play: the `/game` commands typed as text, hot-seat, on the same service and store.
+"""Console play: the Discord commands (`/game ...`, `/play ...`, `/notify`) typed as text,
+hot-seat, on the same service and store.
 
-A line looks like `as 2: /game join game:1`. `as N:` picks the local player (user id N, shown
-as "player N") and stays in force for the following lines. Options are written `name:value`;
-the first option may be given without its name (`/game status 3`, `/game act {"type": ...}`).
-Without a terminal the console reads lines from standard input, so sessions can be scripted.
+A line looks like `as 2: /play bid company:CS price:50`. `as N:` picks the local player (user
+id N, shown as "player N") and stays in force for the following lines. Options are written
+`name:value`; the first option may be given without its name (`/game status 3`,
+`/play buy PRR IPO`). Without a terminal the console reads lines from standard input, so
+sessions can be scripted. Images are written as PNG files after each change.
 """
 from __future__ import annotations
 
+import json
 import logging
 import re
 import sys
@@ -14,8 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Awaitable, Callable, Iterable, Iterator, TextIO
 
-from bot.parsing import parse_action, parse_options
+from bot.help_text import help_text
+from bot.moves import MOVES, Move, moves_text, resolve
+from bot.parsing import parse_action, parse_options, parse_seat_users
 from bot.results import Caller, Result
+from bot.routes_input import best_routes_text, routes_from_text
 from bot.service import GameService, Renderer
 
 log = logging.getLogger(__name__)
@@ -27,12 +33,12 @@ QUIT_WORDS = {"quit", "exit"}
 @dataclass(frozen=True)
 class Param:
     name: str
-    kind: type  # int or str
+    kind: type  # int, float or str
     required: bool = False
 
     @property
     def usage(self) -> str:
-        shown = f"{self.name}:<{'number' if self.kind is int else 'text'}>"
+        shown = f"{self.name}:<{'text' if self.kind is str else 'number'}>"
         return shown if self.required else f"[{shown}]"
 
 
@@ -45,10 +51,12 @@ class Command:
     params: tuple[Param, ...]
     description: str
     run: Handler
+    group: str = "/game"  # "" for a top-level command such as /notify
 
     @property
     def usage(self) -> str:
-        return " ".join([f"/game {self.name}", *(p.usage for p in self.params)])
+        head = f"{self.group} {self.name}" if self.group else f"/{self.name}"
+        return " ".join([head, *(p.usage for p in self.params)])
 
 
 class ConsoleInputError(ValueError):
@@ -103,14 +111,10 @@ class Console:
             if not line:
                 self.say(f"Now playing as player {self.user_id}.")
                 return
-        words = line.split(maxsplit=2)
-        if line.lower() == "help" or words[:2] == ["/game", "help"]:
-            self.say(help_text(self.service))
-            return
-        command = COMMANDS.get(words[1]) if len(words) >= 2 and words[0] == "/game" else None
-        if command is None:
-            raise ConsoleInputError(f"unknown command {line!r}; type /game help for the commands")
-        args = parse_arguments(words[2] if len(words) == 3 else "", command)
+        if line.lower() == "help":
+            line = "/game help"
+        command, rest = find_command(line)
+        args = parse_arguments(rest, command)
         caller = Caller(self.user_id, f"player {self.user_id}")
         await command.run(self, caller, args)
 
@@ -127,10 +131,20 @@ class Console:
         if result.game_id is not None:
             self.game_id = result.game_id  # later commands default to this game
         self.say(result.text)
+        for name, data in result.files:
+            self.write_file(f"game-{result.game_id}-{name}", data)
         if result.changed and result.views and self.renderer and result.game_id is not None:
             await self.write_images(result.game_id, result.views, self.renderer)
+        if result.vote is not None:
+            self.say(f"Vote with /game approve {result.vote} or /game reject {result.vote}.")
         if result.notify and result.changed:
             self.say("To act: " + ", ".join(f"player {u}" for u in result.notify))
+
+    def write_file(self, name: str, data: bytes) -> None:
+        self.images_dir.mkdir(parents=True, exist_ok=True)
+        path = self.images_dir / name
+        path.write_bytes(data)
+        self.say(f"File: {path}")
 
     async def write_images(self, game_id: int, views: tuple[str, ...],
                            renderer: Renderer) -> None:
@@ -141,6 +155,18 @@ class Console:
             path = self.images_dir / f"game-{game_id}-{view}.png"
             path.write_bytes(png)
             self.say(f"Image: {path}")
+
+
+def find_command(line: str) -> tuple[Command, str]:
+    """The command a line names and the text of its options."""
+    words = line.split(maxsplit=2)
+    head = words[0].lower() if words else ""
+    if head in GROUPS and len(words) >= 2 and words[1].lower() in GROUPS[head]:
+        return GROUPS[head][words[1].lower()], words[2] if len(words) == 3 else ""
+    top = TOP_LEVEL.get(head.removeprefix("/")) if head.startswith("/") else None
+    if top is not None:
+        return top, line.split(maxsplit=1)[1] if len(words) > 1 else ""
+    raise ConsoleInputError(f"unknown command {line!r}; type /game help for the commands")
 
 
 def parse_arguments(text: str, command: Command) -> dict:
@@ -171,6 +197,10 @@ def parse_arguments(text: str, command: Command) -> dict:
             if not re.fullmatch(r"-?\d+", value):
                 raise ConsoleInputError(f"{param.name} must be a whole number, not {value!r}")
             args[param.name] = int(value)
+        elif param.kind is float:
+            if not re.fullmatch(r"-?\d+(\.\d+)?", value):
+                raise ConsoleInputError(f"{param.name} must be a number, not {value!r}")
+            args[param.name] = float(value)
         else:
             args[param.name] = value
     return args
@@ -182,13 +212,14 @@ def _unquote(value: str) -> str:
     return value
 
 
-def help_text(service: GameService) -> str:
-    lines = [f"{c.usage} — {c.description}" for c in COMMANDS.values()]
-    titles = ", ".join(service.titles()) or "none installed"
-    return "\n".join([*lines, "/game help — this list",
-                      f"Titles: {titles}.",
+def console_help(topic: str | None = None) -> str:
+    if topic:
+        return help_text(topic)
+    usages = [c.usage for group in GROUPS.values() for c in group.values()]
+    usages += [c.usage for c in TOP_LEVEL.values()]
+    return "\n".join([help_text(), "", "In this console:", *usages,
                       "Prefix a line with 'as N:' to play as player N (stays until changed); "
-                      "'quit' ends the session."])
+                      "/game moves lists your legal moves; 'quit' ends the session."])
 
 
 # -- the commands --------------------------------------------------------------------------------
@@ -228,25 +259,144 @@ async def _undo(console: Console, caller: Caller, args: dict) -> None:
     await console.show(await console.service.undo(console.game(args), caller))
 
 
+async def _vote(console: Console, caller: Caller, args: dict, approve: bool) -> None:
+    await console.show(await console.service.vote_undo(args["request"], caller, approve))
+
+
 async def _status(console: Console, caller: Caller, args: dict) -> None:
     await console.show(await console.service.status(console.game(args)))
+
+
+async def _moves(console: Console, caller: Caller, args: dict) -> None:
+    game_id = console.game(args)
+    console.say(moves_text(await console.service.legal_actions(game_id, caller.user_id)))
+
+
+def _image(view: str) -> Handler:
+    async def run(console: Console, caller: Caller, args: dict) -> None:
+        await console.show(await console.service.view(console.game(args), view,
+                                                      console.renderer))
+    return run
+
+
+async def _history(console: Console, caller: Caller, args: dict) -> None:
+    await console.show(await console.service.history(console.game(args), args.get("last", 10)))
+
+
+async def _routes(console: Console, caller: Caller, args: dict) -> None:
+    company = args["company"]
+    await console.show(await console.service.inspect(
+        console.game(args), lambda g: best_routes_text(g, company)))
 
 
 async def _list(console: Console, caller: Caller, args: dict) -> None:
     await console.show(console.service.list_games(include_finished=True))
 
 
-COMMANDS: dict[str, Command] = {c.name: c for c in (
+async def _help(console: Console, caller: Caller, args: dict) -> None:
+    console.say(console_help(args.get("title")))
+
+
+async def _pause(console: Console, caller: Caller, args: dict, paused: bool) -> None:
+    await console.show(await console.service.pause(console.game(args), caller, paused))
+
+
+async def _abandon(console: Console, caller: Caller, args: dict) -> None:
+    await console.show(await console.service.abandon(console.game(args), caller))
+
+
+async def _replace(console: Console, caller: Caller, args: dict) -> None:
+    user = args["user"]
+    await console.show(await console.service.replace_seat(
+        console.game(args), caller, args["seat"], user, f"player {user}"))
+
+
+async def _rewind(console: Console, caller: Caller, args: dict) -> None:
+    await console.show(await console.service.rewind(console.game(args), caller, args["action"]))
+
+
+async def _remind(console: Console, caller: Caller, args: dict) -> None:
+    await console.show(await console.service.set_reminders(console.game(args), caller,
+                                                           args["hours"]))
+
+
+async def _import(console: Console, caller: Caller, args: dict) -> None:
+    try:
+        users = parse_seat_users(args.get("players"))
+        data = json.loads(Path(args["file"]).read_text())
+    except (OSError, ValueError) as exc:
+        raise ConsoleInputError(f"cannot read {args['file']}: {exc}") from None
+    await console.show(await console.service.import_game(caller, data, users))
+
+
+async def _export(console: Console, caller: Caller, args: dict) -> None:
+    await console.show(await console.service.export(console.game(args)))
+
+
+async def _notify(console: Console, caller: Caller, args: dict) -> None:
+    dm = args["dm"].strip().lower()
+    if dm not in ("on", "off"):
+        raise ConsoleInputError(f"dm is on or off, not {args['dm']!r}")
+    await console.show(console.service.set_notify(caller, dm == "on"))
+
+
+def _play(move: Move) -> Handler:
+    async def run(console: Console, caller: Caller, args: dict) -> None:
+        await console.show(await console.service.play(
+            console.game(args), caller,
+            lambda g, choices: resolve(move, args, choices, g, routes_from_text)))
+    return run
+
+
+def _play_command(move: Move) -> Command:
+    params = tuple(Param(o.name, int if o.number else str, o.required) for o in move.options)
+    return Command(move.name, (*params, GAME), move.description.lower(), _play(move), "/play")
+
+
+REQUEST = Param("request", int, True)
+GAME_COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("new", (Param("title", str, True), Param("seats", int), Param("options", str)),
             "open a new game; you take seat 1", _new),
     Command("join", (GAME,), "take a seat in a game that has not started", _join),
     Command("leave", (GAME,), "give up your seat before the game starts", _leave),
     Command("start", (GAME,), "start the game (its creator)", _start),
     Command("act", (Param("action", str, True), GAME), 'make a move, e.g. {"type": "pass"}', _act),
-    Command("undo", (GAME,), "take back the last action (its author or the creator)", _undo),
+    Command("undo", (GAME,), "take back your last move (others approve if they moved since)",
+            _undo),
+    Command("moves", (GAME,), "list every move you can make now", _moves),
     Command("status", (GAME,), "show where the game stands", _status),
+    Command("map", (GAME,), "write the current map image", _image("map")),
+    Command("market", (GAME,), "write the current stock market image", _image("market")),
+    Command("sheet", (GAME,), "write the current company sheet image", _image("sheet")),
+    Command("history", (Param("last", int), GAME), "the last actions, numbered", _history),
+    Command("routes", (Param("company", str, True), GAME), "a company's best routes now",
+            _routes),
     Command("list", (), "list the games in this database", _list),
+    Command("help", (Param("title", str),), "the commands, or a title's moves", _help),
+    Command("pause", (GAME,), "admin: pause the game", lambda c, u, a: _pause(c, u, a, True)),
+    Command("resume", (GAME,), "admin: resume a paused game",
+            lambda c, u, a: _pause(c, u, a, False)),
+    Command("abandon", (GAME,), "admin: end the game without a result", _abandon),
+    Command("replace", (Param("seat", int, True), Param("user", int, True), GAME),
+            "admin: give a seat to another player", _replace),
+    Command("rewind", (Param("action", int, True), GAME),
+            "admin: take the game back to just after an action", _rewind),
+    Command("remind", (Param("hours", float, True), GAME),
+            "admin: idle hours before a reminder (0: none)", _remind),
+    Command("import", (Param("file", str, True), Param("players", str)),
+            "open a game from an 18xx.games JSON file", _import),
+    Command("export", (GAME,), "write the game as an 18xx.games JSON file", _export),
+    # Discord votes with buttons; the console types the vote.
+    Command("approve", (REQUEST,), "approve an undo request",
+            lambda c, u, a: _vote(c, u, a, True)),
+    Command("reject", (REQUEST,), "reject an undo request", lambda c, u, a: _vote(c, u, a, False)),
 )}
+CONSOLE_ONLY = ("approve", "reject")  # buttons in Discord
+PLAY_COMMANDS: dict[str, Command] = {m.name: _play_command(m) for m in MOVES.values()}
+GROUPS: dict[str, dict[str, Command]] = {"/game": GAME_COMMANDS, "/play": PLAY_COMMANDS}
+TOP_LEVEL: dict[str, Command] = {"notify": Command(
+    "notify", (Param("dm", str, True),), "on: a direct message when it is your turn", _notify,
+    "")}
 
 
 def stdin_lines(stream: TextIO = sys.stdin) -> Iterator[str]:

@@ -1,35 +1,47 @@
-"""The Discord bot: a discord.py `Bot` that loads the command cogs and syncs them."""
+"""The Discord bot: a discord.py `Bot` that loads the command cogs, registers the persistent
+buttons, posts to game threads and sends the idle-turn reminders."""
 from __future__ import annotations
 
+import asyncio
 import logging
+from datetime import datetime, timezone
 
 import discord
 from discord.ext import commands
 
+from bot.buttons import DYNAMIC_ITEMS
 from bot.config import Settings
-from bot.service import GameService
+from bot.service import GameService, Renderer
 from bot.store import Store
+from bot.thread_posts import DEFAULT_DELAY, ThreadPoster, post_now
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.game",)
+EXTENSIONS = ("bot.cogs.game", "bot.cogs.play")
+REMINDER_CHECK_SECONDS = 15 * 60  # the longest sleep between two looks at due reminders
 
 
 class RailchatBot(commands.Bot):
-    def __init__(self, service: GameService, *, sync_guild_id: int | None = None) -> None:
+    def __init__(self, service: GameService, *, sync_guild_id: int | None = None,
+                 renderer: Renderer | None = None, post_delay: float = DEFAULT_DELAY) -> None:
         # Slash commands only: no message-content intent, no prefix commands.
         super().__init__(command_prefix=commands.when_mentioned, help_command=None,
                          intents=discord.Intents.default())
         self.service = service
         self.sync_guild_id = sync_guild_id
+        self.renderer = renderer
+        self.poster = ThreadPoster(self, renderer, delay=post_delay)
+        self._reminders: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         await self.load_cogs()
         await self.sync_commands()
+        self._reminders = asyncio.create_task(self.remind_forever())
 
     async def load_cogs(self) -> None:
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)  # buttons work again after a restart
 
     async def sync_commands(self) -> None:
         """To the development server when RAILCHAT_GUILD is set (instant), else globally."""
@@ -42,6 +54,35 @@ class RailchatBot(commands.Bot):
         synced = await self.tree.sync(guild=guild)
         log.info("synced %d commands to server %s", len(synced), self.sync_guild_id)
 
+    async def send_reminders(self, now: datetime) -> int:
+        """Post every due reminder; the service stores that it was sent."""
+        due = await self.service.due_reminders(now)
+        for result in due:
+            try:
+                await post_now(self, result)
+            except discord.HTTPException as exc:
+                log.warning("reminder for game %s not posted: %s", result.game_id, exc)
+        return len(due)
+
+    async def remind_forever(self) -> None:
+        """Sleep until the next reminder is due (as stored in SQLite), post, repeat."""
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.send_reminders(datetime.now(timezone.utc))
+            except Exception:
+                log.exception("sending reminders failed")
+            due = self.service.next_reminder()
+            wait = REMINDER_CHECK_SECONDS if due is None else \
+                (due - datetime.now(timezone.utc)).total_seconds()
+            await asyncio.sleep(min(max(wait, 1.0), REMINDER_CHECK_SECONDS))
+
+    async def close(self) -> None:
+        if self._reminders is not None:
+            self._reminders.cancel()
+        await self.poster.drain()
+        await super().close()
+
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, self.user and self.user.id)
 
@@ -49,9 +90,12 @@ class RailchatBot(commands.Bot):
 def run_bot(settings: Settings) -> None:
     """Connect to Discord and serve until interrupted."""
     assert settings.token, "run_bot needs DISCORD_TOKEN"
+    from bot.rendering import render_view
+
     store = Store(settings.db_path)
     try:
-        bot = RailchatBot(GameService(store), sync_guild_id=settings.guild_id)
+        service = GameService(store, remind_hours=settings.remind_hours)
+        bot = RailchatBot(service, sync_guild_id=settings.guild_id, renderer=render_view)
         bot.run(settings.token, log_handler=None)  # logging is configured by the CLI
     finally:
         store.close()

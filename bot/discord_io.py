@@ -1,16 +1,18 @@
 """How any cog turns an interaction into a service call and a service `Result` into posts.
 
-Kept apart from the cogs so that every command group (the `/game` group now, per-title play
-commands later) finds games, identifies callers and posts to game threads the same way.
+Kept apart from the cogs so that every command group (`/game`, `/play`, the buttons) finds
+games, identifies callers and answers the same way; posting to game threads is
+`thread_posts.ThreadPoster`.
 """
 from __future__ import annotations
 
+import io
 import logging
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.results import Caller, Result
+from bot.results import Caller
 
 if TYPE_CHECKING:
     from bot.discord_app import RailchatBot
@@ -40,43 +42,21 @@ def resolve_game(bot: RailchatBot, interaction: discord.Interaction, game: int |
 
 async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
     """Answer the interaction whether or not it was deferred."""
-    text = _fit(text)
+    text = fit(text)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=ephemeral)
     else:
         await interaction.response.send_message(text, ephemeral=ephemeral)
 
 
-def post_text(result: Result) -> str:
-    """The thread post for a state change: what happened, then whose turn it is."""
-    text = result.text
-    if result.notify:
-        text += "\nTo act: " + " ".join(f"<@{uid}>" for uid in result.notify)
-    return _fit(text)
-
-
-async def publish(bot: RailchatBot, interaction: discord.Interaction, result: Result) -> None:
-    """Refusals go privately to the caller; changes are posted in the game's thread."""
-    if not result.ok:
-        await reply(interaction, f"Refused: {result.error}")
-        return
-    if result.duplicate:
-        await reply(interaction, result.text)
-        return
-    mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
-    text = post_text(result)
-    if result.thread_id is None or interaction.channel_id == result.thread_id:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, allowed_mentions=mentions)
-        else:
-            await interaction.response.send_message(text, allowed_mentions=mentions)
-        return
-    thread = await game_thread(bot, result.thread_id)
-    if thread is None:
-        await reply(interaction, f"{text}\n(The game's thread could not be found.)")
-        return
-    await thread.send(text, allowed_mentions=mentions)
-    await reply(interaction, f"Done; posted in <#{result.thread_id}>.")
+async def reply_files(interaction: discord.Interaction, text: str,
+                      files: tuple[tuple[str, bytes], ...]) -> None:
+    """Answer only the caller with attachments (images, exported games)."""
+    attachments = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
+    if interaction.response.is_done():
+        await interaction.followup.send(fit(text), files=attachments, ephemeral=True)
+    else:
+        await interaction.response.send_message(fit(text), files=attachments, ephemeral=True)
 
 
 async def game_thread(bot: RailchatBot, thread_id: int) -> discord.Thread | None:
@@ -99,5 +79,6 @@ async def add_to_thread(thread: discord.Thread, user: discord.abc.Snowflake) -> 
         log.warning("could not add user %s to thread %s: %s", user.id, thread.id, exc)
 
 
-def _fit(text: str) -> str:
-    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 1] + "…"
+def fit(text: str, size: int = MAX_MESSAGE) -> str:
+    """Shorten to Discord's message limit."""
+    return text if len(text) <= size else text[:size - 1] + "…"

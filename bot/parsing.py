@@ -3,6 +3,7 @@ the console so both read input the same way)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from engine.game import Action
@@ -45,3 +46,20 @@ def parse_action(text: str) -> Action:
         raise ValueError('an action is a JSON object with a string "type", '
                          'like {"type": "pass"}')
     return action
+
+
+SEAT_USER = re.compile(r"<@!?(\d+)>|(\d+)|-")
+
+
+def parse_seat_users(text: str | None) -> list[int | None]:
+    """`<@11> - 13` -> [11, None, 13]: who takes each seat of an imported game, in the file's
+    player order (a mention or a user id; `-` leaves the seat unclaimed)."""
+    out: list[int | None] = []
+    for token in (text or "").split():
+        match = SEAT_USER.fullmatch(token)
+        if match is None:
+            raise ValueError(f"players lists @mentions (or user ids) or - for each seat, not "
+                             f"{token!r}")
+        digits = match[1] or match[2]
+        out.append(int(digits) if digits else None)
+    return out

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from datetime import datetime, timedelta, timezone
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
+from bot.config import DEFAULT_REMIND_HOURS
 from bot.results import Caller, Prompt, Refused, Result
 from bot.store import (ACTIVE, FINISHED, OPEN, ActionRecord, DuplicateInteraction, GameRecord,
                        SeatRecord, Store)
@@ -26,7 +27,6 @@ from engine.titles import create_game, find_title, title_names
 log = logging.getLogger(__name__)
 
 ALREADY_HANDLED = "That command was already handled."
-DEFAULT_REMIND_HOURS = 24.0
 HISTORY_LIMIT = 50
 CHOICE_CACHE = 64
 IMPORTED_BY = 0  # user id recorded for the actions of an imported game file

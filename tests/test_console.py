@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import COMMANDS, Console, ConsoleInputError, parse_arguments
+from bot.console import (CONSOLE_ONLY, GAME_COMMANDS, GROUPS, TOP_LEVEL, Console,
+                         ConsoleInputError, parse_arguments)
 from bot.discord_app import RailchatBot
 from bot.service import GameService
 from bot.store import Store
@@ -86,33 +87,49 @@ async def test_which_game_when_none_is_chosen(console):
 
 async def test_help_lists_every_command(console):
     out = "\n".join(await session(console, "help"))
-    for command in COMMANDS.values():
-        assert command.usage in out
+    for group in GROUPS.values():
+        for command in group.values():
+            assert command.usage in out
+    assert "/notify dm:<text>" in out
     assert "Titles: " in out and "tally" in out
+    title_help = "\n".join(await session(console, "/game help 1830"))
+    assert title_help.startswith("1830: six private companies are auctioned first")
+    assert "/play lay hex:H10 tile:57 rotation:1 — Lay or upgrade a tile" in title_help
 
 
 def test_arguments_are_read_by_name_and_position():
-    act = COMMANDS["act"]
+    act = GAME_COMMANDS["act"]
     assert parse_arguments('{"type": "a b", "x": 1} game:4', act) == {
         "action": '{"type": "a b", "x": 1}', "game": 4}
     assert parse_arguments('game: 4 action:"{}"', act) == {"action": "{}", "game": 4}
-    new = COMMANDS["new"]
+    new = GAME_COMMANDS["new"]
     assert parse_arguments("1830 options:a, b=2 seats:4", new) == {
         "title": "1830", "options": "a, b=2", "seats": 4}
     with pytest.raises(ConsoleInputError, match="cannot read 'extra'"):
-        parse_arguments("extra", COMMANDS["list"])
+        parse_arguments("extra", GAME_COMMANDS["list"])
+    assert parse_arguments("routes:2: E19 F20; 3: F20 G19", GROUPS["/play"]["run"]) == {
+        "routes": "2: E19 F20; 3: F20 G19"}
+    assert parse_arguments("hours:1.5", GAME_COMMANDS["remind"]) == {"hours": 1.5}
 
 
 async def test_console_and_discord_offer_the_same_commands(db_path):
     bot = RailchatBot(GameService(Store(db_path)))
     await bot.load_cogs()
-    group = bot.tree.get_command("game")
-    discord_side = {c.name: [(p.name, p.required) for p in c.parameters]
-                    for c in group.commands}
-    console_side = {c.name: [(p.name, p.required) for p in c.params] for c in COMMANDS.values()}
-    console_side["help"] = []
-    assert {k: sorted(v) for k, v in console_side.items()} == {
-        k: sorted(v) for k, v in discord_side.items()}
+    discord_side, console_side = {}, {}
+    for top in bot.tree.get_commands():
+        subcommands = getattr(top, "commands", None)
+        for c in subcommands if subcommands is not None else [top]:
+            path = f"/{top.name} {c.name}" if subcommands is not None else f"/{c.name}"
+            discord_side[path] = sorted((p.name, p.required) for p in c.parameters)
+    for group, commands in GROUPS.items():
+        for c in commands.values():
+            if c.name not in CONSOLE_ONLY:  # Discord votes with buttons instead
+                console_side[f"{group} {c.name}"] = sorted((p.name, p.required)
+                                                           for p in c.params)
+    for c in TOP_LEVEL.values():
+        console_side[f"/{c.name}"] = sorted((p.name, p.required) for p in c.params)
+    assert console_side == discord_side
+    assert len(discord_side) > 30
 
 
 def _railchat(args: list[str], stdin: str, tmp_path: Path, register_tally: bool = False,

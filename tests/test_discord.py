@@ -1,113 +1,26 @@
-"""The Discord shell offline: the real command tree and callbacks of discord.py, driven with
-stand-in interaction, channel and thread objects instead of a gateway connection."""
+"""The Discord shell offline with the test-only Tally title: seating, acting, refusals,
+autocomplete, thread posts and the limits of the command payload (see tests/discord_world.py
+for the stand-ins)."""
 from __future__ import annotations
 
-import itertools
 import re
-from dataclasses import dataclass, field
 from types import SimpleNamespace
-from unittest.mock import AsyncMock, MagicMock
 
 import discord
 import pytest
 from discord import app_commands
 
-from bot.discord_app import RailchatBot
 from bot.discord_io import NO_GAME_HERE
-from bot.service import GameService
-from bot.store import Store
+from bot.results import Caller
+from tests.discord_world import CHANNEL, GUILD, Sent, World, make_world, posts
 
-GUILD, CHANNEL = 500, 600
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
-_ids = itertools.count(9000)
-
-
-@dataclass
-class Sent:
-    text: str
-    ephemeral: bool = False
-
-
-@dataclass
-class Response:
-    sent: list[Sent] = field(default_factory=list)
-    deferred: bool = False
-
-    def is_done(self) -> bool:
-        return self.deferred or bool(self.sent)
-
-    async def send_message(self, content: str, *, ephemeral: bool = False, **_: object) -> None:
-        assert not self.is_done(), "an interaction is answered once"
-        self.sent.append(Sent(content, ephemeral))
-
-    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
-        assert not self.is_done()
-        self.deferred = True
-
-
-class Followup:
-    def __init__(self, response: Response) -> None:
-        self.response = response
-
-    async def send(self, content: str, *, ephemeral: bool = False, **_: object) -> None:
-        assert self.response.is_done(), "followups come after the first answer"
-        self.response.sent.append(Sent(content, ephemeral))
-
-
-def make_thread(thread_id: int) -> MagicMock:
-    thread = MagicMock(spec=discord.Thread)
-    thread.id, thread.mention = thread_id, f"<#{thread_id}>"
-    thread.send, thread.add_user, thread.delete = AsyncMock(), AsyncMock(), AsyncMock()
-    return thread
-
-
-class World:
-    """A bot with its cogs loaded, one text channel, and the threads created in it."""
-
-    def __init__(self, bot: RailchatBot) -> None:
-        self.bot = bot
-        self.threads: dict[int, MagicMock] = {}
-        self.channel = MagicMock(spec=discord.TextChannel)
-        self.channel.id = CHANNEL
-        self.channel.create_thread = AsyncMock(side_effect=self._create_thread)
-        bot.get_channel = self.threads.get  # the gateway cache, offline
-
-    async def _create_thread(self, **kwargs: object) -> MagicMock:
-        thread = make_thread(700 + len(self.threads))
-        thread.name = kwargs["name"]
-        self.threads[thread.id] = thread
-        return thread
-
-    def interaction(self, user_id: int, *, where: int | None = None, admin: bool = False,
-                    interaction_id: int | None = None):
-        channel = self.channel if where is None else self.threads[where]
-        response = Response()
-        return SimpleNamespace(
-            id=interaction_id or next(_ids), client=self.bot, guild_id=GUILD,
-            channel=channel, channel_id=channel.id,
-            user=SimpleNamespace(id=user_id, display_name=f"user{user_id}",
-                                 mention=f"<@{user_id}>"),
-            permissions=discord.Permissions(manage_threads=admin),
-            response=response, followup=Followup(response),
-            namespace=SimpleNamespace(game=None),  # options typed so far, for autocomplete
-            command=None)
-
-    def command(self, name: str) -> app_commands.Command:
-        command = self.bot.tree.get_command("game").get_command(name)
-        assert command is not None
-        return command
-
-    async def run(self, name: str, interaction, **kwargs):
-        command = self.command(name)
-        await command.callback(command.binding, interaction, **kwargs)
-        return interaction.response.sent
+ADD4 = '{"type": "add", "amount": 4, "entity": 1, "entity_type": "player"}'
 
 
 @pytest.fixture
 async def world(db_path):
-    bot = RailchatBot(GameService(Store(db_path), new_seed=lambda: 7))
-    await bot.load_cogs()
-    return World(bot)
+    return await make_world(db_path)
 
 
 def _check_payload(payload: dict, depth: int = 0) -> int:
@@ -138,10 +51,20 @@ async def test_command_tree_fits_discord_limits(world):
     assert 1 <= len(commands) <= 100
     payloads = [c.to_dict(world.bot.tree) for c in commands]
     assert sum(_check_payload(p) for p in payloads) > len(payloads)
-    game = next(p for p in payloads if p["name"] == "game")
-    assert {o["name"] for o in game["options"]} == {
-        "new", "join", "leave", "start", "act", "undo", "status", "list", "help"}
-    assert game["dm_permission"] is False
+    by_name = {p["name"]: p for p in payloads}
+    assert set(by_name) == {"game", "play", "notify"}
+    assert {o["name"] for o in by_name["game"]["options"]} == {
+        "new", "join", "leave", "start", "act", "undo", "moves", "status", "map", "market",
+        "sheet", "history", "routes", "list", "help", "pause", "resume", "abandon", "replace",
+        "rewind", "remind", "import", "export"}
+    assert {o["name"] for o in by_name["play"]["options"]} == {
+        "bid", "pass", "par", "buy", "sell", "private", "lay", "token", "run", "payout",
+        "withhold", "train", "discard", "bankrupt"}
+    assert by_name["game"]["dm_permission"] is False and by_name["play"]["dm_permission"] is False
+    lay = next(o for o in by_name["play"]["options"] if o["name"] == "lay")
+    assert [(o["name"], o.get("required", False), o.get("autocomplete", False))
+            for o in lay["options"]] == [("hex", True, True), ("tile", False, True),
+                                         ("rotation", False, True), ("game", False, False)]
 
 
 async def test_limit_check_catches_bad_payloads():
@@ -153,9 +76,11 @@ async def test_limit_check_catches_bad_payloads():
         _check_payload({"name": "game", "description": "x",
                         "options": [{"name": f"o{i}", "description": "x", "type": 3}
                                     for i in range(26)]})
+    with pytest.raises(AssertionError):
+        _check_payload({"name": "a" * 33, "description": "x"})
 
 
-async def open_game(world: World, user: int = 1, **kwargs) -> tuple[int, MagicMock]:
+async def open_game(world: World, user: int = 1, **kwargs):
     interaction = world.interaction(user)
     sent = await world.run("new", interaction, title="tally", seats=kwargs.pop("seats", 2),
                            options=kwargs.pop("options", None))
@@ -165,13 +90,22 @@ async def open_game(world: World, user: int = 1, **kwargs) -> tuple[int, MagicMo
     return game_id, thread
 
 
+async def started_game(world: World):
+    game_id, thread = await open_game(world)
+    await world.run("join", world.interaction(2, where=thread.id), game=None)
+    await world.run("start", world.interaction(1, where=thread.id), game=None)
+    thread.send.reset_mock()
+    return game_id, thread
+
+
 async def test_new_opens_a_thread_and_posts_there(world):
     game_id, thread = await open_game(world)
     kwargs = world.channel.create_thread.call_args.kwargs
     assert kwargs["type"] == discord.ChannelType.public_thread
     assert kwargs["name"] == "tally · user1's game"
-    posted = thread.send.call_args.args[0]
-    assert posted.startswith(f"user1 opened game #{game_id} of tally for up to 2 players")
+    [post] = posts(thread)
+    assert post.text.startswith(f"user1 opened game #{game_id} of tally for up to 2 players")
+    assert post.files == {} and post.buttons == []  # nothing to draw before the start
     thread.add_user.assert_awaited_once()
     record = world.bot.service.store.game(game_id)
     assert (record.guild_id, record.channel_id, record.thread_id) == (GUILD, CHANNEL, thread.id)
@@ -196,23 +130,29 @@ async def test_new_refusals_are_ephemeral_and_change_nothing(world):
 async def test_a_game_played_in_its_thread(world):
     game_id, thread = await open_game(world)
     sent = await world.run("join", world.interaction(2, where=thread.id), game=None)
-    assert sent == [Sent(f"user2 joined game #{game_id} at seat 2 (2/2 seated).")]
+    assert sent == [Sent(f"Done: user2 joined game #{game_id} at seat 2 (2/2 seated).", True)]
+    assert posts(thread)[-1].text == f"user2 joined game #{game_id} at seat 2 (2/2 seated)."
     refused = await world.run("start", world.interaction(2, where=thread.id), game=None)
     assert refused[0].ephemeral and "only the creator" in refused[0].text
     started = await world.run("start", world.interaction(1, where=thread.id), game=None)
-    assert not started[0].ephemeral and started[0].text.endswith("To act: <@1>")
+    assert started[0].ephemeral and started[0].text.startswith("Done: Game #1 of tally has")
+    post = posts(thread)[-1]
+    assert post.text.endswith("To act: <@1>") and post.pinged == [1]
+    assert list(post.files) == ["board.png"]
     wrong = await world.run("act", world.interaction(2, where=thread.id), game=None,
                             action='{"type": "pass", "entity": 2, "entity_type": "player"}')
     assert wrong[0] == Sent(f"Refused: it is not your turn in game #{game_id}; waiting for "
                             "user1", ephemeral=True)
+    count = len(posts(thread))
     acted = await world.run("act", world.interaction(1, where=thread.id), game=None,
-                            action='{"type": "add", "amount": 4, "entity": 1, '
-                                   '"entity_type": "player"}')
-    assert acted == [Sent("user1 added 4.\nTo act: <@2>")]
+                            action=ADD4)
+    assert acted == [Sent("Done: user1 added 4.", True)]
+    assert len(posts(thread)) == count + 1
+    assert posts(thread)[-1].text == "user1 added 4.\nTo act: <@2>"
     status = await world.run("status", world.interaction(3, where=thread.id), game=None)
     assert status[0].ephemeral and "To act: user2" in status[0].text
     undone = await world.run("undo", world.interaction(1, where=thread.id), game=None)
-    assert undone[0].text.startswith("user1 undid action 1: user1 added 4.")
+    assert undone[0].text.startswith("Done: user1 undid action 1: user1 added 4.")
     assert world.bot.service.store.actions(game_id) == []
 
 
@@ -220,12 +160,13 @@ async def test_commands_from_outside_the_thread_post_into_it(world):
     game_id, thread = await open_game(world)
     thread.send.reset_mock()
     sent = await world.run("join", world.interaction(2), game=game_id)
-    assert sent == [Sent(f"Done; posted in <#{thread.id}>.", ephemeral=True)]
-    assert thread.send.call_args.args[0] == f"user2 joined game #{game_id} at seat 2 (2/2 seated)."
+    assert sent == [Sent(f"Done (posted in <#{thread.id}>): user2 joined game #{game_id} at "
+                         "seat 2 (2/2 seated).", ephemeral=True)]
+    assert posts(thread)[0].text == f"user2 joined game #{game_id} at seat 2 (2/2 seated)."
     assert thread.add_user.await_count == 2
     admin_start = await world.run("start", world.interaction(3, admin=True), game=game_id)
     assert admin_start[0].ephemeral and "posted in" in admin_start[0].text
-    assert "has started" in thread.send.call_args.args[0]
+    assert "has started" in posts(thread)[-1].text
 
 
 async def test_bad_input_gets_a_specific_private_answer(world):
@@ -239,8 +180,8 @@ async def test_bad_input_gets_a_specific_private_answer(world):
     assert sent[0].ephemeral and sent[0].text.startswith("Refused: the action is not valid JSON")
     sent = await world.run("act", world.interaction(1, where=thread.id), game=None,
                            action='{"type": "pass"}')
-    assert sent[0] == Sent(f"Refused: game #{game_id} has not started yet; its creator starts "
-                           "it with /game start", ephemeral=True)
+    assert sent[-1] == Sent(f"Refused: game #{game_id} has not started yet; its creator starts "
+                            "it with /game start", ephemeral=True)
     await world.run("join", world.interaction(2, where=thread.id), game=None)
     sent = await world.run("join", world.interaction(3, where=thread.id), game=None)
     assert sent == [Sent(f"Refused: game #{game_id} is full (2/2 seats taken)", ephemeral=True)]
@@ -253,7 +194,7 @@ async def test_a_resubmitted_interaction_is_ignored(world):
                             game=None)
     again = await world.run("leave", world.interaction(2, where=thread.id, interaction_id=77),
                             game=None)
-    assert not first[0].ephemeral
+    assert first[0].text.startswith("Done")
     assert again == [Sent("That command was already handled.", ephemeral=True)]
     assert len(world.bot.service.store.seats(game_id)) == 2
 
@@ -264,19 +205,25 @@ async def test_list_and_help(world):
     game_id, _ = await open_game(world)
     sent = await world.run("list", world.interaction(1))
     assert sent == [Sent(f"#{game_id} · tally · waiting for players · user1", ephemeral=True)]
-    sent = await world.run("help", world.interaction(1))
-    for name in ("new", "join", "leave", "start", "act", "undo", "status", "list", "help"):
-        assert f"/game {name} — " in sent[0].text
-    assert "Titles: " in sent[0].text and "tally" in sent[0].text
+    sent = await world.run("help", world.interaction(1), title=None)
+    for usage in ("new title [seats] [options]", "join / leave", "history [last]",
+                  "rewind action", "import file [players] / export"):
+        assert f"/game {usage} — " in sent[0].text
+    assert "Titles: 1830, " in sent[0].text and "tally" in sent[0].text
+    sent = await world.run("help", world.interaction(1), title="1830")
+    assert "/play bid company:CS price:50 — Bid on (or buy) a private company" in sent[0].text
+    assert "Options for /game new: multiple_brown_from_ipo" in sent[0].text
+    sent = await world.run("help", world.interaction(1), title="tally")
+    assert "/game act" in sent[0].text and "/play" not in sent[0].text
+    sent = await world.run("help", world.interaction(1), title="chess")
+    assert sent[0].text.startswith("Refused: unknown title 'chess'")
 
 
 async def test_autocomplete(world):
     cog = world.command("new").binding
     titles = await cog._title_choices(world.interaction(1), "TAL")
     assert [c.value for c in titles] == ["tally"]
-    game_id, thread = await open_game(world)
-    await world.run("join", world.interaction(2, where=thread.id), game=None)
-    await world.run("start", world.interaction(1, where=thread.id), game=None)
+    game_id, thread = await started_game(world)
     interaction = world.interaction(1, where=thread.id)
     choices = await cog._action_choices(interaction, "add")
     assert [c.name for c in choices] == [f"add {n}" for n in range(1, 10)]
@@ -285,14 +232,16 @@ async def test_autocomplete(world):
     elsewhere = world.interaction(1)
     elsewhere.namespace.game = game_id
     assert len(await cog._action_choices(elsewhere, "")) == 10
+    assert await cog._action_choices(world.interaction(1), "") == []  # no game here
 
 
 async def test_unexpected_errors_are_answered(world):
-    cog = world.command("new").binding
-    interaction = world.interaction(1)
-    await cog.cog_app_command_error(interaction, app_commands.AppCommandError("boom"))
-    assert interaction.response.sent[0].ephemeral
-    assert interaction.response.sent[0].text.startswith("Something went wrong on my side")
+    for command in (world.command("new"), world.command("bid", "play")):
+        interaction = world.interaction(1)
+        await command.binding.cog_app_command_error(interaction,
+                                                    app_commands.AppCommandError("boom"))
+        assert interaction.response.sent[0].ephemeral
+        assert interaction.response.sent[0].text.startswith("Something went wrong on my side")
 
 
 async def test_a_resubmitted_new_discards_its_second_thread(world):
@@ -305,3 +254,65 @@ async def test_a_resubmitted_new_discards_its_second_thread(world):
     extra.delete.assert_awaited_once()
     kept.delete.assert_not_awaited()
     assert [g.thread_id for g in world.bot.service.store.games()] == [kept.id]
+
+
+async def test_rapid_actions_are_coalesced_into_one_post(db_path):
+    world = await make_world(db_path)
+    world.bot.poster.delay = 0.05
+    game_id, thread = await started_game(world)
+    service = world.bot.service
+    for seat in (1, 2, 1):
+        result = await service.act(game_id, _caller(seat), _add(seat, 1))
+        world.bot.poster.queue(result)
+    await world.bot.poster.drain()
+    [post] = posts(thread)
+    assert post.text == "user1 added 1.\nuser2 added 1.\nuser1 added 1.\nTo act: <@2>"
+    assert list(post.files) == ["board.png"]
+
+
+async def test_whoever_must_act_is_mentioned_once(world):
+    game_id, thread = await open_game(world, options="free_for_all")
+    await world.run("join", world.interaction(2, where=thread.id), game=None)
+    await world.run("start", world.interaction(1, where=thread.id), game=None)
+    assert posts(thread)[-1].pinged == [1, 2]
+    await world.run("act", world.interaction(1, where=thread.id), game=None, action=ADD4)
+    post = posts(thread)[-1]
+    assert post.text == "user1 added 4.\nTo act: user1, user2" and post.pinged == []
+
+
+async def test_direct_messages_for_those_who_opted_in(world):
+    sent = await world.run("notify", world.interaction(2), group=None, dm="on")
+    assert sent == [Sent("I will also send you a direct message when it is your turn.", True)]
+    game_id, thread = await started_game(world)
+    await world.run("act", world.interaction(1, where=thread.id), game=None, action=ADD4)
+    assert world.dms == [(2, f"Your move in game #{game_id}: {thread.jump_url}")]
+    await world.run("notify", world.interaction(2), group=None, dm="off")
+    await world.run("undo", world.interaction(1, where=thread.id), game=None)
+    await world.run("act", world.interaction(1, where=thread.id), game=None, action=ADD4)
+    assert len(world.dms) == 1
+
+
+async def test_a_post_without_its_thread_is_dropped_quietly(world, caplog):
+    game_id, thread = await started_game(world)
+    del world.threads[thread.id]
+    world.bot.fetch_channel = _missing_channel
+    sent = await world.run("act", world.interaction(1), game=game_id, action=ADD4)
+    assert sent[0].text.startswith("Done (posted in")
+    assert world.bot.service.store.action_count(game_id) == 1
+    assert f"thread {thread.id} is gone" in caplog.text
+
+
+async def _missing_channel(channel_id):
+    raise discord.NotFound(_response(404), "Unknown Channel")
+
+
+def _response(status: int):
+    return SimpleNamespace(status=status, reason="Not Found")
+
+
+def _caller(seat: int):
+    return Caller(seat, f"user{seat}")
+
+
+def _add(seat: int, amount: int) -> dict:
+    return {"type": "add", "amount": amount, "entity": seat, "entity_type": "player"}

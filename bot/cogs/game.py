@@ -1,4 +1,5 @@
-"""The `/game` command group: open, join, start and follow games; generic act and undo.
+"""The `/game` command group: open, join and start games; follow them as a spectator; undo;
+administer them (pause, replace a player, rewind, import and export).
 
 Each command is a thin translation between an interaction and one service call; rules and
 permissions live in the service and the engine.
@@ -13,9 +14,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_io import (NO_GAME_HERE, add_to_thread, caller_of, game_thread, post_text,
-                            publish, reply, resolve_game)
-from bot.parsing import parse_action, parse_options
+from bot.discord_io import (NO_GAME_HERE, add_to_thread, caller_of, fit, game_thread, reply,
+                            reply_files, resolve_game)
+from bot.help_text import help_text
+from bot.moves import moves_text
+from bot.parsing import parse_action, parse_options, parse_seat_users
+from bot.results import Result
+from bot.routes_input import best_routes_text
+from bot.service import HISTORY_LIMIT
 
 if TYPE_CHECKING:
     from bot.discord_app import RailchatBot
@@ -24,11 +30,13 @@ log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25
 THREAD_ARCHIVE_MINUTES = 10080  # a week: games move slowly
+MAX_IMPORT = 10 * 1024 * 1024
+GAME_HELP = "Game number (default: this thread's game)"
 
 
 @app_commands.guild_only()
 class GameCog(commands.GroupCog, group_name="game",
-              group_description="Open, join and follow railway games"):
+              group_description="Open, join, follow and administer railway games"):
     def __init__(self, bot: RailchatBot) -> None:
         self.bot = bot
         self.service = bot.service
@@ -42,11 +50,6 @@ class GameCog(commands.GroupCog, group_name="game",
     async def new(self, interaction: discord.Interaction, title: str,
                   seats: app_commands.Range[int, 1, 25] | None = None,
                   options: str | None = None) -> None:
-        channel = interaction.channel
-        if not isinstance(channel, discord.TextChannel):
-            await reply(interaction, "Refused: open games from a server text channel; the game "
-                                     "gets its own thread there")
-            return
         try:
             parsed = parse_options(options)
         except ValueError as exc:
@@ -56,27 +59,14 @@ class GameCog(commands.GroupCog, group_name="game",
         if not check.ok:
             await reply(interaction, f"Refused: {check.error}")
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         caller = caller_of(interaction)
-        try:
-            thread = await channel.create_thread(
-                name=f"{title} · {caller.name}'s game"[:100],
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES)
-        except discord.Forbidden:
-            await reply(interaction, "Refused: I may not create public threads in this channel; "
-                                     "ask an admin for the Create Public Threads permission")
+        thread = await self._new_thread(interaction, f"{title} · {caller.name}'s game")
+        if thread is None:
             return
         result = await self.service.create_game(
             caller, title, seats=seats, options=parsed, guild_id=interaction.guild_id,
-            channel_id=channel.id, thread_id=thread.id, interaction_id=interaction.id)
-        if not result.ok or result.duplicate:
-            await _discard(thread)
-            await publish(self.bot, interaction, result)
-            return
-        await thread.send(post_text(result))
-        await add_to_thread(thread, interaction.user)
-        await reply(interaction, f"Game #{result.game_id} is open in {thread.mention}.")
+            channel_id=interaction.channel_id, thread_id=thread.id, interaction_id=interaction.id)
+        await self._opened(interaction, thread, result)
 
     @new.autocomplete("title")
     async def _title_choices(self, interaction: discord.Interaction,
@@ -85,7 +75,7 @@ class GameCog(commands.GroupCog, group_name="game",
                 if current.lower() in t.lower()][:AUTOCOMPLETE_LIMIT]
 
     @app_commands.command(name="join", description="Take a seat in a game that has not started")
-    @app_commands.describe(game="Game number (default: this thread's game)")
+    @app_commands.describe(game=GAME_HELP)
     async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
@@ -94,28 +84,29 @@ class GameCog(commands.GroupCog, group_name="game",
             thread = await game_thread(self.bot, result.thread_id)
             if thread is not None:
                 await add_to_thread(thread, interaction.user)
-        await publish(self.bot, interaction, result)
+        await self.bot.poster.publish(interaction, result)
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
-    @app_commands.describe(game="Game number (default: this thread's game)")
+    @app_commands.describe(game=GAME_HELP)
     async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await publish(self.bot, interaction,
-                      await self.service.leave(game_id, caller_of(interaction), interaction.id))
+        await self.bot.poster.publish(interaction, await self.service.leave(
+            game_id, caller_of(interaction), interaction.id))
 
     @app_commands.command(name="start", description="Start the game (creator or admin)")
-    @app_commands.describe(game="Game number (default: this thread's game)")
+    @app_commands.describe(game=GAME_HELP)
     async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await publish(self.bot, interaction,
-                      await self.service.start(game_id, caller_of(interaction), interaction.id))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.poster.publish(interaction, await self.service.start(
+            game_id, caller_of(interaction), interaction.id))
 
     # -- playing -------------------------------------------------------------------------------
     @app_commands.command(name="act", description="Make a move given as a JSON action")
     @app_commands.describe(action='The move, e.g. {"type": "pass"}; suggestions list your options',
-                           game="Game number (default: this thread's game)")
+                           game=GAME_HELP)
     async def act(self, interaction: discord.Interaction, action: str,
                   game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
@@ -125,7 +116,8 @@ class GameCog(commands.GroupCog, group_name="game",
         except ValueError as exc:
             await reply(interaction, f"Refused: {exc}")
             return
-        await publish(self.bot, interaction, await self.service.act(
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.poster.publish(interaction, await self.service.act(
             game_id, caller_of(interaction), parsed, interaction.id))
 
     @act.autocomplete("action")
@@ -138,38 +130,190 @@ class GameCog(commands.GroupCog, group_name="game",
         for choice in await self.service.legal_actions(game_id, interaction.user.id):
             value = json.dumps(choice.action, separators=(",", ":"))
             if current.lower() in choice.label.lower() and len(value) <= 100:
-                choices.append(app_commands.Choice(name=choice.label[:100], value=value))
+                choices.append(app_commands.Choice(name=fit(choice.label, 100), value=value))
         return choices[:AUTOCOMPLETE_LIMIT]
 
-    @app_commands.command(name="undo", description="Take back the last action (its author or admin)")
-    @app_commands.describe(game="Game number (default: this thread's game)")
+    @app_commands.command(name="undo", description="Take back your last move (others may need "
+                                                   "to approve)")
+    @app_commands.describe(game=GAME_HELP)
     async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await publish(self.bot, interaction,
-                      await self.service.undo(game_id, caller_of(interaction), interaction.id))
+        await self.bot.poster.publish(interaction, await self.service.undo(
+            game_id, caller_of(interaction), interaction.id))
 
-    # -- reading -------------------------------------------------------------------------------
+    @app_commands.command(name="moves", description="List every move you can make now (only "
+                                                    "to you)")
+    @app_commands.describe(game=GAME_HELP)
+    async def moves(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        if (game_id := await self._game_id(interaction, game)) is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        choices = await self.service.legal_actions(game_id, interaction.user.id)
+        await reply(interaction, moves_text(choices))
+
+    # -- reading (answered only to the caller) -------------------------------------------------
     @app_commands.command(name="status", description="Show where a game stands (only to you)")
-    @app_commands.describe(game="Game number (default: this thread's game)")
+    @app_commands.describe(game=GAME_HELP)
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        result = await self.service.status(game_id)
-        await reply(interaction, result.text if result.ok else f"Refused: {result.error}")
+        await _answer(interaction, await self.service.status(game_id))
+
+    @app_commands.command(name="map", description="The game's current map (only to you)")
+    @app_commands.describe(game=GAME_HELP)
+    async def map(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self._image(interaction, game, "map")
+
+    @app_commands.command(name="market", description="The current stock market (only to you)")
+    @app_commands.describe(game=GAME_HELP)
+    async def market(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self._image(interaction, game, "market")
+
+    @app_commands.command(name="sheet", description="The current company sheet (only to you)")
+    @app_commands.describe(game=GAME_HELP)
+    async def sheet(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self._image(interaction, game, "sheet")
+
+    @app_commands.command(name="history", description="The last actions, numbered (only to you)")
+    @app_commands.describe(last=f"How many actions (1-{HISTORY_LIMIT}, default 10)",
+                           game=GAME_HELP)
+    async def history(self, interaction: discord.Interaction,
+                      last: app_commands.Range[int, 1, HISTORY_LIMIT] = 10,
+                      game: int | None = None) -> None:
+        if (game_id := await self._game_id(interaction, game)) is None:
+            return
+        await _answer(interaction, await self.service.history(game_id, last))
+
+    @app_commands.command(name="routes", description="A company's best routes now (only to you)")
+    @app_commands.describe(company="The company, e.g. PRR", game=GAME_HELP)
+    async def routes(self, interaction: discord.Interaction, company: str,
+                     game: int | None = None) -> None:
+        if (game_id := await self._game_id(interaction, game)) is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await _answer(interaction, await self.service.inspect(
+            game_id, lambda g: best_routes_text(g, company)))
 
     @app_commands.command(name="list", description="List this server's open and running games")
     async def list_games(self, interaction: discord.Interaction) -> None:
         await reply(interaction, self.service.list_games(guild_id=interaction.guild_id).text)
 
-    @app_commands.command(name="help", description="Explain the game commands")
-    async def help(self, interaction: discord.Interaction) -> None:
-        lines = [f"/game {c.name} — {c.description}" for c in self.walk_app_commands()
-                 if isinstance(c, app_commands.Command)]
-        titles = ", ".join(self.service.titles()) or "none installed"
-        await reply(interaction, "\n".join([*lines, f"Titles: {titles}.",
-                                            "Players act in the game's thread; the bot pings "
-                                            "whoever must act next."]))
+    @app_commands.command(name="help", description="Explain the commands, or a title's moves")
+    @app_commands.describe(title="A title, e.g. 1830, for its moves with examples")
+    async def help(self, interaction: discord.Interaction, title: str | None = None) -> None:
+        await reply(interaction, help_text(title))
+
+    @help.autocomplete("title")
+    async def _help_titles(self, interaction: discord.Interaction,
+                           current: str) -> list[app_commands.Choice[str]]:
+        return await self._title_choices(interaction, current)
+
+    # -- administration ------------------------------------------------------------------------
+    @app_commands.command(name="pause", description="Admin: pause the game (no moves, no "
+                                                    "reminders)")
+    @app_commands.describe(game=GAME_HELP)
+    async def pause(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        if (game_id := await self._game_id(interaction, game)) is None:
+            return
+        await self.bot.poster.publish(interaction, await self.service.pause(
+            game_id, caller_of(interaction), True, interaction.id))
+
+    @app_commands.command(name="resume", description="Admin: let a paused game go on")
+    @app_commands.describe(game=GAME_HELP)
+    async def resume(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        if (game_id := await self._game_id(interaction, game)) is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.poster.publish(interaction, await self.service.pause(
+            game_id, caller_of(interaction), False, interaction.id))
+
+    @app_commands.command(name="abandon", description="Admin: end the game without a result")
+    @app_commands.describe(game=GAME_HELP)
+    async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        if (game_id := await self._game_id(interaction, game)) is None:
+            return
+        await self.bot.poster.publish(interaction, await self.service.abandon(
+            game_id, caller_of(interaction), interaction.id))
+
+    @app_commands.command(name="replace", description="Admin: give a seat to another player")
+    @app_commands.describe(seat="Seat number (see /game status)", user="The new player",
+                           game=GAME_HELP)
+    async def replace(self, interaction: discord.Interaction,
+                      seat: app_commands.Range[int, 1, 25], user: discord.User,
+                      game: int | None = None) -> None:
+        if (game_id := await self._game_id(interaction, game)) is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await self.service.replace_seat(game_id, caller_of(interaction), seat, user.id,
+                                                 user.display_name, interaction.id)
+        if result.changed and result.thread_id is not None:
+            thread = await game_thread(self.bot, result.thread_id)
+            if thread is not None:
+                await add_to_thread(thread, user)
+        await self.bot.poster.publish(interaction, result)
+
+    @app_commands.command(name="rewind", description="Admin: take the game back to just after "
+                                                     "an action")
+    @app_commands.describe(action="Action number from /game history (0: the start)",
+                           game=GAME_HELP)
+    async def rewind(self, interaction: discord.Interaction, action: app_commands.Range[int, 0],
+                     game: int | None = None) -> None:
+        if (game_id := await self._game_id(interaction, game)) is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.poster.publish(interaction, await self.service.rewind(
+            game_id, caller_of(interaction), action, interaction.id))
+
+    @app_commands.command(name="remind", description="Admin: hours without a move before a "
+                                                     "reminder (0: none)")
+    @app_commands.describe(hours="Idle hours before the thread is reminded (default 24)",
+                           game=GAME_HELP)
+    async def remind(self, interaction: discord.Interaction,
+                     hours: app_commands.Range[float, 0, 8760], game: int | None = None) -> None:
+        if (game_id := await self._game_id(interaction, game)) is None:
+            return
+        await self.bot.poster.publish(interaction, await self.service.set_reminders(
+            game_id, caller_of(interaction), hours, interaction.id))
+
+    @app_commands.command(name="import", description="Open a game from an 18xx.games JSON file")
+    @app_commands.describe(file="An 18xx.games game export (.json)",
+                           players="Who takes each seat, in the file's order: @mentions, - "
+                                   "leaves a seat unclaimed")
+    async def import_file(self, interaction: discord.Interaction, file: discord.Attachment,
+                          players: str | None = None) -> None:
+        if file.size > MAX_IMPORT:
+            await reply(interaction, f"Refused: the file is {file.size} bytes; at most "
+                                     f"{MAX_IMPORT} are read")
+            return
+        try:
+            users = parse_seat_users(players)
+            data = json.loads(await file.read())
+        except ValueError as exc:
+            await reply(interaction, f"Refused: {file.filename} is not usable: {exc}")
+            return
+        caller = caller_of(interaction)
+        thread = await self._new_thread(interaction, f"{data.get('title', 'game')} · imported "
+                                                     f"by {caller.name}"
+                                        if isinstance(data, dict) else "imported game")
+        if thread is None:
+            return
+        result = await self.service.import_game(
+            caller, data, users, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            thread_id=thread.id, interaction_id=interaction.id)
+        if result.ok and not result.duplicate:
+            for user_id in users:
+                if user_id is not None:
+                    await add_to_thread(thread, discord.Object(user_id))
+        await self._opened(interaction, thread, result)
+
+    @app_commands.command(name="export", description="The game as an 18xx.games JSON file")
+    @app_commands.describe(game=GAME_HELP)
+    async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        if (game_id := await self._game_id(interaction, game)) is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await _answer(interaction, await self.service.export(game_id))
 
     # -- shared --------------------------------------------------------------------------------
     async def _game_id(self, interaction: discord.Interaction, game: int | None) -> int | None:
@@ -178,11 +322,56 @@ class GameCog(commands.GroupCog, group_name="game",
             await reply(interaction, f"Refused: {NO_GAME_HERE}")
         return game_id
 
+    async def _image(self, interaction: discord.Interaction, game: int | None, view: str) -> None:
+        if (game_id := await self._game_id(interaction, game)) is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await _answer(interaction, await self.service.view(game_id, view, self.bot.renderer))
+
+    async def _new_thread(self, interaction: discord.Interaction,
+                          name: str) -> discord.Thread | None:
+        """A public thread for a new game in this text channel (the answer is deferred)."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            await reply(interaction, "Refused: open games from a server text channel; the game "
+                                     "gets its own thread there")
+            return None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            return await channel.create_thread(
+                name=name[:100], type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        except discord.Forbidden:
+            await reply(interaction, "Refused: I may not create public threads in this channel; "
+                                     "ask an admin for the Create Public Threads permission")
+            return None
+
+    async def _opened(self, interaction: discord.Interaction, thread: discord.Thread,
+                      result: Result) -> None:
+        """After creating or importing: keep the thread only if the game exists."""
+        if not result.ok or result.duplicate:
+            await _discard(thread)
+            await self.bot.poster.publish(interaction, result)
+            return
+        await add_to_thread(thread, interaction.user)
+        self.bot.poster.queue(result)
+        await reply(interaction, f"Game #{result.game_id} is open in {thread.mention}.")
+
     async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
         """Answer the user; the command tree logs the error with its traceback."""
         await reply(interaction, "Something went wrong on my side while handling that command; "
                                  "it has been logged. Check /game status before retrying.")
+
+
+async def _answer(interaction: discord.Interaction, result: Result) -> None:
+    """A read-only answer, only to the caller (with its files, if any)."""
+    if not result.ok:
+        await reply(interaction, f"Refused: {result.error}")
+    elif result.files:
+        await reply_files(interaction, result.text, result.files)
+    else:
+        await reply(interaction, result.text)
 
 
 async def _discard(thread: discord.Thread) -> None:

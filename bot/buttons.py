@@ -1,0 +1,88 @@
+"""The turn prompt's buttons and the undo vote's buttons, as persistent Discord components.
+
+Each button keeps what it means in its custom id (`rc:m:<game>:<version>:<kind>`,
+`rc:u:<request>:<yes|no>`), so it works after a restart without any view kept in memory; the
+game version in a move button lets the service refuse a button from an older turn.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Sequence
+
+import discord
+
+from bot.discord_io import caller_of, reply
+from bot.moves import Quick, quick_action
+
+if TYPE_CHECKING:
+    from bot.discord_app import RailchatBot
+
+MAX_BUTTONS = 25
+STYLES = {"pass": discord.ButtonStyle.secondary, "done": discord.ButtonStyle.secondary,
+          "payout": discord.ButtonStyle.success, "withhold": discord.ButtonStyle.primary,
+          "run": discord.ButtonStyle.primary, "train": discord.ButtonStyle.primary}
+
+
+class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"^rc:m:(?P<game>\d+):(?P<version>\d+):(?P<kind>[a-z]+)$"):
+    def __init__(self, game_id: int, version: int, kind: str, label: str = "Move") -> None:
+        super().__init__(discord.ui.Button(
+            label=label, style=STYLES.get(kind, discord.ButtonStyle.secondary),
+            custom_id=f"rc:m:{game_id}:{version}:{kind}"))
+        self.game_id, self.version, self.kind = game_id, version, kind
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> MoveButton:
+        return cls(int(match["game"]), int(match["version"]), match["kind"], item.label or "Move")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: RailchatBot = interaction.client  # type: ignore[assignment]
+        kind = self.kind
+        result = await bot.service.play(
+            self.game_id, caller_of(interaction),
+            lambda game, choices: quick_action(kind, choices),
+            version=self.version, interaction_id=interaction.id)
+        await bot.poster.publish(interaction, result)
+
+
+class VoteButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"^rc:u:(?P<request>\d+):(?P<answer>yes|no)$"):
+    def __init__(self, request_id: int, approve: bool) -> None:
+        super().__init__(discord.ui.Button(
+            label="Approve undo" if approve else "Reject undo",
+            style=discord.ButtonStyle.success if approve else discord.ButtonStyle.danger,
+            custom_id=f"rc:u:{request_id}:{'yes' if approve else 'no'}"))
+        self.request_id, self.approve = request_id, approve
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> VoteButton:
+        return cls(int(match["request"]), match["answer"] == "yes")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: RailchatBot = interaction.client  # type: ignore[assignment]
+        result = await bot.service.vote_undo(self.request_id, caller_of(interaction),
+                                             self.approve, interaction.id)
+        if not result.ok:
+            await reply(interaction, f"Refused: {result.error}")
+            return
+        await bot.poster.publish(interaction, result)
+
+
+DYNAMIC_ITEMS: tuple[Any, ...] = (MoveButton, VoteButton)
+
+
+def prompt_view(game_id: int, version: int, quick: Sequence[Quick],
+                vote: int | None = None) -> discord.ui.View | None:
+    """Buttons for a thread post: the undo vote first (if any), then the one-click moves."""
+    items: list[discord.ui.Item[Any]] = []
+    if vote is not None:
+        items += [VoteButton(vote, True), VoteButton(vote, False)]
+    items += [MoveButton(game_id, version, q.kind, q.label) for q in quick]
+    if not items:
+        return None
+    view = discord.ui.View(timeout=None)
+    for item in items[:MAX_BUTTONS]:
+        view.add_item(item)
+    return view

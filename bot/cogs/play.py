@@ -1,0 +1,223 @@
+"""The `/play` command group (one command per kind of move, options suggested from the
+engine's legal choices) and `/notify` (direct messages when it is your turn).
+
+The commands only gather what the user typed; `bot.moves` turns it into one legal action and
+the service applies it, so nothing here knows a rule.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_io import NO_GAME_HERE, caller_of, reply, resolve_game
+from bot.moves import MOVES, resolve, suggest
+from bot.routes_input import routes_from_text
+
+if TYPE_CHECKING:
+    from bot.discord_app import RailchatBot
+
+AUTOCOMPLETE_LIMIT = 25
+GAME_HELP = "Game number (default: this thread's game)"
+Price = app_commands.Range[int, 0, 1_000_000]
+
+
+def _described(name: str) -> Any:
+    """`app_commands.describe` for a move's options (descriptions kept in bot.moves)."""
+    return app_commands.describe(**{o.name: o.description for o in MOVES[name].options},
+                                 game=GAME_HELP)
+
+
+def _command(name: str) -> Any:
+    return app_commands.command(name=name, description=MOVES[name].description)
+
+
+@app_commands.guild_only()
+class PlayCog(commands.GroupCog, group_name="play",
+              group_description="Make your move in a railway game"):
+    def __init__(self, bot: RailchatBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        super().__init__()
+
+    async def _play(self, interaction: discord.Interaction, name: str, game: int | None,
+                    **args: Any) -> None:
+        game_id = resolve_game(self.bot, interaction, game)
+        if game_id is None:
+            await reply(interaction, f"Refused: {NO_GAME_HERE}")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        move = MOVES[name]
+        result = await self.service.play(
+            game_id, caller_of(interaction),
+            lambda g, choices: resolve(move, args, choices, g, routes_from_text),
+            interaction_id=interaction.id)
+        await self.bot.poster.publish(interaction, result)
+
+    async def _suggest(self, interaction: discord.Interaction, name: str, option: str,
+                       current: str) -> list[app_commands.Choice[str]]:
+        game_id = resolve_game(self.bot, interaction, interaction.namespace.game)
+        if game_id is None:
+            return []
+        move = MOVES[name]
+        typed = {o.name: getattr(interaction.namespace, o.name, None) for o in move.options}
+        choices = await self.service.legal_actions(game_id, interaction.user.id)
+        return [app_commands.Choice(name=shown, value=value)
+                for shown, value in suggest(move, option, typed, choices, current,
+                                            AUTOCOMPLETE_LIMIT)]
+
+    # -- the auction and stock rounds ----------------------------------------------------------
+    @_command("bid")
+    @_described("bid")
+    async def bid(self, interaction: discord.Interaction, company: str,
+                  price: Price | None = None, game: int | None = None) -> None:
+        await self._play(interaction, "bid", game, company=company, price=price)
+
+    @bid.autocomplete("company")
+    async def _bid_company(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "bid", "company", current)
+
+    @_command("pass")
+    @app_commands.describe(game=GAME_HELP)
+    async def pass_(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self._play(interaction, "pass", game)
+
+    @_command("par")
+    @_described("par")
+    async def par(self, interaction: discord.Interaction, company: str,
+                  game: int | None = None) -> None:
+        await self._play(interaction, "par", game, company=company)
+
+    @par.autocomplete("company")
+    async def _par_company(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "par", "company", current)
+
+    @_command("buy")
+    @_described("buy")
+    async def buy(self, interaction: discord.Interaction, share: str,
+                  game: int | None = None) -> None:
+        await self._play(interaction, "buy", game, share=share)
+
+    @buy.autocomplete("share")
+    async def _buy_share(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "buy", "share", current)
+
+    @_command("sell")
+    @_described("sell")
+    async def sell(self, interaction: discord.Interaction, shares: str,
+                   game: int | None = None) -> None:
+        await self._play(interaction, "sell", game, shares=shares)
+
+    @sell.autocomplete("shares")
+    async def _sell_shares(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "sell", "shares", current)
+
+    @_command("private")
+    @_described("private")
+    async def private(self, interaction: discord.Interaction, company: str,
+                      price: Price | None = None, game: int | None = None) -> None:
+        await self._play(interaction, "private", game, company=company, price=price)
+
+    @private.autocomplete("company")
+    async def _private_company(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "private", "company", current)
+
+    # -- the operating rounds ------------------------------------------------------------------
+    @_command("lay")
+    @_described("lay")
+    async def lay(self, interaction: discord.Interaction, hex: str, tile: str | None = None,
+                  rotation: app_commands.Range[int, 0, 5] | None = None,
+                  game: int | None = None) -> None:
+        await self._play(interaction, "lay", game, hex=hex, tile=tile, rotation=rotation)
+
+    @lay.autocomplete("hex")
+    async def _lay_hex(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "lay", "hex", current)
+
+    @lay.autocomplete("tile")
+    async def _lay_tile(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "lay", "tile", current)
+
+    @lay.autocomplete("rotation")
+    async def _lay_rotation(self, interaction: discord.Interaction, current: str):
+        found = await self._suggest(interaction, "lay", "rotation", str(current or ""))
+        return [app_commands.Choice(name=c.name, value=int(c.value)) for c in found
+                if str(c.value).isdigit()]
+
+    @_command("token")
+    @_described("token")
+    async def token(self, interaction: discord.Interaction, city: str,
+                    game: int | None = None) -> None:
+        await self._play(interaction, "token", game, city=city)
+
+    @token.autocomplete("city")
+    async def _token_city(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "token", "city", current)
+
+    @_command("run")
+    @_described("run")
+    async def run(self, interaction: discord.Interaction, routes: str | None = None,
+                  game: int | None = None) -> None:
+        await self._play(interaction, "run", game, routes=routes)
+
+    @_command("payout")
+    @app_commands.describe(game=GAME_HELP)
+    async def payout(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self._play(interaction, "payout", game)
+
+    @_command("withhold")
+    @app_commands.describe(game=GAME_HELP)
+    async def withhold(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self._play(interaction, "withhold", game)
+
+    @_command("train")
+    @_described("train")
+    async def train(self, interaction: discord.Interaction, train: str,
+                    price: Price | None = None, game: int | None = None) -> None:
+        await self._play(interaction, "train", game, train=train, price=price)
+
+    @train.autocomplete("train")
+    async def _train_train(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "train", "train", current)
+
+    @_command("discard")
+    @_described("discard")
+    async def discard(self, interaction: discord.Interaction, train: str,
+                      game: int | None = None) -> None:
+        await self._play(interaction, "discard", game, train=train)
+
+    @discard.autocomplete("train")
+    async def _discard_train(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "discard", "train", current)
+
+    @_command("bankrupt")
+    @app_commands.describe(game=GAME_HELP)
+    async def bankrupt(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self._play(interaction, "bankrupt", game)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        """Answer the user; the command tree logs the error with its traceback."""
+        await reply(interaction, "Something went wrong on my side while handling that move; "
+                                 "it has been logged. Check /game status before retrying.")
+
+
+class NotifyCog(commands.Cog):
+    def __init__(self, bot: RailchatBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="notify", description="Get a direct message when it is your "
+                                                     "turn (on or off)")
+    @app_commands.describe(dm="on: a direct message too; off: only the thread mention")
+    @app_commands.choices(dm=[app_commands.Choice(name="on", value="on"),
+                              app_commands.Choice(name="off", value="off")])
+    async def notify(self, interaction: discord.Interaction, dm: str) -> None:
+        result = self.bot.service.set_notify(caller_of(interaction), dm == "on")
+        await reply(interaction, result.text)
+
+
+async def setup(bot: RailchatBot) -> None:
+    await bot.add_cog(PlayCog(bot))
+    await bot.add_cog(NotifyCog(bot))

@@ -1,0 +1,65 @@
+"""`/game help [title]`: the commands, and for a title how its moves are made, with examples.
+
+Shared by Discord and the console so both explain the same commands the same way.
+"""
+from __future__ import annotations
+
+from engine.eighteen.game import EighteenGame
+from engine.errors import GameError
+from engine.titles import find_title, title_names
+
+from bot.moves import MOVES
+
+GAME_COMMANDS = (
+    ("new title [seats] [options]", "open a game in a new thread; you take seat 1"),
+    ("join / leave", "take or give up a seat before the start"),
+    ("start", "start the game (its creator or an admin)"),
+    ("status", "where the game stands and who must act (only to you)"),
+    ("moves", "every move you can make now (only to you)"),
+    ("map / market / sheet", "the current image (only to you)"),
+    ("history [last]", "the numbered last actions"),
+    ("routes company", "a company's best routes now"),
+    ("undo", "take back your last move (others approve if they moved since)"),
+    ("act action", "a move as JSON (anything the /play commands do not cover)"),
+    ("list", "this server's games"),
+    ("pause / resume / abandon", "admin: stop the clock, go on, end without a result"),
+    ("replace seat user", "admin: give a seat to another player"),
+    ("rewind action", "admin: take the game back to just after that action"),
+    ("remind hours", "admin: remind the thread after that many idle hours (0: never)"),
+    ("import file [players] / export", "a game as an 18xx.games JSON file"),
+)
+
+TITLE_NOTES = {
+    "1830": ("1830: six private companies are auctioned first (the cheapest can be bought "
+             "outright, the others take bids), then stock rounds (buy, sell, par) alternate "
+             "with operating rounds (track, token, trains, dividends). Most money at the end "
+             "wins."),
+    "1860": ("1860: the Isle of Wight; the same /play commands as other 18xx games."),
+}
+
+
+def help_text(title: str | None = None) -> str:
+    if title is None:
+        lines = ["Game commands (/game ...):"]
+        lines += [f"  /game {usage} — {what}" for usage, what in GAME_COMMANDS]
+        lines.append("Moves (/play ...): " + ", ".join(MOVES) + ". Options suggest only "
+                     "legal moves; /game help title shows examples.")
+        lines.append("Titles: " + ", ".join(title_names()) + ". /notify on|off: a direct "
+                     "message when it is your turn.")
+        return "\n".join(lines)
+    try:
+        cls = find_title(title)
+    except GameError as exc:
+        return f"Refused: {exc}"
+    lines = [TITLE_NOTES.get(cls.title, f"{cls.title}: {cls.min_players} to "
+                                        f"{cls.max_players} players.")]
+    if issubclass(cls, EighteenGame):
+        lines.append("Moves, with examples (press the buttons on the turn post for the "
+                     "common ones):")
+        lines += [f"  {m.example} — {m.description}" for m in MOVES.values()]
+    else:
+        lines.append('Moves are made with /game act and a JSON action; its suggestions list '
+                     'your legal moves, e.g. /game act {"type": "pass"}.')
+    if cls.option_names:
+        lines.append("Options for /game new: " + ", ".join(cls.option_names))
+    return "\n".join(lines)

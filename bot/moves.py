@@ -1,0 +1,312 @@
+"""Play commands (`/play bid`, `/play lay` ...): which of the engine's legal choices a command
+and its typed options mean, what to suggest while typing, and the one-click turn buttons.
+
+Nothing here knows a rule: every command only narrows `game.legal_actions(player)` by action
+type and by what the user typed, so a move the engine would refuse is never built. The commands
+name the 18xx.games action vocabulary (bid, par, lay_tile ...) that every 18xx title shares.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from bot.results import Refused
+from engine.game import Action, Choice, Game
+
+KEY_PREFIX = "~"  # autocomplete values that name one choice exactly (users never type this)
+SHOWN_OPTIONS = 8  # options listed in a refusal that asks the user to pick
+
+
+@dataclass(frozen=True)
+class Field:
+    """An option that names one field of the action (e.g. the hex of a tile lay)."""
+
+    name: str
+    field: str
+    description: str
+    shown: Callable[[Any], str] = str
+    required: bool = False
+    number: bool = False
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a play command as every frontend offers it."""
+
+    name: str
+    description: str
+    required: bool = False
+    number: bool = False
+
+
+@dataclass(frozen=True)
+class Move:
+    """One play command. `pick` is the option whose text is matched against the choices'
+    labels; `amount` the whole-number option that replaces the choice's price (free-form
+    amounts: bids above the minimum, agreed prices); `routes` the option of typed routes."""
+
+    name: str
+    description: str
+    types: tuple[str, ...]
+    fields: tuple[Field, ...] = ()
+    pick: tuple[str, str] | None = None  # (option name, description)
+    amount: tuple[str, str] | None = None
+    routes: tuple[str, str] | None = None
+    example: str = ""
+
+    @property
+    def options(self) -> list[Option]:
+        """Every option in the order offered: the fields, the picked choice (required), the
+        amount (a number) and typed routes."""
+        out = [Option(f.name, f.description, f.required, f.number) for f in self.fields]
+        if self.pick is not None:
+            out.append(Option(*self.pick, required=True))
+        if self.amount is not None:
+            out.append(Option(*self.amount, number=True))
+        if self.routes is not None:
+            out.append(Option(*self.routes))
+        return out
+
+
+def _tile_name(tile_id: Any) -> str:
+    """18xx.games tile ids are `<tile>-<copy>`; players name the tile."""
+    return str(tile_id).rsplit("-", 1)[0] if "-" in str(tile_id) else str(tile_id)
+
+
+MOVES: dict[str, Move] = {m.name: m for m in (
+    Move("bid", "Bid on (or buy) a private company in the auction", ("bid",),
+         pick=("company", "The private company; suggestions show the minimum bid"),
+         amount=("price", "Your bid (default: the minimum)"), example="/play bid company:CS price:50"),
+    Move("pass", "Pass, or finish the current step of your turn", ("pass",),
+         example="/play pass"),
+    Move("par", "Start a company: choose it and its par price", ("par",),
+         pick=("company", "Company and par price, e.g. PRR 67"), example="/play par company:PRR 67"),
+    Move("buy", "Buy a share (or exchange a private for one)", ("buy_shares",),
+         pick=("share", "Which share, e.g. PRR IPO"), example="/play buy share:PRR IPO"),
+    Move("sell", "Sell shares", ("sell_shares",),
+         pick=("shares", "Which shares, e.g. NYC 20%"), example="/play sell shares:NYC 20%"),
+    Move("private", "Buy a private company (into your company, or between players)",
+         ("buy_company",), pick=("company", "The private company and price"),
+         amount=("price", "The agreed price (default: the suggested one)"),
+         example="/play private company:SV price:40"),
+    Move("lay", "Lay or upgrade a tile", ("lay_tile",),
+         fields=(Field("hex", "hex", "Where, e.g. H10 (suggestions: where a tile can go)",
+                       required=True),
+                 Field("tile", "tile", "Which tile (suggestions: those legal on that hex)",
+                       _tile_name),
+                 Field("rotation", "rotation", "Rotation 0-5 (suggestions: the legal ones)",
+                       number=True)),
+         example="/play lay hex:H10 tile:57 rotation:1"),
+    Move("token", "Place a station token", ("place_token",),
+         pick=("city", "Which city (suggestions list the legal ones)"),
+         example="/play token city:F20"),
+    Move("run", "Run trains: the best routes, or your own given as hexes", ("run_routes",),
+         routes=("routes", "Optional, e.g. 2: E19 F20 F22; 3: F20 G19 (default: the best)"),
+         example="/play run   or   /play run routes:2: E19 F20 F22"),
+    Move("payout", "Pay this run's revenue out to the shareholders", ("dividend",),
+         example="/play payout"),
+    Move("withhold", "Keep this run's revenue in the company treasury", ("dividend",),
+         example="/play withhold"),
+    Move("train", "Buy a train: from the bank, or another company's at an agreed price",
+         ("buy_train",), pick=("train", "Which train; suggestions show the price"),
+         amount=("price", "The agreed price for another company's train"),
+         example="/play train train:2   or   /play train train:NYC's 3 price:1"),
+    Move("discard", "Discard a train over the limit", ("discard_train",),
+         pick=("train", "Which train to discard"), example="/play discard train:3"),
+    Move("bankrupt", "Declare bankruptcy (when the company cannot buy a needed train)",
+         ("bankrupt",), example="/play bankrupt"),
+)}
+
+DIVIDEND_KIND = {"payout": "payout", "withhold": "withhold"}
+RouteBuilder = Callable[[Game, Action, str], list[dict[str, Any]]]
+
+
+def choice_key(action: Action) -> str:
+    """A short, stable name for one action (an autocomplete value is at most 100 characters)."""
+    canonical = json.dumps(action, sort_keys=True, separators=(",", ":"))
+    return KEY_PREFIX + hashlib.sha1(canonical.encode()).hexdigest()[:12]
+
+
+def _of_move(move: Move, choices: Sequence[Choice]) -> list[Choice]:
+    out = [c for c in choices if c.action.get("type") in move.types]
+    if move.name in DIVIDEND_KIND:
+        out = [c for c in out if c.action.get("kind") == DIVIDEND_KIND[move.name]]
+    return out
+
+
+def _field_matches(field: Field, value: Any, typed: Any) -> bool:
+    typed = str(typed).strip().casefold()
+    return typed in (str(value).casefold(), field.shown(value).casefold())
+
+
+def _by_fields(move: Move, choices: list[Choice], args: Mapping[str, Any],
+               skip: str | None = None) -> list[Choice]:
+    for field in move.fields:
+        typed = args.get(field.name)
+        if field.name == skip or typed is None or str(typed).strip() == "":
+            continue
+        choices = [c for c in choices if _field_matches(field, c.action.get(field.field), typed)]
+    return choices
+
+
+def _words_match(text: str, label: str) -> bool:
+    label = label.casefold()
+    return all(word in label for word in text.casefold().split())
+
+
+def _by_text(choices: list[Choice], text: str) -> list[Choice]:
+    """A picked suggestion (its key), else the label typed in full, else every typed word."""
+    text = text.strip()
+    if text.startswith(KEY_PREFIX):
+        picked = [c for c in choices if choice_key(c.action) == text]
+        if not picked:
+            raise Refused("that suggestion is no longer available (the game has moved on); "
+                          "pick again from the list")
+        return picked
+    exact = [c for c in choices if c.label.casefold() == text.casefold()]
+    return exact or [c for c in choices if _words_match(text, c.label)]
+
+
+def _listing(choices: Sequence[Choice]) -> str:
+    shown = "; ".join(c.label for c in choices[:SHOWN_OPTIONS])
+    more = len(choices) - SHOWN_OPTIONS
+    return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game: Game,
+            routes: RouteBuilder | None = None) -> Action:
+    """The one legal action the command means, or Refused saying what is possible instead."""
+    mine = _of_move(move, choices)
+    if not mine:
+        others = _listing(choices) if choices else "nothing"
+        raise Refused(f"you cannot {move.name} now; you can: {others}")
+    for field in move.fields:  # in order, so the first option that fits nothing is named
+        typed = args.get(field.name)
+        if typed is None or str(typed).strip() == "":
+            continue
+        narrowed = [c for c in mine if _field_matches(field, c.action.get(field.field), typed)]
+        if not narrowed:
+            legal = _distinct(field, mine)
+            raise Refused(f"{field.name} {typed} is not possible for /play {move.name} now; "
+                          f"possible: {', '.join(legal)}")
+        mine = narrowed
+    if move.pick is not None and (text := args.get(move.pick[0])):
+        picked = _by_text(mine, str(text))
+        if not picked:
+            raise Refused(f"nothing you can {move.name} matches {str(text)!r}; you can: "
+                          f"{_listing(mine)}")
+        mine = picked
+    if len(mine) > 1:
+        open_fields = [f.name for f in move.fields if len(_distinct(f, mine)) > 1]
+        if move.pick is not None and not open_fields:
+            open_fields = [move.pick[0]]
+        which = " and ".join(open_fields) or "a more exact choice"
+        raise Refused(f"{len(mine)} moves fit; give {which}: {_listing(mine)}")
+    action = dict(mine[0].action)
+    if move.amount is not None and (amount := args.get(move.amount[0])) is not None:
+        if "price" not in action:
+            raise Refused(f"{move.amount[0]} does not apply to: {mine[0].label}")
+        action["price"] = amount
+    if move.routes is not None and (text := args.get(move.routes[0])):
+        if routes is None:
+            raise Refused("this game does not take routes typed as hexes")
+        action["routes"] = routes(game, action, str(text))
+    return action
+
+
+def _distinct(field: Field, choices: list[Choice]) -> list[str]:
+    seen: dict[str, None] = {}
+    for c in choices:
+        seen.setdefault(field.shown(c.action.get(field.field)))
+    return list(seen)
+
+
+def suggest(move: Move, option: str, args: Mapping[str, Any], choices: Sequence[Choice],
+            current: str, limit: int = 25) -> list[tuple[str, str]]:
+    """(name shown, value sent) suggestions for one option while the user types `current`."""
+    mine = _of_move(move, choices)
+    field = next((f for f in move.fields if f.name == option), None)
+    if field is not None:
+        counts: dict[str, int] = {}
+        for c in _by_fields(move, mine, args, skip=option):
+            shown = field.shown(c.action.get(field.field))
+            counts[shown] = counts.get(shown, 0) + 1
+        out = []
+        for shown, n in counts.items():
+            if current.strip().casefold() in shown.casefold():
+                out.append((shown if n == 1 else f"{shown} ({n} ways)", shown))
+        return out[:limit]
+    if move.pick is not None and option == move.pick[0]:
+        mine = _by_fields(move, mine, args)
+        return [(_fit(c.label), choice_key(c.action)) for c in mine
+                if _words_match(current, c.label)][:limit]
+    return []
+
+
+def moves_text(choices: Sequence[Choice]) -> str:
+    """The caller's legal moves grouped by the /play command that makes each."""
+    if not choices:
+        return "You have no move to make now."
+    lines, used = [], set()
+    for move in MOVES.values():
+        mine = _of_move(move, choices)
+        if mine:
+            used.update(id(c) for c in mine)
+            lines.append(f"/play {move.name}: " + "; ".join(c.label for c in mine))
+    rest = [c.label for c in choices if id(c) not in used]
+    if rest:
+        lines.append("/game act: " + "; ".join(rest))
+    return "\n".join(lines)
+
+
+def _fit(label: str, size: int = 100) -> str:
+    return label if len(label) <= size else label[:size - 1] + "…"
+
+
+# -- the turn prompt's buttons -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Quick:
+    kind: str
+    label: str
+
+
+def _quick_matches(kind: str, action: Action) -> bool:
+    t = action.get("type")
+    if kind in ("pass", "done"):
+        return t == "pass" and (action.get("entity_type") == "player") == (kind == "pass")
+    if kind in DIVIDEND_KIND:
+        return t == "dividend" and action.get("kind") == DIVIDEND_KIND[kind]
+    if kind == "run":
+        return t == "run_routes"
+    if kind == "train":  # the next train from the bank: a plain purchase, no trade-in
+        return t == "buy_train" and "exchange" not in action
+    return False
+
+
+QUICK_KINDS = ("pass", "done", "payout", "withhold", "run", "train")
+
+
+def quick_moves(choices: Sequence[Choice]) -> list[Quick]:
+    """The one-click moves open to the player now: Pass/Done, Payout, Withhold, Run best
+    routes, Buy next train (each labelled with what it does)."""
+    out = []
+    for kind in QUICK_KINDS:
+        choice = next((c for c in choices if _quick_matches(kind, c.action)), None)
+        if choice is None:
+            continue
+        label = choice.label
+        if kind == "done":
+            label = "Done" + label[len("Pass"):] if label.startswith("Pass") else "Done"
+        out.append(Quick(kind, _fit(label, 80)))
+    return out
+
+
+def quick_action(kind: str, choices: Sequence[Choice]) -> Action:
+    if kind not in QUICK_KINDS:
+        raise Refused(f"unknown button {kind!r}")
+    choice = next((c for c in choices if _quick_matches(kind, c.action)), None)
+    if choice is None:
+        raise Refused(f"that button's move ({kind}) is not open to you now")
+    return dict(choice.action)

@@ -1,0 +1,26 @@
+"""The service's Renderer built on render/: one named view of a game, drawn from the game's
+snapshot (`game.snapshot()`), with the game's switched-on options picking the board variant."""
+from __future__ import annotations
+
+from typing import Any, Callable, Collection, Mapping
+
+from engine.game import Game
+from render import render_map, render_market, render_sheet
+
+Drawer = Callable[[Mapping[str, Any], Collection[str]], bytes]
+DRAWERS: dict[str, Drawer] = {"map": render_map, "market": render_market, "sheet": render_sheet}
+
+
+class NotDrawable(ValueError):
+    """The game has no snapshot, or render/ has no drawing for that view."""
+
+
+def render_view(game: Game, view: str) -> bytes:
+    snapshot = getattr(game, "snapshot", None)
+    if snapshot is None:
+        raise NotDrawable(f"{game.title} games cannot be drawn yet")
+    drawer = DRAWERS.get(view)
+    if drawer is None:
+        raise NotDrawable(f"there is no {view!r} image (known: {', '.join(DRAWERS)})")
+    options = sorted(name for name, value in game.options.items() if value)
+    return drawer(snapshot(), options)

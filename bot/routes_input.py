@@ -1,0 +1,120 @@
+"""Routes for 18xx titles as players type them (`2: E19 F20 F22; 3: F20 G19`), and the best
+routes shown to spectators; both through the engine's public board API.
+
+A typed route lists every hex the train passes, stop to stop. The run_routes action wants it
+cut into connections (the hexes between two consecutive stops); the cut is found from the
+track network's own index of stop-to-stop track, so no rule is decided here: the engine still
+checks the whole run when the action is processed.
+"""
+from __future__ import annotations
+
+import re
+from itertools import product
+from typing import Any
+
+from bot.results import Refused
+from engine.game import Action, Game
+
+MAX_CUTS = 16  # different cuts of one typed route tried at most
+HEX = re.compile(r"^[A-Za-z]+\d+$")
+
+
+def has_routes(game: Game) -> bool:
+    return hasattr(game, "best_routes") and hasattr(game, "corporation")
+
+
+def best_routes_text(game: Game, company: str) -> str:
+    """The exact best run of a company's trains now, one line per train."""
+    if not has_routes(game):
+        raise Refused(f"{game.title} has no train routes")
+    corp = game.corporation(company.strip().upper())  # unknown names raise InvalidAction
+    if not corp.trains:
+        return f"{corp.sym} owns no trains."
+    total, routes = game.best_routes(corp)
+    if not routes:
+        return f"{corp.sym}'s trains have no route to run now."
+    lines = [f"{corp.sym} can earn ${total}:"]
+    for r in routes:
+        lines.append(f"  {r['train']}: {r.get('revenue_str') or '-'.join(r.get('hexes', []))} "
+                     f"(${r.get('revenue', 0)})")
+    return "\n".join(lines)
+
+
+def parse_routes(text: str) -> list[tuple[str, list[str]]]:
+    """`2: E19 F20 F22; 3-1: F20-G19` -> [("2", ["E19", "F20", "F22"]), ("3-1", [...])]."""
+    out = []
+    for part in text.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        train, sep, rest = part.partition(":")
+        hexes = [h.upper() for h in re.split(r"[\s,\-–]+", rest.strip()) if h]
+        if not sep or not train.strip() or not hexes:
+            raise Refused(f"cannot read the route {part!r}; write train: hexes, e.g. "
+                          "2: E19 F20 F22; 3: F20 G19")
+        bad = [h for h in hexes if not HEX.match(h)]
+        if bad:
+            raise Refused(f"{', '.join(bad)} is not a hex name like F20 (in {part!r})")
+        if len(hexes) < 2:
+            raise Refused(f"a route passes at least two hexes ({part!r})")
+        out.append((train.strip(), hexes))
+    if not out:
+        raise Refused("no route given; write train: hexes, e.g. 2: E19 F20 F22")
+    return out
+
+
+def _trains(corp: Any, wanted: list[str]) -> list[str]:
+    """Train ids for what the user named: an id (2-0) or a train name (2), each used once."""
+    owned = [(t.id, t.name) for t in corp.trains]
+    taken: list[str] = []
+    for name in wanted:
+        match = next((tid for tid, tname in owned if tid == name and tid not in taken), None)
+        match = match or next((tid for tid, tname in owned
+                               if tname == name and tid not in taken), None)
+        if match is None:
+            have = ", ".join(f"{tid} ({tname})" for tid, tname in owned) or "none"
+            raise Refused(f"{corp.sym} has no spare train {name!r} (its trains: {have})")
+        taken.append(match)
+    return taken
+
+
+def _cuts(hexes: list[str], track: dict[tuple[str, ...], Any]) -> list[list[list[str]]]:
+    """Every way to cut the hex list into consecutive stop-to-stop pieces of track."""
+    found: list[list[list[str]]] = []
+
+    def walk(start: int, pieces: list[list[str]]) -> None:
+        if len(found) >= MAX_CUTS:
+            return
+        if start == len(hexes) - 1:
+            found.append(pieces)
+            return
+        for end in range(start + 1, len(hexes)):
+            piece = hexes[start:end + 1]
+            if tuple(piece) in track:
+                walk(end, [*pieces, piece])
+    walk(0, [])
+    return found
+
+
+def routes_from_text(game: Game, action: Action, text: str) -> list[dict[str, Any]]:
+    """The run_routes `routes` for typed routes of the action's company."""
+    if not has_routes(game):
+        raise Refused(f"{game.title} has no train routes")
+    corp = game.corporation(action["entity"])
+    typed = parse_routes(text)
+    train_ids = _trains(corp, [train for train, _ in typed])
+    track = game.board.network().chains_by_hexes
+    options = []
+    for (train, hexes) in typed:
+        cuts = _cuts(hexes, track)
+        if not cuts:
+            raise Refused(f"there is no track from stop to stop along {'-'.join(hexes)} "
+                          f"(train {train}); list every hex the train passes")
+        options.append(cuts)
+    runs = [[{"train": tid, "connections": cut} for tid, cut in zip(train_ids, combo)]
+            for combo in product(*options)][:MAX_CUTS]
+    if len(runs) > 1 and hasattr(game, "is_legal"):
+        for routes in runs:
+            if game.is_legal({**action, "routes": routes}):
+                return routes
+    return runs[0]  # the engine explains what is wrong with it

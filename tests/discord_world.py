@@ -1,0 +1,182 @@
+"""Discord offline: the real command tree, callbacks and persistent buttons of discord.py,
+driven with stand-in interaction, channel and thread objects instead of a gateway connection.
+
+Shared by the Discord test modules. Thread posts are read from each thread's `send` mock;
+buttons are pressed the way discord.py dispatches them after a restart: from the custom id
+alone, through the item class whose template matches it.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+from unittest.mock import AsyncMock, MagicMock
+
+import discord
+from discord import app_commands
+
+from bot.buttons import DYNAMIC_ITEMS
+from bot.discord_app import RailchatBot
+from bot.service import GameService
+from bot.store import Store
+
+GUILD, CHANNEL = 500, 600
+_ids = itertools.count(9000)
+
+
+@dataclass
+class Sent:
+    text: str
+    ephemeral: bool = False
+    files: list[str] = field(default_factory=list, compare=False)
+
+
+@dataclass
+class Response:
+    sent: list[Sent] = field(default_factory=list)
+    deferred: bool = False
+
+    def is_done(self) -> bool:
+        return self.deferred or bool(self.sent)
+
+    async def send_message(self, content: str, *, ephemeral: bool = False,
+                           files: list[discord.File] = (), **_: object) -> None:
+        assert not self.is_done(), "an interaction is answered once"
+        self.sent.append(Sent(content, ephemeral, [f.filename for f in files]))
+
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
+        assert not self.is_done()
+        self.deferred = True
+
+
+class Followup:
+    def __init__(self, response: Response) -> None:
+        self.response = response
+
+    async def send(self, content: str, *, ephemeral: bool = False,
+                   files: list[discord.File] = (), **_: object) -> None:
+        assert self.response.is_done(), "followups come after the first answer"
+        self.response.sent.append(Sent(content, ephemeral, [f.filename for f in files]))
+
+
+@dataclass
+class Post:
+    """One message the bot sent to a thread."""
+
+    text: str
+    files: dict[str, bytes]
+    buttons: list[tuple[str, str]]  # (custom id, label)
+    pinged: list[int]
+
+
+def make_thread(thread_id: int) -> MagicMock:
+    thread = MagicMock(spec=discord.Thread)
+    thread.id, thread.mention = thread_id, f"<#{thread_id}>"
+    thread.jump_url = f"https://discord.com/channels/{GUILD}/{thread_id}"
+    thread.send, thread.add_user, thread.delete = AsyncMock(), AsyncMock(), AsyncMock()
+    return thread
+
+
+def posts(thread: MagicMock) -> list[Post]:
+    out = []
+    for call in thread.send.call_args_list:
+        text = call.args[0] if call.args else call.kwargs.get("content", "")
+        files = {f.filename: f.fp.getvalue() for f in call.kwargs.get("files", [])}
+        view = call.kwargs.get("view")
+        buttons = [(item.item.custom_id, item.item.label) for item in view.children] if view else []
+        mentions = call.kwargs.get("allowed_mentions")
+        users = mentions.users if mentions is not None else []
+        pinged = [u.id for u in users] if isinstance(users, list) else []
+        out.append(Post(text, files, buttons, pinged))
+    return out
+
+
+class World:
+    """A bot with its cogs loaded, one text channel, and the threads created in it."""
+
+    def __init__(self, bot: RailchatBot) -> None:
+        self.bot = bot
+        self.threads: dict[int, MagicMock] = {}
+        self.channel = MagicMock(spec=discord.TextChannel)
+        self.channel.id = CHANNEL
+        self.channel.create_thread = AsyncMock(side_effect=self._create_thread)
+        self.dms: list[tuple[int, str]] = []
+        bot.get_channel = self.threads.get  # the gateway cache, offline
+        bot.get_user = lambda user_id: SimpleNamespace(
+            id=user_id, send=AsyncMock(side_effect=lambda text: self.dms.append((user_id, text))))
+
+    async def _create_thread(self, **kwargs: object) -> MagicMock:
+        thread = make_thread(700 + len(self.threads))
+        thread.name = kwargs["name"]
+        self.threads[thread.id] = thread
+        return thread
+
+    def interaction(self, user_id: int, *, where: int | None = None, admin: bool = False,
+                    interaction_id: int | None = None, **typed: Any):
+        """`typed`: options already filled in (what autocomplete sees)."""
+        channel = self.channel if where is None else self.threads[where]
+        response = Response()
+        return SimpleNamespace(
+            id=interaction_id or next(_ids), client=self.bot, guild_id=GUILD,
+            channel=channel, channel_id=channel.id,
+            user=SimpleNamespace(id=user_id, display_name=f"user{user_id}",
+                                 mention=f"<@{user_id}>"),
+            permissions=discord.Permissions(manage_threads=admin),
+            response=response, followup=Followup(response),
+            namespace=SimpleNamespace(game=None, **typed),
+            command=None)
+
+    def command(self, name: str, group: str | None = "game") -> app_commands.Command:
+        command = (self.bot.tree.get_command(name) if group is None
+                   else self.bot.tree.get_command(group).get_command(name))
+        assert command is not None, name
+        return command
+
+    async def run(self, name: str, interaction, group: str | None = "game", **kwargs):
+        command = self.command(name, group)
+        await command.callback(command.binding, interaction, **kwargs)
+        await self.bot.poster.drain()
+        return interaction.response.sent
+
+    async def play(self, name: str, interaction, **kwargs):
+        return await self.run(name, interaction, group="play", **kwargs)
+
+    async def suggest(self, command: str, option: str, interaction, current: str = "",
+                      group: str = "play") -> list[app_commands.Choice]:
+        cmd = self.command(command, group)
+        callback = cmd._params[option].autocomplete
+        return await callback(cmd.binding, interaction, current)
+
+    async def press(self, custom_id: str, interaction):
+        """Press a button known only by its custom id (as after a restart)."""
+        for cls in DYNAMIC_ITEMS:
+            match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match:
+                button = discord.ui.Button(custom_id=custom_id, label="?")
+                item = await cls.from_custom_id(interaction, button, match)
+                await item.callback(interaction)
+                await self.bot.poster.drain()
+                return interaction.response.sent
+        raise AssertionError(f"no button matches {custom_id}")
+
+
+def fake_renderer(game, view: str) -> bytes:
+    """A stand-in for render/: a tiny PNG whose pixel encodes the view and the log length."""
+    from io import BytesIO
+
+    from PIL import Image
+    buffer = BytesIO()
+    shade = len(game.actions) % 256
+    colour = {"map": (shade, 0, 0), "market": (0, shade, 0), "sheet": (0, 0, 0)}.get(
+        view, (shade, shade, shade))
+    Image.new("RGB", (2, 2), colour).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+async def make_world(db_path, *, renderer=fake_renderer, seed: int = 7) -> World:
+    bot = RailchatBot(GameService(Store(db_path), new_seed=lambda: seed), renderer=renderer,
+                      post_delay=0)
+    await bot.load_cogs()
+    return World(bot)
