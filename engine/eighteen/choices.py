@@ -137,7 +137,7 @@ def candidates(game: "EighteenGame", entity: Any) -> Iterator[tuple[str, dict[st
                 refs = [game.board.city_ref(h, i) for h in (ability.get("hexes") if ability else [])
                         for i in range(len(game.board.tile_on(h).cities))]
             else:
-                refs = game.board.legal_token_cities(corp.sym)
+                refs = game.token_cities(corp)
             trusted = {TRUSTED: True} if isinstance(step, Token) else {}
             for ref in refs:
                 yield f"Place a {corp.sym} token in {ref}", {**base, "city": ref, **trusted}

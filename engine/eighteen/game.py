@@ -70,6 +70,7 @@ class EighteenGame(Game):
         self.end_trigger: tuple[str, str] | None = None
         self.last_effect: dict[str, Any] | None = None
         self.last_step_description: str | None = None
+        self._token_cache: tuple[Any, dict[str, list[str]]] = (None, {})
         self.round: Round = self.new_auction_round()
         self.round.setup()
 
@@ -333,6 +334,16 @@ class EighteenGame(Game):
         return sorted([c for c in self.corporations if c.floated and not c.closed], key=operating_key)
 
     # -- track and tokens ----------------------------------------------------------------------
+    def token_cities(self, corp: Corporation) -> list[str]:
+        """Cities where the corporation may place a token now (cached while the board is unchanged)."""
+        network = self.board.network()
+        if self._token_cache[0] is not network:
+            self._token_cache = (network, {})
+        cache = self._token_cache[1]
+        if corp.sym not in cache:
+            cache[corp.sym] = self.board.legal_token_cities(corp.sym)
+        return cache[corp.sym]
+
     def hex_names(self) -> dict[str, str]:
         return {h["hex"]: h["name"] for h in self.data["map"]["hexes"] if h.get("name")}
 
