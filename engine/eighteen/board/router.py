@@ -49,65 +49,44 @@ def enumerate_routes(network: TrackNetwork, corp: str, max_stops: int | None, ph
     done: set[int] = set()
 
     for station in network.token_nodes(corp):
-        arm_a_nodes = [station]
-        arm_a_chains: list[Chain] = []
-        arm_b_nodes = [station]
-        arm_b_chains: list[Chain] = []
+        arm_nodes: tuple[list[int], list[int]] = ([station], [station])
+        arm_chains: tuple[list[Chain], list[Chain]] = ([], [])
         visited = set(done)
         visited.add(station)
 
         def record(sides: int, revenue: int, n_big: int, count: int) -> None:
-            if arm_b_chains:        # the station in the middle
-                nodes, chains = arm_a_nodes[::-1] + arm_b_nodes[1:], arm_a_chains[::-1] + arm_b_chains
+            if arm_chains[1]:       # the station in the middle
+                nodes = arm_nodes[0][::-1] + arm_nodes[1][1:]
+                chains = arm_chains[0][::-1] + arm_chains[1]
             else:                   # the station at the start
-                nodes, chains = arm_a_nodes, arm_a_chains
+                nodes, chains = arm_nodes[0], arm_chains[0]
             found.append(Candidate(revenue, n_big, count - n_big, sides, tuple(nodes), tuple(chains)))
 
-        def grow_b(end: int, sides: int, used_groups: int, revenue: int, n_big: int, count: int) -> None:
-            if len(arm_b_chains) > 0:
+        def grow(arm: int, end: int, sides: int, used_groups: int, revenue: int, n_big: int, count: int) -> None:
+            if arm_chains[arm]:
                 record(sides, revenue, n_big, count)
-                if terminal[end]:
-                    return
-            if count >= limit:
-                return
-            first = arm_a_chains[0].id
-            for chain in by_node[end]:
-                if not arm_b_chains and chain.id <= first:
-                    continue
-                nxt = chain.b if chain.a == end else chain.a
-                if nxt in visited or chain.sides & sides or groups[nxt] & used_groups:
-                    continue
-                visited.add(nxt)
-                arm_b_nodes.append(nxt)
-                arm_b_chains.append(chain)
-                grow_b(nxt, sides | chain.sides, used_groups | groups[nxt], revenue + value[nxt],
-                       n_big + big[nxt], count + 1)
-                arm_b_chains.pop()
-                arm_b_nodes.pop()
-                visited.discard(nxt)
-
-        def grow_a(end: int, sides: int, used_groups: int, revenue: int, n_big: int, count: int) -> None:
-            if arm_a_chains:
-                record(sides, revenue, n_big, count)
-                grow_b(station, sides, used_groups, revenue, n_big, count)
+                if arm == 0:        # every first arm also gets each possible second arm
+                    grow(1, station, sides, used_groups, revenue, n_big, count)
                 if terminal[end]:
                     return
             if count >= limit:
                 return
             for chain in by_node[end]:
+                if arm == 1 and not arm_chains[1] and chain.id <= arm_chains[0][0].id:
+                    continue
                 nxt = chain.b if chain.a == end else chain.a
                 if nxt in visited or chain.sides & sides or groups[nxt] & used_groups:
                     continue
                 visited.add(nxt)
-                arm_a_nodes.append(nxt)
-                arm_a_chains.append(chain)
-                grow_a(nxt, sides | chain.sides, used_groups | groups[nxt], revenue + value[nxt],
-                       n_big + big[nxt], count + 1)
-                arm_a_chains.pop()
-                arm_a_nodes.pop()
+                arm_nodes[arm].append(nxt)
+                arm_chains[arm].append(chain)
+                grow(arm, nxt, sides | chain.sides, used_groups | groups[nxt], revenue + value[nxt],
+                     n_big + big[nxt], count + 1)
+                arm_chains[arm].pop()
+                arm_nodes[arm].pop()
                 visited.discard(nxt)
 
-        grow_a(station, 0, groups[station], value[station], int(big[station]), 1)
+        grow(0, station, 0, groups[station], value[station], int(big[station]), 1)
         done.add(station)
     found.sort(key=lambda c: (-c.revenue, len(c.nodes), c.nodes, tuple(ch.id for ch in c.chains)))
     return found
