@@ -432,9 +432,10 @@ class EighteenGame(Game):
 
     def home_city_choice(self, corp: Corporation) -> int | None:
         """Which city of the home hex gets the home token, or None if the president must choose
-        (a home hex with several cities that already carries track)."""
-        if corp.home_city is not None:
-            return corp.home_city
+        (a home hex with several cities, none reserved for it, that already carries track)."""
+        reserved = self.board.reserved_city(corp.sym, corp.home)
+        if reserved is not None:
+            return reserved
         if len(self.board.tile_on(corp.home).cities) > 1 and self.hex_has_track(corp.home):
             return None
         return 0
