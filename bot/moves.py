@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -151,9 +152,14 @@ def _by_fields(move: Move, choices: list[Choice], args: Mapping[str, Any],
     return choices
 
 
+def _words(text: str) -> list[str]:
+    return [w for w in re.split(r"[\s(),$]+", text.casefold()) if w]
+
+
 def _words_match(text: str, label: str) -> bool:
-    label = label.casefold()
-    return all(word in label for word in text.casefold().split())
+    """Every typed word starts a word of the label ("bo" is BO, not Amboy; "100" is $100)."""
+    words = _words(label)
+    return all(any(w.startswith(typed) for w in words) for typed in _words(text))
 
 
 def _by_text(choices: list[Choice], text: str) -> list[Choice]:
