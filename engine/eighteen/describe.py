@@ -61,9 +61,10 @@ def describe_action(game: Any, action: dict[str, Any]) -> str:
         return f"{who} places a station token in {_city_place(game, action.get('city'))}."
     if t == "run_routes":
         routes = action.get("routes") or []
-        total = sum(r.get("revenue", 0) or 0 for r in routes)
-        parts = ", ".join(f"{r.get('train', '?').split('-')[0]}-train ${r.get('revenue', 0)}" for r in routes)
-        return f"{who} runs for ${total}" + (f" ({parts})." if parts else ".")
+        revenues = game.last_route_revenues
+        parts = ", ".join(f"{str(r.get('train', '?')).split('-')[0]}-train ${rev}"
+                          for r, rev in zip(routes, revenues))
+        return f"{who} runs for ${sum(revenues)}" + (f" ({parts})." if parts else ".")
     if t == "dividend":
         corp = game.corporation(action.get("entity"))
         revenue = corp.last_revenue or 0

@@ -176,6 +176,15 @@ class Corporation(CashHolder):
 Entity = Player | Corporation | Company
 
 
+def owner_id(owner: Any) -> Any:
+    """How an owner is named in public state: a player's id, a corporation's symbol."""
+    if isinstance(owner, Player):
+        return owner.id
+    if isinstance(owner, Corporation):
+        return owner.sym
+    return owner
+
+
 def spend(payer: CashHolder, receiver: CashHolder, amount: int) -> None:
     """Move cash. Only the bank may go below zero; doing so breaks it."""
     if amount < 0:

@@ -20,7 +20,7 @@ from engine.eighteen.operating import (Bankrupt, BuyCompany, BuyTrain, DiscardTr
 from engine.eighteen.rounds import Round
 from engine.eighteen.stock import BuySellParShares, StockRound
 from engine.eighteen.trains import Depot, Phase, Phases, Train
-from engine.errors import GameError, IllegalAction, InvalidAction, NotYourTurn
+from engine.errors import GameError, IllegalAction, InvalidAction
 from engine.game import Action, Choice, Game, PlayerId
 
 
@@ -70,6 +70,7 @@ class EighteenGame(Game):
         self.end_trigger: tuple[str, str] | None = None
         self.last_effect: dict[str, Any] | None = None
         self.last_step_description: str | None = None
+        self.last_route_revenues: list[int] = []
         self._token_cache: tuple[Any, dict[str, list[str]]] = (None, {})
         self.round: Round = self.new_auction_round()
         self.round.setup()
@@ -461,6 +462,7 @@ class EighteenGame(Game):
             claimed = r.get("revenue")
             if claimed is not None and claimed != rev:
                 raise IllegalAction(f"the {r['train']} train's route earns ${rev}, not ${claimed}")
+        self.last_route_revenues = list(revenues)
         return sum(revenues)
 
     # -- trains ---------------------------------------------------------------------------------

@@ -3,18 +3,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.eighteen.entities import Company, Corporation, Player
+from engine.eighteen.entities import Company, Corporation, owner_id
 
 if TYPE_CHECKING:
     from engine.eighteen.game import EighteenGame
-
-
-def _owner(owner: Any) -> Any:
-    if isinstance(owner, Player):
-        return owner.id
-    if isinstance(owner, Corporation):
-        return owner.sym
-    return None
 
 
 def snapshot(game: "EighteenGame") -> dict[str, Any]:
@@ -38,7 +30,7 @@ def snapshot(game: "EighteenGame") -> dict[str, Any]:
             "operated": c.sym in operated, "last_revenue": c.last_revenue, "home": c.home,
         }
     companies = {co.sym: {"name": co.name, "value": co.value, "revenue": co.revenue,
-                          "owner": "closed" if co.closed else _owner(co.owner)} for co in game.companies}
+                          "owner": "closed" if co.closed else owner_id(co.owner)} for co in game.companies}
     tokens: dict[str, list[dict[str, Any]]] = {}
     for hex_id, entries in game.board.tokens().items():
         tokens[hex_id] = [{"city": city, "slot": slot, "corp": corp} for city, slot, corp in entries]

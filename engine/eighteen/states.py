@@ -3,16 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.eighteen.entities import Company, Corporation, Player
+from engine.eighteen.entities import Company, Corporation, owner_id
 from engine.eighteen.game import EighteenGame
-
-
-def owner_id(owner: Any) -> Any:
-    if isinstance(owner, Player):
-        return owner.id
-    if isinstance(owner, Corporation):
-        return owner.sym
-    return owner
 
 
 def public_state(game: EighteenGame) -> dict[str, Any]:
