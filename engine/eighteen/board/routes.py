@@ -104,19 +104,20 @@ def resolve_route(network: TrackNetwork, route: Mapping[str, Any]) -> Run:
         raise InvalidAction("a route needs a 'train' id and a non-empty list of 'connections'")
     hint = set(route.get("nodes") or ())
     chains = [_find_chain(network, train, conn, hint) for conn in connections]
-    if len(chains) == 1:
-        chain, conn = chains[0], connections[0]
-        start = chain.a if chain.hexes == tuple(conn) else chain.b
-        nodes = [start, chain.other(start)]
-    else:
-        shared = set((chains[0].a, chains[0].b)) & set((chains[1].a, chains[1].b))
-        if len(shared) != 1:
+    first = chains[0]
+    start = first.a if first.hexes == tuple(connections[0]) else first.b
+    if len(chains) > 1:
+        shared = {first.a, first.b} & {chains[1].a, chains[1].b}
+        if not shared:
             raise IllegalAction(f"train {train}: the route is not one continuous line")
-        nodes = [chains[0].other(shared.pop())]
-        for chain in chains:
-            if nodes[-1] not in (chain.a, chain.b):
-                raise IllegalAction(f"train {train}: the route is not one continuous line")
-            nodes.append(chain.other(nodes[-1]))
+        if len(shared) == 1:
+            start = first.other(shared.pop())
+        # else both chains join the same two stops: a loop back to a stop, read as written
+    nodes = [start]
+    for chain in chains:
+        if nodes[-1] not in (chain.a, chain.b):
+            raise IllegalAction(f"train {train}: the route is not one continuous line")
+        nodes.append(chain.other(nodes[-1]))
     run = Run(train, tuple(nodes), tuple(chains))
     if hint and hint != {network.nodes[n].signature for n in run.nodes}:
         raise InvalidAction(f"train {train}: the listed stops {sorted(hint)} are not the ones its track joins")
