@@ -339,8 +339,9 @@ class GameService:
                 return []
             return await self._legal(record, game, seat.player_id)
 
-    async def prompt(self, game_id: int) -> Prompt:
-        """Who must act now and the first of them's legal choices (for the turn buttons)."""
+    async def prompt(self, game_id: int, *, choices: bool = True) -> Prompt:
+        """Who must act now and (unless `choices` is False) the first of them's legal choices,
+        for the turn buttons."""
         async with self._lock(game_id):
             record = self._record(game_id)
             if record.status != ACTIVE:
@@ -348,7 +349,7 @@ class GameService:
             game = await self._live(record)
             notify = self._to_notify(record, game)
             names = tuple(game.player_name(p) for p in game.active_players())
-            if record.paused or not game.active_players():
+            if record.paused or not game.active_players() or not choices:
                 return Prompt(record.id, record.thread_id, record.version, notify, names)
             choices = await self._legal(record, game, game.active_players()[0])
             return Prompt(record.id, record.thread_id, record.version, notify, names,
