@@ -12,7 +12,7 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 from bot.config import DEFAULT_REMIND_HOURS

@@ -8,7 +8,6 @@ alone, through the item class whose template matches it.
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
