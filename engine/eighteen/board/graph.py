@@ -11,7 +11,7 @@ the same side twice (18xx.games `check_overlap`).
 """
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Mapping, Sequence
@@ -122,49 +122,58 @@ class TrackNetwork:
         return [n.id for n in self.nodes if n.kind is NodeKind.CITY and n.tokened_by(corp)]
 
     def reach(self, corp: str) -> Reach:
-        """Everything `corp` reaches from its stations without reversing (not even at a stop) or
-        passing a blocking centre. A walk never turns back along the path it came on; it does not
-        remember every side it crossed, so track that loops back onto itself may reach a little
-        more than a train could (18xx.games remembers them, per branch of its search)."""
-        found = Reach()
-        queue: deque[tuple[int, tuple[str, int]]] = deque()
-        seen: set[tuple[int, tuple[str, int]]] = set()
+        """Everything `corp` reaches from its stations along a walk a train could run (1830 §8-9:
+        "an unblocked route of any length"): no reversing, not even at a stop; no hex side crossed
+        twice and no stop passed twice, so a walk cannot go round a loop and come back along its
+        own track; no passing a blocking centre. As on 18xx.games, a path whose other end
+        crosses a side the walk already crossed is not entered.
 
-        def enter_node(nid: int, arrived_on: int | None) -> None:
+        Walks are explored depth first, each carrying the sides and stops it used. A walk that
+        enters a path from the same end as an earlier walk, having used all the earlier one used,
+        can find nothing new and is dropped."""
+        found = Reach()
+        stack: list[tuple[int, tuple[str, int], int]] = []          # (path, entry end, used bits)
+        walked: dict[tuple[int, tuple[str, int]], list[int]] = defaultdict(list)
+
+        def stop_bit(nid: int) -> int:
+            return 1 << (self.side_count + nid)
+
+        def leave_node(nid: int, arrived_on: int | None, used: int) -> None:
             for pid in self.node_paths[nid]:
                 if pid != arrived_on:
-                    queue.append((pid, ("node", nid)))
+                    stack.append((pid, ("node", nid), used))
 
         for nid in self.token_nodes(corp):
             found.nodes.add(nid)
             hex_id = self.nodes[nid].hex
             found.edges[hex_id].update(self.neighbours.get(hex_id, {}).keys())
-            enter_node(nid, None)
-        while queue:
-            state = queue.popleft()
-            if state in seen:
-                continue
-            seen.add(state)
-            pid, entry = state
+            leave_node(nid, None, stop_bit(nid))
+        while stack:
+            pid, entry, used = stack.pop()
             path = self.paths[pid]
+            exits = [e for e in path.edges if ("edge", e) != entry]
+            if any(used >> self.side_id[(path.hex, e)] & 1 for e in exits if (path.hex, e) in self.side_id):
+                continue
+            earlier = walked[(pid, entry)]
+            if any(not mask & ~used for mask in earlier):
+                continue
+            earlier[:] = [mask for mask in earlier if used & ~mask]
+            earlier.append(used)
             found.paths.add(pid)
+            found.nodes.update(path.nodes)
             for nid in path.nodes:
-                found.nodes.add(nid)
-            for kind, value in path.ends:
-                if (kind, value) == entry:
-                    continue
-                if kind == "node":
-                    if not self.nodes[value].blocks(corp):
-                        enter_node(value, pid)
-                    continue
-                found.edges[path.hex].add(value)
-                other = self.neighbours.get(path.hex, {}).get(value)
+                if ("node", nid) != entry and not used & stop_bit(nid) and not self.nodes[nid].blocks(corp):
+                    leave_node(nid, pid, used | stop_bit(nid))
+            for side in exits:
+                found.edges[path.hex].add(side)
+                other = self.neighbours.get(path.hex, {}).get(side)
                 if other is None:
                     continue
-                back = opposite(value)
+                back = opposite(side)
                 found.edges[other].add(back)
+                crossed = used | 1 << self.side_id[(path.hex, side)]
                 for npid in self.edge_paths.get((other, back), ()):
-                    queue.append((npid, ("edge", back)))
+                    stack.append((npid, ("edge", back), crossed))
         return found
 
     # -- chains --------------------------------------------------------------------------

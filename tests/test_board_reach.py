@@ -1,0 +1,83 @@
+"""What a company's stations reach (for track lays and tokens) is what a train could run to:
+a walk may not go round a loop and come back along its own track (1830 §8-9, "an unblocked
+route of any length"; 18xx.games' walk never crosses a hex side twice)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.errors import IllegalAction
+from engine.eighteen.board import Board
+from engine.eighteen.board.router import enumerate_routes
+from tests.test_router import CORPS, grow_network
+
+DATA = Path(__file__).resolve().parent.parent / "engine" / "data" / "1830.json"
+
+
+@pytest.fixture
+def balloon() -> Board:
+    """B&O's station in B2 runs east into a junction in B4 (tile 23: west and north-west both
+    join the east side), then into a balloon loop: B6 (tile 24) splits east and north-east, and
+    A7 and B8 (tile 7 each) join the two. A train can go round the loop but only comes back into
+    B4 along track it already used, so the north-west branch to the city in A3 (and on to the
+    empty hex A5) is out of reach; a walk that forgets which sides it crossed would come back
+    and take it.
+
+        row A:       A3    A5    A7
+        row B:    B2    B4    B6    B8
+    """
+    manifest = json.loads(DATA.read_text())["tiles"]
+    hexes = [{"hex": h, "preprinted_color": "white", "layable_tiles": ["9"]} for h in ("A5", "A7", "B4", "B6", "B8")]
+    hexes.append({"hex": "B2", "cities": [{"revenue": 20, "slots": 1}], "paths": ["edge4-city0"],
+                  "preprinted_color": "yellow"})
+    hexes.append({"hex": "A3", "cities": [{"revenue": 20, "slots": 1}], "paths": ["edge5-city0", "edge4-city0"],
+                  "preprinted_color": "yellow"})
+    board = Board({"map": {"layout": "pointy-topped hexes", "hexes": hexes},
+                   "tiles": [t for t in manifest if t["name"] in ("7", "9", "23", "24")]})
+    for hex_id, tile, rotation in (("B4", "23", 4), ("B6", "24", 1), ("A7", "7", 5), ("B8", "7", 1)):
+        board.lay("X", hex_id, tile, rotation)
+    board.place_token("B&O", "B2", 0)
+    assert [board.tile_on(h).paths for h in ("B4", "B6", "A7", "B8")] == [
+        ("edge4-edge1", "edge4-edge2"), ("edge1-edge4", "edge1-edge3"), ("edge5-edge0",), ("edge1-edge2",)]
+    return board
+
+
+def test_the_loop_is_reached_but_not_the_branch_behind_it(balloon: Board) -> None:
+    edges = balloon.reach("B&O").edges
+    assert (edges["B6"], edges["A7"], edges["B8"]) == ({1, 3, 4}, {0, 5}, {1, 2})
+    assert edges["B4"] == {1, 4} and not edges.get("A3") and not edges.get("A5")
+    assert balloon.network().node_at[("A3", 0)] not in balloon.reach("B&O").nodes
+
+
+def test_no_token_or_lay_where_no_train_could_run(balloon: Board) -> None:
+    assert balloon.legal_token_cities("B&O") == []
+    with pytest.raises(IllegalAction, match="B&O's track does not reach it"):
+        balloon.check_token("B&O", "A3-0-0")
+    assert balloon.legal_lays("B&O", colors={"yellow"}, hexes=["A5"]) == []
+    with pytest.raises(IllegalAction, match="B&O's track does not reach the hex"):
+        balloon.check_lay("B&O", "A5", "9", 1, colors={"yellow"})
+    assert balloon.best_routes("B&O", [("D-0", None)], phase_color="brown") == (0, [])
+
+
+def test_from_the_branch_the_loop_is_reached_and_the_stem_is_not(balloon: Board) -> None:
+    """The same junction from the other side: a station in A3 runs into the loop and lays on
+    A5, and cannot come back round to B2."""
+    balloon.place_token("PRR", "A3", 0)
+    reach = balloon.reach("PRR")
+    assert (reach.edges["B4"], reach.edges["B6"], reach.edges["A5"]) == ({2, 4}, {1, 3, 4}, {1})
+    assert balloon.network().node_at[("B2", 0)] not in reach.nodes
+    assert balloon.legal_lays("PRR", colors={"yellow"}, hexes=["A5"]) == [("A5", "9", 1), ("A5", "9", 4)]
+
+
+@pytest.mark.parametrize("seed, steps", [(0, 100), (5, 100), (1, 250)])
+def test_reached_stops_are_the_stops_of_legal_routes(seed: int, steps: int) -> None:
+    """On grown networks, every stop a company reaches is a stop of some legal route from one of
+    its stations (found by the route finder's own chain walk), and no other."""
+    network = grow_network(seed, steps).network()
+    for corp in CORPS:
+        routed = set(network.token_nodes(corp))
+        for candidate in enumerate_routes(network, corp, None, "brown"):
+            routed.update(candidate.nodes)
+        assert network.reach(corp).nodes == routed, (seed, steps, corp)
