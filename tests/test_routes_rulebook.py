@@ -117,7 +117,7 @@ def refusal(board: Board, runs: list[tuple[int, str]]) -> str:
     return str(info.value)
 
 
-def spelled(board: Board, route: dict) -> str:
+def spelled(route: dict) -> str:
     """A run_routes route written back in the book's letters, every hex it crosses."""
     letters = [LETTER[route["connections"][0][0]]]
     for connection in route["connections"]:
@@ -141,7 +141,7 @@ def test_the_map_has_exactly_the_books_routes_for_2_and_3_trains(board: Board) -
     network = board.network()
     found: dict[str, int] = {}
     for candidate in enumerate_routes(network, CORP, 3, PHASE):
-        letters = spelled(board, Run("3-0", candidate.nodes, candidate.chains).to_dict(network, PHASE))
+        letters = spelled(Run("3-0", candidate.nodes, candidate.chains).to_dict(network, PHASE))
         book = next((r for r in {**TWO_TRAIN_ROUTES, **THREE_TRAIN_ROUTES} if same_route(r, letters)), letters)
         found[book] = candidate.revenue
     assert found == {**TWO_TRAIN_ROUTES, **THREE_TRAIN_ROUTES}
@@ -239,7 +239,7 @@ def test_the_best_revenue_table(board: Board, sizes: list[int], best: int, book_
 def test_one_2_train_runs_fe_or_fcbe(board: Board) -> None:
     total, routes = board.best_routes(CORP, trains_for([2]), phase_color=PHASE)
     assert total == 80 and len(routes) == 1
-    assert any(same_route(spelled(board, routes[0]), r) for r in ("FE", "FCBE"))
+    assert any(same_route(spelled(routes[0]), r) for r in ("FE", "FCBE"))
 
 
 def test_after_the_first_5_train_the_red_area_pays_its_higher_value(board: Board) -> None:
