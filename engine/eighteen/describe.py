@@ -35,12 +35,23 @@ def _shares_text(action: dict[str, Any]) -> str:
 
 
 def describe_action(game: Any, action: dict[str, Any]) -> str:
+    """The action's sentence followed by what it set off (purchases, floats, phases, rusting...)."""
+    main = _main_sentence(game, action)
+    extra = [e for e in getattr(game, "events", []) if e != main]
+    return " ".join([main, *extra])
+
+
+def _main_sentence(game: Any, action: dict[str, Any]) -> str:
     t = action["type"]
     try:
         who = _name(game, game.resolve_entity(action))
     except Exception:  # a message from someone no longer in the game still gets a sentence
         who = str(action.get("entity"))
     if t == "bid":
+        company = next((c for c in game.companies if c.sym == action.get("company")), None)
+        if company is not None and company.owner is not None and _name(game, company.owner) == who \
+                and f"{who} buys {company.sym} for ${action.get('price')}." in game.events:
+            return f"{who} buys {company.sym} for ${action.get('price')}."
         return f"{who} bids ${action.get('price')} on {action.get('company')}."
     if t == "pass":
         step = getattr(game, "last_step_description", None)
@@ -75,7 +86,9 @@ def describe_action(game: Any, action: dict[str, Any]) -> str:
     if t == "buy_train":
         train = str(action.get("train", "")).split("-")[0]
         swap = f", trading in a {str(action['exchange']).split('-')[0]}" if action.get("exchange") else ""
-        return f"{who} buys a {train}-train for ${action.get('price')}{swap}."
+        source = getattr(game, "last_train_source", None)
+        whose = f"{source}'s {train}-train" if source else f"a {train}-train"
+        return f"{who} buys {whose} for ${action.get('price')}{swap}."
     if t == "discard_train":
         return f"{who} discards a {str(action.get('train', '')).split('-')[0]}-train."
     if t == "bankrupt":

@@ -71,6 +71,8 @@ class EighteenGame(Game):
         self.last_effect: dict[str, Any] | None = None
         self.last_step_description: str | None = None
         self.last_route_revenues: list[int] = []
+        self.events: list[str] = []   # what else happened during the last action, for the thread
+        self.last_train_source: str | None = None
         self._token_cache: tuple[Any, dict[str, list[str]]] = (None, {})
         self.round: Round = self.new_auction_round()
         self.round.setup()
@@ -187,6 +189,9 @@ class EighteenGame(Game):
         return out
 
     # -- money, shares, companies -----------------------------------------------------------------
+    def note(self, text: str) -> None:
+        self.events.append(text)
+
     def check_float(self, corp: Corporation, was_floated: bool) -> None:
         if was_floated or corp.floated:
             return
@@ -194,6 +199,7 @@ class EighteenGame(Game):
             corp.floated = True
             assert corp.par_price is not None
             spend(self.bank, corp, corp.par_price.price * 10)
+            self.note(f"{corp.sym} floats and receives ${corp.cash}.")
 
     def par_cell(self, ref: Any, player: Player, *, check_cash: bool) -> SharePrice:
         cell = self.market.find_par(ref) if ref is not None else None
@@ -214,6 +220,7 @@ class EighteenGame(Game):
         player.companies.append(company)
         if price > 0:
             spend(player, self.bank, price)
+        self.note(f"{player.name} buys {company.sym} for ${price}.")
         self.after_buy_company(player, company)
 
     def after_buy_company(self, player: Player, company: Company) -> None:
@@ -228,6 +235,7 @@ class EighteenGame(Game):
                 self.round.companies_pending_par.append(company)
             else:
                 sh.buy(self, player, [share], free=True)
+                self.note(f"{player.name} receives a {share.percent}% {corp.sym} share with {company.sym}.")
 
     def transfer_company(self, company: Company, buyer: Player | Corporation, price: int,
                          seller: Player) -> None:
@@ -237,6 +245,7 @@ class EighteenGame(Game):
         buyer.companies.append(company)
 
     def close_company(self, company: Company) -> None:
+        self.note(f"{company.sym} closes.")
         company.closed = True
         owner = company.owner
         if owner is not None and company in owner.companies:
@@ -485,6 +494,7 @@ class EighteenGame(Game):
 
     def buy_train(self, corp: Corporation, train: Train, price: int) -> None:
         source = train.owner
+        self.last_train_source = source.sym if isinstance(source, Corporation) else None
         receiver = source if isinstance(source, Corporation) else self.bank
         spend(corp, receiver, price)
         if isinstance(source, Corporation):
@@ -495,6 +505,9 @@ class EighteenGame(Game):
         corp.trains.append(train)
         self.after_buy_train_event(corp)
         if self.phases.advance_for(train.name):
+            phase = self.phases.current
+            self.note(f"Phase {phase.name} begins: train limit {phase.train_limit}, "
+                      f"{', '.join(phase.tiles)} tiles.")
             self.on_phase_change()
         self.rust_trains(train)
         for event in list(train.events):
@@ -509,17 +522,23 @@ class EighteenGame(Game):
                 self.close_company(company)
 
     def rust_trains(self, bought: Train) -> None:
+        rusted: list[str] = []
         for corp in self.corporations:
             for t in list(corp.trains):
                 if t.rusts_on == bought.name:
                     corp.trains.remove(t)
                     t.owner = None
                     t.rusted = True
+                    rusted.append(corp.sym)
         for t in list(self.depot.discarded):
             if t.rusts_on == bought.name:
                 self.depot.discarded.remove(t)
                 t.owner = None
                 t.rusted = True
+                rusted.append("the market")
+        if rusted:
+            name = next(s["name"] for s in self.train_specs() if s.get("rusts_on_first") == bought.name)
+            self.note(f"{name}-trains rust ({', '.join(rusted)}).")
 
     def on_phase_change(self) -> None:
         pass
@@ -555,6 +574,7 @@ class EighteenGame(Game):
             self.round.recalculate_order()
         spend(player, self.bank, player.cash)
         player.bankrupt = True
+        self.note(f"{player.name} is bankrupt.")
 
     def emergency_sale_ok(self, player: Player, corp: Corporation, buying: Corporation,
                           shares: list[Share], percent: int) -> bool:
@@ -604,6 +624,8 @@ class EighteenGame(Game):
         else:
             self.reorder_players()
             self.round = self.new_stock_round()
+        label = f"{self.turn}.{self.round.round_num}" if isinstance(self.round, OperatingRound) else str(self.turn)
+        self.note(f"{self.round.name} {label} begins.")
         self.round.setup()
 
     def game_end_check(self) -> tuple[str, str] | None:
@@ -625,9 +647,13 @@ class EighteenGame(Game):
     def end_game(self, reason: str) -> None:
         self.finished_flag = True
         self.game_end_reason = reason
+        ranking = sorted(self.player_list, key=lambda p: -self.player_value(p))
+        self.note("Game over (" + ("the bank broke" if reason == "bank" else reason) + "): "
+                  + ", ".join(f"{p.name} ${self.player_value(p)}" for p in ranking) + ".")
 
     # -- processing ---------------------------------------------------------------------------------
     def _apply(self, action: Action) -> Action:
+        self.events = []
         atype = action["type"]
         if atype == "message":
             return action
@@ -649,8 +675,11 @@ class EighteenGame(Game):
         self.last_effect = None
         step = self.round.active_step()
         self.last_step_description = step.description if step else None
+        broken_before = self.bank.broken
         self.round.process_action(action, entity)
         _, timing = self.game_end_check() or (None, None)
+        if self.bank.broken and not broken_before:
+            self.note("The bank has broken: the game ends after this set of operating rounds.")
         if timing == "immediate":
             self.end_game(self.end_trigger[0])  # type: ignore[index]
         while not self.finished_flag and self.round.finished():

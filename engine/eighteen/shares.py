@@ -62,6 +62,8 @@ def transfer(game: "EighteenGame", shares: list[Share], percent: int, to: Holder
     if president is None:
         return
     corp.owner = president
+    if previous_president is not None:
+        game.note(f"{president.name} becomes president of {corp.sym}.")
     bundle_has_pres = any(s.president for s in shares)
     if to is president and previous_president is owner and bundle_has_pres and not partial_diff:
         return
