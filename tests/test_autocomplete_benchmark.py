@@ -1,0 +1,46 @@
+"""Benchmarks of autocomplete (skipped unless run with --benchmark-enable): the engine's legal
+choices at the slowest position of the recorded 1830 games (computed once per game version)
+and the cached answer every further keystroke gets. Discord waits 3 s for suggestions."""
+from __future__ import annotations
+
+import asyncio
+
+from bot.moves import MOVES, suggest
+from bot.results import Caller
+from bot.service import GameService
+from bot.store import Store
+from engine.eighteen import io
+from tests.fixtures_1830 import FIXTURES, require_fixtures
+
+SLOW = ("26855", 487)  # a stock round late in the game: 21 choices, the slowest found
+
+
+def _position():
+    require_fixtures("1830")
+    name, upto = SLOW
+    data = io.read_file(FIXTURES / "1830" / f"{name}.json")
+    return data, io.load(data, upto=upto - 1).game
+
+
+def test_bench_legal_choices_uncached(benchmark):
+    _, game = _position()
+    player = game.active_players()[0]
+    choices = benchmark(game.legal_actions, player)
+    assert len(choices) == 21
+
+
+def test_bench_suggestions_from_the_cache(benchmark, db_path):
+    data, _ = _position()
+    partial = {**data, "actions": data["actions"][:SLOW[1]]}
+    service = GameService(Store(db_path))
+    loop = asyncio.new_event_loop()
+    users = list(range(1, len(data["players"]) + 1))
+    gid = loop.run_until_complete(service.import_game(Caller(1, "Mod"), partial, users)).game_id
+    user = loop.run_until_complete(service.prompt(gid, choices=False)).notify[0]
+
+    def keystroke() -> list:
+        choices = loop.run_until_complete(service.legal_actions(gid, user))
+        return suggest(MOVES["buy"], "share", {}, choices, "PRR")
+    assert keystroke()  # the first call fills the cache
+    assert benchmark(keystroke)
+    loop.close()
