@@ -22,6 +22,16 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path):
     assert (defaults.token, defaults.db_path, defaults.guild_id) == (None, "railchat.db", None)
 
 
+def test_reminder_hours_setting(tmp_path):
+    none = tmp_path / "none"
+    assert load_settings({}, none).remind_hours == 24
+    assert load_settings({"RAILCHAT_REMIND_HOURS": "0"}, none).remind_hours == 0
+    assert load_settings({"RAILCHAT_REMIND_HOURS": " 1.5 "}, none).remind_hours == 1.5
+    for bad in ("soon", "-2", "nan"):
+        with pytest.raises(ConfigError, match="RAILCHAT_REMIND_HOURS must be a number of hours"):
+            load_settings({"RAILCHAT_REMIND_HOURS": bad}, none)
+
+
 def test_bad_settings_are_named(tmp_path):
     with pytest.raises(ConfigError, match="RAILCHAT_GUILD must be a server id"):
         load_settings({"RAILCHAT_GUILD": "my server"}, tmp_path / "none")

@@ -316,3 +316,35 @@ def _caller(seat: int):
 
 def _add(seat: int, amount: int) -> dict:
     return {"type": "add", "amount": amount, "entity": seat, "entity_type": "player"}
+
+
+async def test_images_stay_within_the_upload_limit(db_path):
+    big = b"\x89PNG" + b"\0" * (10 * 1024 * 1024)
+    world = await make_world(db_path, renderer=lambda game, view: big + bytes([len(game.actions)]))
+    game_id, thread = await open_game(world)
+    await world.run("join", world.interaction(2, where=thread.id), game=None)
+    await world.run("start", world.interaction(1, where=thread.id), game=None)
+    post = posts(thread)[-1]
+    assert post.files == {}
+    assert "(The board image is too large to attach; use /game board.)" in post.text
+
+
+async def test_a_failing_renderer_still_posts_the_move(db_path, caplog):
+    def broken(game, view):
+        raise RuntimeError("no fonts")
+    world = await make_world(db_path, renderer=broken)
+    game_id, thread = await open_game(world)
+    await world.run("join", world.interaction(2, where=thread.id), game=None)
+    await world.run("start", world.interaction(1, where=thread.id), game=None)
+    post = posts(thread)[-1]
+    assert post.files == {} and "(The images could not be drawn this time; /game map shows " \
+                                "them.)" in post.text
+    assert "drawing game 1 failed" in caplog.text
+
+
+async def test_an_import_over_the_size_limit_is_refused(world):
+    huge = SimpleNamespace(filename="big.json", size=11 * 1024 * 1024, read=None)
+    sent = await world.run("import", world.interaction(1), file=huge, players=None)
+    assert sent == [Sent(f"Refused: the file is {11 * 1024 * 1024} bytes; at most "
+                         f"{10 * 1024 * 1024} are read", True)]
+    assert world.threads == {}
