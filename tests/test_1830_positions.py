@@ -59,6 +59,10 @@ def test_forced_purchase_needs_the_presidents_cash_and_only_what_is_needed() -> 
             game.process(player_action(pres.id, "sell_shares", shares=all_nyc,
                                        percent=10 * len(all_nyc)))
         assert fingerprint(game) == before
+    # the president pays part only for the cheapest train in the bank, not a diesel
+    with pytest.raises(IllegalAction, match="must buy the cheapest train"):
+        game.process(corp_action("PRR", "buy_train", train="D-0", price=1100))
+    assert fingerprint(game) == before
     # a president who can still raise the money cannot go bankrupt
     with pytest.raises(IllegalAction, match="cannot go bankrupt"):
         game.process(corp_action("PRR", "bankrupt"))

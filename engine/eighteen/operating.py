@@ -385,11 +385,6 @@ class BuyTrain(Step):
             face = train.price_with_trade_in(exchange)
             if price != face:
                 raise IllegalAction(f"a {train.name} from the bank costs ${face}")
-            if corp.cash < game.depot.min_price(game.phases) and must_buy:
-                cheapest = min(depot_trains, key=lambda t: t.price)
-                if train.price > cheapest.price:
-                    raise IllegalAction(f"{corp.sym} must buy the cheapest train ({cheapest.name}) "
-                                        f"when its president contributes")
         else:
             lo, hi = self.spend_range(corp, train)
             if not lo <= price <= hi:
@@ -401,8 +396,10 @@ class BuyTrain(Step):
                 raise IllegalAction(f"{corp.sym} has ${corp.cash} and cannot pay ${price}")
             if exchange is not None:
                 raise IllegalAction("the president cannot contribute when trading in a train")
-            if from_depot and price > train.price:
-                raise IllegalAction("cannot buy for more than the train's cost")
+            cheapest = min(depot_trains, key=lambda t: t.price)
+            if from_depot and train.price > cheapest.price:
+                raise IllegalAction(f"{corp.sym} must buy the cheapest train from the bank (a "
+                                    f"{cheapest.name} for ${cheapest.price}) when its president pays part")
             president = corp.owner
             assert president is not None
             if president.cash < remaining:
