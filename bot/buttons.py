@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import discord
 
-from bot.discord_io import caller_of, reply
+from bot.discord_io import caller_of
 from bot.moves import Quick, quick_action
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: RailchatBot = interaction.client  # type: ignore[assignment]
         kind = self.kind
+        await interaction.response.defer(ephemeral=True, thinking=True)
         result = await bot.service.play(
             self.game_id, caller_of(interaction),
             lambda game, choices: quick_action(kind, choices),
@@ -62,11 +63,9 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: RailchatBot = interaction.client  # type: ignore[assignment]
+        await interaction.response.defer(ephemeral=True, thinking=True)
         result = await bot.service.vote_undo(self.request_id, caller_of(interaction),
                                              self.approve, interaction.id)
-        if not result.ok:
-            await reply(interaction, f"Refused: {result.error}")
-            return
         await bot.poster.publish(interaction, result)
 
 
@@ -85,4 +84,5 @@ def prompt_view(game_id: int, version: int, quick: Sequence[Quick],
     view = discord.ui.View(timeout=None)
     for item in items[:MAX_BUTTONS]:
         view.add_item(item)
+    view.stop()  # the registered DYNAMIC_ITEMS answer presses; no view is kept in memory
     return view

@@ -110,3 +110,11 @@ def m002_play_in_threads(db: Database) -> None:
             approve INTEGER NOT NULL,
             PRIMARY KEY (request_id, user_id)
         )""")
+
+
+@MIGRATIONS()
+def m003_action_sentences(db: Database) -> None:
+    """The sentence the engine wrote for each action when it was accepted: a title may tell
+    what an action set off from the position right after it, which later positions cannot."""
+    db.execute("ALTER TABLE actions ADD COLUMN text TEXT")
+    db.execute("ALTER TABLE undone_actions ADD COLUMN text TEXT")

@@ -192,13 +192,15 @@ class GameService:
     async def _apply(self, record: GameRecord, game: Game, caller: Caller, action: Action,
                      interaction_id: int | None) -> Result:
         recorded = await asyncio.to_thread(game.process, action)
+        text = self._describe(game, recorded)
         try:
             self.store.append_action(record.id, len(game.actions), caller.user_id, recorded,
-                                     finished=game.finished, interaction_id=interaction_id)
+                                     finished=game.finished, interaction_id=interaction_id,
+                                     text=text)
         except BaseException:
             self._forget(record.id)  # the live game is ahead of the log: rebuild next time
             raise
-        return self._changed(record, game.describe(recorded), game)
+        return self._changed(record, text, game)
 
     async def undo(self, game_id: int, caller: Caller,
                    interaction_id: int | None = None) -> Result:
@@ -230,7 +232,7 @@ class GameService:
             names = ", ".join(self._seat_name(record, u) for u in affected)
             return Result(
                 text=(f"{caller.name} asks to take back actions {mine[-1].seq}-{last.seq}, "
-                      f"from their own: {self._describe(game, mine[-1].payload)} "
+                      f"from their own: {self._sentence(game, mine[-1])} "
                       f"{names} must approve (buttons below); a game admin can decide alone."),
                 game_id=record.id, thread_id=record.thread_id, changed=True,
                 notify=tuple(u for u in affected if u > 0), vote=request.id)
@@ -295,8 +297,7 @@ class GameService:
     async def _rewind(self, record: GameRecord, keep: int, caller: Caller, head: str,
                       interaction_id: int | None) -> Result:
         game = await self._live(record)
-        first = self.store.actions(record.id)[keep]
-        what = self._describe(game, first.payload)
+        what = self._sentence(game, self.store.actions(record.id)[keep])
         undone = self.store.rewind(record.id, keep, caller.user_id, interaction_id)
         self._forget(record.id)
         game = await self._live(record)
@@ -391,7 +392,7 @@ class GameService:
             if not actions:
                 return Result(text=f"Game #{record.id} has no actions yet.", game_id=record.id)
             game = await self._live(record)
-            lines = [f"{a.seq}. {self._describe(game, a.payload)}" for a in actions[-last:]]
+            lines = [f"{a.seq}. {self._sentence(game, a)}" for a in actions[-last:]]
             head = f"Game #{record.id}: actions {actions[-last:][0].seq}-{actions[-1].seq} " \
                    f"of {len(actions)}"
             return Result(text="\n".join([head, *lines]), game_id=record.id,
@@ -529,7 +530,7 @@ class GameService:
         if interaction_id is not None and self.store.seen_interaction(interaction_id):
             return Result(duplicate=True, text=ALREADY_HANDLED)
         try:
-            players, loaded = await asyncio.to_thread(_load_file, data)
+            players, loaded, texts = await asyncio.to_thread(_load_file, data)
             if len(users) > len(players):
                 raise Refused(f"the file has {len(players)} players but {len(users)} users "
                               "were given")
@@ -543,7 +544,7 @@ class GameService:
                 title=game.title, options=dict(game.options), seed=game.seed,
                 creator_id=caller.user_id, seats=seats,
                 actions=[game_files.imported(a) for a in _without_flags(game.actions)],
-                finished=game.finished, guild_id=guild_id, channel_id=channel_id,
+                texts=texts, finished=game.finished, guild_id=guild_id, channel_id=channel_id,
                 thread_id=thread_id, interaction_id=interaction_id)
         except (Refused, GameError) as exc:
             return Result(error=str(exc))
@@ -655,6 +656,11 @@ class GameService:
         seat = _seat_of(self.store.seats(record.id), user_id)
         return seat.name if seat else f"user {user_id}"
 
+    def _sentence(self, game: Game, record: ActionRecord) -> str:
+        """The sentence stored with an action (rows from before sentences were stored are
+        described again from the current position)."""
+        return record.text if record.text is not None else self._describe(game, record.payload)
+
     @staticmethod
     def _describe(game: Game, action: Action) -> str:
         try:
@@ -730,19 +736,22 @@ def _hours(delta: timedelta) -> str:
     return f"{hours:.0f} h" if hours < 48 else f"{hours / 24:.0f} days"
 
 
-def _load_file(data: Any) -> tuple[list[dict[str, Any]], game_files.LoadedGame]:
-    """Replay an 18xx.games file whole (Refused says what is wrong with it)."""
+def _load_file(data: Any) -> tuple[list[dict[str, Any]], game_files.LoadedGame, list[str]]:
+    """Replay an 18xx.games file whole (Refused says what is wrong with it), with the sentence
+    of each action as it was applied."""
     if not isinstance(data, dict) or not isinstance(data.get("players"), list) \
             or not isinstance(data.get("actions"), list):
         raise Refused("that is not an 18xx.games game file (it needs 'players' and 'actions')")
     players = data["players"]
     if not players or not all(isinstance(p, dict) and "id" in p for p in players):
         raise Refused("the file's players need an 'id' each")
+    texts: list[str] = []
     try:
-        loaded = game_files.load(data)
+        loaded = game_files.load(data, on_state=lambda index, action, game: texts.append(
+            GameService._describe(game, game.actions[-1])))
     except game_files.ReplayError as exc:
         raise Refused(f"the file does not replay: {exc}") from None
-    return players, loaded
+    return players, loaded, texts
 
 
 def _without_flags(actions: list[Action]) -> list[Action]:

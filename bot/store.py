@@ -71,6 +71,7 @@ class ActionRecord:
     user_id: int
     payload: Action
     created_at: str
+    text: str | None = None  # the engine's sentence when it was accepted
 
 
 def _now() -> str:
@@ -139,8 +140,7 @@ class Store:
 
     def actions(self, game_id: int) -> list[ActionRecord]:
         rows = self._all("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
-        return [ActionRecord(r["game_id"], r["seq"], r["user_id"], json.loads(r["payload"]),
-                             r["created_at"]) for r in rows]
+        return [_action(r) for r in rows]
 
     def action_count(self, game_id: int) -> int:
         return self._one("SELECT count(*) AS n FROM actions WHERE game_id = ?", [game_id])["n"]
@@ -207,13 +207,15 @@ class Store:
                             [ACTIVE, seed, now, now, game_id])
 
     def append_action(self, game_id: int, seq: int, user_id: int, payload: Action, *,
-                      finished: bool = False, interaction_id: int | None = None) -> None:
-        """Store one accepted action (seq = its 1-based place in the log) and the game status."""
+                      finished: bool = False, interaction_id: int | None = None,
+                      text: str | None = None) -> None:
+        """Store one accepted action (seq = its 1-based place in the log), its sentence and
+        the game status."""
         now = _now()
         with self._change(interaction_id, "act", game_id):
             self.db["actions"].insert({
                 "game_id": game_id, "seq": seq, "user_id": user_id,
-                "payload": json.dumps(payload, sort_keys=True), "created_at": now,
+                "payload": json.dumps(payload, sort_keys=True), "created_at": now, "text": text,
             })
             self._advance(game_id, FINISHED if finished else ACTIVE, now)
 
@@ -239,17 +241,16 @@ class Store:
                 self.db["undone_actions"].insert({
                     "game_id": game_id, "seq": row["seq"], "user_id": row["user_id"],
                     "payload": row["payload"], "created_at": row["created_at"],
-                    "undone_by": undone_by, "undone_at": now,
+                    "text": row["text"], "undone_by": undone_by, "undone_at": now,
                 })
             self.db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", [game_id, keep])
             self.db.execute("UPDATE games SET abandoned_at = NULL WHERE id = ?", [game_id])
             self._advance(game_id, ACTIVE, now)
-        return [ActionRecord(game_id, r["seq"], r["user_id"], json.loads(r["payload"]),
-                             r["created_at"]) for r in rows]
+        return [_action(r) for r in rows]
 
     def import_game(self, *, title: str, options: dict[str, Any], seed: int, creator_id: int,
                     seats: Sequence[tuple[int, str, PlayerId]], actions: Sequence[Action],
-                    finished: bool, guild_id: int | None = None, channel_id: int | None = None,
+                    texts: Sequence[str], finished: bool, guild_id: int | None = None, channel_id: int | None = None,
                     thread_id: int | None = None,
                     interaction_id: int | None = None) -> GameRecord:
         """A started game with its seats (user id, name, engine player id) and whole log,
@@ -268,8 +269,8 @@ class Store:
                                          "name": name, "player_id": json.dumps(player_id)})
             self.db["actions"].insert_all(
                 {"game_id": game_id, "seq": seq, "user_id": 0,
-                 "payload": json.dumps(payload, sort_keys=True), "created_at": now}
-                for seq, payload in enumerate(actions, start=1))
+                 "payload": json.dumps(payload, sort_keys=True), "created_at": now, "text": text}
+                for seq, (payload, text) in enumerate(zip(actions, texts, strict=True), start=1))
             if interaction_id is not None:
                 self.db.execute("UPDATE interactions SET game_id = ? WHERE id = ?",
                                 [game_id, interaction_id])
@@ -390,6 +391,11 @@ class Store:
         cursor = self.db.execute(sql, list(params))
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def _action(row: dict[str, Any]) -> ActionRecord:
+    return ActionRecord(row["game_id"], row["seq"], row["user_id"], json.loads(row["payload"]),
+                        row["created_at"], row["text"])
 
 
 def _game(row: dict[str, Any]) -> GameRecord:

@@ -52,7 +52,9 @@ async def open_table(world: World) -> Table:
 
 
 def done(sent: list[Sent], sentence: str) -> None:
-    assert sent[-1] == Sent(f"Done: {sentence}", ephemeral=True), sent
+    """The caller's private acknowledgement starts with the engine's sentence for the move
+    (which may go on to tell what the move set off)."""
+    assert sent[-1].ephemeral and sent[-1].text.startswith(f"Done: {sentence}"), sent
 
 
 async def test_a_four_player_1830_game_through_discord(world):
@@ -76,14 +78,15 @@ async def test_a_four_player_1830_game_through_discord(world):
     post = table.last
     assert post.text == "user1 bids $50 on CS.\nTo act: <@2>" and post.pinged == [2]
     assert sorted(post.files) == ["map.png", "market.png"]  # the sheet did not change
-    done(await table.play(2, "bid", company="SV"), "user2 bids $20 on SV.")
-    done(await table.play(3, "bid", company="DH"), "user3 bids $70 on DH.")
-    done(await table.play(4, "bid", company="Mohawk"), "user4 bids $110 on MH.")
-    done(await table.play(1, "bid", company="CA"), "user1 bids $160 on CA.")
-    done(await table.play(2, "bid", company="BO"), "user2 bids $220 on BO.")
+    done(await table.play(2, "bid", company="SV"), "user2 buys SV for $20.")
+    done(await table.play(3, "bid", company="DH"), "user3 buys DH for $70.")
+    done(await table.play(4, "bid", company="Mohawk"), "user4 buys MH for $110.")
+    done(await table.play(1, "bid", company="CA"), "user1 buys CA for $160.")
+    done(await table.play(2, "bid", company="BO"), "user2 buys BO for $220.")
     par_choices = await world.suggest("par", "company", table.at(2), "")
     assert [s.name for s in par_choices][:2] == ["Par B&O at $100", "Par B&O at $90"]
     done(await table.play(2, "par", company="B&O 100"), "user2 pars B&O at $100.")
+    assert table.last.text.startswith("user2 pars B&O at $100.")
     assert table.last.text.endswith("To act: <@3>")
 
     # -- the first stock round ---------------------------------------------------------------

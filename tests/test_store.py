@@ -117,3 +117,20 @@ def test_games_filters(db_path):
     assert {g.id for g in store.games(statuses=[OPEN])} == {a.id}
     assert {g.id for g in store.games(statuses=[ACTIVE])} == {b.id}
     assert store.games(statuses=[FINISHED]) == []
+
+
+def test_sentences_are_kept_with_actions_and_rewinds(db_path):
+    store = Store(db_path)
+    game = _new_game(store)
+    store.add_seat(game.id, 11, "Bob")
+    store.start_game(game.id, seed=1, player_ids=[1, 2])
+    store.append_action(game.id, 1, 10, {"type": "add", "entity": 1}, text="Ann added 1.")
+    store.append_action(game.id, 2, 11, {"type": "add", "entity": 2}, text="Bob added 2.")
+    version = store.game(game.id).version
+    undone = store.rewind(game.id, 0, undone_by=10)
+    assert [(a.seq, a.text) for a in undone] == [(1, "Ann added 1."), (2, "Bob added 2.")]
+    assert store.actions(game.id) == [] and store.game(game.id).version == version + 1
+    kept = store.db.execute("SELECT seq, text FROM undone_actions ORDER BY seq").fetchall()
+    assert kept == [(1, "Ann added 1."), (2, "Bob added 2.")]
+    with pytest.raises(LookupError):
+        store.rewind(game.id, 0, undone_by=10)
