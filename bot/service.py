@@ -213,7 +213,10 @@ class GameService:
             if not actions:
                 raise Refused(f"game #{record.id} has no action to undo")
             last = actions[-1]
-            if last.user_id == caller.user_id or self._is_admin(record, caller):
+            admin = self._is_admin(record, caller)
+            if record.abandoned and not admin:
+                raise Refused(f"game #{record.id} was abandoned")
+            if last.user_id == caller.user_id or admin:
                 return await self._rewind(record, len(actions) - 1, caller,
                                           f"{caller.name} undid action {last.seq}: ",
                                           interaction_id)
@@ -233,7 +236,7 @@ class GameService:
             return Result(
                 text=(f"{caller.name} asks to take back actions {mine[-1].seq}-{last.seq}, "
                       f"from their own: {self._sentence(game, mine[-1])} "
-                      f"{names} must approve (buttons below); a game admin can decide alone."),
+                      f"{names} must approve; a game admin can decide alone."),
                 game_id=record.id, thread_id=record.thread_id, changed=True,
                 notify=tuple(u for u in affected if u > 0), vote=request.id)
         return await self._run(game_id, interaction_id, body)

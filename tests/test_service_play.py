@@ -149,6 +149,7 @@ async def test_pause_resume_and_abandon(service):
     assert (await service.abandon(gid, ADMIN)).text == (
         "Mod abandoned game #1; its log is kept (/game export).")
     assert (await service.act(gid, BOB, add(2))).error == "game #1 was abandoned"
+    assert (await service.undo(gid, Caller(7, "Gus"))).error == "game #1 was abandoned"
     assert (await service.status(gid)).text.startswith("Game #1 · tally · abandoned")
     assert (await service.abandon(gid, ADMIN)).error == "game #1 is already over"
 
