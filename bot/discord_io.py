@@ -79,6 +79,15 @@ async def add_to_thread(thread: discord.Thread, user: discord.abc.Snowflake) -> 
         log.warning("could not add user %s to thread %s: %s", user.id, thread.id, exc)
 
 
+def fit_latest(text: str, size: int = MAX_MESSAGE) -> str:
+    """Shorten a heading plus lines, oldest first, by dropping the oldest lines after the
+    heading (a long /game history keeps its newest actions)."""
+    head, *lines = text.split("\n")
+    while lines and len("\n".join([head, "…", *lines])) > size:
+        lines.pop(0)
+    return text if len(text) <= size else fit("\n".join([head, "…", *lines]), size)
+
+
 def fit(text: str, size: int = MAX_MESSAGE) -> str:
     """Shorten to Discord's message limit."""
     return text if len(text) <= size else text[:size - 1] + "…"

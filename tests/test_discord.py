@@ -10,7 +10,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord_io import NO_GAME_HERE
+from bot.discord_io import NO_GAME_HERE, fit_latest
 from bot.results import Caller
 from tests.discord_world import CHANNEL, GUILD, Sent, World, make_world, posts
 
@@ -348,3 +348,11 @@ async def test_an_import_over_the_size_limit_is_refused(world):
     assert sent == [Sent(f"Refused: the file is {11 * 1024 * 1024} bytes; at most "
                          f"{10 * 1024 * 1024} are read", True)]
     assert world.threads == {}
+
+
+def test_long_histories_keep_their_newest_lines():
+    text = "Game #1: actions 1-50 of 50\n" + "\n".join(f"{n}. " + "x" * 60 for n in range(1, 51))
+    fitted = fit_latest(text)
+    lines = fitted.splitlines()
+    assert len(fitted) <= 2000 and lines[:2] == ["Game #1: actions 1-50 of 50", "…"]
+    assert lines[-1].startswith("50. ") and fit_latest("short\ntext") == "short\ntext"

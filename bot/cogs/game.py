@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_io import (NO_GAME_HERE, add_to_thread, caller_of, fit, game_thread, reply,
-                            reply_files, resolve_game)
+from bot.discord_io import (NO_GAME_HERE, add_to_thread, caller_of, fit, fit_latest, game_thread,
+                            reply, reply_files, resolve_game)
 from bot.help_text import help_text
 from bot.moves import moves_text
 from bot.parsing import parse_action, parse_options, parse_seat_users
@@ -183,7 +184,8 @@ class GameCog(commands.GroupCog, group_name="game",
                       game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await _answer(interaction, await self.service.history(game_id, last))
+        result = await self.service.history(game_id, last)
+        await _answer(interaction, replace(result, text=fit_latest(result.text)))
 
     @app_commands.command(name="routes", description="A company's best routes now (only to you)")
     @app_commands.describe(company="The company, e.g. PRR", game=GAME_HELP)
