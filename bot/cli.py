@@ -18,7 +18,8 @@ log = logging.getLogger(__name__)
 
 # Modules exposing `add_parser(subparsers) -> None`, each registering one sub-command whose
 # handler is set with `set_defaults(func=...)` and takes the parsed arguments.
-EXTRA_COMMAND_MODULES: tuple[str, ...] = ("bot.cli_replay", "bot.cli_routes", "render.cli", "bot.cli_export")
+EXTRA_COMMAND_MODULES: tuple[str, ...] = ("bot.cli_replay", "bot.cli_routes", "render.cli",
+                                          "bot.cli_export")
 
 
 def build_parser() -> argparse.ArgumentParser:
