@@ -52,6 +52,23 @@ async def test_a_hot_seat_game(console):
                        "#1 · tally · in play · player 1, player 2"]
 
 
+async def test_a_short_game_is_played_to_its_end(console):
+    out = await session(console, "as 1: /game new tally seats:2 options:target=22",
+                        "as 2: /game join", "as 1: /game start", "/game act " + ADD % (3, 1),
+                        "as 2: /game act " + ADD % (3, 2), "/game moves",
+                        "as 1: /game act " + ADD % (4, 1), "/game status", "/game moves",
+                        "/game act " + ADD % (1, 1))
+    assert out[4:] == [  # the starting scores 3 and 9 come from seed 3
+        "player 1 added 3.", "To act: player 2",
+        "player 2 added 3.", "To act: player 1",
+        "You have no move to make now.",
+        "player 1 added 4.", "The game is over. /game status shows the result.",
+        "Game #1 · tally · finished", "Total 22 of 22: player 1 10, player 2 12. To act: nobody",
+        "Result: player 2 12, player 1 10",
+        "You have no move to make now.",
+        "Refused: game #1 is over"]
+
+
 async def test_refusals_and_unknown_commands_change_nothing(console):
     await session(console, "as 1: /game new tally seats:2")
     store = console.service.store
