@@ -163,12 +163,8 @@ class Store:
             }).last_pk
             if first_seat is not None:
                 self._insert_seat(game_id, 1, *first_seat)
-            if interaction_id is not None:
-                self.db.execute("UPDATE interactions SET game_id = ? WHERE id = ?",
-                                [game_id, interaction_id])
-        created = self.game(game_id)
-        assert created is not None
-        return created
+            self._link_interaction(interaction_id, game_id)
+        return self._created(game_id)
 
     def add_seat(self, game_id: int, user_id: int, name: str,
                  interaction_id: int | None = None) -> int:
@@ -265,18 +261,13 @@ class Store:
                 "version": 1, "turn_since": now,
             }).last_pk
             for seat, (user_id, name, player_id) in enumerate(seats, start=1):
-                self.db["seats"].insert({"game_id": game_id, "seat": seat, "user_id": user_id,
-                                         "name": name, "player_id": json.dumps(player_id)})
+                self._insert_seat(game_id, seat, user_id, name, player_id)
             self.db["actions"].insert_all(
                 {"game_id": game_id, "seq": seq, "user_id": 0,
                  "payload": json.dumps(payload, sort_keys=True), "created_at": now, "text": text}
                 for seq, (payload, text) in enumerate(zip(actions, texts, strict=True), start=1))
-            if interaction_id is not None:
-                self.db.execute("UPDATE interactions SET game_id = ? WHERE id = ?",
-                                [game_id, interaction_id])
-        created = self.game(game_id)
-        assert created is not None
-        return created
+            self._link_interaction(interaction_id, game_id)
+        return self._created(game_id)
 
     def replace_seat(self, game_id: int, seat: int, user_id: int, name: str,
                      interaction_id: int | None = None) -> None:
@@ -371,9 +362,21 @@ class Store:
                     raise DuplicateInteraction(interaction_id) from None
             yield
 
-    def _insert_seat(self, game_id: int, seat: int, user_id: int, name: str) -> None:
-        self.db["seats"].insert({"game_id": game_id, "seat": seat, "user_id": user_id,
-                                 "name": name, "player_id": None})
+    def _insert_seat(self, game_id: int, seat: int, user_id: int, name: str,
+                     player_id: PlayerId | None = None) -> None:
+        self.db["seats"].insert({"game_id": game_id, "seat": seat, "user_id": user_id, "name": name,
+                                 "player_id": None if player_id is None else json.dumps(player_id)})
+
+    def _link_interaction(self, interaction_id: int | None, game_id: int) -> None:
+        """A new game's id, on the interaction row written before the game existed."""
+        if interaction_id is not None:
+            self.db.execute("UPDATE interactions SET game_id = ? WHERE id = ?",
+                            [game_id, interaction_id])
+
+    def _created(self, game_id: int) -> GameRecord:
+        created = self.game(game_id)
+        assert created is not None
+        return created
 
     def _advance(self, game_id: int, status: str, now: str) -> None:
         """The log changed: a new version, a new turn clock, no reminder sent for it yet."""
