@@ -56,6 +56,7 @@ class Move:
     amount: tuple[str, str] | None = None
     routes: tuple[str, str] | None = None
     example: str = ""
+    kind: str | None = None  # the action's "kind" this command makes (dividends)
 
     @property
     def options(self) -> list[Option]:
@@ -107,9 +108,9 @@ MOVES: dict[str, Move] = {m.name: m for m in (
          routes=("routes", "Optional, e.g. 2: E19 F20 F22; 3: F20 G19 (default: the best)"),
          example="/play run   or   /play run routes:2: E19 F20 F22"),
     Move("payout", "Pay this run's revenue out to the shareholders", ("dividend",),
-         example="/play payout"),
+         example="/play payout", kind="payout"),
     Move("withhold", "Keep this run's revenue in the company treasury", ("dividend",),
-         example="/play withhold"),
+         example="/play withhold", kind="withhold"),
     Move("train", "Buy a train: from the bank, or another company's at an agreed price",
          ("buy_train",), pick=("train", "Which train; suggestions show the price"),
          amount=("price", "The agreed price for another company's train"),
@@ -120,7 +121,6 @@ MOVES: dict[str, Move] = {m.name: m for m in (
          ("bankrupt",), example="/play bankrupt"),
 )}
 
-DIVIDEND_KIND = {"payout": "payout", "withhold": "withhold"}
 RouteBuilder = Callable[[Game, Action, str], list[dict[str, Any]]]
 
 
@@ -131,10 +131,8 @@ def choice_key(action: Action) -> str:
 
 
 def _of_move(move: Move, choices: Sequence[Choice]) -> list[Choice]:
-    out = [c for c in choices if c.action.get("type") in move.types]
-    if move.name in DIVIDEND_KIND:
-        out = [c for c in out if c.action.get("kind") == DIVIDEND_KIND[move.name]]
-    return out
+    return [c for c in choices if c.action.get("type") in move.types
+            and (move.kind is None or c.action.get("kind") == move.kind)]
 
 
 def _field_matches(field: Field, value: Any, typed: Any) -> bool:
@@ -282,8 +280,8 @@ def _quick_matches(kind: str, action: Action) -> bool:
     t = action.get("type")
     if kind in ("pass", "done"):
         return t == "pass" and (action.get("entity_type") == "player") == (kind == "pass")
-    if kind in DIVIDEND_KIND:
-        return t == "dividend" and action.get("kind") == DIVIDEND_KIND[kind]
+    if kind in ("payout", "withhold"):
+        return t == "dividend" and action.get("kind") == kind
     if kind == "run":
         return t == "run_routes"
     if kind == "train":  # the next train from the bank: a plain purchase, no trade-in
