@@ -76,7 +76,7 @@ async def test_refusals_and_unknown_commands_change_nothing(console):
     out = await session(
         console, "/game fly", "hello", "as bob: /game join", "as 2: /game join game:x",
         "/game new", "/game status 1 game:1", "/game join game:1 game:2",
-        "/game join game:7", "/game act {\"type\": ",
+        "/game join game:7", "/play fly", "/game act {\"type\": ",
         "/game act " + ADD % (1, 1), "/game new tally options:=3", "as 3: /game leave")
     assert out == [
         "Refused: unknown command '/game fly'; type /game help for the commands",
@@ -88,6 +88,7 @@ async def test_refusals_and_unknown_commands_change_nothing(console):
         "Refused: cannot read '1'; usage: /game status [game:<number>]",
         "Refused: game is given twice; usage: /game join [game:<number>]",
         "Refused: there is no game #7",
+        "Refused: unknown command '/play fly'; type /game help for the commands",
         "Refused: the action is not valid JSON (Expecting value at column 9); write it like "
         '{"type": "pass"}',
         "Refused: game #1 has not started yet; its creator starts it with /game start",
