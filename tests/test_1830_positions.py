@@ -164,3 +164,44 @@ def test_refused_actions_change_nothing(name: str, index: int, data: Any) -> Non
     except GameError as exc:
         assert str(exc) and "internal error" not in str(exc), str(exc)
         assert fingerprint(game) == before
+
+
+@pytest.mark.parametrize("name", ["29133", "26855", "1830_game_end_bank"])
+def test_deals_with_another_players_property_name_that_player(name: str) -> None:
+    data = json.loads(next(p for p in require_fixtures("1830") if p.stem == name).read_text())
+    effective = dict(io.effective_actions(data["actions"]))
+    deals = [(i, a) for i, a in effective.items()
+             if a["type"] == "buy_company" or (a["type"] == "buy_train" and "variant" not in a)]
+    assert deals
+    for index, deal in deals:
+        game = load_upto(name, max(i for i in effective if i < index))
+        buyer = game.resolve_entity(deal)
+        if deal["type"] == "buy_company":
+            seller = game.company(deal["company"]).owner
+        else:
+            source = game.train(deal["train"]).owner
+            seller = getattr(source, "president", None)      # a company's president; the bank has none
+        expected = seller.id if seller is not None and seller is not buyer.owner else None
+        assert game.counterparty(deal) == expected
+
+
+def test_counterparty_is_the_other_owner() -> None:
+    game = load_upto("1830_game_end_bank", 150)
+    assert game.counterparty(corp_action("PRR", "pass")) is None
+    owned = [c for c in game.companies if not c.closed and c.owner in game.player_list]
+    corps = [c for c in game.corporations if c.floated and c.owner is not None]
+    company, corp = next((co, c) for co in owned for c in corps if c.owner is not co.owner)
+    deal = corp_action(corp.sym, "buy_company", company=company.sym, price=company.value)
+    assert game.counterparty(deal) == company.owner.id
+    with_trains = [c for c in corps if c.trains]
+    seller, buyer = next((a, b) for a in with_trains for b in corps if a.owner is not b.owner)
+    train_deal = corp_action(buyer.sym, "buy_train", train=seller.trains[0].id, price=1)
+    assert game.counterparty(train_deal) == seller.owner.id
+
+
+def test_token_choices_name_the_hex() -> None:
+    game = load_upto("29133", 300)
+    for pid in [p.id for p in game.player_list]:
+        for choice in game.legal_actions(pid):
+            if choice.action["type"] == "place_token":
+                assert "(" in choice.label and "-" not in choice.label.split(" in ", 1)[1].split(" ")[0]

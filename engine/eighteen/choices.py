@@ -29,6 +29,16 @@ def _base(entity: Any, type_: str) -> dict[str, Any]:
     return {"type": type_, "entity": entity.sym, "entity_type": "company"}
 
 
+def city_label(game: "EighteenGame", ref: str) -> str:
+    """'H10 (Pittsburgh)', or 'E11 (Dunkirk & Buffalo) city 1 [59-0-1]' where a hex has several."""
+    hex_id, city = game.board.locate_city(ref)
+    name = game.hex_names().get(hex_id)
+    text = f"{hex_id} ({name})" if name else hex_id
+    if len(game.board.tile_on(hex_id).cities) > 1:
+        text += f" city {city} [{ref}]"
+    return text
+
+
 def controlled_entities(game: "EighteenGame", pid: Any) -> list[Any]:
     """Entities the player may act for now: the active ones they control, plus their privates
     and (in an emergency train purchase) themselves."""
@@ -140,7 +150,7 @@ def candidates(game: "EighteenGame", entity: Any) -> Iterator[tuple[str, dict[st
                 refs = game.token_cities(corp)
             trusted = {TRUSTED: True} if isinstance(step, Token) else {}
             for ref in refs:
-                yield f"Place a {corp.sym} token in {ref}", {**base, "city": ref, **trusted}
+                yield f"Place a {corp.sym} token in {city_label(game, ref)}", {**base, "city": ref, **trusted}
         elif t == "run_routes":
             total, routes = game.best_routes(entity)
             yield f"Run best routes for ${total}", {**base, "routes": routes}

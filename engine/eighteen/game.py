@@ -721,6 +721,25 @@ class EighteenGame(Game):
     def views(self) -> tuple[str, ...]:
         return ("map", "market", "sheet")
 
+    def counterparty(self, action: Action) -> PlayerId | None:
+        """The other player whose property an action would take at a negotiated price (a private
+        bought from them, their company's train), who must agree first; None when there is none."""
+        try:
+            entity = self.resolve_entity(action)
+            actor = entity if isinstance(entity, Player) else getattr(entity, "owner", None)
+            if action["type"] == "buy_company":
+                seller = self.company(action.get("company")).owner
+            elif action["type"] == "buy_train":
+                train = self.train(action.get("train"))
+                seller = train.owner.owner if isinstance(train.owner, Corporation) else None
+            else:
+                return None
+        except GameError:
+            return None
+        if isinstance(seller, Player) and seller is not actor:
+            return seller.id
+        return None
+
     def legal_actions(self, player: PlayerId) -> list[Choice]:
         return legal_actions(self, player)
 
