@@ -51,7 +51,7 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
     assert out[0] == "/play pass: Pass (Lay/Upgrade Track)"
     assert out[1].startswith("/play lay: Lay tile 57 on H10 (rotation 1); ")
     out = await session(console, "/play lay hex:H10 tile:9", "/play lay H10 tile:57 rotation:1",
-                        "/play token 57-0-0", "/play train 2-train", "/play train 2-train",
+                        "/play token H10", "/play train 2-train", "/play train 2-train",
                         "/play pass")
     assert out[0] == "Refused: tile 9 is not possible for /play lay now; possible: 57"
     assert "PRR lays tile 57 on H10 (Pittsburgh) (rotation 1)." in out
