@@ -1,8 +1,11 @@
-"""The turn prompt's buttons and the undo vote's buttons, as persistent Discord components.
+"""The turn prompt's buttons and the answer buttons of requests (undo votes, proposed deals),
+as persistent Discord components.
 
-Each button keeps what it means in its custom id (`rc:m:<game>:<version>:<kind>`,
-`rc:u:<request>:<yes|no>`), so it works after a restart without any view kept in memory; the
-game version in a move button lets the service refuse a button from an older turn.
+Each button keeps what it means in its custom id (`rc:m:<game>:<version>:<kind>`, and
+`rc:u:<request>:<yes|no>` for an undo vote or `rc:d:<request>:<yes|no>` for a deal), so it works
+after a restart without any view kept in memory; the game version in a move button lets the
+service refuse a button from an older turn, and a request that was answered or lapsed is
+refused by the service from its stored status.
 """
 from __future__ import annotations
 
@@ -47,37 +50,44 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
         await bot.poster.publish(interaction, result)
 
 
+VOTE_LABELS = {"u": ("Approve undo", "Reject undo"), "d": ("Accept deal", "Decline deal")}
+VOTE_PREFIX = {"undo": "u", "deal": "d"}  # the request's kind in a custom id
+
+
 class VoteButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"^rc:u:(?P<request>\d+):(?P<answer>yes|no)$"):
-    def __init__(self, request_id: int, approve: bool) -> None:
+                 template=r"^rc:(?P<kind>[ud]):(?P<request>\d+):(?P<answer>yes|no)$"):
+    def __init__(self, kind: str, request_id: int, approve: bool) -> None:
+        yes, no = VOTE_LABELS[kind]
         super().__init__(discord.ui.Button(
-            label="Approve undo" if approve else "Reject undo",
+            label=yes if approve else no,
             style=discord.ButtonStyle.success if approve else discord.ButtonStyle.danger,
-            custom_id=f"rc:u:{request_id}:{'yes' if approve else 'no'}"))
+            custom_id=f"rc:{kind}:{request_id}:{'yes' if approve else 'no'}"))
         self.request_id, self.approve = request_id, approve
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> VoteButton:
-        return cls(int(match["request"]), match["answer"] == "yes")
+        return cls(match["kind"], int(match["request"]), match["answer"] == "yes")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: RailchatBot = interaction.client  # type: ignore[assignment]
         await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.vote_undo(self.request_id, caller_of(interaction),
-                                             self.approve, interaction.id)
+        result = await bot.service.vote(self.request_id, caller_of(interaction), self.approve,
+                                        interaction.id)
         await bot.poster.publish(interaction, result)
 
 
 DYNAMIC_ITEMS: tuple[Any, ...] = (MoveButton, VoteButton)
 
 
-def prompt_view(game_id: int, version: int, quick: Sequence[Quick],
-                vote: int | None = None) -> discord.ui.View | None:
-    """Buttons for a thread post: the undo vote first (if any), then the one-click moves."""
+def prompt_view(game_id: int, version: int, quick: Sequence[Quick], vote: int | None = None,
+                vote_kind: str = "undo") -> discord.ui.View | None:
+    """Buttons for a thread post: the request's answers first (if any), then the one-click
+    moves."""
     items: list[discord.ui.Item[Any]] = []
     if vote is not None:
-        items += [VoteButton(vote, True), VoteButton(vote, False)]
+        kind = VOTE_PREFIX[vote_kind]
+        items += [VoteButton(kind, vote, True), VoteButton(kind, vote, False)]
     items += [MoveButton(game_id, version, q.kind, q.label) for q in quick]
     if not items:
         return None

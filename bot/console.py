@@ -119,10 +119,15 @@ class Console:
         await command.run(self, caller, args)
 
     def game(self, args: dict) -> int:
+        """The game named, else the one this session last showed, else the only open or
+        running game in the database (or the only one the acting player is seated in)."""
         game_id = args.get("game", self.game_id)
-        if game_id is None:
-            raise ConsoleInputError("which game? give game:<number> (see /game list)")
-        return game_id
+        if game_id is not None:
+            return game_id
+        chosen = self.service.default_game(self.user_id)
+        if chosen.game_id is None:
+            raise ConsoleInputError(f"{chosen.error} (see /game list)")
+        return chosen.game_id
 
     async def show(self, result: Result) -> None:
         if not result.ok:
@@ -135,10 +140,12 @@ class Console:
             self.write_file(f"game-{result.game_id}-{name}", data)
         if result.changed and result.views and self.renderer and result.game_id is not None:
             await self.write_images(result.game_id, result.views, self.renderer)
+        names = ", ".join(f"player {u}" for u in result.notify)
         if result.vote is not None:
-            self.say(f"Vote with /game approve {result.vote} or /game reject {result.vote}.")
-        if result.notify and result.changed:
-            self.say("To act: " + ", ".join(f"player {u}" for u in result.notify))
+            self.say(f"To answer: {names} (/game approve {result.vote} or /game reject "
+                     f"{result.vote})")
+        elif result.notify and result.changed:
+            self.say(f"To act: {names}")
 
     def write_file(self, name: str, data: bytes) -> None:
         self.images_dir.mkdir(parents=True, exist_ok=True)
@@ -260,7 +267,7 @@ async def _undo(console: Console, caller: Caller, args: dict) -> None:
 
 
 async def _vote(console: Console, caller: Caller, args: dict, approve: bool) -> None:
-    await console.show(await console.service.vote_undo(args["request"], caller, approve))
+    await console.show(await console.service.vote(args["request"], caller, approve))
 
 
 async def _status(console: Console, caller: Caller, args: dict) -> None:
@@ -386,12 +393,11 @@ GAME_COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("import", (Param("file", str, True), Param("players", str)),
             "open a game from an 18xx.games JSON file", _import),
     Command("export", (GAME,), "write the game as an 18xx.games JSON file", _export),
-    # Discord votes with buttons; the console types the vote.
-    Command("approve", (REQUEST,), "approve an undo request",
+    Command("approve", (REQUEST,), "accept a proposed deal, or approve an undo request",
             lambda c, u, a: _vote(c, u, a, True)),
-    Command("reject", (REQUEST,), "reject an undo request", lambda c, u, a: _vote(c, u, a, False)),
+    Command("reject", (REQUEST,), "decline (or withdraw) a proposed deal, or reject an undo "
+            "request", lambda c, u, a: _vote(c, u, a, False)),
 )}
-CONSOLE_ONLY = ("approve", "reject")  # buttons in Discord
 PLAY_COMMANDS: dict[str, Command] = {m.name: _play_command(m) for m in MOVES.values()}
 GROUPS: dict[str, dict[str, Command]] = {"/game": GAME_COMMANDS, "/play": PLAY_COMMANDS}
 TOP_LEVEL: dict[str, Command] = {"notify": Command(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.results import Caller
+from bot.results import Caller, Result
 
 if TYPE_CHECKING:
     from bot.discord_app import RailchatBot
@@ -20,8 +20,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 2000
-NO_GAME_HERE = ("this channel is not a game thread; use the command in the game's thread or "
-                "give its number (see /game list)")
 
 
 def caller_of(interaction: discord.Interaction) -> Caller:
@@ -31,13 +29,30 @@ def caller_of(interaction: discord.Interaction) -> Caller:
                   is_admin=bool(permissions and permissions.manage_threads))
 
 
-def resolve_game(bot: RailchatBot, interaction: discord.Interaction, game: int | None) -> int | None:
-    """The game a command means: the explicit number, else the thread it is used in."""
+def resolve_game(bot: RailchatBot, interaction: discord.Interaction,
+                 game: int | None) -> Result:
+    """The game a command means (`game_id`): the explicit number, else the game of the thread
+    it is used in, else the one game of this server that is unambiguous for the user; else
+    `error` says which games it could be."""
     if game is not None:
-        return game
-    if interaction.channel_id is None:
-        return None
-    return bot.service.game_for_thread(interaction.channel_id)
+        return Result(game_id=game)
+    if interaction.channel_id is not None:
+        found = bot.service.game_for_thread(interaction.channel_id)
+        if found is not None:
+            return Result(game_id=found)
+    chosen = bot.service.default_game(interaction.user.id, guild_id=interaction.guild_id)
+    if chosen.ok:
+        return chosen
+    return Result(error=f"{chosen.error} (or use the command in the game's thread)")
+
+
+async def game_or_refuse(bot: RailchatBot, interaction: discord.Interaction,
+                         game: int | None) -> int | None:
+    """The game a command means, or None after telling the user why there is none."""
+    chosen = resolve_game(bot, interaction, game)
+    if not chosen.ok:
+        await reply(interaction, f"Refused: {chosen.error}")
+    return chosen.game_id
 
 
 async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:

@@ -118,3 +118,44 @@ def m003_action_sentences(db: Database) -> None:
     what an action set off from the position right after it, which later positions cannot."""
     db.execute("ALTER TABLE actions ADD COLUMN text TEXT")
     db.execute("ALTER TABLE undone_actions ADD COLUMN text TEXT")
+
+
+@MIGRATIONS()
+def m004_requests(db: Database) -> None:
+    """Undo votes and deal proposals share one table of requests awaiting other players'
+    answers: a deal (a move that takes another player's private or train at a negotiated
+    price) waits for that player's agreement, stored so that it survives a restart."""
+    db.execute("""
+        CREATE TABLE requests (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            kind TEXT NOT NULL CHECK (kind IN ('undo', 'deal')),
+            version INTEGER NOT NULL,
+            requested_by INTEGER NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('open', 'done', 'rejected', 'void')),
+            created_at TEXT NOT NULL,
+            keep INTEGER,
+            action TEXT,
+            text TEXT
+        )""")
+    db.execute("CREATE INDEX requests_open ON requests (game_id, status)")
+    db.execute("""
+        CREATE TABLE request_votes (
+            request_id INTEGER NOT NULL REFERENCES requests (id),
+            user_id INTEGER NOT NULL,
+            approve INTEGER NOT NULL,
+            PRIMARY KEY (request_id, user_id)
+        )""")
+    db.execute("INSERT INTO requests (id, game_id, kind, version, requested_by, status, "
+               "created_at, keep) SELECT id, game_id, 'undo', version, requested_by, status, "
+               "created_at, keep FROM undo_requests")
+    db.execute("INSERT INTO request_votes SELECT request_id, user_id, approve FROM undo_votes")
+    db.execute("DROP TABLE undo_votes")
+    db.execute("DROP TABLE undo_requests")
+
+
+@MIGRATIONS()
+def m005_mentions(db: Database) -> None:
+    """Who was last @mentioned as having to act (a JSON list of user ids), so a restart does
+    not mention them again for the same turn."""
+    db.execute("ALTER TABLE games ADD COLUMN mentioned TEXT")

@@ -22,9 +22,10 @@ class Result:
 
     On success `text` belongs in the game's channel (or answers the caller for read-only
     commands), `views` names the images to redraw and `notify` lists the user ids who must act
-    now (for an undo vote: who must vote). On refusal `error` says why and nothing was changed.
-    `duplicate` marks a resubmitted interaction that was ignored. `vote` is the id of an undo
-    request awaiting approval; `files` are (name, bytes) attachments for the caller.
+    now (for a request: who must answer it). On refusal `error` says why and nothing was
+    changed. `duplicate` marks a resubmitted interaction that was ignored. `vote` is the id of
+    a request awaiting answers, of `vote_kind` "undo" (a vote) or "deal" (the other owner's
+    agreement); `files` are (name, bytes) attachments for the caller.
     """
 
     text: str = ""
@@ -36,6 +37,7 @@ class Result:
     changed: bool = False
     duplicate: bool = False
     vote: int | None = None
+    vote_kind: str = "undo"
     files: tuple[tuple[str, bytes], ...] = ()
 
     @property
@@ -50,11 +52,13 @@ class Refused(Exception):
 @dataclass(frozen=True)
 class Prompt:
     """What a turn prompt shows: the game's version (buttons carry it, so a button from an
-    older turn is recognised), who must act, and the legal choices of the first of them."""
+    older turn is recognised), who must act, who was last @mentioned as having to act (stored,
+    so a restart does not mention them again), and the legal choices of the first of them."""
 
     game_id: int
     thread_id: int | None
     version: int
     notify: tuple[int, ...] = ()
+    mentioned: tuple[int, ...] = ()
     names: tuple[str, ...] = ()
     choices: tuple[Choice, ...] = ()

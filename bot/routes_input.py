@@ -23,6 +23,14 @@ def has_routes(game: Game) -> bool:
     return hasattr(game, "best_routes") and hasattr(game, "corporation")
 
 
+def route_companies(game: Game) -> list[tuple[str, str]]:
+    """(symbol, "SYM (name)") of the companies that can run trains now: floated, not closed."""
+    if not has_routes(game):
+        return []
+    return [(c.sym, f"{c.sym} ({c.name})") for c in getattr(game, "corporations", ())
+            if c.floated and not c.closed]
+
+
 def best_routes_text(game: Game, company: str) -> str:
     """The exact best run of a company's trains now, one line per train."""
     if not has_routes(game):

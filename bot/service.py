@@ -8,20 +8,22 @@ one transaction and answers with a `Result`. It knows no game rules: the engine 
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
 import secrets
 from collections import OrderedDict
+from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any, Awaitable, Callable, Mapping, Sequence
+from typing import Any, Awaitable, Callable, Mapping, Sequence, TypeVar
 
 from bot.config import DEFAULT_REMIND_HOURS
 from bot.results import Caller, Prompt, Refused, Result
-from bot.store import (ACTIVE, FINISHED, OPEN, ActionRecord, DuplicateInteraction, GameRecord,
-                       SeatRecord, Store)
+from bot.store import (ACTIVE, DEAL, FINISHED, OPEN, UNDO, ActionRecord, DuplicateInteraction,
+                       GameRecord, Request, SeatRecord, Store)
 from engine.eighteen import io as game_files
 from engine.errors import GameError
-from engine.game import Action, Choice, Game, PlayerInfo
+from engine.game import Action, Choice, Game, PlayerId, PlayerInfo
 from engine.titles import create_game, find_title, title_names
 
 log = logging.getLogger(__name__)
@@ -31,6 +33,7 @@ HISTORY_LIMIT = 50
 CHOICE_CACHE = 64
 IMPORTED_BY = 0  # user id recorded for the actions of an imported game file
 
+T = TypeVar("T")
 # Draws one view (a name from Game.views()) of a game as PNG bytes; supplied by render/.
 Renderer = Callable[[Game, str], bytes]
 # Turns the caller's legal choices (and the live game, for typed routes) into one action.
@@ -61,6 +64,33 @@ class GameService:
     def game_for_thread(self, thread_id: int) -> int | None:
         record = self.store.game_by_thread(thread_id)
         return record.id if record else None
+
+    def default_game(self, user_id: int, *, guild_id: int | None = None) -> Result:
+        """The game a command without a game number means outside a game thread: the only
+        open or running game (of the server, when one is given), else the only one of those
+        the user is seated in. Otherwise `error` names the candidates."""
+        records = self.store.games(guild_id=guild_id, statuses=(OPEN, ACTIVE), limit=10**6)
+        mine = [r for r in records if _seat_of(self.store.seats(r.id), user_id) is not None]
+        for found in (records, mine):
+            if len(found) == 1:
+                return Result(game_id=found[0].id, thread_id=found[0].thread_id)
+        if not records:
+            return Result(error="which game? no game is open or in play here; start one with "
+                                "/game new")
+        listing = ", ".join(f"#{r.id} ({r.title})" for r in (mine or records)[:10])
+        where = "you play in several games" if mine else "several games are open or in play"
+        return Result(error=f"which game? {where} here: {listing}; give game:<number>")
+
+    async def peek(self, game_id: int, question: Callable[[Game], T]) -> T | None:
+        """A quick read-only look at the live game for suggestions (None before it starts)."""
+        async with self._lock(game_id):
+            record = self.store.game(game_id)
+            if record is None or record.status == OPEN:
+                return None
+            try:
+                return question(await self._live(record))
+            except (Refused, GameError):
+                return None
 
     def list_games(self, *, guild_id: int | None = None,
                    include_finished: bool = False) -> Result:
@@ -170,7 +200,7 @@ class GameService:
             if (isinstance(action, dict) and action.get("entity_type") == "player"
                     and action.get("entity") != seat.player_id):
                 raise Refused("you can only act for your own seat")
-            return await self._apply(record, game, caller, action, interaction_id)
+            return await self._submit(record, game, seat, caller, action, interaction_id)
         return await self._run(game_id, interaction_id, body)
 
     async def play(self, game_id: int, caller: Caller, build: MoveBuilder, *,
@@ -186,27 +216,56 @@ class GameService:
             self._require_turn(record, game, seat)
             choices = await self._legal(record, game, seat.player_id)
             action = await asyncio.to_thread(build, game, choices)
-            return await self._apply(record, game, caller, action, interaction_id)
+            return await self._submit(record, game, seat, caller, action, interaction_id)
         return await self._run(game_id, interaction_id, body)
 
+    async def _submit(self, record: GameRecord, game: Game, seat: SeatRecord, caller: Caller,
+                      action: Action, interaction_id: int | None) -> Result:
+        """Apply the caller's move, unless it takes another player's property at a negotiated
+        price: then that player is asked first (see `vote`)."""
+        other = _counterparty(game, action)
+        if other is None or other == seat.player_id:
+            return await self._apply(record, game, caller, action, interaction_id)
+        seller = next((s for s in self.store.seats(record.id) if s.player_id == other), None)
+        if seller is None or seller.user_id <= 0:
+            raise Refused(f"this deal takes {game.player_name(other)}'s property and nobody "
+                          "holds that seat to agree to it; a game admin can give the seat with "
+                          "/game replace")
+        # the engine judges the move on a copy, so nobody is asked to agree to an illegal one
+        sentence = await asyncio.to_thread(_sentence_on_copy, game, action)
+        request, replaced = self.store.open_deal(record.id, record.version, caller.user_id,
+                                                 action, sentence, interaction_id)
+        lines = [f"{caller.name} proposes deal #{request.id} to {seller.name}: {sentence}",
+                 f"{seller.name}, do you agree? Until you answer nothing changes; the deal "
+                 "lapses if the game moves on first."]
+        if replaced:
+            lines.append(f"(It replaces {caller.name}'s deal "
+                         f"{', '.join(f'#{r.id}' for r in replaced)}.)")
+        return Result(text="\n".join(lines), game_id=record.id, thread_id=record.thread_id,
+                      changed=True, notify=(seller.user_id,), vote=request.id, vote_kind=DEAL)
+
     async def _apply(self, record: GameRecord, game: Game, caller: Caller, action: Action,
-                     interaction_id: int | None) -> Result:
+                     interaction_id: int | None, *, answers: int | None = None,
+                     head: str = "") -> Result:
+        """Process and store one action for the caller (`answers`: the deal it carries out);
+        the requests still open lapse, and the result says so."""
+        lapsing = [r for r in self.store.open_requests(record.id) if r.id != answers]
         recorded = await asyncio.to_thread(game.process, action)
         text = self._describe(game, recorded)
         try:
             self.store.append_action(record.id, len(game.actions), caller.user_id, recorded,
                                      finished=game.finished, interaction_id=interaction_id,
-                                     text=text)
+                                     text=text, answers=answers)
         except BaseException:
             self._forget(record.id)  # the live game is ahead of the log: rebuild next time
             raise
-        return self._changed(record, text, game)
+        return self._changed(record, head + text + self._lapsed(record, lapsing), game)
 
     async def undo(self, game_id: int, caller: Caller,
                    interaction_id: int | None = None) -> Result:
         """Take back the caller's last action. At once when nobody acted since (or for an
         admin: the game's last action); otherwise the players whose later actions would be
-        taken back too are asked to approve (see `vote_undo`)."""
+        taken back too are asked to approve (see `vote`)."""
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
             actions = self.store.actions(record.id)
@@ -238,48 +297,93 @@ class GameService:
                       f"from their own: {self._sentence(game, mine[-1])} "
                       f"{names} must approve; a game admin can decide alone."),
                 game_id=record.id, thread_id=record.thread_id, changed=True,
-                notify=tuple(u for u in affected if u > 0), vote=request.id)
+                notify=tuple(u for u in affected if u > 0), vote=request.id, vote_kind=UNDO)
         return await self._run(game_id, interaction_id, body)
 
-    async def vote_undo(self, request_id: int, caller: Caller, approve: bool,
-                        interaction_id: int | None = None) -> Result:
-        """One affected player's answer to an undo request; the last approval (or any game
-        admin's) applies it, one rejection ends it, and any change to the game voids it."""
-        found = self.store.undo_request(request_id)
+    async def vote(self, request_id: int, caller: Caller, approve: bool,
+                   interaction_id: int | None = None) -> Result:
+        """One player's answer to a request: an undo vote or a proposed deal. Any change to
+        the game first makes an open request lapse."""
+        found = self.store.request(request_id)
         if found is None:
-            return Result(error=f"there is no undo request #{request_id}")
+            return Result(error=f"there is no undo request or deal #{request_id}")
 
         async def body(record: GameRecord) -> Result:
-            request = self.store.undo_request(request_id)
+            request = self.store.request(request_id)
             assert request is not None
+            if request.status == "open" and record.version != request.version:
+                self.store.close_request(request.id, "void")  # a request from before m004
+                request = replace(request, status="void")
             if request.status != "open":
-                raise Refused(f"this undo request is already {_REQUEST_WORDS[request.status]}")
-            if record.version != request.version:
-                self.store.close_undo_request(request.id, "void")
-                raise Refused("the game has moved on since this undo was asked; ask again "
-                              "with /game undo")
-            actions = self.store.actions(record.id)
-            affected = _affected(actions[request.keep:], request.requested_by)
-            admin = self._is_admin(record, caller)
-            if caller.user_id not in affected and not admin:
-                names = ", ".join(self._seat_name(record, u) for u in affected)
-                raise Refused(f"only the players whose actions would be undone ({names}) or a "
-                              "game admin vote on this undo")
-            if not approve:
-                self.store.close_undo_request(request.id, "rejected")
-                return self._changed(record, f"{caller.name} rejected the undo; the game goes "
-                                             "on.")
-            votes = self.store.vote_undo(request.id, caller.user_id, True, interaction_id)
-            waiting = [u for u in affected if not votes.get(u)]
-            if waiting and not admin:
-                names = ", ".join(self._seat_name(record, u) for u in waiting)
-                return self._changed(record, f"{caller.name} approved the undo; waiting for "
-                                             f"{names}.")
-            self.store.close_undo_request(request.id, "done")
-            return await self._rewind(record, request.keep, caller,
-                                      f"{caller.name} approved: the game is back to action "
-                                      f"{request.keep}, before ", None)
+                raise Refused(_CLOSED[request.kind, request.status])
+            if request.kind == DEAL:
+                return await self._answer_deal(record, request, caller, approve, interaction_id)
+            return await self._vote_undo(record, request, caller, approve, interaction_id)
         return await self._run(found.game_id, interaction_id, body)
+
+    async def _vote_undo(self, record: GameRecord, request: Request, caller: Caller,
+                         approve: bool, interaction_id: int | None) -> Result:
+        """The last approval of the affected players (or any game admin's) applies the undo;
+        one rejection ends it."""
+        assert request.keep is not None
+        actions = self.store.actions(record.id)
+        affected = _affected(actions[request.keep:], request.requested_by)
+        admin = self._is_admin(record, caller)
+        if caller.user_id not in affected and not admin:
+            names = ", ".join(self._seat_name(record, u) for u in affected)
+            raise Refused(f"only the players whose actions would be undone ({names}) or a "
+                          "game admin vote on this undo")
+        if not approve:
+            self.store.close_request(request.id, "rejected")
+            return self._changed(record, f"{caller.name} rejected the undo; the game goes on.")
+        votes = self.store.vote(request.id, caller.user_id, True, interaction_id)
+        waiting = [u for u in affected if not votes.get(u)]
+        if waiting and not admin:
+            names = ", ".join(self._seat_name(record, u) for u in waiting)
+            return self._changed(record, f"{caller.name} approved the undo; waiting for "
+                                         f"{names}.")
+        self.store.close_request(request.id, "done")
+        return await self._rewind(record, request.keep, caller,
+                                  f"{caller.name} approved: the game is back to action "
+                                  f"{request.keep}, before ", None)
+
+    async def _answer_deal(self, record: GameRecord, request: Request, caller: Caller,
+                           accept: bool, interaction_id: int | None) -> Result:
+        """The other owner accepts (the move is applied for its proposer, as if just
+        submitted) or declines; the proposer may withdraw it and a game admin decline it."""
+        assert request.action is not None
+        game = await self._live(record)
+        seats = self.store.seats(record.id)
+        proposer = _seat_of(seats, request.requested_by)
+        other = _counterparty(game, request.action)
+        seller = next((s for s in seats if other is not None and s.player_id == other), None)
+        if proposer is None or seller is None:
+            self.store.close_request(request.id, "void")
+            raise Refused(f"deal #{request.id} no longer stands: the seats changed since it was "
+                          "proposed")
+        if not accept:
+            if caller.user_id not in (seller.user_id, proposer.user_id) \
+                    and not self._is_admin(record, caller):
+                raise Refused(f"only {seller.name} (whose property deal #{request.id} takes), "
+                              f"{proposer.name} (who proposed it) or a game admin can decline "
+                              "it")
+            self.store.close_request(request.id, "rejected")
+            verb = "withdrew" if caller.user_id == proposer.user_id else "declined"
+            return self._changed(record, f"{caller.name} {verb} deal #{request.id} "
+                                         f"({request.text}); nothing changed.")
+        if caller.user_id != seller.user_id:
+            raise Refused(f"only {seller.name} can accept deal #{request.id}: it takes their "
+                          "property")
+        actor = Caller(proposer.user_id, proposer.name)
+        self._playing_seat(record, actor)
+        self._require_turn(record, game, proposer)
+        try:
+            return await self._apply(record, game, actor, request.action, interaction_id,
+                                     answers=request.id,
+                                     head=f"{caller.name} accepted deal #{request.id}: ")
+        except GameError as exc:
+            self.store.close_request(request.id, "void")
+            raise Refused(f"deal #{request.id} cannot be made any more: {exc}") from None
 
     async def rewind(self, game_id: int, caller: Caller, keep: int,
                      interaction_id: int | None = None) -> Result:
@@ -301,11 +405,13 @@ class GameService:
                       interaction_id: int | None) -> Result:
         game = await self._live(record)
         what = self._sentence(game, self.store.actions(record.id)[keep])
+        lapsing = self.store.open_requests(record.id)
         undone = self.store.rewind(record.id, keep, caller.user_id, interaction_id)
         self._forget(record.id)
         game = await self._live(record)
         more = f" ({len(undone)} actions)" if len(undone) > 1 else ""
-        return self._changed(self.store.game(record.id) or record, f"{head}{what}{more}", game)
+        return self._changed(self.store.game(record.id) or record,
+                             f"{head}{what}{more}{self._lapsed(record, lapsing)}", game)
 
     async def status(self, game_id: int) -> Result:
         async def body(record: GameRecord) -> Result:
@@ -319,6 +425,8 @@ class GameService:
                               game_id=record.id, thread_id=record.thread_id)
             game = await self._live(record)
             lines = [head, game.status_text()]  # the title's summary says who acts
+            lines += [f"Awaiting an answer: {label}" for _, label in
+                      self.open_requests(record.id)]
             if game.finished:
                 scores = sorted(game.result().items(), key=lambda kv: -kv[1])
                 lines.append("Result: " + ", ".join(f"{game.player_name(p)} {v}"
@@ -351,13 +459,28 @@ class GameService:
             if record.status != ACTIVE:
                 return Prompt(record.id, record.thread_id, record.version)
             game = await self._live(record)
-            notify = self._to_notify(record, game)
-            names = tuple(game.player_name(p) for p in game.active_players())
+            prompt = Prompt(record.id, record.thread_id, record.version,
+                            notify=self._to_notify(record, game), mentioned=record.mentioned,
+                            names=tuple(game.player_name(p) for p in game.active_players()))
             if record.paused or not game.active_players() or not choices:
-                return Prompt(record.id, record.thread_id, record.version, notify, names)
-            choices = await self._legal(record, game, game.active_players()[0])
-            return Prompt(record.id, record.thread_id, record.version, notify, names,
-                          tuple(choices))
+                return prompt
+            legal = await self._legal(record, game, game.active_players()[0])
+            return replace(prompt, choices=tuple(legal))
+
+    def open_requests(self, game_id: int) -> list[tuple[int, str]]:
+        """(id, label) of the game's requests awaiting answers (for /game approve, /game
+        reject and the status)."""
+        record = self._record(game_id)
+        out = []
+        for r in self.store.open_requests(game_id):
+            who = self._seat_name(record, r.requested_by)
+            out.append((r.id, f"deal #{r.id} from {who}: {r.text}" if r.kind == DEAL else
+                        f"undo request #{r.id} from {who}"))
+        return out
+
+    def mark_mentioned(self, game_id: int, user_ids: Sequence[int]) -> None:
+        """Remember who was just @mentioned as having to act (see `Prompt.mentioned`)."""
+        self.store.set_mentioned(game_id, user_ids)
 
     async def draw(self, game_id: int, views: Sequence[str],
                    renderer: Renderer) -> dict[str, bytes]:
@@ -434,10 +557,11 @@ class GameService:
             self._require_admin(record, caller, "abandon it")
             if record.status == FINISHED:
                 raise Refused(f"game #{record.id} is already over")
+            lapsing = self.store.open_requests(record.id)
             self.store.abandon(record.id, interaction_id)
             self._forget(record.id)
             return self._changed(record, f"{caller.name} abandoned game #{record.id}; its log "
-                                         "is kept (/game export).")
+                                         f"is kept (/game export).{self._lapsed(record, lapsing)}")
         return await self._run(game_id, interaction_id, body)
 
     async def replace_seat(self, game_id: int, caller: Caller, seat: int, user_id: int,
@@ -655,6 +779,16 @@ class GameService:
         self._choices.move_to_end(key)
         return cached
 
+    def _lapsed(self, record: GameRecord, requests: list[Request]) -> str:
+        """Lines saying which open requests the change just made lapse."""
+        lines = []
+        for r in requests:
+            who = self._seat_name(record, r.requested_by)
+            lines.append(f"Deal #{r.id} ({who}'s: {r.text}) lapsed: the game moved on before "
+                         "it was accepted." if r.kind == DEAL else
+                         f"{who}'s undo request #{r.id} lapsed: the game moved on.")
+        return "".join("\n" + line for line in lines)
+
     def _seat_name(self, record: GameRecord, user_id: int) -> str:
         seat = _seat_of(self.store.seats(record.id), user_id)
         return seat.name if seat else f"user {user_id}"
@@ -708,7 +842,15 @@ class GameService:
 
 
 _STATUS_WORDS = {OPEN: "waiting for players", ACTIVE: "in play", FINISHED: "finished"}
-_REQUEST_WORDS = {"done": "done", "rejected": "rejected", "void": "void (the game moved on)"}
+_CLOSED = {  # why a request can no longer be answered, by kind and status
+    (UNDO, "done"): "this undo request is already done",
+    (UNDO, "rejected"): "this undo request was rejected",
+    (UNDO, "void"): "the game has moved on since this undo was asked; ask again with /game undo",
+    (DEAL, "done"): "this deal was already accepted and made",
+    (DEAL, "rejected"): "this deal was declined or withdrawn",
+    (DEAL, "void"): "this deal lapsed: the game moved on (or the seats changed) since it was "
+                    "proposed; propose it again with /play",
+}
 
 
 def _status_word(record: GameRecord) -> str:
@@ -773,6 +915,22 @@ def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRec
         raise Refused(f"game #{record.id} cannot be rebuilt from its log: {exc}") from exc
     log.info("rebuilt game %s from %d actions", record.id, len(actions))
     return game
+
+
+def _counterparty(game: Game, action: Action) -> PlayerId | None:
+    """The other player whose property the action takes at a negotiated price, for titles
+    that have such deals (they offer `counterparty`; 18xx: privates and trains)."""
+    counterparty = getattr(game, "counterparty", None)
+    if not callable(counterparty) or not isinstance(action, dict):
+        return None  # a malformed action is left to the engine to refuse
+    return counterparty(action)
+
+
+def _sentence_on_copy(game: Game, action: Action) -> str:
+    """What the action would do, told by the engine after applying it to a copy of the game
+    (an illegal action raises the engine's GameError; the live game is untouched)."""
+    scratch = copy.deepcopy(game)
+    return GameService._describe(scratch, scratch.process(action))
 
 
 def _seat_of(seats: list[SeatRecord], user_id: int) -> SeatRecord | None:

@@ -1,4 +1,5 @@
-"""The SQLite game store: games, seats and the append-only action log (sqlite-utils, WAL).
+"""The SQLite game store: games, seats, the append-only action log and the requests awaiting
+players' answers (undo votes, deals), with sqlite-utils in WAL mode.
 
 Every state change is one transaction (`db.atomic()`), so an action, a join or a start is
 stored whole or not at all. Calls are short; the store holds no game logic. Engine player ids
@@ -23,6 +24,7 @@ from engine.game import Action, PlayerId
 log = logging.getLogger(__name__)
 
 OPEN, ACTIVE, FINISHED = "open", "active", "finished"
+UNDO, DEAL = "undo", "deal"  # the kinds of request
 
 
 class DuplicateInteraction(Exception):
@@ -49,6 +51,7 @@ class GameRecord:
     remind_hours: float | None = None
     turn_since: str | None = None
     reminded_at: str | None = None
+    mentioned: tuple[int, ...] = ()  # who was last @mentioned as having to act
 
     @property
     def abandoned(self) -> bool:
@@ -79,14 +82,21 @@ def _now() -> str:
 
 
 @dataclass(frozen=True)
-class UndoRequest:
+class Request:
+    """A question to other players about game `version`: an undo (take the log back to `keep`
+    actions; the affected players vote) or a deal (apply `action` for the requester once the
+    player whose property it takes agrees). `text` tells what the deal does."""
+
     id: int
     game_id: int
-    keep: int
+    kind: str
     version: int
     requested_by: int
     status: str
     created_at: str
+    keep: int | None = None
+    action: Action | None = None
+    text: str | None = None
 
 
 class Store:
@@ -204,11 +214,13 @@ class Store:
 
     def append_action(self, game_id: int, seq: int, user_id: int, payload: Action, *,
                       finished: bool = False, interaction_id: int | None = None,
-                      text: str | None = None) -> None:
+                      text: str | None = None, answers: int | None = None) -> None:
         """Store one accepted action (seq = its 1-based place in the log), its sentence and
-        the game status."""
+        the game status; `answers` is the deal it carries out (done; other requests lapse)."""
         now = _now()
         with self._change(interaction_id, "act", game_id):
+            if answers is not None:
+                self.db.execute("UPDATE requests SET status = 'done' WHERE id = ?", [answers])
             self.db["actions"].insert({
                 "game_id": game_id, "seq": seq, "user_id": user_id,
                 "payload": json.dumps(payload, sort_keys=True), "created_at": now, "text": text,
@@ -288,6 +300,7 @@ class Store:
         """End the game without a result; the log is kept."""
         with self._change(interaction_id, "abandon", game_id):
             now = _now()
+            self._lapse_requests(game_id)
             self.db.execute("UPDATE games SET status = ?, abandoned_at = ?, updated_at = ?, "
                             "version = version + 1 WHERE id = ?", [FINISHED, now, now, game_id])
 
@@ -310,43 +323,61 @@ class Store:
             self.db["notify_prefs"].upsert({"user_id": user_id, "dm": int(dm)}, pk="user_id")
 
     def open_undo_request(self, game_id: int, keep: int, version: int, requested_by: int,
-                          interaction_id: int | None = None) -> UndoRequest:
-        """A new vote; any older open request of the game becomes void."""
+                          interaction_id: int | None = None) -> Request:
+        """A new undo vote; any older open undo request of the game becomes void."""
         with self._change(interaction_id, "undo_request", game_id):
-            self.db.execute("UPDATE undo_requests SET status = 'void' WHERE game_id = ? AND "
-                            "status = 'open'", [game_id])
-            request_id = self.db["undo_requests"].insert({
-                "game_id": game_id, "keep": keep, "version": version,
-                "requested_by": requested_by, "status": "open", "created_at": _now(),
-            }).last_pk
-        request = self.undo_request(request_id)
-        assert request is not None
-        return request
+            self.db.execute("UPDATE requests SET status = 'void' WHERE game_id = ? AND "
+                            "kind = ? AND status = 'open'", [game_id, UNDO])
+            request_id = self._insert_request(game_id, UNDO, version, requested_by, keep=keep)
+        return self._request(request_id)
 
-    def undo_request(self, request_id: int) -> UndoRequest | None:
-        row = self._one("SELECT * FROM undo_requests WHERE id = ?", [request_id])
-        return UndoRequest(**row) if row else None
+    def open_deal(self, game_id: int, version: int, requested_by: int, action: Action,
+                  text: str, interaction_id: int | None = None) -> tuple[Request, list[Request]]:
+        """A deal awaiting the other owner's answer; it withdraws the requester's older open
+        deals of the game (returned with the new one)."""
+        with self._change(interaction_id, "deal", game_id):
+            replaced = self._requests("game_id = ? AND kind = ? AND requested_by = ? AND "
+                                      "status = 'open'", [game_id, DEAL, requested_by])
+            self.db.execute("UPDATE requests SET status = 'rejected' WHERE game_id = ? AND "
+                            "kind = ? AND requested_by = ? AND status = 'open'",
+                            [game_id, DEAL, requested_by])
+            request_id = self._insert_request(game_id, DEAL, version, requested_by,
+                                              action=json.dumps(action, sort_keys=True),
+                                              text=text)
+        return self._request(request_id), replaced
 
-    def vote_undo(self, request_id: int, user_id: int, approve: bool,
-                  interaction_id: int | None = None) -> dict[int, bool]:
+    def request(self, request_id: int) -> Request | None:
+        found = self._requests("id = ?", [request_id])
+        return found[0] if found else None
+
+    def open_requests(self, game_id: int) -> list[Request]:
+        """The game's requests still awaiting answers, oldest first."""
+        return self._requests("game_id = ? AND status = 'open'", [game_id])
+
+    def vote(self, request_id: int, user_id: int, approve: bool,
+             interaction_id: int | None = None) -> dict[int, bool]:
         """Record (or change) one vote; return every vote so far by user id."""
-        game_id = self._one("SELECT game_id FROM undo_requests WHERE id = ?",
-                            [request_id])["game_id"]
-        with self._change(interaction_id, "undo_vote", game_id):
-            self.db["undo_votes"].upsert({"request_id": request_id, "user_id": user_id,
-                                          "approve": int(approve)},
-                                         pk=("request_id", "user_id"))
-        return self.undo_votes(request_id)
+        game_id = self._one("SELECT game_id FROM requests WHERE id = ?", [request_id])["game_id"]
+        with self._change(interaction_id, "vote", game_id):
+            self.db["request_votes"].upsert({"request_id": request_id, "user_id": user_id,
+                                             "approve": int(approve)},
+                                            pk=("request_id", "user_id"))
+        return self.votes(request_id)
 
-    def undo_votes(self, request_id: int) -> dict[int, bool]:
-        rows = self._all("SELECT user_id, approve FROM undo_votes WHERE request_id = ?",
+    def votes(self, request_id: int) -> dict[int, bool]:
+        rows = self._all("SELECT user_id, approve FROM request_votes WHERE request_id = ?",
                          [request_id])
         return {r["user_id"]: bool(r["approve"]) for r in rows}
 
-    def close_undo_request(self, request_id: int, status: str) -> None:
+    def close_request(self, request_id: int, status: str) -> None:
         with self.db.atomic():
-            self.db.execute("UPDATE undo_requests SET status = ? WHERE id = ?",
-                            [status, request_id])
+            self.db.execute("UPDATE requests SET status = ? WHERE id = ?", [status, request_id])
+
+    def set_mentioned(self, game_id: int, user_ids: Sequence[int]) -> None:
+        """Who was last mentioned as having to act in the game's thread."""
+        with self.db.atomic():
+            self.db.execute("UPDATE games SET mentioned = ? WHERE id = ?",
+                            [json.dumps(list(user_ids)), game_id])
 
     # -- helpers -------------------------------------------------------------------------------
     @contextmanager
@@ -361,6 +392,22 @@ class Store:
                 except sqlite3.IntegrityError:
                     raise DuplicateInteraction(interaction_id) from None
             yield
+
+    def _insert_request(self, game_id: int, kind: str, version: int, requested_by: int,
+                        **fields: Any) -> int:
+        return self.db["requests"].insert({
+            "game_id": game_id, "kind": kind, "version": version, "requested_by": requested_by,
+            "status": "open", "created_at": _now(), **fields}).last_pk
+
+    def _request(self, request_id: int) -> Request:
+        found = self.request(request_id)
+        assert found is not None
+        return found
+
+    def _requests(self, where: str, params: Sequence[Any]) -> list[Request]:
+        rows = self._all(f"SELECT * FROM requests WHERE {where} ORDER BY id", params)
+        return [Request(**{**r, "action": None if r["action"] is None
+                           else json.loads(r["action"])}) for r in rows]
 
     def _insert_seat(self, game_id: int, seat: int, user_id: int, name: str,
                      player_id: PlayerId | None = None) -> None:
@@ -379,10 +426,16 @@ class Store:
         return created
 
     def _advance(self, game_id: int, status: str, now: str) -> None:
-        """The log changed: a new version, a new turn clock, no reminder sent for it yet."""
+        """The log changed: a new version, a new turn clock, no reminder sent for it yet, and
+        every open request (asked about the old position) lapses."""
+        self._lapse_requests(game_id)
         self.db.execute("UPDATE games SET status = ?, updated_at = ?, version = version + 1, "
                         "turn_since = ?, reminded_at = NULL WHERE id = ?",
                         [status, now, now, game_id])
+
+    def _lapse_requests(self, game_id: int) -> None:
+        self.db.execute("UPDATE requests SET status = 'void' WHERE game_id = ? AND "
+                        "status = 'open'", [game_id])
 
     def _touch(self, game_id: int) -> None:
         self.db.execute("UPDATE games SET updated_at = ? WHERE id = ?", [_now(), game_id])
@@ -403,4 +456,5 @@ def _action(row: dict[str, Any]) -> ActionRecord:
 
 def _game(row: dict[str, Any]) -> GameRecord:
     return GameRecord(**{**row, "options": json.loads(row["options"]),
-                         "paused": bool(row["paused"])})
+                         "paused": bool(row["paused"]),
+                         "mentioned": tuple(json.loads(row["mentioned"] or "[]"))})

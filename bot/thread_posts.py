@@ -2,8 +2,10 @@
 
 Every accepted change is queued; a short moment later one post says what happened (one line
 per change, so rapid moves become a single message and Discord's rate limits are respected),
-who must act next (@mentioned only when that changed, plus a direct message to those who opted
-in), the current map and market (the sheet when it changed), and the turn's buttons.
+who must act next (@mentioned only when that changed since the last mention, which is stored,
+so a restart does not mention them again; plus a direct message to those who opted in), who
+must answer a new request (@mentioned), the current map and market (the sheet when it
+changed), and the turn's and the request's buttons.
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ class Batch:
     lines: list[str] = field(default_factory=list)
     views: list[str] = field(default_factory=list)
     vote: int | None = None
+    vote_kind: str = "undo"
     vote_ping: tuple[int, ...] = ()
 
 
@@ -50,7 +53,6 @@ class ThreadPoster:
         self._pending: dict[int, Batch] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._locks: dict[int, asyncio.Lock] = {}
-        self._pinged: dict[int, tuple[int, ...]] = {}
         self._drawn: dict[tuple[int, str], str] = {}  # digest of the last image posted
 
     async def publish(self, interaction: discord.Interaction, result: Result) -> None:
@@ -77,7 +79,8 @@ class ThreadPoster:
         batch.lines.append(result.text)
         batch.views += [v for v in result.views if v not in batch.views]
         if result.vote is not None:
-            batch.vote, batch.vote_ping = result.vote, result.notify
+            batch.vote, batch.vote_kind, batch.vote_ping = (result.vote, result.vote_kind,
+                                                            result.notify)
 
     async def drain(self) -> None:
         """Wait until everything queued is posted (tests; shutdown)."""
@@ -102,23 +105,26 @@ class ThreadPoster:
             prompt = await self.bot.service.prompt(game_id)
             files, notes = await self._images(game_id, batch.views)
             text, ping = self._text(batch, prompt, notes)
-            view = prompt_view(game_id, prompt.version, quick_moves(prompt.choices), batch.vote)
+            view = prompt_view(game_id, prompt.version, quick_moves(prompt.choices), batch.vote,
+                               batch.vote_kind)
             kwargs = {"files": files, "allowed_mentions": discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(u) for u in ping])}
             if view is not None:
                 kwargs["view"] = view
             await thread.send(text, **kwargs)
+            if prompt.notify and prompt.notify != prompt.mentioned:
+                self.bot.service.mark_mentioned(game_id, prompt.notify)
             await self._direct_messages(game_id, thread, ping)
 
     def _text(self, batch: Batch, prompt: Prompt, notes: list[str]) -> tuple[str, list[int]]:
-        """The post's text and the users it pings: voters of a new undo request, and whoever
-        must act when that changed since the last post."""
+        """The post's text and the users it pings: who must answer a new request, and whoever
+        must act when that changed since they were last mentioned."""
         ping = list(batch.vote_ping)
         tail = []
+        if batch.vote_ping:
+            tail.append("To answer: " + " ".join(f"<@{u}>" for u in batch.vote_ping))
         if prompt.notify:
-            fresh = self._pinged.get(prompt.game_id) != prompt.notify
-            self._pinged[prompt.game_id] = prompt.notify
-            if fresh:
+            if prompt.notify != prompt.mentioned:
                 ping += [u for u in prompt.notify if u not in ping]
                 tail.append("To act: " + " ".join(f"<@{u}>" for u in prompt.notify))
             else:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import (CONSOLE_ONLY, GAME_COMMANDS, GROUPS, TOP_LEVEL, Console,
-                         ConsoleInputError, parse_arguments)
+from bot.console import (GAME_COMMANDS, GROUPS, TOP_LEVEL, Console, ConsoleInputError,
+                         parse_arguments)
 from bot.discord_app import RailchatBot
 from bot.service import GameService
 from bot.store import Store
@@ -98,9 +98,34 @@ async def test_refusals_and_unknown_commands_change_nothing(console):
     assert (store.games(), store.seats(1), store.actions(1)) == before
 
 
-async def test_which_game_when_none_is_chosen(console):
-    assert await session(console, "/game status") == [
-        "Refused: which game? give game:<number> (see /game list)"]
+async def test_which_game_when_none_is_chosen(db_path):
+    service = GameService(Store(db_path), new_seed=lambda: 3)
+
+    def fresh() -> Console:  # a new session: no game shown yet
+        return Console(service, io.StringIO())
+    assert await session(fresh(), "/game status") == [
+        "Refused: which game? no game is open or in play here; start one with /game new (see "
+        "/game list)"]
+    await session(fresh(), "as 1: /game new tally seats:2", "as 2: /game join",
+                  "as 1: /game start")
+    assert (await session(fresh(), "as 7: /game status"))[0] == "Game #1 · tally · in play"
+    await session(fresh(), "as 3: /game new tally seats:2")
+    # two games: each player's own game, when they play in only one
+    assert (await session(fresh(), "as 2: /game status"))[0] == "Game #1 · tally · in play"
+    assert (await session(fresh(), "as 3: /game status"))[0].startswith(
+        "Game #2 · tally · waiting for players")
+    assert await session(fresh(), "as 7: /game status") == [
+        "Refused: which game? several games are open or in play here: #2 (tally), #1 (tally); "
+        "give game:<number> (see /game list)"]
+    assert await session(fresh(), "as 1: /game join game:2", "/game status") == [
+        "player 1 joined game #2 at seat 2 (2/2 seated).",
+        "Game #2 · tally · waiting for players (2/2 seated: 1. player 3, 2. player 1). Needs 2 "
+        "to start."]  # the session's last game
+    assert await session(fresh(), "as 1: /game status") == [
+        "Refused: which game? you play in several games here: #2 (tally), #1 (tally); give "
+        "game:<number> (see /game list)"]
+    await session(fresh(), "as 3: /game abandon 2")  # a finished game is no longer a candidate
+    assert (await session(fresh(), "as 1: /game status"))[0] == "Game #1 · tally · in play"
 
 
 async def test_help_lists_every_command(console):
@@ -141,9 +166,7 @@ async def test_console_and_discord_offer_the_same_commands(db_path):
             discord_side[path] = sorted((p.name, p.required) for p in c.parameters)
     for group, commands in GROUPS.items():
         for c in commands.values():
-            if c.name not in CONSOLE_ONLY:  # Discord votes with buttons instead
-                console_side[f"{group} {c.name}"] = sorted((p.name, p.required)
-                                                           for p in c.params)
+            console_side[f"{group} {c.name}"] = sorted((p.name, p.required) for p in c.params)
     for c in TOP_LEVEL.values():
         console_side[f"/{c.name}"] = sorted((p.name, p.required) for p in c.params)
     assert console_side == discord_side

@@ -10,7 +10,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord_io import NO_GAME_HERE, fit_latest
+from bot.discord_io import fit_latest
 from bot.results import Caller
 from tests.discord_world import CHANNEL, GUILD, Sent, World, make_world, posts
 
@@ -56,7 +56,7 @@ async def test_command_tree_fits_discord_limits(world):
     assert {o["name"] for o in by_name["game"]["options"]} == {
         "new", "join", "leave", "start", "act", "undo", "moves", "status", "map", "market",
         "sheet", "history", "routes", "list", "help", "pause", "resume", "abandon", "replace",
-        "rewind", "remind", "import", "export"}
+        "rewind", "remind", "import", "export", "approve", "reject"}
     assert {o["name"] for o in by_name["play"]["options"]} == {
         "bid", "pass", "par", "buy", "sell", "private", "lay", "token", "run", "payout",
         "withhold", "train", "discard", "bankrupt"}
@@ -171,7 +171,8 @@ async def test_commands_from_outside_the_thread_post_into_it(world):
 
 async def test_bad_input_gets_a_specific_private_answer(world):
     sent = await world.run("status", world.interaction(1), game=None)
-    assert sent == [Sent(f"Refused: {NO_GAME_HERE}", ephemeral=True)]
+    assert sent == [Sent("Refused: which game? no game is open or in play here; start one with "
+                         "/game new (or use the command in the game's thread)", ephemeral=True)]
     sent = await world.run("join", world.interaction(1), game=42)
     assert sent == [Sent("Refused: there is no game #42", ephemeral=True)]
     game_id, thread = await open_game(world)
@@ -232,7 +233,11 @@ async def test_autocomplete(world):
     elsewhere = world.interaction(1)
     elsewhere.namespace.game = game_id
     assert len(await cog._action_choices(elsewhere, "")) == 10
-    assert await cog._action_choices(world.interaction(1), "") == []  # no game here
+    # outside the thread: the only game of the server, then the only one the user plays in
+    assert len(await cog._action_choices(world.interaction(1), "")) == 10
+    await open_game(world, user=3)
+    assert len(await cog._action_choices(world.interaction(1), "")) == 10
+    assert await cog._action_choices(world.interaction(9), "") == []  # which game?
 
 
 async def test_unexpected_errors_are_answered(world):

@@ -84,15 +84,15 @@ async def test_undo_of_an_own_move_others_followed_needs_their_approval(service)
     assert asked.text.startswith("Bob asks to take back actions 2-3, from their own: Bob "
                                  "added 1. Cy must approve")
     assert len(stored(service, gid)) == 3
-    assert (await service.vote_undo(asked.vote, EVE, True)).error == (
+    assert (await service.vote(asked.vote, EVE, True)).error == (
         "only the players whose actions would be undone (Cy) or a game admin vote on this undo")
-    approved = await service.vote_undo(asked.vote, CY, True)
+    approved = await service.vote(asked.vote, CY, True)
     assert approved.ok and approved.text.startswith(
         "Cy approved: the game is back to action 1, before Bob added 1. (2 actions)")
     assert stored(service, gid) == [add(1)] and approved.notify == (BOB.user_id,)
-    assert (await service.vote_undo(asked.vote, CY, True)).error == (
+    assert (await service.vote(asked.vote, CY, True)).error == (
         "this undo request is already done")
-    assert (await service.vote_undo(999, CY, True)).error == "there is no undo request #999"
+    assert (await service.vote(999, CY, True)).error == "there is no undo request or deal #999"
 
 
 async def test_an_undo_vote_can_be_rejected_and_goes_stale(service):
@@ -102,12 +102,12 @@ async def test_an_undo_vote_can_be_rejected_and_goes_stale(service):
     assert (await service.act(gid, ANN, add(1))).ok
     rejected = await service.undo(gid, BOB)
     assert rejected.notify == (ANN.user_id,)
-    assert (await service.vote_undo(rejected.vote, ANN, False)).text == (
+    assert (await service.vote(rejected.vote, ANN, False)).text == (
         "Ann rejected the undo; the game goes on.")
     assert len(stored(service, gid)) == 3
     stale = await service.undo(gid, BOB)
     assert (await service.act(gid, BOB, add(2))).ok
-    assert (await service.vote_undo(stale.vote, ANN, True)).error == (
+    assert (await service.vote(stale.vote, ANN, True)).error == (
         "the game has moved on since this undo was asked; ask again with /game undo")
     assert len(stored(service, gid)) == 4
     admin_undo = await service.undo(gid, ANN)  # the admin takes back the last move at once

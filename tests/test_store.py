@@ -134,3 +134,27 @@ def test_sentences_are_kept_with_actions_and_rewinds(db_path):
     assert kept == [(1, "Ann added 1."), (2, "Bob added 2.")]
     with pytest.raises(LookupError):
         store.rewind(game.id, 0, undone_by=10)
+
+
+def test_undo_votes_move_into_the_requests_table(db_path):
+    """A database from before deals (schema 3) keeps its undo requests and votes."""
+    from sqlite_utils import Database
+    from sqlite_utils.migrations import Migrations
+    older = Migrations("railchat")
+    for migration in MIGRATIONS._migrations[:3]:
+        older(name=migration.name)(migration.fn)
+    db = Database(db_path)
+    older.apply(db)
+    db.execute("INSERT INTO games (id, title, seat_limit, status, creator_id, created_at, "
+               "updated_at, version) VALUES (1, 'tally', 2, 'active', 10, 'then', 'then', 4)")
+    db.execute("INSERT INTO undo_requests VALUES (3, 1, 2, 4, 11, 'open', 'then')")
+    db.execute("INSERT INTO undo_votes VALUES (3, 10, 1)")
+    db.conn.commit()
+    db.close()
+    store = Store(db_path)
+    assert "undo_requests" not in store.db.table_names()
+    request = store.request(3)
+    assert (request.kind, request.keep, request.version, request.requested_by,
+            request.status, request.action) == ("undo", 2, 4, 11, "open", None)
+    assert store.votes(3) == {10: True}
+    assert store.game(1).mentioned == ()

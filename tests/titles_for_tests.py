@@ -3,7 +3,8 @@
 Players take turns adding 1 to 9 to their own score (or all act at once with the
 `free_for_all` option); the game ends when the total reaches `target` (default 100). Starting
 scores come from the seed, so a game rebuilt without its seed would differ. `explode` mutates
-the state and then fails, to prove that refusals leave nothing behind.
+the state and then fails, to prove that refusals leave nothing behind. `take` moves points
+from another player's score to one's own: a deal that player must agree to (`counterparty`).
 """
 from __future__ import annotations
 
@@ -45,6 +46,18 @@ class Tally(Game):
                 raise InvalidAction("amount must be a whole number from 1 to 9")
             self.scores[player] += amount
             recorded["amount"] = amount
+        elif kind == "take":
+            source, amount = action.get("from"), action.get("amount")
+            if source not in self.scores:
+                raise InvalidAction(f"unknown player {source!r}")
+            if not isinstance(amount, int) or amount < 1:
+                raise InvalidAction("amount must be a whole number of at least 1")
+            if self.scores[source] < amount:
+                raise IllegalAction(f"{self.player_name(source)} has only "
+                                    f"{self.scores[source]} points")
+            self.scores[source] -= amount
+            self.scores[player] += amount
+            recorded.update({"from": source, "amount": amount})
         elif kind == "explode":
             self.scores[player] += 1000
             raise IllegalAction("explode always fails")
@@ -52,6 +65,10 @@ class Tally(Game):
             raise InvalidAction(f"unknown action type {kind!r}")
         self.turn += 1
         return recorded
+
+    def counterparty(self, action: Action) -> PlayerId | None:
+        """Whose points a `take` takes (the taker themself included: the service skips that)."""
+        return action.get("from") if action.get("type") == "take" else None
 
     def active_players(self) -> list[PlayerId]:
         if self.finished:
@@ -71,6 +88,8 @@ class Tally(Game):
         name = self.player_name(action["entity"])
         if action["type"] == "add":
             return f"{name} added {action['amount']}."
+        if action["type"] == "take":
+            return f"{name} took {action['amount']} from {self.player_name(action['from'])}."
         return f"{name} passed."
 
     def status_text(self) -> str:

@@ -15,13 +15,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_io import (NO_GAME_HERE, add_to_thread, caller_of, fit, fit_latest, game_thread,
-                            reply, reply_files, resolve_game)
+from bot.discord_io import (add_to_thread, caller_of, fit, fit_latest, game_or_refuse,
+                            game_thread, reply, reply_files, resolve_game)
 from bot.help_text import help_text
 from bot.moves import moves_text
 from bot.parsing import parse_action, parse_options, parse_seat_users
 from bot.results import Result
-from bot.routes_input import best_routes_text
+from bot.routes_input import best_routes_text, route_companies
 from bot.service import HISTORY_LIMIT
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 AUTOCOMPLETE_LIMIT = 25
 THREAD_ARCHIVE_MINUTES = 10080  # a week: games move slowly
 MAX_IMPORT = 10 * 1024 * 1024
-GAME_HELP = "Game number (default: this thread's game)"
+GAME_HELP = "Game number (default: this thread's game, or your only game here)"
 
 
 @app_commands.guild_only()
@@ -124,7 +124,7 @@ class GameCog(commands.GroupCog, group_name="game",
     @act.autocomplete("action")
     async def _action_choices(self, interaction: discord.Interaction,
                               current: str) -> list[app_commands.Choice[str]]:
-        game_id = resolve_game(self.bot, interaction, interaction.namespace.game)
+        game_id = resolve_game(self.bot, interaction, interaction.namespace.game).game_id
         if game_id is None:
             return []
         choices = []
@@ -142,6 +142,34 @@ class GameCog(commands.GroupCog, group_name="game",
             return
         await self.bot.poster.publish(interaction, await self.service.undo(
             game_id, caller_of(interaction), interaction.id))
+
+    @app_commands.command(name="approve", description="Accept a proposed deal, or approve an "
+                                                      "undo request")
+    @app_commands.describe(request="The deal or undo request number (suggestions: the open ones)")
+    async def approve(self, interaction: discord.Interaction, request: int) -> None:
+        await self._vote(interaction, request, True)
+
+    @app_commands.command(name="reject", description="Decline (or withdraw) a proposed deal, or "
+                                                     "reject an undo request")
+    @app_commands.describe(request="The deal or undo request number (suggestions: the open ones)")
+    async def reject(self, interaction: discord.Interaction, request: int) -> None:
+        await self._vote(interaction, request, False)
+
+    @approve.autocomplete("request")
+    @reject.autocomplete("request")
+    async def _open_requests(self, interaction: discord.Interaction,
+                             current: str) -> list[app_commands.Choice[int]]:
+        game_id = resolve_game(self.bot, interaction, None).game_id
+        if game_id is None:
+            return []
+        return [app_commands.Choice(name=fit(label, 100), value=request_id)
+                for request_id, label in self.service.open_requests(game_id)
+                if str(current).strip() in label][:AUTOCOMPLETE_LIMIT]
+
+    async def _vote(self, interaction: discord.Interaction, request: int, approve: bool) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.poster.publish(interaction, await self.service.vote(
+            request, caller_of(interaction), approve, interaction.id))
 
     @app_commands.command(name="moves", description="List every move you can make now (only "
                                                     "to you)")
@@ -196,6 +224,16 @@ class GameCog(commands.GroupCog, group_name="game",
         await interaction.response.defer(ephemeral=True, thinking=True)
         await _answer(interaction, await self.service.inspect(
             game_id, lambda g: best_routes_text(g, company)))
+
+    @routes.autocomplete("company")
+    async def _route_companies(self, interaction: discord.Interaction,
+                               current: str) -> list[app_commands.Choice[str]]:
+        game_id = resolve_game(self.bot, interaction, interaction.namespace.game).game_id
+        if game_id is None:
+            return []
+        found = await self.service.peek(game_id, route_companies) or []
+        return [app_commands.Choice(name=label, value=sym) for sym, label in found
+                if current.strip().casefold() in label.casefold()][:AUTOCOMPLETE_LIMIT]
 
     @app_commands.command(name="list", description="List this server's open and running games")
     async def list_games(self, interaction: discord.Interaction) -> None:
@@ -319,10 +357,7 @@ class GameCog(commands.GroupCog, group_name="game",
 
     # -- shared --------------------------------------------------------------------------------
     async def _game_id(self, interaction: discord.Interaction, game: int | None) -> int | None:
-        game_id = resolve_game(self.bot, interaction, game)
-        if game_id is None:
-            await reply(interaction, f"Refused: {NO_GAME_HERE}")
-        return game_id
+        return await game_or_refuse(self.bot, interaction, game)
 
     async def _image(self, interaction: discord.Interaction, game: int | None, view: str) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:

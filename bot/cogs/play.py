@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_io import NO_GAME_HERE, caller_of, reply, resolve_game
+from bot.discord_io import caller_of, game_or_refuse, reply, resolve_game
 from bot.moves import MOVES, resolve, suggest
 from bot.routes_input import routes_from_text
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from bot.discord_app import RailchatBot
 
 AUTOCOMPLETE_LIMIT = 25
-GAME_HELP = "Game number (default: this thread's game)"
+GAME_HELP = "Game number (default: this thread's game, or your only game here)"
 Price = app_commands.Range[int, 0, 1_000_000]
 
 
@@ -44,9 +44,7 @@ class PlayCog(commands.GroupCog, group_name="play",
 
     async def _play(self, interaction: discord.Interaction, name: str, game: int | None,
                     **args: Any) -> None:
-        game_id = resolve_game(self.bot, interaction, game)
-        if game_id is None:
-            await reply(interaction, f"Refused: {NO_GAME_HERE}")
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         move = MOVES[name]
@@ -58,7 +56,7 @@ class PlayCog(commands.GroupCog, group_name="play",
 
     async def _suggest(self, interaction: discord.Interaction, name: str, option: str,
                        current: str) -> list[app_commands.Choice[str]]:
-        game_id = resolve_game(self.bot, interaction, interaction.namespace.game)
+        game_id = resolve_game(self.bot, interaction, interaction.namespace.game).game_id
         if game_id is None:
             return []
         move = MOVES[name]
