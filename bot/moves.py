@@ -202,6 +202,8 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
             raise Refused(f"nothing you can {move.name} matches {str(text)!r}; you can: "
                           f"{_listing(mine)}")
         mine = picked
+    if len({c.label for c in mine}) == 1:
+        mine = mine[:1]  # the engine names them alike: interchangeable (one of two 2-trains)
     if len(mine) > 1:
         open_fields = [f.name for f in move.fields if len(_distinct(f, mine)) > 1]
         if move.pick is not None and not open_fields:
@@ -243,9 +245,11 @@ def suggest(move: Move, option: str, args: Mapping[str, Any], choices: Sequence[
                 out.append((shown if n == 1 else f"{shown} ({n} ways)", shown))
         return out[:limit]
     if move.pick is not None and option == move.pick[0]:
-        mine = _by_fields(move, mine, args)
-        return [(_fit(c.label), choice_key(c.action)) for c in mine
-                if _words_match(current, c.label)][:limit]
+        alike: dict[str, Choice] = {}  # one suggestion for choices the engine names alike
+        for c in _by_fields(move, mine, args):
+            if _words_match(current, c.label):
+                alike.setdefault(c.label, c)
+        return [(_fit(label), choice_key(c.action)) for label, c in alike.items()][:limit]
     return []
 
 

@@ -235,11 +235,11 @@ class GameService:
         sentence = await asyncio.to_thread(_sentence_on_copy, game, action)
         request, replaced = self.store.open_deal(record.id, record.version, caller.user_id,
                                                  action, sentence, interaction_id)
-        lines = [f"{caller.name} proposes deal #{request.id} to {seller.name}: {sentence}",
+        lines = [f"{seat.name} proposes deal #{request.id} to {seller.name}: {sentence}",
                  f"{seller.name}, do you agree? Until you answer nothing changes; the deal "
                  "lapses if the game moves on first."]
         if replaced:
-            lines.append(f"(It replaces {caller.name}'s deal "
+            lines.append(f"(It replaces {seat.name}'s deal "
                          f"{', '.join(f'#{r.id}' for r in replaced)}.)")
         return Result(text="\n".join(lines), game_id=record.id, thread_id=record.thread_id,
                       changed=True, notify=(seller.user_id,), vote=request.id, vote_kind=DEAL)
@@ -368,8 +368,10 @@ class GameService:
                               f"{proposer.name} (who proposed it) or a game admin can decline "
                               "it")
             self.store.close_request(request.id, "rejected")
+            who = next((s.name for s in (seller, proposer) if s.user_id == caller.user_id),
+                       caller.name)
             verb = "withdrew" if caller.user_id == proposer.user_id else "declined"
-            return self._changed(record, f"{caller.name} {verb} deal #{request.id} "
+            return self._changed(record, f"{who} {verb} deal #{request.id} "
                                          f"({request.text}); nothing changed.")
         if caller.user_id != seller.user_id:
             raise Refused(f"only {seller.name} can accept deal #{request.id}: it takes their "
@@ -380,7 +382,7 @@ class GameService:
         try:
             return await self._apply(record, game, actor, request.action, interaction_id,
                                      answers=request.id,
-                                     head=f"{caller.name} accepted deal #{request.id}: ")
+                                     head=f"{seller.name} accepted deal #{request.id}: ")
         except GameError as exc:
             self.store.close_request(request.id, "void")
             raise Refused(f"deal #{request.id} cannot be made any more: {exc}") from None

@@ -128,6 +128,28 @@ async def test_which_game_when_none_is_chosen(db_path):
     assert (await session(fresh(), "as 1: /game status"))[0] == "Game #1 · tally · in play"
 
 
+async def test_a_deal_is_answered_with_approve_or_reject(console):
+    take = '{"type": "take", "entity": 1, "entity_type": "player", "from": 2, "amount": %d}'
+    out = await session(console, "as 1: /game new tally seats:2", "as 2: /game join",
+                        "as 1: /game start", "/game act " + take % 4)
+    assert out[-3:] == [
+        "player 1 proposes deal #1 to player 2: player 1 took 4 from player 2.",
+        "player 2, do you agree? Until you answer nothing changes; the deal lapses if the game "
+        "moves on first.",
+        "To answer: player 2 (/game approve 1 or /game reject 1)"]
+    out = await session(console, "/game approve 1", "as 2: /game reject 1",
+                        "as 1: /game act " + take % 5, "as 2: /game approve 2", "/game status")
+    assert out == [
+        "Refused: only player 2 can accept deal #1: it takes their property",
+        "player 2 declined deal #1 (player 1 took 4 from player 2.); nothing changed.",
+        "player 1 proposes deal #2 to player 2: player 1 took 5 from player 2.",
+        "player 2, do you agree? Until you answer nothing changes; the deal lapses if the game "
+        "moves on first.",
+        "To answer: player 2 (/game approve 2 or /game reject 2)",
+        "player 2 accepted deal #2: player 1 took 5 from player 2.", "To act: player 2",
+        "Game #1 · tally · in play", "Total 12 of 100: player 1 8, player 2 4. To act: player 2"]
+
+
 async def test_help_lists_every_command(console):
     out = "\n".join(await session(console, "help"))
     for group in GROUPS.values():

@@ -119,6 +119,10 @@ async def test_a_four_player_1830_game_through_discord(world):
         await table.press(user, "Pass")
 
     # -- operating round 2: routes and dividend ----------------------------------------------
+    companies = await world.suggest("routes", "company", world.interaction(9), "", group="game")
+    assert [(c.name, c.value) for c in companies] == [("PRR (Pennsylvania Railroad)", "PRR")]
+    assert await world.suggest("routes", "company", world.interaction(9), "nyc",
+                               group="game") == []
     routes = await world.run("routes", world.interaction(9, where=table.thread.id),
                              company="prr", game=None)
     assert routes[0].ephemeral and routes[0].text.startswith("PRR can earn $")

@@ -93,6 +93,7 @@ async def test_spectators_read_privately(world):
         assert sent == [Sent("Refused: tally has no %s image (it has: board)" % command, True)]
     sent = await world.run("routes", at, company="PRR", game=None)
     assert sent == [Sent("Refused: tally has no train routes", True)]
+    assert await world.suggest("routes", "company", at, "", group="game") == []
     sent = await world.run("moves", world.interaction(42, where=thread.id), game=None)
     assert sent == [Sent("You have no move to make now.", True)]
     sent = await world.run("status", world.interaction(42, where=thread.id), game=None)

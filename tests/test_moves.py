@@ -35,6 +35,15 @@ def test_words_match_the_start_of_label_words():
         resolve(MOVES["bid"], {"company": "bid"}, bids, None)
 
 
+def test_choices_the_engine_names_alike_are_one_choice():
+    twins = [choice("Buy B&O's 2-train for $80", type="buy_train", train=f"2-{n}", price=80,
+                    **CORP) for n in (0, 1)]
+    assert resolve(MOVES["train"], {"train": "B&O's 2", "price": 5}, twins, None) == {
+        "type": "buy_train", "train": "2-0", "price": 5, **CORP}
+    assert suggest(MOVES["train"], "train", {}, [*twins, *TRAINS], "b&o") == [
+        ("Buy B&O's 2-train for $80", choice_key(twins[0].action))]
+
+
 def test_an_agreed_price_replaces_the_suggested_one():
     picked = resolve(MOVES["train"], {"train": "NYC's", "price": 1}, TRAINS, None)
     assert picked == {"type": "buy_train", "train": "2-4", "price": 1, **CORP}
