@@ -20,6 +20,8 @@ GAME_COMMANDS = (
     ("history [last]", "the numbered last actions"),
     ("routes company", "a company's best routes now"),
     ("undo", "take back your last move (others approve if they moved since)"),
+    ("approve request / reject request", "answer a deal offered to you (or withdraw yours), "
+                                         "or vote on an undo"),
     ("act action", "a move as JSON (anything the /play commands do not cover)"),
     ("list", "this server's games"),
     ("pause / resume / abandon", "admin: stop the clock, go on, end without a result"),
@@ -44,6 +46,10 @@ def help_text(title: str | None = None) -> str:
         lines += [f"  /game {usage} — {what}" for usage, what in GAME_COMMANDS]
         lines.append("Moves (/play ...): " + ", ".join(MOVES) + ". Options suggest only "
                      "legal moves; /game help title shows examples.")
+        lines.append("A move that takes another player's private or train at an agreed price "
+                     "waits for that player to accept it.")
+        lines.append("Without a game number a command means the game of its thread, or your "
+                     "only game here.")
         lines.append("Titles: " + ", ".join(title_names()) + ". /notify on|off: a direct "
                      "message when it is your turn.")
         return "\n".join(lines)
