@@ -114,7 +114,7 @@ class ThreadPoster:
             await thread.send(text, **kwargs)
             if prompt.notify and prompt.notify != prompt.mentioned:
                 self.bot.service.mark_mentioned(game_id, prompt.notify)
-            await self._direct_messages(game_id, thread, ping)
+            await self._direct_messages(game_id, thread, ping, batch.vote_ping)
 
     def _text(self, batch: Batch, prompt: Prompt, notes: list[str]) -> tuple[str, list[int]]:
         """The post's text and the users it pings: who must answer a new request, and whoever
@@ -157,14 +157,16 @@ class ThreadPoster:
             files.append(discord.File(io.BytesIO(png), filename=f"{view}.png"))
         return files, notes
 
-    async def _direct_messages(self, game_id: int, thread: discord.Thread,
-                               users: list[int]) -> None:
+    async def _direct_messages(self, game_id: int, thread: discord.Thread, users: list[int],
+                               asked: tuple[int, ...]) -> None:
+        """To those who opted in: a move to make, or (`asked`) a request to answer."""
         for user_id in users:
             if not self.bot.service.wants_dm(user_id):
                 continue
+            what = "A request awaits your answer" if user_id in asked else "Your move"
             try:
                 user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                await user.send(f"Your move in game #{game_id}: {thread.jump_url}")
+                await user.send(f"{what} in game #{game_id}: {thread.jump_url}")
             except discord.HTTPException as exc:  # DMs closed, or the user left
                 log.info("could not DM user %s: %s", user_id, exc)
 

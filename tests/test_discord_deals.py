@@ -42,6 +42,7 @@ def restart(db_path, thread) -> World:
 async def test_a_deal_is_asked_in_the_thread_and_accepted_by_button_after_a_restart(db_path):
     world = await make_world(db_path)
     thread = await three_players(world)
+    await world.run("notify", world.interaction(2), group=None, dm="on")
     sent = await world.run("act", world.interaction(1, where=thread.id), game=None,
                            action=take(1, 2, 2))
     assert sent[-1] == Sent("Done: user1 proposes deal #1 to user2: user1 took 2 from user2.",
@@ -52,6 +53,7 @@ async def test_a_deal_is_asked_in_the_thread_and_accepted_by_button_after_a_rest
         "you answer nothing changes; the deal lapses if the game moves on first.\n"
         "To answer: <@2>\nTo act: user1")  # user1 was mentioned for this turn already
     assert post.pinged == [2] and post.files == {}
+    assert world.dms == [(2, f"A request awaits your answer in game #1: {thread.jump_url}")]
     assert post.buttons == [("rc:d:1:yes", "Accept deal"), ("rc:d:1:no", "Decline deal"),
                             ("rc:m:1:1:pass", "pass")]  # then the proposer's one-click moves
     assert world.bot.service.store.action_count(1) == 0

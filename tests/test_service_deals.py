@@ -194,3 +194,20 @@ async def test_an_open_undo_request_lapses_with_a_move_and_says_so(service):
     assert moved.text == "Ann added 1.\nBob's undo request #1 lapsed: the game moved on."
     assert (await service.vote(asked.vote, CY, True)).error == (
         "the game has moved on since this undo was asked; ask again with /game undo")
+
+
+async def test_each_owner_answers_only_the_deal_that_takes_their_property(service):
+    gid = await started(service, ANN, BOB, CY, free_for_all=True)  # everybody acts at once
+    assert (await service.act(gid, ANN, take(1, 2, 1))).vote == 1  # from Bob
+    assert (await service.act(gid, CY, take(3, 1, 2))).vote == 2  # from Ann
+    assert (await service.vote(2, BOB, True)).error == (
+        "only Ann can accept deal #2: it takes their property")
+    assert (await service.vote(1, ANN, True)).error == (
+        "only Bob can accept deal #1: it takes their property")
+    assert (await service.vote(2, BOB, False)).error.startswith("only Ann (whose property")
+    accepted = await service.vote(2, ANN, True)
+    assert accepted.text == ("Ann accepted deal #2: Cy took 2 from Ann.\nDeal #1 (Ann's: Ann "
+                             "took 1 from Bob.) lapsed: the game moved on before it was "
+                             "accepted.")
+    assert stored(service, gid) == [take(3, 1, 2)]
+    assert service.store.actions(gid)[0].user_id == CY.user_id
