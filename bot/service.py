@@ -920,12 +920,11 @@ def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRec
 
 
 def _counterparty(game: Game, action: Action) -> PlayerId | None:
-    """The other player whose property the action takes at a negotiated price, for titles
-    that have such deals (they offer `counterparty`; 18xx: privates and trains)."""
-    counterparty = getattr(game, "counterparty", None)
-    if not callable(counterparty) or not isinstance(action, dict):
+    """The other player whose property the action takes at a negotiated price (18xx: privates
+    and trains), who must agree first."""
+    if not isinstance(action, dict):
         return None  # a malformed action is left to the engine to refuse
-    return counterparty(action)
+    return game.counterparty(action)
 
 
 def _sentence_on_copy(game: Game, action: Action) -> str:

@@ -84,6 +84,11 @@ class Game(ABC):
         """Every complete action this player may take now (titles refine this)."""
         return []
 
+    def counterparty(self, action: Action) -> PlayerId | None:
+        """Another player who must agree before this action is applied (a negotiated sale of
+        their property), or None. Titles without such deals keep this default."""
+        return None
+
     def views(self) -> tuple[str, ...]:
         """Names of the images the renderer can draw for this title."""
         return ()
