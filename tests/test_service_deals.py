@@ -127,9 +127,10 @@ async def test_an_accepted_deal_the_engine_now_refuses_is_refused_with_its_reaso
     await service.act(gid, ANN, take(1, 2, 1))
     game = await service._live(service.store.game(gid))
 
-    def refuse(action):
+    def refuse(self, action):
         raise IllegalAction("Bob's points are frozen")
-    monkeypatch.setattr(game, "_apply", refuse)
+    # on the class: a refused action rebuilds the instance, which would drop an instance patch
+    monkeypatch.setattr(type(game), "_apply", refuse)
     refused = await service.vote(1, BOB, True)
     assert refused.error == "deal #1 cannot be made any more: Bob's points are frozen"
     assert service.store.request(1).status == "void" and stored(service, gid) == []
