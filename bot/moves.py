@@ -185,7 +185,9 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
     mine = _of_move(move, choices)
     if not mine:
         others = _listing(choices) if choices else "nothing"
-        raise Refused(f"you cannot {move.name} now; you can: {others}")
+        reason = next(filter(None, (game.explain(t) for t in move.types)), None) if game else None
+        because = f": {reason}" if reason else ""
+        raise Refused(f"you cannot {move.name} now{because}; you can: {others}")
     for field in move.fields:  # in order, so the first option that fits nothing is named
         typed = args.get(field.name)
         if typed is None or str(typed).strip() == "":

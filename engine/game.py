@@ -84,6 +84,10 @@ class Game(ABC):
         """Every complete action this player may take now (titles refine this)."""
         return []
 
+    def explain(self, action_type: str) -> str | None:
+        """Why whoever must act now cannot take this kind of action (None: no specific reason)."""
+        return None
+
     def counterparty(self, action: Action) -> PlayerId | None:
         """Another player who must agree before this action is applied (a negotiated sale of
         their property), or None. Titles without such deals keep this default."""

@@ -149,3 +149,12 @@ def test_dividend_example_pool_shares_pay_the_treasury() -> None:
     assert pres.cash - before_p == 25
     assert bo.cash - before_c == 10
     assert before_bank - g.bank.cash == 35
+
+
+def test_explain_says_why_a_kind_of_move_is_impossible() -> None:
+    g = new_game(3)
+    finish_auction_simply(g)
+    assert g.explain("sell_shares") == "no shares may be sold in the first stock round"
+    pid = g.active_players()[0]
+    act(g, pid, "par", corporation="PRR", share_price="90,1,6")
+    assert g.explain("buy_shares") is None or "already bought" in g.explain("buy_shares")

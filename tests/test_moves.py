@@ -7,7 +7,7 @@ from bot.moves import MOVES, choice_key, quick_action, quick_moves, resolve, sug
 from bot.results import Refused
 from bot.routes_input import best_routes_text, parse_routes, routes_from_text
 from engine.game import Choice
-from tests.g1830_helpers import act, new_game
+from tests.g1830_helpers import act, finish_auction_simply, new_game
 
 CORP = {"entity": "PRR", "entity_type": "corporation"}
 ME = {"entity": 1, "entity_type": "player"}
@@ -140,3 +140,11 @@ def test_routes_from_typed_hexes(running_prr):
         routes_from_text(game, base, "2: H10 H12; 2: H10 H12; 2: H10 H12")
     assert best_routes_text(game, "prr") == "PRR can earn $30:\n  2-0: H10-H12 ($30)"
     assert best_routes_text(game, "NYC") == "NYC owns no trains."
+
+
+def test_an_impossible_kind_of_move_says_why() -> None:
+    game = new_game(2)
+    finish_auction_simply(game)
+    choices = game.legal_actions(game.active_players()[0])
+    with pytest.raises(Refused, match="no shares may be sold in the first stock round"):
+        resolve(MOVES["sell"], {"shares": "B&O"}, choices, game)

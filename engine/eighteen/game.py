@@ -721,6 +721,16 @@ class EighteenGame(Game):
     def views(self) -> tuple[str, ...]:
         return ("map", "market", "sheet")
 
+    def explain(self, action_type: str) -> str | None:
+        step = self.round.active_step()
+        if step is None:
+            return None
+        for entity in self.active_entities():
+            reason = step.explain(entity, action_type)
+            if reason:
+                return reason
+        return None
+
     def counterparty(self, action: Action) -> PlayerId | None:
         """The other player whose property an action would take at a negotiated price (a private
         bought from them, their company's train), who must agree first; None when there is none."""
