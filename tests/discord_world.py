@@ -179,3 +179,13 @@ async def make_world(db_path, *, renderer=fake_renderer, seed: int = 7) -> World
                       post_delay=0)
     await bot.load_cogs()
     return World(bot)
+
+
+async def three_players(world: World):
+    """A started three-seat game of the test title; returns its thread."""
+    await world.run("new", world.interaction(1), title="tally", seats=3, options=None)
+    thread = list(world.threads.values())[-1]
+    for user in (2, 3):
+        await world.run("join", world.interaction(user, where=thread.id), game=None)
+    await world.run("start", world.interaction(1, where=thread.id), game=None)
+    return thread

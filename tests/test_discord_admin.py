@@ -10,7 +10,7 @@ import pytest
 from bot.discord_app import RailchatBot
 from bot.service import GameService
 from bot.store import Store
-from tests.discord_world import Sent, World, make_world, posts
+from tests.discord_world import Sent, World, make_world, posts, three_players
 
 
 @pytest.fixture
@@ -21,15 +21,6 @@ async def world(db_path):
 def add(seat: int, amount: int = 1) -> str:
     return ('{"type": "add", "amount": %d, "entity": %d, "entity_type": "player"}'
             % (amount, seat))
-
-
-async def three_players(world: World):
-    await world.run("new", world.interaction(1), title="tally", seats=3, options=None)
-    thread = list(world.threads.values())[-1]
-    for user in (2, 3):
-        await world.run("join", world.interaction(user, where=thread.id), game=None)
-    await world.run("start", world.interaction(1, where=thread.id), game=None)
-    return thread
 
 
 async def test_undo_after_others_moved_is_voted_with_buttons(world):

@@ -9,7 +9,7 @@ import pytest
 from bot.discord_app import RailchatBot
 from bot.service import GameService
 from bot.store import Store
-from tests.discord_world import Sent, World, fake_renderer, make_world, posts
+from tests.discord_world import Sent, World, fake_renderer, make_world, posts, three_players
 
 
 def take(entity: int, source: int, amount: int) -> str:
@@ -20,15 +20,6 @@ def take(entity: int, source: int, amount: int) -> str:
 @pytest.fixture
 async def world(db_path):
     return await make_world(db_path)  # seed 7: user1 5 points, user2 2, user3 6
-
-
-async def three_players(world: World):
-    await world.run("new", world.interaction(1), title="tally", seats=3, options=None)
-    thread = list(world.threads.values())[-1]
-    for user in (2, 3):
-        await world.run("join", world.interaction(user, where=thread.id), game=None)
-    await world.run("start", world.interaction(1, where=thread.id), game=None)
-    return thread
 
 
 def restart(db_path, thread) -> World:

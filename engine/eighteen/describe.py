@@ -28,6 +28,11 @@ def _city_place(game: Any, ref: Any) -> str:
     return _place(game, hex_id) + (f", city {city}" if several else "")
 
 
+def _kind(copy_id: Any) -> str:
+    """The tile or train name of a copy id: '57-3' -> '57', 'D-0' -> 'D'."""
+    return str(copy_id or "").split("-")[0]
+
+
 def _shares_text(action: dict[str, Any]) -> str:
     shares = action.get("shares") or []
     corp = shares[0].rpartition("_")[0] if shares else "?"
@@ -66,14 +71,14 @@ def _main_sentence(game: Any, action: dict[str, Any]) -> str:
     if t == "buy_company":
         return f"{who} buys {action.get('company')} for ${action.get('price')}."
     if t == "lay_tile":
-        tile = str(action.get("tile", "")).split("-")[0]
+        tile = _kind(action.get("tile"))
         return f"{who} lays tile {tile} on {_place(game, action.get('hex'))} (rotation {action.get('rotation')})."
     if t == "place_token":
         return f"{who} places a station token in {_city_place(game, action.get('city'))}."
     if t == "run_routes":
         routes = action.get("routes") or []
         revenues = game.last_route_revenues
-        parts = ", ".join(f"{str(r.get('train', '?')).split('-')[0]}-train ${rev}"
+        parts = ", ".join(f"{_kind(r.get('train', '?'))}-train ${rev}"
                           for r, rev in zip(routes, revenues))
         return f"{who} runs for ${sum(revenues)}" + (f" ({parts})." if parts else ".")
     if t == "dividend":
@@ -84,13 +89,13 @@ def _main_sentence(game: Any, action: dict[str, Any]) -> str:
             return f"{who} pays out ${revenue} (${revenue / 10:g} a share){price}."
         return f"{who} withholds ${revenue}{price}."
     if t == "buy_train":
-        train = str(action.get("train", "")).split("-")[0]
-        swap = f", trading in a {str(action['exchange']).split('-')[0]}" if action.get("exchange") else ""
+        train = _kind(action.get("train"))
+        swap = f", trading in a {_kind(action['exchange'])}" if action.get("exchange") else ""
         source = getattr(game, "last_train_source", None)
         whose = f"{source}'s {train}-train" if source else f"a {train}-train"
         return f"{who} buys {whose} for ${action.get('price')}{swap}."
     if t == "discard_train":
-        return f"{who} discards a {str(action.get('train', '')).split('-')[0]}-train."
+        return f"{who} discards a {_kind(action.get('train'))}-train."
     if t == "bankrupt":
         return f"{who} declares bankruptcy."
     if t == "message":

@@ -121,18 +121,10 @@ class EighteenGame(Game):
         raise InvalidAction(f"unknown player {pid!r}")
 
     def corporation(self, sym: Any) -> Corporation:
-        for c in self.corporations:
-            if c.sym == sym:
-                return c
-        known = ", ".join(c.sym for c in self.corporations)
-        raise InvalidAction(f"unknown corporation {sym!r} (known: {known})")
+        return _by_sym(self.corporations, sym, "corporation")
 
     def company(self, sym: Any) -> Company:
-        for c in self.companies:
-            if c.sym == sym:
-                return c
-        known = ", ".join(c.sym for c in self.companies)
-        raise InvalidAction(f"unknown private company {sym!r} (known: {known})")
+        return _by_sym(self.companies, sym, "private company")
 
     def train(self, train_id: Any) -> Train:
         t = self.depot.train(train_id) if isinstance(train_id, str) else None
@@ -774,3 +766,11 @@ class EighteenGame(Game):
 
     def status_text(self) -> str:
         return status(self)
+
+
+def _by_sym(items: list[Any], sym: Any, kind: str) -> Any:
+    for item in items:
+        if item.sym == sym:
+            return item
+    known = ", ".join(i.sym for i in items)
+    raise InvalidAction(f"unknown {kind} {sym!r} (known: {known})")
