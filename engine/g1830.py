@@ -16,14 +16,17 @@ DATA: dict[str, Any] = json.loads((Path(__file__).parent / "data" / "1830.json")
 ABILITIES: dict[str, list[Ability]] = {
     "SV": [Ability("blocks_hexes", {"hexes": ["G15"]})],
     "CS": [Ability("blocks_hexes", {"hexes": ["B20"]}),
-           Ability("tile_lay", {"hexes": ["B20"], "tiles": ["3", "4", "58"], "count": 1})],
+           Ability("tile_lay", {"hexes": ["B20"], "tiles": ["3", "4", "58"], "count": 1,
+                                "when": ["owning_corp_or_turn"], "owner_type": "corporation"})],
     "DH": [Ability("blocks_hexes", {"hexes": ["F16"]}),
-           Ability("teleport", {"hexes": ["F16"], "tiles": ["57"]})],
+           Ability("teleport", {"hexes": ["F16"], "tiles": ["57"], "when": ["track"],
+                                "owner_type": "corporation"})],
     "MH": [Ability("blocks_hexes", {"hexes": ["D18"]}),
-           Ability("exchange", {"corporations": ["NYC"], "from": ["ipo", "market"]})],
+           Ability("exchange", {"corporations": ["NYC"], "from": ["ipo", "market"], "when": ["any"],
+                                "owner_type": "player"})],
     "CA": [Ability("blocks_hexes", {"hexes": ["H18"]}), Ability("shares", {"shares": ["PRR_1"]})],
     "BO": [Ability("blocks_hexes", {"hexes": ["I13", "I15"]}),
-           Ability("close", {"when": "bought_train", "corporation": "B&O"}),
+           Ability("close", {"when": ["bought_train"], "corporation": "B&O"}),
            Ability("no_buy"), Ability("shares", {"shares": ["B&O_0"]})],
 }
 

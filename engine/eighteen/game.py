@@ -278,15 +278,40 @@ class EighteenGame(Game):
 
     def track_ability(self, company: Company, round_: Any) -> Ability | None:
         """The tile-lay power the company can use now, if any (owning corporation's turn only)."""
-        if not isinstance(round_, OperatingRound) or not isinstance(company.owner, Corporation):
-            return None
-        if round_.current_operator is not company.owner:
+        if not isinstance(company.owner, Corporation):
             return None
         for kind in ("tile_lay", "teleport"):
             ability = company.ability(kind)
-            if ability is not None:
+            if ability is not None and self.ability_time_now(ability, company):
                 return ability
         return None
+
+    def ability_time_now(self, ability: Ability, company: Company) -> bool:
+        """Whether an active power may be used at this moment by its holder: 'any' time, during
+        the owning corporation's turn ('owning_corp_or_turn'), or only while that corporation is
+        in the named step of its turn ('track'). Powers without a time are passive."""
+        times = ability.get("when", [])
+        owner_type = ability.get("owner_type")
+        if owner_type == "player" and not isinstance(company.owner, Player):
+            return False
+        if owner_type == "corporation" and not isinstance(company.owner, Corporation):
+            return False
+        if "any" in times:
+            return True
+        round_ = self.round
+        if not isinstance(round_, OperatingRound) or round_.current_operator is None:
+            return False
+        if round_.current_operator is not company.owner:
+            return False
+        if "owning_corp_or_turn" in times:
+            return True
+        step = round_.turn_step()
+        return step is not None and step.time_name in times
+
+    def operator_has_usable_ability(self, corp: Corporation) -> bool:
+        """The corporation owns a private whose active power it could still use now (18xx.games
+        then keeps its turn open, offering only 'pass', at the end of the operating turn)."""
+        return any(self.ability_time_now(a, c) for c in corp.companies for a in c.abilities)
 
     # -- limits ------------------------------------------------------------------------------------
     def zone(self, corp: Corporation) -> str | None:
@@ -386,9 +411,10 @@ class EighteenGame(Game):
         """A token on a multi-city tile that had no track is lifted when track arrives; which city
         it belongs to is chosen again (by the company laying the tile, as 18xx.games does)."""
         owner.tokens_used -= 1
-        owner.placed_tokens.remove(hex_id)
+        position = owner.placed_tokens.index(hex_id)
+        owner.placed_tokens.pop(position)
         assert isinstance(self.round, OperatingRound)
-        self.round.pending_tokens.append({"entity": actor, "corp": owner, "hex": hex_id})
+        self.round.pending_tokens.append({"entity": actor, "corp": owner, "hex": hex_id, "position": position})
 
     def hex_has_track(self, hex_id: str) -> bool:
         if hex_id in self.board.laid_tiles():
@@ -407,7 +433,10 @@ class EighteenGame(Game):
         return self.board.locate_city(city)
 
     def place_token(self, corp: Corporation, hex_id: str, city: int, slot: Any, *, cost: int,
-                    need_connection: bool, extra: bool = False, home: bool = False) -> None:
+                    need_connection: bool, extra: bool = False, home: bool = False,
+                    position: int | None = None) -> None:
+        """`position`: where a lifted token goes back in the corporation's list of stations (it
+        is the same token, so it keeps its place)."""
         if not extra and corp.next_token_cost is None:
             raise IllegalAction(f"{corp.sym} has no station tokens left")
         ref = self.board.city_ref(hex_id, city)
@@ -418,7 +447,7 @@ class EighteenGame(Game):
             corp.extra_tokens += 1
         else:
             corp.tokens_used += 1
-        corp.placed_tokens.append(hex_id)
+        corp.placed_tokens.insert(len(corp.placed_tokens) if position is None else position, hex_id)
         self.last_effect = {"type": "place_token", "hex": hex_id, "city": city}
 
     def place_home_token(self, corp: Corporation, round_: OperatingRound) -> None:
@@ -444,7 +473,7 @@ class EighteenGame(Game):
 
     def can_run_route(self, corp: Corporation) -> bool:
         """Some station reaches another revenue centre (18xx.games' route_available)."""
-        return len(self.board.reach(corp.sym).nodes) > 1
+        return self.board.route_available(corp.sym)
 
     def check_routes(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
         trains: dict[str, Train] = {}
@@ -509,7 +538,7 @@ class EighteenGame(Game):
     def after_buy_train_event(self, corp: Corporation) -> None:
         for company in self.companies:
             ability = company.ability("close")
-            if ability is not None and ability.get("when") == "bought_train" \
+            if ability is not None and "bought_train" in ability.get("when", []) \
                     and ability.get("corporation") == corp.sym:
                 self.close_company(company)
 

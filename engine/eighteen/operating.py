@@ -77,7 +77,10 @@ class SpecialTrack(Step):
                 raise IllegalAction(f"{corp.sym} has already laid its track this turn")
             self.game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=False)
             self.round.num_laid_track += 1
-            self.round.teleported = company
+            if corp.next_token_cost is None:
+                company.abilities.remove(ability)
+            else:
+                self.round.teleported = company
         else:
             self.game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=False)
             ability.data["count"] = ability.get("count", 1) - 1
@@ -110,8 +113,9 @@ class SpecialToken(Step):
         if ability is None or hex_id not in ability.get("hexes", []):
             raise IllegalAction(f"{company.name} can only place a token on "
                                 f"{', '.join(ability.get('hexes', [])) if ability else 'its hex'}")
-        self.game.place_token(corp, hex_id, city, action.get("slot"), cost=0, need_connection=False,
-                              extra=True)
+        # The teleport station is the corporation's next token, free, and its token of the turn.
+        self.game.place_token(corp, hex_id, city, action.get("slot"), cost=0, need_connection=False)
+        self.round.tokened = True
         self.finish()
 
     def process_pass(self, action: dict[str, Any], company: Company) -> None:
@@ -135,6 +139,9 @@ class BuyCompany(Step):
     def actions(self, entity: Any) -> list[str]:
         if self.can_buy_company(entity):
             return ["buy_company", "pass"] if self.blocks else ["buy_company"]
+        if self.blocks and isinstance(entity, Corporation) and entity is self.current_entity() \
+                and self.game.operator_has_usable_ability(entity):
+            return ["pass"]
         return []
 
     def can_buy_company(self, entity: Any) -> bool:
@@ -181,12 +188,13 @@ class HomeToken(Step):
         if got_hex != hex_id:
             raise IllegalAction(f"{corp.sym}'s token must go back on {hex_id}")
         self.game.place_token(corp, hex_id, city, action.get("slot"), cost=0, need_connection=False,
-                              home=True)
+                              home=True, position=pending.get("position"))
         self.round.pending_tokens.pop(0)
 
 
 class Track(Step):
     description = "Lay/Upgrade Track"
+    time_name = "track"
 
     def explain(self, entity: Any, action_type: str) -> str | None:
         if action_type == "lay_tile" and isinstance(entity, Corporation):
@@ -208,6 +216,7 @@ class Track(Step):
 
 class Token(Step):
     description = "Place a Token"
+    time_name = "token"
 
     def explain(self, entity: Any, action_type: str) -> str | None:
         if action_type != "place_token" or not isinstance(entity, Corporation):
@@ -244,6 +253,7 @@ class Token(Step):
 
 class Route(Step):
     description = "Run Routes"
+    time_name = "route"
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
@@ -263,6 +273,7 @@ class Route(Step):
 
 class Dividend(Step):
     description = "Pay or Withhold Dividends"
+    time_name = "dividend"
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
@@ -323,6 +334,7 @@ class DiscardTrain(Step):
 
 class BuyTrain(Step):
     description = "Buy Trains"
+    time_name = "buy_train"
 
     def setup(self) -> None:
         self.last_share_sold_price: int | None = None
@@ -354,11 +366,11 @@ class BuyTrain(Step):
         return len(corp.trains) < self.game.train_limit
 
     def can_buy_train(self, corp: Corporation) -> bool:
-        if not self.room(corp):
-            return False
+        """Room and money for some train, or money for a trade-in (which needs no room: as on
+        18xx.games, a purchase may exceed the limit and the discard step then trims it)."""
         prices = [t.price for t in self.game.depot.available(self.game.phases)]
         prices += [1 for t in self.game.other_corp_trains(corp)]
-        can_normal = bool(prices) and min(prices) <= corp.cash
+        can_normal = self.room(corp) and bool(prices) and min(prices) <= corp.cash
         can_trade = any(p <= corp.cash for _, _, p in self.game.trade_ins(corp))
         return can_normal or can_trade
 
@@ -373,8 +385,6 @@ class BuyTrain(Step):
             raise IllegalAction(f"train {train.id} is not for sale")
         if train.owner is corp:
             raise IllegalAction(f"{corp.sym} cannot buy a train from itself")
-        if not self.room(corp) and not exchange:
-            raise IllegalAction(f"{corp.sym} is at its train limit ({game.train_limit})")
         if exchange is not None:
             if exchange.owner is not corp:
                 raise IllegalAction(f"{corp.sym} does not own train {exchange.id}")

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 class Step:
     description = "Act"
     blocks = True
+    # The name private powers use for this part of a turn ('track', ...); None for the others.
+    time_name: str | None = None
 
     def __init__(self, game: "EighteenGame", round_: "Round", **opts: Any) -> None:
         self.game = game
@@ -104,6 +106,13 @@ class Round:
     def active_entities(self) -> list[Any]:
         step = self.active_step()
         return step.active_entities() if step else []
+
+    def turn_step(self) -> Step | None:
+        """The part of the turn under way, as private powers see it: the first named step not done."""
+        for step in self.steps:
+            if step.time_name and not step.passed and step.active() and step.blocks:
+                return step
+        return None
 
     def current_entity(self) -> Any:
         ents = self.active_entities()

@@ -199,6 +199,14 @@ class Board:
             self._reach_cache[corp] = cached
         return cached[1]
 
+    def route_available(self, corp: str) -> bool:
+        key = ("route", corp)
+        cached = self._reach_cache.get(key)
+        if cached is None or cached[0] != self._version:
+            cached = (self._version, self.network().route_available(corp))
+            self._reach_cache[key] = cached
+        return cached[1]
+
     # -- laying track ------------------------------------------------------------------------
     def _resolve_tile(self, tile_id: str) -> tuple[str, TileDef]:
         if tile_id in self._copies:

@@ -121,7 +121,7 @@ class TrackNetwork:
     def token_nodes(self, corp: str) -> list[int]:
         return [n.id for n in self.nodes if n.kind is NodeKind.CITY and n.tokened_by(corp)]
 
-    def reach(self, corp: str) -> Reach:
+    def reach(self, corp: str, starts: Sequence[int] | None = None) -> Reach:
         """Everything `corp` reaches from its stations along a walk a train could run (1830 §8-9:
         "an unblocked route of any length"): no reversing, not even at a stop; no hex side crossed
         twice and no stop passed twice, so a walk cannot go round a loop and come back along its
@@ -130,7 +130,7 @@ class TrackNetwork:
 
         Walks are explored depth first, each carrying the sides and stops it used. A walk that
         enters a path from the same end as an earlier walk, having used all the earlier one used,
-        can find nothing new and is dropped."""
+        can find nothing new and is dropped. `starts` limits the walk to some of the stations."""
         found = Reach()
         stack: list[tuple[int, tuple[str, int], int]] = []          # (path, entry end, used bits)
         walked: dict[tuple[int, tuple[str, int]], list[int]] = defaultdict(list)
@@ -143,7 +143,7 @@ class TrackNetwork:
                 if pid != arrived_on:
                     stack.append((pid, ("node", nid), used))
 
-        for nid in self.token_nodes(corp):
+        for nid in (self.token_nodes(corp) if starts is None else starts):
             found.nodes.add(nid)
             hex_id = self.nodes[nid].hex
             found.edges[hex_id].update(self.neighbours.get(hex_id, {}).keys())
@@ -175,6 +175,11 @@ class TrackNetwork:
                 for npid in self.edge_paths.get((other, back), ()):
                     stack.append((npid, ("edge", back), crossed))
         return found
+
+    def route_available(self, corp: str) -> bool:
+        """Some single station of `corp` reaches a second revenue centre (18xx.games judges each
+        station on its own: two stations with no track between them make no route)."""
+        return any(len(self.reach(corp, [nid]).nodes) > 1 for nid in self.token_nodes(corp))
 
     # -- chains --------------------------------------------------------------------------
     @cached_property
