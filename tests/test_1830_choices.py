@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.eighteen import io
 from engine.eighteen.entities import Player
-from tests.fixtures_1830 import require_fixtures
+from tests.reference_games import require_games
 
 def acting_player(entity: Any) -> Player:
     """The player who acts for an entity: a company's president, a private's owner (or its
@@ -23,7 +23,7 @@ SKIP_TYPES = {"message", "program_buy_shares", "program_share_pass", "program_di
 
 def test_every_offered_action_is_accepted_and_the_recorded_move_is_offered() -> None:
     checked = 0
-    for path in require_fixtures("1830"):
+    for path in require_games("1830"):
         data = json.loads(path.read_text())
         effective = io.effective_actions(data["actions"])
         game = io.new_game(data)

@@ -5,11 +5,11 @@ import json
 import re
 
 from engine.eighteen import io
-from tests.fixtures_1830 import require_fixtures
+from tests.reference_games import require_games
 
 
 def test_sentences_name_places_amounts_and_what_was_passed() -> None:
-    path = next(p for p in require_fixtures("1830") if p.stem == "1830_game_end_bank")
+    path = next(p for p in require_games("1830") if p.stem == "1830_game_end_bank")
     data = json.loads(path.read_text())
     said: list[tuple[dict, str]] = []
     io.load(data, upto=200, on_state=lambda i, a, g: said.append((a, g.describe(a))))
@@ -29,7 +29,7 @@ def test_sentences_name_places_amounts_and_what_was_passed() -> None:
 
 def test_consequences_follow_the_sentence() -> None:
     """Floats, phase changes, rusting, presidency changes and the end are told in the thread."""
-    path = next(p for p in require_fixtures("1830") if p.stem == "29133")
+    path = next(p for p in require_games("1830") if p.stem == "29133")
     data = json.loads(path.read_text())
     said: list[str] = []
     io.load(data, on_state=lambda i, a, g: said.append(g.describe(a)))

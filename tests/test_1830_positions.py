@@ -14,12 +14,12 @@ from engine.eighteen import io
 from engine.eighteen.game import EighteenGame
 from engine.eighteen.states import public_state
 from engine.errors import GameError, IllegalAction
-from tests.fixtures_1830 import require_fixtures
+from tests.reference_games import require_games
 
 
 def load_upto(name: str, last_index: int) -> EighteenGame:
     """The game as it stood just after action index `last_index` of a fixture."""
-    files = {p.stem: p for p in require_fixtures("1830")}
+    files = {p.stem: p for p in require_games("1830")}
     data = json.loads(files[name].read_text())
     game = io.load(data, upto=last_index).game
     assert isinstance(game, EighteenGame)
@@ -102,7 +102,7 @@ def test_bankruptcy_sells_what_it_can_and_ends_the_game() -> None:
 
 def test_first_five_closes_privates_and_forces_discards() -> None:
     """Rule book: buying the first 5 starts phase 5 (train limit 2) and closes every private."""
-    files = {p.stem: p for p in require_fixtures("1830")}
+    files = {p.stem: p for p in require_games("1830")}
     data = json.loads(files["1830_game_end_bank"].read_text())
     effective = io.effective_actions(data["actions"])
     first5 = next(i for i, (_, a) in enumerate(effective)
@@ -168,7 +168,7 @@ def test_refused_actions_change_nothing(name: str, index: int, data: Any) -> Non
 
 @pytest.mark.parametrize("name", ["29133", "26855", "1830_game_end_bank"])
 def test_deals_with_another_players_property_name_that_player(name: str) -> None:
-    data = json.loads(next(p for p in require_fixtures("1830") if p.stem == name).read_text())
+    data = json.loads(next(p for p in require_games("1830") if p.stem == name).read_text())
     effective = dict(io.effective_actions(data["actions"]))
     deals = [(i, a) for i, a in effective.items()
              if a["type"] == "buy_company" or (a["type"] == "buy_train" and "variant" not in a)]

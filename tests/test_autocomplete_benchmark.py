@@ -10,15 +10,15 @@ from bot.results import Caller
 from bot.service import GameService
 from bot.store import Store
 from engine.eighteen import io
-from tests.fixtures_1830 import FIXTURES, require_fixtures
+from tests.reference_games import game_path, require_games
 
 SLOW = ("26855", 487)  # a stock round late in the game: 21 choices, the slowest found
 
 
 def _position():
-    require_fixtures("1830")
+    require_games("1830")
     name, upto = SLOW
-    data = io.read_file(FIXTURES / "1830" / f"{name}.json")
+    data = io.read_file(game_path("1830", name))
     return data, io.load(data, upto=upto - 1).game
 
 

@@ -6,11 +6,11 @@ import json
 import pytest
 
 from bot.cli import main
-from tests.fixtures_1830 import reference_states, require_fixtures
+from tests.reference_games import reference_states, require_games
 
 
 def test_replay_json_line_matches_the_recorded_result(capsys: pytest.CaptureFixture[str]) -> None:
-    for path in require_fixtures("1830"):
+    for path in require_games("1830"):
         data = json.loads(path.read_text())
         assert main(["replay", str(path), "--json"]) == 0
         last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
@@ -21,14 +21,14 @@ def test_replay_json_line_matches_the_recorded_result(capsys: pytest.CaptureFixt
 
 
 def test_replay_upto_stops_early(capsys: pytest.CaptureFixture[str]) -> None:
-    path = require_fixtures("1830")[0]
+    path = require_games("1830")[0]
     assert main(["replay", str(path), "--upto", "30", "--json"]) == 0
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert 0 < last["actions"] <= 31 and last["game_end_reason"] is None
 
 
 def test_replay_reports_the_illegal_action(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = next(p for p in require_fixtures("1830") if p.stem == "29133")
+    path = next(p for p in require_games("1830") if p.stem == "29133")
     data = json.loads(path.read_text())
     target = next(i for i, a in enumerate(data["actions"]) if a["type"] == "lay_tile" and not a.get("skip"))
     data["actions"][target]["hex"] = "A1"          # not on the map
@@ -48,7 +48,7 @@ def test_replay_rejects_a_file_that_is_not_a_game(tmp_path) -> None:
 
 
 def test_states_lines_match_the_reference(capsys: pytest.CaptureFixture[str]) -> None:
-    path = next(p for p in require_fixtures("1830") if p.stem == "29133")
+    path = next(p for p in require_games("1830") if p.stem == "29133")
     assert main(["states", str(path)]) == 0
     ours = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     ref = reference_states(path)

@@ -11,7 +11,7 @@ from bot.console import Console
 from bot.rendering import render_view
 from bot.service import GameService
 from bot.store import Store
-from tests.fixtures_1830 import FIXTURES, require_fixtures
+from tests.reference_games import game_path, require_games
 from tests.test_console import session
 
 
@@ -78,8 +78,8 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
 
 
 async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
-    require_fixtures("1830")
-    path = FIXTURES / "1830" / "26855.json"
+    require_games("1830")
+    path = game_path("1830", "26855")
     console = _console(db_path, tmp_path, renderer=None)
     out = await session(console, f"as 1: /game import file:{path} players:1 2 3 4")
     assert out[0].startswith("player 1 imported a 1830 game as game #1 (502 actions). Seats: "

@@ -9,7 +9,7 @@ import pytest
 
 from bot.results import Caller
 from tests.discord_world import GUILD, Sent, World, make_thread, make_world, posts
-from tests.fixtures_1830 import FIXTURES, require_fixtures
+from tests.reference_games import game_path, require_games
 
 
 @pytest.fixture
@@ -20,8 +20,8 @@ async def world(db_path):
 async def recorded_position(world: World, actions: int):
     """1830_game_end_bank after its first `actions` file actions, imported for users 1-3
     (Player 1 presides over NYNH, Player 2 over PRR, Player 3 over B&O)."""
-    require_fixtures("1830")
-    data = json.loads((FIXTURES / "1830" / "1830_game_end_bank.json").read_text())
+    require_games("1830")
+    data = json.loads(game_path("1830", "1830_game_end_bank").read_text())
     thread = make_thread(800)
     world.threads[thread.id] = thread
     imported = await world.bot.service.import_game(

@@ -20,9 +20,9 @@ from bot.service import GameService
 from bot.store import Store
 from engine.eighteen import io
 from tests.discord_world import make_world, posts
-from tests.fixtures_1830 import fixture_files, fixture_ids, require_fixtures
+from tests.reference_games import game_files, game_ids, require_games
 
-FIXTURES = fixture_files("1830")
+FIXTURES = game_files("1830")
 
 
 def replay_result(path: Path) -> dict[str, int]:
@@ -49,9 +49,9 @@ def moves_as_players_make_them(data: dict[str, Any]) -> list[dict[str, Any]]:
     return steps
 
 
-@pytest.mark.parametrize("path", FIXTURES or [None], ids=fixture_ids("1830"))
+@pytest.mark.parametrize("path", FIXTURES or [None], ids=game_ids("1830"))
 async def test_a_fixture_played_through_the_service_ends_as_railchat_replay(path, db_path):
-    require_fixtures("1830")
+    require_games("1830")
     data = io.read_file(path)
     seed = int(data["settings"]["seed"])
     service = GameService(Store(db_path), new_seed=lambda: seed)
@@ -81,9 +81,9 @@ async def test_a_fixture_played_through_the_service_ends_as_railchat_replay(path
     assert expected == data["result"]
 
 
-@pytest.mark.parametrize("path", FIXTURES or [None], ids=fixture_ids("1830"))
+@pytest.mark.parametrize("path", FIXTURES or [None], ids=game_ids("1830"))
 async def test_an_imported_file_replays_restarts_and_exports(path, db_path):
-    require_fixtures("1830")
+    require_games("1830")
     data = io.read_file(path)
     service = GameService(Store(db_path))
     imported = await service.import_game(Caller(1, "Mod"), data, [11, None])
@@ -104,7 +104,7 @@ async def test_an_imported_file_replays_restarts_and_exports(path, db_path):
 
 
 async def test_import_refusals(db_path):
-    files = require_fixtures("1830")
+    files = require_games("1830")
     service = GameService(Store(db_path))
     data = io.read_file(files[0])
     assert (await service.import_game(Caller(1, "Mod"), {"actions": []})).error == (
@@ -132,7 +132,7 @@ def _attachment(data: dict[str, Any], name: str = "game.json"):
 
 
 async def test_discord_import_opens_a_playable_thread_and_exports(db_path):
-    files = require_fixtures("1830")
+    files = require_games("1830")
     data = io.read_file(files[0])
     upto = 60  # stop early so the game is still in play
     partial = {**data, "actions": data["actions"][:upto]}
@@ -174,7 +174,7 @@ def _bytes(raw: bytes):
 
 
 def test_railchat_export_writes_the_game(db_path, tmp_path, capsys):
-    files = require_fixtures("1830")
+    files = require_games("1830")
     import asyncio
     store = Store(db_path)
     result = asyncio.run(GameService(store).import_game(Caller(1, "Mod"),

@@ -4,11 +4,11 @@ from __future__ import annotations
 from PIL import Image
 
 from bot.cli import main
-from tests.fixtures_1830 import require_fixtures
+from tests.reference_games import require_games
 
 
 def test_render_writes_map_market_and_sheet(tmp_path, capsys) -> None:
-    path = require_fixtures("1830")[0]
+    path = require_games("1830")[0]
     assert main(["render", str(path), "--upto", "150", "--out", str(tmp_path)]) == 0
     for name in ("map.png", "market.png", "sheet.png"):
         image = Image.open(tmp_path / name)

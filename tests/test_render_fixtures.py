@@ -24,17 +24,15 @@ import pytest
 from render.board import load_board
 from render.tileart import layout
 
+from tests.reference_games import game_files
+
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-FIXTURES = SHARED / "fixtures"
 DATA = ROOT / "engine" / "data"
 
 
 def fixture_paths(title: str) -> list[Path]:
-    folder = FIXTURES / title
-    if not folder.is_dir():
-        pytest.skip(f"fixtures not found at {folder} (../shared is absent)")
-    return sorted(folder.glob("*.json"))
+    """The recorded games of a title (a collection-time list: empty when there are none)."""
+    return game_files(title)
 
 
 @lru_cache(maxsize=16)

@@ -5,7 +5,7 @@ import argparse
 import json
 
 from bot import cli_routes
-from tests.fixtures_1830 import require_fixtures
+from tests.reference_games import require_games
 
 
 def run(argv: list[str]) -> int:
@@ -16,7 +16,7 @@ def run(argv: list[str]) -> int:
 
 
 def test_json_lines_and_summary(capsys) -> None:
-    path = {p.stem: p for p in require_fixtures("1830")}["29133"]
+    path = {p.stem: p for p in require_games("1830")}["29133"]
     assert run(["routes", str(path), "--json", "--show"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     *checks, summary = lines
@@ -30,7 +30,7 @@ def test_json_lines_and_summary(capsys) -> None:
 
 
 def test_readable_output_marks_better_routes(capsys) -> None:
-    path = {p.stem: p for p in require_fixtures("1830")}["26855"]
+    path = {p.stem: p for p in require_games("1830")}["26855"]
     assert run(["routes", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     marked = [line for line in out if "better routes existed" in line]

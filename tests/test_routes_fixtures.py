@@ -7,7 +7,7 @@ import json
 import pytest
 
 from engine.eighteen import io
-from tests.fixtures_1830 import fixture_ids, require_fixtures
+from tests.reference_games import game_ids, require_games
 
 # Positions where the players (or the site's auto-router) left money on the table, each checked
 # on the map by hand:
@@ -18,9 +18,9 @@ from tests.fixtures_1830 import fixture_ids, require_fixtures
 BETTER_THAN_RECORDED = {"1830_game_end_bank": {70, 348}, "26855": {296, 328}, "29133": set()}
 
 
-@pytest.mark.parametrize("name", fixture_ids("1830"))
+@pytest.mark.parametrize("name", game_ids("1830"))
 def test_recorded_routes_and_best_routes(name: str) -> None:
-    path = {p.stem: p for p in require_fixtures("1830")}[name]
+    path = {p.stem: p for p in require_games("1830")}[name]
     data = json.loads(path.read_text())
     game = io.new_game(data)
     better = set()
