@@ -2,15 +2,15 @@
 
 A game is derived from (title, players, options, seed, actions). `process` applies one action
 whole or raises a GameError and leaves the game exactly as it was: titles mutate freely in
-`_apply`, and on failure the base class rebuilds the state from the accepted log, which is
-cheap compared with copying state before every action on the happy path.
+`_apply`, and on failure the base class puts back the state it saved (engine/checkpoint.py).
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar, Collection, Mapping, Sequence
 
+from engine import checkpoint
 from engine.errors import GameError, GameOver, InvalidAction
 
 Action = dict[str, Any]
@@ -80,8 +80,9 @@ class Game(ABC):
     def status_text(self) -> str:
         """A short plain-text summary of the position: round, who acts, key numbers."""
 
-    def legal_actions(self, player: PlayerId) -> list[Choice]:
-        """Every complete action this player may take now (titles refine this)."""
+    def legal_actions(self, player: PlayerId, kinds: Collection[str] | None = None) -> list[Choice]:
+        """Every complete action this player may take now (titles refine this); `kinds` limits
+        the list to those action types, so that a frontend computes only what it shows."""
         return []
 
     def explain(self, action_type: str) -> str | None:
@@ -98,29 +99,44 @@ class Game(ABC):
         return ()
 
     # -- shared machinery ----------------------------------------------------------------------
-    def process(self, action: Action) -> Action:
+    # Attributes a checkpoint keeps by reference: the log (only ever appended to, after success)
+    # and the seats and options (fixed at creation).
+    CHECKPOINT_SHARED: ClassVar[tuple[str, ...]] = ("actions", "players", "options")
+
+    def process(self, action: Action, *, atomic: bool = True) -> Action:
+        """Apply one action. A refused action leaves the game exactly as it was (its state is
+        saved first and put back). `atomic=False` skips the save, for replays that throw the
+        game away on the first refusal."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise InvalidAction("an action is a JSON object with a string 'type'")
         if self.finished and action["type"] != "message":
             raise GameOver("the game is over")
-        accepted = list(self.actions)
+        saved = checkpoint.save(self) if atomic else None
         try:
             recorded = self._apply(action)
         except GameError:
-            self._rebuild(accepted)
+            if saved is not None:
+                checkpoint.restore(saved)
             raise
         except Exception as exc:  # a bug must not leave a half-applied state behind
-            self._rebuild(accepted)
+            if saved is not None:
+                checkpoint.restore(saved)
             raise GameError(f"internal error while applying {action['type']}: {exc}") from exc
-        self.actions = accepted + [recorded]
+        self.actions.append(recorded)
         return recorded
 
-    def _rebuild(self, actions: list[Action]) -> None:
-        fresh = type(self)(self.players, self.options, self.seed)
-        for a in actions:
-            fresh.process(a)
-        self.__dict__.clear()
-        self.__dict__.update(fresh.__dict__)
+    def is_legal(self, action: Action) -> bool:
+        """Would this action be accepted now? Tried on the game itself, then undone."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str) or self.finished:
+            return False
+        saved = checkpoint.save(self)
+        try:
+            self._apply(action)
+        except GameError:
+            return False
+        finally:
+            checkpoint.restore(saved)
+        return True
 
     def player_name(self, pid: PlayerId) -> str:
         for p in self.players:

@@ -18,10 +18,9 @@ from tests.reference_games import game_ids, require_games
 BETTER_THAN_RECORDED = {"1830_game_end_bank": {70, 348}, "26855": {296, 328}, "29133": set()}
 
 
-@pytest.mark.parametrize("name", game_ids("1830"))
-def test_recorded_routes_and_best_routes(name: str) -> None:
-    path = {p.stem: p for p in require_games("1830")}[name]
-    data = json.loads(path.read_text())
+def check_runs(data: dict, name: str) -> tuple[int, set]:
+    """Replay a game; at each run_routes check the recorded revenues and the best routes.
+    Returns how many run_routes were checked and the ids where the best beats the recorded."""
     game = io.new_game(data)
     better = set()
     checked = 0
@@ -42,5 +41,21 @@ def test_recorded_routes_and_best_routes(name: str) -> None:
             assert sum(rerun) == best and [r["revenue"] for r in best_routes] == rerun
             checked += 1
         game.process(io.imported(action))
+    return checked, better
+
+
+@pytest.mark.parametrize("name", game_ids("1830"))
+def test_recorded_routes_and_best_routes(name: str) -> None:
+    path = {p.stem: p for p in require_games("1830")}[name]
+    checked, better = check_runs(json.loads(path.read_text()), name)
     assert checked == {"1830_game_end_bank": 99, "26855": 43, "29133": 24}[name]
     assert better == BETTER_THAN_RECORDED[name]
+
+
+@pytest.mark.parametrize("name", game_ids("random/1830"))
+def test_random_games_best_routes_never_below_recorded(name: str) -> None:
+    """The random player ran 18xx.games' own route finder; ours is never worse."""
+    path = {p.stem: p for p in require_games("random/1830")}[name]
+    data = json.loads(path.read_text())
+    checked, _ = check_runs(data, name)
+    assert checked == sum(1 for _, a in io.effective_actions(data["actions"]) if a["type"] == "run_routes")

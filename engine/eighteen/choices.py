@@ -5,7 +5,7 @@ offer what the rules refuse.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Collection, Iterator
 
 from engine.eighteen import shares as sh
 from engine.eighteen.auction import CompanyPendingPar, WaterfallAuction
@@ -60,10 +60,13 @@ def controlled_entities(game: "EighteenGame", pid: Any) -> list[Any]:
     return out
 
 
-def candidates(game: "EighteenGame", entity: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+def candidates(game: "EighteenGame", entity: Any,
+               kinds: Collection[str] | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
     types = game.round.actions_for(entity)
     step = game.round.active_step()
     for t in types:
+        if kinds is not None and t not in kinds:
+            continue
         base = _base(entity, t)
         if t == "pass":
             yield f"Pass ({step.description if step else 'done'})", base
@@ -166,8 +169,12 @@ def candidates(game: "EighteenGame", entity: Any) -> Iterator[tuple[str, dict[st
                 yield (f"Trade in {old.name}-train for a {new.name} (${price})",
                        {**base, "train": new.id, "price": price, "exchange": old.id})
             for train in game.other_corp_trains(entity):
-                yield (f"Buy {train.owner.sym}'s {train.name}-train for ${train.price}",
-                       {**base, "train": train.id, "price": train.price})
+                # Between companies any price the buyer can pay is allowed: offer face value,
+                # or all the buyer may spend when that is less.
+                lo, hi = step.spend_range(entity, train) if isinstance(step, BuyTrain) else (1, train.price)
+                price = max(lo, min(train.price, hi))
+                yield (f"Buy {train.owner.sym}'s {train.name}-train for ${price}",
+                       {**base, "train": train.id, "price": price})
         elif t == "discard_train":
             for train in entity.trains:
                 yield f"Discard a {train.name}-train", {**base, "train": train.id}
@@ -175,12 +182,12 @@ def candidates(game: "EighteenGame", entity: Any) -> Iterator[tuple[str, dict[st
             yield f"Declare {entity.sym}'s president bankrupt", base
 
 
-def legal_actions(game: "EighteenGame", pid: Any) -> list[Choice]:
+def legal_actions(game: "EighteenGame", pid: Any, kinds: Collection[str] | None = None) -> list[Choice]:
     out: list[Choice] = []
     if game.finished:
         return out
     for entity in controlled_entities(game, pid):
-        for label, action in candidates(game, entity):
+        for label, action in candidates(game, entity, kinds):
             # The board already applied every rule to lays and ordinary tokens (and their cost was
             # checked above); anything else is tried on a scratch copy of the game.
             if action.pop(TRUSTED, False) or game.is_legal(action):

@@ -1,9 +1,8 @@
 """EighteenGame: the 18xx rules shared by 1830 and 1860; a title supplies data and small hooks."""
 from __future__ import annotations
 
-import copy
 import math
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Collection
 
 from engine.eighteen import shares as sh
 from engine.eighteen.choices import legal_actions
@@ -28,6 +27,7 @@ class EighteenGame(Game):
     """Title-neutral 18xx. Subclasses set `data` (the title JSON) and override hooks."""
 
     data: ClassVar[dict[str, Any]]
+    CHECKPOINT_SHARED = Game.CHECKPOINT_SHARED + ("_token_cache",)
     full_name: ClassVar[str] = "18xx"
     bank_cash: ClassVar[int] = 12000
     market_share_limit: ClassVar[int] = 50
@@ -771,17 +771,8 @@ class EighteenGame(Game):
             return seller.id
         return None
 
-    def legal_actions(self, player: PlayerId) -> list[Choice]:
-        return legal_actions(self, player)
-
-    def is_legal(self, action: Action) -> bool:
-        """Would this action be accepted now? Tried on a scratch copy of the game."""
-        scratch = copy.deepcopy(self)
-        try:
-            scratch.process_single(action)
-        except GameError:
-            return False
-        return True
+    def legal_actions(self, player: PlayerId, kinds: Collection[str] | None = None) -> list[Choice]:
+        return legal_actions(self, player, kinds)
 
     def best_routes(self, corp: Corporation) -> tuple[int, list[dict[str, Any]]]:
         trains = {t.id: t.distance for t in corp.trains}

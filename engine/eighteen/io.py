@@ -92,7 +92,7 @@ def load(data: dict[str, Any], upto: int | None = None, on_state: Any = None) ->
         if upto is not None and idx > upto:
             break
         try:
-            game.process(imported(action))
+            game.process(imported(action), atomic=False)
         except GameError as exc:
             raise ReplayError(idx, action, str(exc)) from exc
         loaded.processed += 1

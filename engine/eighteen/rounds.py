@@ -60,6 +60,7 @@ class Step:
     def unpass(self) -> None:
         self.passed = False
         self.acted = False
+        self.round.forget_active_step()
 
     def skip(self) -> None:
         self.pass_()
@@ -79,6 +80,10 @@ class Round:
 
     def __init__(self, game: "EighteenGame", step_classes: list[Any], round_num: int = 1) -> None:
         self.game = game
+        # Which step blocks, as found by the last skip_steps; valid until the state next changes
+        # (asking every step what it allows is the costly part of processing an action).
+        self._active: Step | None = None
+        self._active_known = False
         self.round_num = round_num
         self.entity_index = 0
         self.last_to_act: Any = None
@@ -98,10 +103,15 @@ class Round:
         pass
 
     def active_step(self, entity: Any = None) -> Step | None:
+        if self._active_known:
+            return self._active
         for step in self.steps:
             if step.active() and step.blocking():
                 return step
         return None
+
+    def forget_active_step(self) -> None:
+        self._active_known = False
 
     def active_entities(self) -> list[Any]:
         step = self.active_step()
@@ -133,11 +143,12 @@ class Round:
         return out
 
     def step_for(self, entity: Any, action_type: str) -> Step:
+        blocking = self.active_step()
         for step in self.steps:
             if not step.active():
                 continue
             can = action_type in step.actions(entity)
-            if step.blocking() and not can:
+            if step is blocking and not can:
                 who = self.game.entity_name(entity)
                 acting = self.active_entities()
                 if acting and entity not in acting:
@@ -156,12 +167,15 @@ class Round:
 
     def process_action(self, action: dict[str, Any], entity: Any) -> None:
         step = self.step_for(entity, action["type"])
+        self.forget_active_step()
         step.acted = True
         step.process(action, entity)
         self.skip_steps()
         self.after_process(action, entity)
 
     def skip_steps(self) -> None:
+        self.forget_active_step()
+        found: Step | None = None
         for step in self.steps:
             if not step.active() or not step.blocks:
                 continue
@@ -169,13 +183,16 @@ class Round:
             if ent is not None and getattr(ent, "closed", False):
                 continue
             if step.blocking():
+                found = step
                 break
             step.skip()
+        self._active, self._active_known = found, True
 
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
         pass
 
     def next_entity_index(self) -> None:
+        self.forget_active_step()
         self.entity_index = (self.entity_index + 1) % len(self.entities)
 
     def finished(self) -> bool:

@@ -84,6 +84,8 @@ class Board:
     """The map of one game: tiles laid, tokens placed, home reservations; checks and applies lays
     and tokens, and checks, values and finds train routes. Built from a title's JSON data."""
 
+    CHECKPOINT_SHARED = ("hexes", "tile_defs", "_copies")   # the map and tile manifest never change
+
     def __init__(self, title_data: Mapping[str, Any]) -> None:
         game_map = title_data["map"]
         self.orientation = Orientation.from_layout(game_map["layout"])

@@ -79,12 +79,15 @@ class Chain:
 class Reach:
     """What a corporation's stations reach: sides per hex (for laying track) and revenue centres."""
 
+    CHECKPOINT_SKIP = True          # a cached answer, never changed once computed
+
     edges: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     nodes: set[int] = field(default_factory=set)
     paths: set[int] = field(default_factory=set)
 
 
 class TrackNetwork:
+    CHECKPOINT_SKIP = True          # a read-only snapshot of the board
     def __init__(self, tiles: Mapping[str, tuple[TileDef, int]], neighbours: Mapping[str, Mapping[int, str]],
                  city_tokens: Mapping[tuple[str, int], Sequence[str | None]]) -> None:
         self.neighbours = neighbours
