@@ -16,10 +16,10 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 from discord import app_commands
 
-from bot.buttons import DYNAMIC_ITEMS
-from bot.discord_app import RailchatBot
-from bot.service import GameService
-from bot.store import Store
+from bot.discord_ui.buttons import DYNAMIC_ITEMS
+from bot.discord_ui.app import RailchatBot
+from bot.core.service import GameService
+from bot.core.store import Store
 
 GUILD, CHANNEL = 500, 600
 _ids = itertools.count(9000)

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.results import Caller
+from bot.core.results import Caller
 from tests.discord_world import GUILD, Sent, World, make_thread, make_world, posts
 from tests.reference_games import game_path, require_games
 

@@ -10,8 +10,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord_io import fit_latest
-from bot.results import Caller
+from bot.discord_ui.io import fit_latest
+from bot.core.results import Caller
 from tests.discord_world import CHANNEL, GUILD, Sent, World, make_world, posts
 
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")

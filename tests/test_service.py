@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.results import Caller
-from bot.service import GameService
-from bot.store import Store
+from bot.core.results import Caller
+from bot.core.service import GameService
+from bot.core.store import Store
 
 ANN, BOB, CY, EVE = (Caller(10, "Ann"), Caller(11, "Bob"), Caller(12, "Cy"), Caller(99, "Eve"))
 
@@ -239,8 +239,8 @@ async def test_restart_recovery_in_a_new_process(service, db_path):
     script = textwrap.dedent(f"""
         import asyncio
         from tests.titles_for_tests import register
-        from bot.service import GameService
-        from bot.store import Store
+        from bot.core.service import GameService
+        from bot.core.store import Store
         register()
         print(asyncio.run(GameService(Store({str(db_path)!r})).status({gid})).text)
     """)

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.results import Caller, Result
+from bot.core.results import Caller, Result
 
 if TYPE_CHECKING:
-    from bot.discord_app import RailchatBot
+    from bot.discord_ui.app import RailchatBot
 
 log = logging.getLogger(__name__)
 

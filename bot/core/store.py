@@ -18,7 +18,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from sqlite_utils import Database
 
-from bot.migrations import MIGRATIONS
+from bot.core.migrations import MIGRATIONS
 from engine.game import Action, PlayerId
 
 log = logging.getLogger(__name__)

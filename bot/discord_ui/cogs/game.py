@@ -15,17 +15,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_io import (add_to_thread, caller_of, fit, fit_latest, game_or_refuse,
-                            game_thread, reply, reply_files, resolve_game)
-from bot.help_text import help_text
-from bot.moves import moves_text
-from bot.parsing import parse_action, parse_options, parse_seat_users
-from bot.results import Result
-from bot.routes_input import best_routes_text, route_companies
-from bot.service import HISTORY_LIMIT
+from bot.discord_ui.io import (add_to_thread, caller_of, fit, fit_latest, game_or_refuse,
+                               game_thread, reply, reply_files, resolve_game)
+from bot.core.help_text import help_text
+from bot.core.moves import moves_text
+from bot.core.parsing import parse_action, parse_options, parse_seat_users
+from bot.core.results import Result
+from bot.core.routes_input import best_routes_text, route_companies
+from bot.core.service.base import HISTORY_LIMIT
 
 if TYPE_CHECKING:
-    from bot.discord_app import RailchatBot
+    from bot.discord_ui.app import RailchatBot
 
 log = logging.getLogger(__name__)
 
