@@ -113,18 +113,21 @@ class World:
         return thread
 
     def interaction(self, user_id: int, *, where: int | None = None, admin: bool = False,
-                    interaction_id: int | None = None, **typed: Any):
-        """`typed`: options already filled in (what autocomplete sees)."""
+                    interaction_id: int | None = None, guild: int = GUILD,
+                    channel_admin: bool = False, **typed: Any):
+        """`typed`: options already filled in (what autocomplete sees). `admin`: Manage
+        Threads in the server `guild`; `channel_admin`: only in the channel used."""
         channel = self.channel if where is None else self.threads[where]
         response = Response()
         return SimpleNamespace(
-            id=interaction_id or next(_ids), client=self.bot, guild_id=GUILD,
+            id=interaction_id or next(_ids), client=self.bot, guild_id=guild,
             channel=channel, channel_id=channel.id,
             user=SimpleNamespace(id=user_id, display_name=f"user{user_id}",
-                                 mention=f"<@{user_id}>"),
-            permissions=discord.Permissions(manage_threads=admin),
+                                 mention=f"<@{user_id}>",
+                                 guild_permissions=discord.Permissions(manage_threads=admin)),
+            permissions=discord.Permissions(manage_threads=admin or channel_admin),
             response=response, followup=Followup(response),
-            namespace=SimpleNamespace(game=None, **typed),
+            namespace=SimpleNamespace(**{"game": None, **typed}),
             command=None)
 
     def command(self, name: str, group: str | None = "game") -> app_commands.Command:

@@ -8,7 +8,7 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from typing import Any, Awaitable, Callable, Mapping, TypeVar
+from typing import Any, Awaitable, Callable, Iterable, Mapping, TypeVar
 
 from bot.core.config import DEFAULT_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
@@ -50,13 +50,15 @@ class ServiceBase:
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def _run(self, game_id: int, interaction_id: int | None,
-                   body: Callable[[GameRecord], Awaitable[Result]]) -> Result:
+                   body: Callable[[GameRecord], Awaitable[Result]],
+                   guild_id: int | None) -> Result:
+        """Run one command on a game of the caller's server (`guild_id`), under its lock."""
         async with self._lock(game_id):
             if interaction_id is not None and self.store.seen_interaction(interaction_id):
                 return Result(duplicate=True, game_id=game_id,
                               text=ALREADY_HANDLED)
             try:
-                return await body(self._record(game_id))
+                return await body(self._record(game_id, guild_id))
             except (Refused, GameError) as exc:
                 return Result(error=str(exc), game_id=game_id)
             except DuplicateInteraction:
@@ -66,11 +68,27 @@ class ServiceBase:
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
-    def _record(self, game_id: int) -> GameRecord:
-        record = self.store.game(game_id)
+    def _record(self, game_id: int, guild_id: int | None) -> GameRecord:
+        """The game, if it belongs to server `guild_id` (None: the console's games): a game
+        of another server is not found, so nothing of it shows."""
+        record = self._visible(game_id, guild_id)
         if record is None:
             raise Refused(f"there is no game #{game_id}")
         return record
+
+    def _guild_of(self, game_id: int) -> int | None:
+        record = self.store.game(game_id)
+        return record.guild_id if record else None
+
+    def _games(self, guild_id: int | None, statuses: Iterable[str],
+               limit: int = 50) -> list[GameRecord]:
+        """The games of one server (None: the console's), newest first."""
+        return [r for r in self.store.games(guild_id=guild_id, statuses=statuses, limit=limit)
+                if r.guild_id == guild_id]
+
+    def _visible(self, game_id: int, guild_id: int | None) -> GameRecord | None:
+        record = self.store.game(game_id)
+        return record if record is not None and record.guild_id == guild_id else None
 
     def _new_game_shape(self, title: str, seats: int | None,
                         options: Mapping[str, Any] | None) -> tuple[type[Game], int]:

@@ -27,7 +27,7 @@ class Playing(ServiceBase):
                     and action.get("entity") != seat.player_id):
                 raise Refused("you can only act for your own seat")
             return await self._submit(record, game, seat, caller, action, interaction_id)
-        return await self._run(game_id, interaction_id, body)
+        return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def play(self, game_id: int, caller: Caller, build: MoveBuilder, *,
                    version: int | None = None, interaction_id: int | None = None) -> Result:
@@ -43,7 +43,7 @@ class Playing(ServiceBase):
             choices = await self._legal(record, game, seat.player_id)
             action = await asyncio.to_thread(build, game, choices)
             return await self._submit(record, game, seat, caller, action, interaction_id)
-        return await self._run(game_id, interaction_id, body)
+        return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def _submit(self, record: GameRecord, game: Game, seat: SeatRecord, caller: Caller,
                       action: Action, interaction_id: int | None) -> Result:
@@ -124,14 +124,14 @@ class Playing(ServiceBase):
                       f"{names} must approve; a game admin can decide alone."),
                 game_id=record.id, thread_id=record.thread_id, changed=True,
                 notify=tuple(u for u in affected if u > 0), vote=request.id, vote_kind=UNDO)
-        return await self._run(game_id, interaction_id, body)
+        return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def vote(self, request_id: int, caller: Caller, approve: bool,
                    interaction_id: int | None = None) -> Result:
         """One player's answer to a request: an undo vote or a proposed deal. Any change to
         the game first makes an open request lapse."""
         found = self.store.request(request_id)
-        if found is None:
+        if found is None or self._visible(found.game_id, caller.guild_id) is None:
             return Result(error=f"there is no undo request or deal #{request_id}")
 
         async def body(record: GameRecord) -> Result:
@@ -145,7 +145,7 @@ class Playing(ServiceBase):
             if request.kind == DEAL:
                 return await self._answer_deal(record, request, caller, approve, interaction_id)
             return await self._vote_undo(record, request, caller, approve, interaction_id)
-        return await self._run(found.game_id, interaction_id, body)
+        return await self._run(found.game_id, interaction_id, body, caller.guild_id)
 
     async def _vote_undo(self, record: GameRecord, request: Request, caller: Caller,
                          approve: bool, interaction_id: int | None) -> Result:
@@ -202,7 +202,7 @@ class Playing(ServiceBase):
         if caller.user_id != seller.user_id:
             raise Refused(f"only {seller.name} can accept deal #{request.id}: it takes their "
                           "property")
-        actor = Caller(proposer.user_id, proposer.name)
+        actor = Caller(proposer.user_id, proposer.name, guild_id=record.guild_id)
         self._playing_seat(record, actor)
         self._require_turn(record, game, proposer)
         try:
@@ -227,7 +227,7 @@ class Playing(ServiceBase):
             return await self._rewind(record, keep, caller,
                                       f"{caller.name} rewound game #{record.id} to action "
                                       f"{keep}, taking back from ", interaction_id)
-        return await self._run(game_id, interaction_id, body)
+        return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def _rewind(self, record: GameRecord, keep: int, caller: Caller, head: str,
                       interaction_id: int | None) -> Result:

@@ -66,7 +66,7 @@ class Tables(ServiceBase):
             seat = self.store.add_seat(record.id, caller.user_id, caller.name, interaction_id)
             return self._changed(record, f"{caller.name} joined game #{record.id} at seat {seat} "
                                          f"({len(seats) + 1}/{record.seat_limit} seated).")
-        return await self._run(game_id, interaction_id, body)
+        return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def leave(self, game_id: int, caller: Caller,
                     interaction_id: int | None = None) -> Result:
@@ -77,7 +77,7 @@ class Tables(ServiceBase):
                 raise Refused(f"you are not seated in game #{record.id}")
             self.store.remove_seat(record.id, caller.user_id, interaction_id)
             return self._changed(record, f"{caller.name} left game #{record.id}.")
-        return await self._run(game_id, interaction_id, body)
+        return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def start(self, game_id: int, caller: Caller,
                     interaction_id: int | None = None) -> Result:
@@ -100,7 +100,7 @@ class Tables(ServiceBase):
             order = ", ".join(f"{s.seat}. {s.name}" for s in seats)
             return self._changed(record, f"Game #{record.id} of {record.title} has started. "
                                          f"Seat order: {order}.", game)
-        return await self._run(game_id, interaction_id, body)
+        return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     # -- administration ------------------------------------------------------------------------
     async def pause(self, game_id: int, caller: Caller, paused: bool,
@@ -117,7 +117,7 @@ class Tables(ServiceBase):
                                              "wait until an admin uses /game resume.")
             game = await self._live(record)
             return self._changed(record, f"{caller.name} resumed game #{record.id}.", game)
-        return await self._run(game_id, interaction_id, body)
+        return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def abandon(self, game_id: int, caller: Caller,
                       interaction_id: int | None = None) -> Result:
@@ -130,7 +130,7 @@ class Tables(ServiceBase):
             self._forget(record.id)
             return self._changed(record, f"{caller.name} abandoned game #{record.id}; its log "
                                          f"is kept (/game export).{self._lapsed(record, lapsing)}")
-        return await self._run(game_id, interaction_id, body)
+        return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def replace_seat(self, game_id: int, caller: Caller, seat: int, user_id: int,
                            name: str, interaction_id: int | None = None) -> Result:
@@ -151,7 +151,7 @@ class Tables(ServiceBase):
             if record.status != ACTIVE:
                 return self._changed(record, text)
             return self._changed(record, text, await self._live(record))
-        return await self._run(game_id, interaction_id, body)
+        return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def set_reminders(self, game_id: int, caller: Caller, hours: float,
                             interaction_id: int | None = None) -> Result:
@@ -164,7 +164,7 @@ class Tables(ServiceBase):
                     f"Game #{record.id} reminds whoever must act after {hours:g} h without a "
                     "move.")
             return self._changed(record, text)
-        return await self._run(game_id, interaction_id, body)
+        return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     def set_notify(self, caller: Caller, dm: bool) -> Result:
         self.store.set_dm(caller.user_id, dm)
@@ -213,7 +213,7 @@ class Tables(ServiceBase):
                                      f"#{record.id} ({loaded.processed} actions). Seats: "
                                      f"{listing}.", game)
 
-    async def export(self, game_id: int) -> Result:
+    async def export(self, game_id: int, *, guild_id: int | None = None) -> Result:
         """The game as an 18xx.games-shaped JSON file (`files`)."""
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
@@ -224,7 +224,7 @@ class Tables(ServiceBase):
             return Result(text=f"Game #{record.id}: {len(game.actions)} actions.",
                           game_id=record.id, thread_id=record.thread_id,
                           files=((f"railchat-{record.id}-{record.title}.json", payload),))
-        return await self._run(game_id, None, body)
+        return await self._run(game_id, None, body, guild_id)
 
 
 def _load_file(data: Any) -> tuple[list[dict[str, Any]], game_files.LoadedGame, list[str]]:

@@ -23,15 +23,19 @@ class Views(ServiceBase):
     def titles() -> list[str]:
         return title_names()
 
-    def game_for_thread(self, thread_id: int) -> int | None:
+    def visible(self, game_id: int, guild_id: int | None) -> bool:
+        """Whether game `game_id` exists for a command from server `guild_id`."""
+        return self._visible(game_id, guild_id) is not None
+
+    def game_for_thread(self, thread_id: int, *, guild_id: int | None = None) -> int | None:
         record = self.store.game_by_thread(thread_id)
-        return record.id if record else None
+        return record.id if record and record.guild_id == guild_id else None
 
     def default_game(self, user_id: int, *, guild_id: int | None = None) -> Result:
         """The game a command without a game number means outside a game thread: the only
-        open or running game (of the server, when one is given), else the only one of those
-        the user is seated in. Otherwise `error` names the candidates."""
-        records = self.store.games(guild_id=guild_id, statuses=(OPEN, ACTIVE), limit=10**6)
+        open or running game of the server (None: the console's games), else the only one of
+        those the user is seated in. Otherwise `error` names the candidates."""
+        records = self._games(guild_id, (OPEN, ACTIVE), limit=10**6)
         mine = [r for r in records if seat_of(self.store.seats(r.id), user_id) is not None]
         for found in (records, mine):
             if len(found) == 1:
@@ -43,10 +47,12 @@ class Views(ServiceBase):
         where = "you play in several games" if mine else "several games are open or in play"
         return Result(error=f"which game? {where} here: {listing}; give game:<number>")
 
-    async def peek(self, game_id: int, question: Callable[[Game], T]) -> T | None:
-        """A quick read-only look at the live game for suggestions (None before it starts)."""
+    async def peek(self, game_id: int, question: Callable[[Game], T], *,
+                   guild_id: int | None = None) -> T | None:
+        """A quick read-only look at the live game of server `guild_id` for suggestions (None
+        before it starts)."""
         async with self._lock(game_id):
-            record = self.store.game(game_id)
+            record = self._visible(game_id, guild_id)
             if record is None or record.status == OPEN:
                 return None
             try:
@@ -57,7 +63,7 @@ class Views(ServiceBase):
     def list_games(self, *, guild_id: int | None = None,
                    include_finished: bool = False) -> Result:
         statuses = (OPEN, ACTIVE, FINISHED) if include_finished else (OPEN, ACTIVE)
-        records = self.store.games(guild_id=guild_id, statuses=statuses)
+        records = self._games(guild_id, statuses)
         if not records:
             return Result(text="No games here yet. Start one with /game new.")
         lines = []
@@ -66,7 +72,7 @@ class Views(ServiceBase):
             lines.append(f"#{r.id} · {r.title} · {status_word(r)} · {names}")
         return Result(text="\n".join(lines))
 
-    async def status(self, game_id: int) -> Result:
+    async def status(self, game_id: int, *, guild_id: int | None = None) -> Result:
         async def body(record: GameRecord) -> Result:
             seats = self.store.seats(record.id)
             head = f"Game #{record.id} · {record.title} · {status_word(record)}"
@@ -79,20 +85,22 @@ class Views(ServiceBase):
             game = await self._live(record)
             lines = [head, game.status_text()]  # the title's summary says who acts
             lines += [f"Awaiting an answer: {label}" for _, label in
-                      self.open_requests(record.id)]
+                      self.open_requests(record.id, guild_id=guild_id)]
             if game.finished:
                 scores = sorted(game.result().items(), key=lambda kv: -kv[1])
                 lines.append("Result: " + ", ".join(f"{game.player_name(p)} {v}"
                                                     for p, v in scores))
             return Result(text="\n".join(lines), game_id=record.id, thread_id=record.thread_id,
                           notify=self._to_notify(record, game))
-        return await self._run(game_id, None, body)
+        return await self._run(game_id, None, body, guild_id)
 
-    async def legal_actions(self, game_id: int, user_id: int) -> list[Choice]:
-        """What this user may do now in the game (empty for spectators, paused and closed
-        games); cached per game version, so autocomplete asks the engine once per turn."""
+    async def legal_actions(self, game_id: int, user_id: int, *,
+                            guild_id: int | None = None) -> list[Choice]:
+        """What this user may do now in the game of server `guild_id` (empty for spectators,
+        paused and closed games); cached per game version, so autocomplete asks the engine
+        once per turn."""
         async with self._lock(game_id):
-            record = self.store.game(game_id)
+            record = self._visible(game_id, guild_id)
             if record is None or record.status != ACTIVE or record.paused:
                 return []
             seat = seat_of(self.store.seats(game_id), user_id)
@@ -106,9 +114,10 @@ class Views(ServiceBase):
 
     async def prompt(self, game_id: int, *, choices: bool = True) -> Prompt:
         """Who must act now and (unless `choices` is False) the first of them's legal choices,
-        for the turn buttons."""
+        for the turn buttons. For a game id the service itself answered with (no server
+        check)."""
         async with self._lock(game_id):
-            record = self._record(game_id)
+            record = self._record(game_id, self._guild_of(game_id))
             if record.status != ACTIVE:
                 return Prompt(record.id, record.thread_id, record.version)
             game = await self._live(record)
@@ -120,10 +129,12 @@ class Views(ServiceBase):
             legal = await self._legal(record, game, game.active_players()[0])
             return replace(prompt, choices=tuple(legal))
 
-    def open_requests(self, game_id: int) -> list[tuple[int, str]]:
+    def open_requests(self, game_id: int, *, guild_id: int | None = None) -> list[tuple[int, str]]:
         """(id, label) of the game's requests awaiting answers (for /game approve, /game
-        reject and the status)."""
-        record = self._record(game_id)
+        reject and the status); none for a game of another server."""
+        record = self._visible(game_id, guild_id)
+        if record is None:
+            return []
         out = []
         for r in self.store.open_requests(game_id):
             who = self._seat_name(record, r.requested_by)
@@ -138,15 +149,17 @@ class Views(ServiceBase):
     async def draw(self, game_id: int, views: Sequence[str],
                    renderer: Renderer) -> dict[str, bytes]:
         """Images of the game's current state by view name (none before it starts); drawing
-        runs off the event loop while the game's lock keeps the state still."""
+        runs off the event loop while the game's lock keeps the state still. For a game id
+        the service itself answered with (no server check)."""
         async with self._lock(game_id):
-            record = self._record(game_id)
+            record = self._record(game_id, self._guild_of(game_id))
             if record.status == OPEN:
                 return {}
             game = await self._live(record)
             return await asyncio.to_thread(lambda: {v: renderer(game, v) for v in views})
 
-    async def view(self, game_id: int, view: str, renderer: Renderer | None) -> Result:
+    async def view(self, game_id: int, view: str, renderer: Renderer | None, *,
+                   guild_id: int | None = None) -> Result:
         """One image of the game for a spectator (`files` holds it as `<view>.png`)."""
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
@@ -159,9 +172,10 @@ class Views(ServiceBase):
             png = await asyncio.to_thread(renderer, game, view)
             return Result(text=f"Game #{record.id} · {view}", game_id=record.id,
                           thread_id=record.thread_id, files=((f"{view}.png", png),))
-        return await self._run(game_id, None, body)
+        return await self._run(game_id, None, body, guild_id)
 
-    async def history(self, game_id: int, last: int = 10) -> Result:
+    async def history(self, game_id: int, last: int = 10, *,
+                      guild_id: int | None = None) -> Result:
         """The last `last` actions, numbered as /game rewind takes them."""
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
@@ -176,16 +190,17 @@ class Views(ServiceBase):
                    f"of {len(actions)}"
             return Result(text="\n".join([head, *lines]), game_id=record.id,
                           thread_id=record.thread_id)
-        return await self._run(game_id, None, body)
+        return await self._run(game_id, None, body, guild_id)
 
-    async def inspect(self, game_id: int, question: Callable[[Game], str]) -> Result:
+    async def inspect(self, game_id: int, question: Callable[[Game], str], *,
+                      guild_id: int | None = None) -> Result:
         """Answer a read-only question about the live game (e.g. a company's best routes)."""
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
             game = await self._live(record)
             text = await asyncio.to_thread(question, game)
             return Result(text=text, game_id=record.id, thread_id=record.thread_id)
-        return await self._run(game_id, None, body)
+        return await self._run(game_id, None, body, guild_id)
 
     # -- reminders -----------------------------------------------------------------------------
     def _remind_after(self, record: GameRecord) -> timedelta | None:

@@ -61,7 +61,8 @@ class PlayCog(commands.GroupCog, group_name="play",
             return []
         move = MOVES[name]
         typed = {o.name: getattr(interaction.namespace, o.name, None) for o in move.options}
-        choices = await self.service.legal_actions(game_id, interaction.user.id)
+        choices = await self.service.legal_actions(game_id, interaction.user.id,
+                                                   guild_id=interaction.guild_id)
         return [app_commands.Choice(name=shown, value=value)
                 for shown, value in suggest(move, option, typed, choices, current,
                                             AUTOCOMPLETE_LIMIT)]
