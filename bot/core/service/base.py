@@ -4,16 +4,18 @@ and the shape of a `Result`. The command mixins (tables, playing, views) build o
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import secrets
+import sqlite3
 from collections import OrderedDict
 from typing import Any, Awaitable, Callable, Iterable, Mapping, TypeVar
 
 from bot.core.config import DEFAULT_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
 from bot.core.store import (ACTIVE, DEAL, FINISHED, OPEN, ActionRecord, DuplicateInteraction,
-                            GameRecord, Request, SeatRecord, Store)
+                            GameRecord, Request, SeatRecord, StaleGame, Store)
 from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerInfo
 from engine.titles import create_game, find_title
@@ -21,6 +23,9 @@ from engine.titles import create_game, find_title
 log = logging.getLogger(__name__)
 
 ALREADY_HANDLED = "That command was already handled."
+STALE = ("game #{} changed while your command was handled (another move was stored first); "
+         "nothing of yours was stored: look at the game again and retry")
+BUSY = "the game's database is busy; nothing was stored, try again in a moment"
 HISTORY_LIMIT = 50
 CHOICE_CACHE = 64
 IMPORTED_BY = 0  # user id recorded for the actions of an imported game file
@@ -45,7 +50,8 @@ class ServiceBase:
         self.cache_size = cache_size
         self.remind_hours = remind_hours
         self._new_seed = new_seed
-        self._cache: OrderedDict[int, Game] = OrderedDict()
+        # game id: (the version and seats it was built for, the game)
+        self._cache: OrderedDict[int, tuple[tuple[int, str], Game]] = OrderedDict()
         self._choices: OrderedDict[tuple[int, int, str], list[Choice]] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -64,6 +70,9 @@ class ServiceBase:
             except DuplicateInteraction:
                 return Result(duplicate=True, game_id=game_id,
                               text=ALREADY_HANDLED)
+            except (StaleGame, sqlite3.DatabaseError) as exc:
+                self._forget(game_id)
+                return Result(error=storage_refusal(exc, game_id), game_id=game_id)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -176,16 +185,28 @@ class ServiceBase:
             return f"{action.get('type', 'action')} by {action.get('entity', '?')}"
 
     async def _live(self, record: GameRecord) -> Game:
-        game = self._cache.get(record.id)
-        if game is None:
+        """The game at the record's version: the cached copy unless the stored version or the
+        seats moved (another process changed the game), else rebuilt from the stored log."""
+        seats = self.store.seats(record.id)
+        cached = self._cache.get(record.id)
+        if cached is not None and cached[0] == _cache_key(record.version, seats):
+            game = cached[1]
+        else:
             # sqlite stays on this thread; only the engine's replay runs in a worker
-            seats, actions = self.store.seats(record.id), self.store.actions(record.id)
+            actions = self.store.actions(record.id)
             game = await asyncio.to_thread(_replay, record, seats, actions)
-        self._remember(record.id, game)
+        self._remember(record.id, game, record.version, seats)
         return game
 
-    def _remember(self, game_id: int, game: Game) -> None:
-        self._cache[game_id] = game
+    def _fresh(self, record: GameRecord) -> GameRecord:
+        """The record again, after this command changed it."""
+        return self.store.game(record.id) or record
+
+    def _remember(self, game_id: int, game: Game, version: int,
+                  seats: list[SeatRecord] | None = None) -> None:
+        if seats is None:
+            seats = self.store.seats(game_id)
+        self._cache[game_id] = (_cache_key(version, seats), game)
         self._cache.move_to_end(game_id)
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
@@ -240,3 +261,27 @@ def seat_of(seats: list[SeatRecord], user_id: int) -> SeatRecord | None:
 
 def player_names(game: Game, player_ids: list[Any]) -> str:
     return ", ".join(game.player_name(p) for p in player_ids) or "nobody"
+
+
+def storage_refusal(exc: Exception, game_id: int | None) -> str:
+    """What a user reads when the database refused a change (nothing was stored): another
+    process changed the game first, or held the write lock past the busy timeout."""
+    if isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc)):
+        log.warning("database busy for game %s: %s", game_id, exc)
+        return BUSY
+    if not isinstance(exc, (StaleGame, sqlite3.IntegrityError)):
+        raise exc
+    log.warning("game %s changed meanwhile: %s", game_id, exc)
+    return STALE.format(game_id)
+
+
+def move_digest(action: Action) -> str:
+    """A short name for a move as sent (see `Store.repeated`)."""
+    return hashlib.sha256(json.dumps(action, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def _cache_key(version: int, seats: list[SeatRecord]) -> tuple[int, str]:
+    """What a cached game was built for: the log's version and the seats' names (a seat
+    handed over elsewhere renames a player without a new version)."""
+    return version, json.dumps([(s.player_id, s.name) for s in seats], default=str)
+

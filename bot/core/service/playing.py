@@ -8,8 +8,10 @@ import copy
 from dataclasses import replace
 
 from bot.core.results import Caller, Refused, Result
-from bot.core.service.base import IMPORTED_BY, MoveBuilder, ServiceBase, seat_of
-from bot.core.store import DEAL, UNDO, ActionRecord, GameRecord, Request, SeatRecord
+from bot.core.service.base import (ALREADY_HANDLED, IMPORTED_BY, MoveBuilder, ServiceBase,
+                                   move_digest, seat_of)
+from bot.core.store import (DEAL, UNDO, ActionRecord, GameRecord, Request, SeatRecord,
+                            StaleGame)
 from engine.errors import GameError
 from engine.game import Action, Game, PlayerId
 
@@ -18,23 +20,36 @@ class Playing(ServiceBase):
     # -- playing -------------------------------------------------------------------------------
     async def act(self, game_id: int, caller: Caller, action: Action,
                   interaction_id: int | None = None) -> Result:
-        """Apply one action for the caller's seat; on any refusal nothing is stored."""
+        """Apply one action for the caller's seat; on any refusal nothing is stored. The same
+        action sent again before the first was seen applied is applied once."""
+        seen = self.store.version(game_id)
+
         async def body(record: GameRecord) -> Result:
             seat = self._playing_seat(record, caller)
+            digest = move_digest(action)
+            if self._repeated(record, seen, caller, digest):
+                return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
             game = await self._live(record)
             self._require_turn(record, game, seat)
             if (isinstance(action, dict) and action.get("entity_type") == "player"
                     and action.get("entity") != seat.player_id):
                 raise Refused("you can only act for your own seat")
-            return await self._submit(record, game, seat, caller, action, interaction_id)
+            return await self._submit(record, game, seat, caller, action, interaction_id,
+                                      digest)
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def play(self, game_id: int, caller: Caller, build: MoveBuilder, *,
                    version: int | None = None, interaction_id: int | None = None) -> Result:
         """Apply the move `build` picks from the caller's legal choices. A `version` (from a
-        button) must still be the game's: a button from an older turn is refused."""
+        button) must still be the game's: a button from an older turn is refused (pressed
+        again after its move was made: already handled). A move sent twice before the first
+        was seen applied is applied once."""
+        seen = self.store.version(game_id) if version is None else version
+
         async def body(record: GameRecord) -> Result:
             if version is not None and version != record.version:
+                if self._repeated(record, version, caller, None):
+                    return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
                 raise Refused(f"this button is from an earlier turn of game #{record.id}; the "
                               "game has moved on. Use the newest post's buttons or /play")
             seat = self._playing_seat(record, caller)
@@ -42,16 +57,28 @@ class Playing(ServiceBase):
             self._require_turn(record, game, seat)
             choices = await self._legal(record, game, seat.player_id)
             action = await asyncio.to_thread(build, game, choices)
-            return await self._submit(record, game, seat, caller, action, interaction_id)
+            digest = move_digest(action)
+            if self._repeated(record, seen, caller, digest):
+                return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
+            return await self._submit(record, game, seat, caller, action, interaction_id,
+                                      digest)
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
+    def _repeated(self, record: GameRecord, seen: int | None, caller: Caller,
+                  digest: str | None) -> bool:
+        """Whether the caller's move (`digest`; None: any move), sent when the game was at
+        version `seen`, was already stored since."""
+        return (seen is not None and seen != record.version
+                and self.store.repeated(record.id, seen, caller.user_id, digest))
+
     async def _submit(self, record: GameRecord, game: Game, seat: SeatRecord, caller: Caller,
-                      action: Action, interaction_id: int | None) -> Result:
+                      action: Action, interaction_id: int | None, digest: str) -> Result:
         """Apply the caller's move, unless it takes another player's property at a negotiated
         price: then that player is asked first (see `vote`)."""
         other = _counterparty(game, action)
         if other is None or other == seat.player_id:
-            return await self._apply(record, game, caller, action, interaction_id)
+            return await self._apply(record, game, caller, action, interaction_id,
+                                     digest=digest)
         seller = next((s for s in self.store.seats(record.id) if s.player_id == other), None)
         if seller is None or seller.user_id <= 0:
             raise Refused(f"this deal takes {game.player_name(other)}'s property and nobody "
@@ -72,7 +99,7 @@ class Playing(ServiceBase):
 
     async def _apply(self, record: GameRecord, game: Game, caller: Caller, action: Action,
                      interaction_id: int | None, *, answers: int | None = None,
-                     head: str = "") -> Result:
+                     head: str = "", digest: str | None = None) -> Result:
         """Process and store one action for the caller (`answers`: the deal it carries out);
         the requests still open lapse, and the result says so."""
         lapsing = [r for r in self.store.open_requests(record.id) if r.id != answers]
@@ -81,10 +108,12 @@ class Playing(ServiceBase):
         try:
             self.store.append_action(record.id, len(game.actions), caller.user_id, recorded,
                                      finished=game.finished, interaction_id=interaction_id,
-                                     text=text, answers=answers)
+                                     text=text, answers=answers, version=record.version,
+                                     digest=digest)
         except BaseException:
             self._forget(record.id)  # the live game is ahead of the log: rebuild next time
             raise
+        self._remember(record.id, game, record.version + 1)
         return self._changed(record, head + text + self._lapsed(record, lapsing), game)
 
     async def undo(self, game_id: int, caller: Caller,
@@ -232,11 +261,15 @@ class Playing(ServiceBase):
     async def _rewind(self, record: GameRecord, keep: int, caller: Caller, head: str,
                       interaction_id: int | None) -> Result:
         game = await self._live(record)
-        what = self._sentence(game, self.store.actions(record.id)[keep])
+        actions = self.store.actions(record.id)
+        if len(actions) <= keep:  # another process took actions back since `record` was read
+            raise StaleGame(f"game {record.id} has {len(actions)} actions, not over {keep}")
+        what = self._sentence(game, actions[keep])
         lapsing = self.store.open_requests(record.id)
-        undone = self.store.rewind(record.id, keep, caller.user_id, interaction_id)
+        undone = self.store.rewind(record.id, keep, caller.user_id, interaction_id,
+                                   version=record.version)
         self._forget(record.id)
-        game = await self._live(record)
+        game = await self._live(self._fresh(record))
         more = f" ({len(undone)} actions)" if len(undone) > 1 else ""
         return self._changed(self.store.game(record.id) or record,
                              f"{head}{what}{more}{self._lapsed(record, lapsing)}", game)

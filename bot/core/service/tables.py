@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from typing import Any, Mapping, Sequence
 
 from bot.core.results import Caller, Refused, Result
-from bot.core.service.base import ALREADY_HANDLED, ServiceBase, seat_of
-from bot.core.store import ACTIVE, FINISHED, OPEN, DuplicateInteraction, GameRecord
+from bot.core.service.base import ALREADY_HANDLED, ServiceBase, seat_of, storage_refusal
+from bot.core.store import (ACTIVE, FINISHED, OPEN, DuplicateInteraction, GameRecord,
+                            StaleGame)
 from engine.eighteen import io as game_files
 from engine.errors import GameError
 from engine.game import Action, PlayerInfo
@@ -46,6 +48,8 @@ class Tables(ServiceBase):
             return Result(error=str(exc))
         except DuplicateInteraction:
             return Result(duplicate=True, text=ALREADY_HANDLED)
+        except (StaleGame, sqlite3.DatabaseError) as exc:
+            return Result(error=storage_refusal(exc, None))
         return Result(
             text=(f"{caller.name} opened game #{record.id} of {record.title} for up to "
                   f"{seat_limit} players. Join with /game join; {caller.name} starts it with "
@@ -95,8 +99,9 @@ class Tables(ServiceBase):
             players = [PlayerInfo(s.seat, s.name) for s in seats]
             game = await asyncio.to_thread(create_game, record.title, players, record.options,
                                            seed)
-            self.store.start_game(record.id, seed, [p.id for p in players], interaction_id)
-            self._remember(record.id, game)
+            self.store.start_game(record.id, seed, [p.id for p in players], interaction_id,
+                                  version=record.version)
+            self._remember(record.id, game, record.version + 1)
             order = ", ".join(f"{s.seat}. {s.name}" for s in seats)
             return self._changed(record, f"Game #{record.id} of {record.title} has started. "
                                          f"Seat order: {order}.", game)
@@ -126,7 +131,7 @@ class Tables(ServiceBase):
             if record.status == FINISHED:
                 raise Refused(f"game #{record.id} is already over")
             lapsing = self.store.open_requests(record.id)
-            self.store.abandon(record.id, interaction_id)
+            self.store.abandon(record.id, interaction_id, version=record.version)
             self._forget(record.id)
             return self._changed(record, f"{caller.name} abandoned game #{record.id}; its log "
                                          f"is kept (/game export).{self._lapsed(record, lapsing)}")
@@ -150,7 +155,7 @@ class Tables(ServiceBase):
             text = f"{caller.name} gave seat {seat} ({target.name}) of game #{record.id} to {name}."
             if record.status != ACTIVE:
                 return self._changed(record, text)
-            return self._changed(record, text, await self._live(record))
+            return self._changed(record, text, await self._live(self._fresh(record)))
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def set_reminders(self, game_id: int, caller: Caller, hours: float,
@@ -167,7 +172,10 @@ class Tables(ServiceBase):
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     def set_notify(self, caller: Caller, dm: bool) -> Result:
-        self.store.set_dm(caller.user_id, dm)
+        try:
+            self.store.set_dm(caller.user_id, dm)
+        except sqlite3.DatabaseError as exc:
+            return Result(error=storage_refusal(exc, None))
         return Result(text="I will also send you a direct message when it is your turn."
                       if dm else "No more direct messages; you are still mentioned in the "
                                  "game's thread.")
@@ -206,7 +214,9 @@ class Tables(ServiceBase):
             return Result(error=str(exc))
         except DuplicateInteraction:
             return Result(duplicate=True, text=ALREADY_HANDLED)
-        self._remember(record.id, game)
+        except (StaleGame, sqlite3.DatabaseError) as exc:
+            return Result(error=storage_refusal(exc, None))
+        self._remember(record.id, game, record.version)
         listing = ", ".join(f"{n}. {name}" + ("" if uid > 0 else " (unclaimed)")
                             for n, (uid, name, _) in enumerate(seats, start=1))
         return self._changed(record, f"{caller.name} imported a {game.title} game as game "
