@@ -11,10 +11,12 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Sequence
 
-from engine.errors import GameError, GameOver, InvalidAction
+from engine.errors import GameError, GameOver, IllegalAction, InvalidAction
+from engine.shapes import MOVE, check_bounded
 
 Action = dict[str, Any]
 PlayerId = int | str
+COMMON_FIELDS = frozenset({"type", "entity", "entity_type"})  # every move may name who acts
 
 
 @dataclass(frozen=True)
@@ -97,23 +99,70 @@ class Game(ABC):
         """Names of the images the renderer can draw for this title."""
         return ()
 
+    def action_fields(self) -> Mapping[str, frozenset[str]] | None:
+        """The fields (besides type, entity, entity_type) of each kind of move a user may type,
+        or None when the title names none (then only the generic bounds apply)."""
+        return None
+
+    def acting_player(self, action: Action) -> PlayerId | None:
+        """The player who controls the entity the action acts for (a company's president, a
+        private's owner), or None when the action names no such entity."""
+        return action.get("entity") if action.get("entity_type") == "player" else None
+
+    # -- what a user may submit ----------------------------------------------------------------
+    def check_submission(self, action: Action) -> None:
+        """A move typed by a user rather than picked from `legal_actions`: bounded in size,
+        a known type with only that type's fields, and no internal marks (`_`-prefixed keys,
+        `auto_actions`, which only replayed game files carry). Raises InvalidAction."""
+        check_bounded(action, MOVE, "the action")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise InvalidAction("an action is a JSON object with a string 'type'")
+        internal = sorted(k for k in action if k.startswith("_") or k == "auto_actions")
+        if internal:
+            raise InvalidAction(f"{', '.join(internal)} cannot be sent in a move")
+        fields = self.action_fields()
+        if fields is None:
+            return
+        kind = action["type"]
+        if kind not in fields:
+            raise InvalidAction(f"unknown action type {kind!r}; moves are: "
+                                f"{', '.join(sorted(fields))}")
+        extra = sorted(set(action) - COMMON_FIELDS - fields[kind])
+        if extra:
+            allowed = ", ".join(sorted(fields[kind])) or "none besides entity"
+            raise InvalidAction(f"a {kind} move has no {', '.join(extra)} (its fields: "
+                                f"{allowed})")
+
     # -- shared machinery ----------------------------------------------------------------------
-    def process(self, action: Action) -> Action:
+    def process(self, action: Action, by: PlayerId | None = None) -> Action:
+        """Apply one action; `by` is the player submitting it, who must control the entity
+        it acts for (their own seat, a company they preside, a private they own)."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise InvalidAction("an action is a JSON object with a string 'type'")
         if self.finished and action["type"] != "message":
             raise GameOver("the game is over")
-        accepted = list(self.actions)
+        if by is not None:
+            self._check_actor(action, by)
+        accepted = len(self.actions)  # _apply never touches the log: no copy per action
         try:
             recorded = self._apply(action)
         except GameError:
-            self._rebuild(accepted)
+            self._rebuild(self.actions[:accepted])
             raise
         except Exception as exc:  # a bug must not leave a half-applied state behind
-            self._rebuild(accepted)
+            self._rebuild(self.actions[:accepted])
             raise GameError(f"internal error while applying {action['type']}: {exc}") from exc
-        self.actions = accepted + [recorded]
+        self.actions.append(recorded)
         return recorded
+
+    def _check_actor(self, action: Action, by: PlayerId) -> None:
+        owner = self.acting_player(action)
+        if owner is None or owner == by:
+            return
+        if action.get("entity_type") == "player":
+            raise IllegalAction("you can only act for your own seat")
+        raise IllegalAction(f"{action.get('entity')} is {self.player_name(owner)}'s: only the "
+                            "player who owns a private or presides a company acts for it")
 
     def _rebuild(self, actions: list[Action]) -> None:
         fresh = type(self)(self.players, self.options, self.seed)

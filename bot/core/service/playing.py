@@ -13,28 +13,33 @@ from bot.core.service.base import (ALREADY_HANDLED, IMPORTED_BY, MoveBuilder, Se
 from bot.core.store import (DEAL, UNDO, ActionRecord, GameRecord, Request, SeatRecord,
                             StaleGame)
 from engine.errors import GameError
-from engine.game import Action, Game, PlayerId
+from engine.game import Action, Choice, Game, PlayerId
 
 
 class Playing(ServiceBase):
     # -- playing -------------------------------------------------------------------------------
     async def act(self, game_id: int, caller: Caller, action: Action,
                   interaction_id: int | None = None) -> Result:
-        """Apply one action for the caller's seat; on any refusal nothing is stored. The same
-        action sent again before the first was seen applied is applied once."""
+        """Apply one action the caller typed, for their seat: checked against the title's
+        shape of that kind of move first (no internal fields); without an `entity` it acts
+        for whatever the caller acts for now (their seat, or the company they run). On any
+        refusal nothing is stored. The same action sent again before the first was seen
+        applied is applied once."""
         seen = self.store.version(game_id)
 
         async def body(record: GameRecord) -> Result:
             seat = self._playing_seat(record, caller)
+            game = await self._live(record)
+            game.check_submission(action)
             digest = move_digest(action)
             if self._repeated(record, seen, caller, digest):
                 return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
-            game = await self._live(record)
             self._require_turn(record, game, seat)
-            if (isinstance(action, dict) and action.get("entity_type") == "player"
-                    and action.get("entity") != seat.player_id):
-                raise Refused("you can only act for your own seat")
-            return await self._submit(record, game, seat, caller, action, interaction_id,
+            move = action
+            if "entity" not in action:
+                move = _acting_for(action, seat.player_id,
+                                   await self._legal(record, game, seat.player_id))
+            return await self._submit(record, game, seat, caller, move, interaction_id,
                                       digest)
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
@@ -78,14 +83,14 @@ class Playing(ServiceBase):
         other = _counterparty(game, action)
         if other is None or other == seat.player_id:
             return await self._apply(record, game, caller, action, interaction_id,
-                                     digest=digest)
+                                     by=seat.player_id, digest=digest)
         seller = next((s for s in self.store.seats(record.id) if s.player_id == other), None)
         if seller is None or seller.user_id <= 0:
             raise Refused(f"this deal takes {game.player_name(other)}'s property and nobody "
                           "holds that seat to agree to it; a game admin can give the seat with "
                           "/game replace")
         # the engine judges the move on a copy, so nobody is asked to agree to an illegal one
-        sentence = await asyncio.to_thread(_sentence_on_copy, game, action)
+        sentence = await asyncio.to_thread(_sentence_on_copy, game, action, seat.player_id)
         request, replaced = self.store.open_deal(record.id, record.version, caller.user_id,
                                                  action, sentence, interaction_id)
         lines = [f"{seat.name} proposes deal #{request.id} to {seller.name}: {sentence}",
@@ -98,12 +103,12 @@ class Playing(ServiceBase):
                       changed=True, notify=(seller.user_id,), vote=request.id, vote_kind=DEAL)
 
     async def _apply(self, record: GameRecord, game: Game, caller: Caller, action: Action,
-                     interaction_id: int | None, *, answers: int | None = None,
+                     interaction_id: int | None, *, by: PlayerId, answers: int | None = None,
                      head: str = "", digest: str | None = None) -> Result:
-        """Process and store one action for the caller (`answers`: the deal it carries out);
-        the requests still open lapse, and the result says so."""
+        """Process and store one action the caller's player `by` makes (`answers`: the deal
+        it carries out); the requests still open lapse, and the result says so."""
         lapsing = [r for r in self.store.open_requests(record.id) if r.id != answers]
-        recorded = await asyncio.to_thread(game.process, action)
+        recorded = await asyncio.to_thread(game.process, action, by)
         text = self._describe(game, recorded)
         try:
             self.store.append_action(record.id, len(game.actions), caller.user_id, recorded,
@@ -236,7 +241,7 @@ class Playing(ServiceBase):
         self._require_turn(record, game, proposer)
         try:
             return await self._apply(record, game, actor, request.action, interaction_id,
-                                     answers=request.id,
+                                     by=proposer.player_id, answers=request.id,
                                      head=f"{seller.name} accepted deal #{request.id}: ")
         except GameError as exc:
             self.store.close_request(request.id, "void")
@@ -303,8 +308,18 @@ def _counterparty(game: Game, action: Action) -> PlayerId | None:
     return game.counterparty(action)
 
 
-def _sentence_on_copy(game: Game, action: Action) -> str:
+def _sentence_on_copy(game: Game, action: Action, by: PlayerId) -> str:
     """What the action would do, told by the engine after applying it to a copy of the game
     (an illegal action raises the engine's GameError; the live game is untouched)."""
     scratch = copy.deepcopy(game)
-    return ServiceBase._describe(scratch, scratch.process(action))
+    return ServiceBase._describe(scratch, scratch.process(action, by))
+
+
+def _acting_for(action: Action, player: PlayerId, legal: list[Choice]) -> Action:
+    """The typed action with the entity the player acts for now filled in: that of their
+    legal moves of the same type (else of any legal move; else their own seat)."""
+    same = [c.action for c in legal if c.action.get("type") == action.get("type")]
+    model = next(iter(same or [c.action for c in legal]), None)
+    if model is None or "entity" not in model:
+        return {**action, "entity": player, "entity_type": "player"}
+    return {**action, "entity": model["entity"], "entity_type": model.get("entity_type")}
