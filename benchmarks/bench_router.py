@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.cli_routes import route_checks  # noqa: E402
+from bot.cli.routes import route_checks  # noqa: E402
 from engine.eighteen.board import Board  # noqa: E402
 from tests.test_router import CORPS, grow_network, title  # noqa: E402
 

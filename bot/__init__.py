@@ -1,1 +1,2 @@
-"""The bot: SQLite store, frontend-neutral game service, Discord shell and console."""
+"""The bot: the service layer (core), the Discord front end (discord_ui) and the command line
+(cli) with console play."""

@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Collection, Mapping, Sequence
 
 from engine import checkpoint
-from engine.errors import GameError, GameOver, InvalidAction
+from engine.errors import GameError, GameOver, IllegalAction, InvalidAction
+from engine.shapes import MOVE, check_bounded
 
 Action = dict[str, Any]
 PlayerId = int | str
+COMMON_FIELDS = frozenset({"type", "entity", "entity_type"})  # every move may name who acts
 
 
 @dataclass(frozen=True)
@@ -98,19 +100,56 @@ class Game(ABC):
         """Names of the images the renderer can draw for this title."""
         return ()
 
+    def action_fields(self) -> Mapping[str, frozenset[str]] | None:
+        """The fields (besides type, entity, entity_type) of each kind of move a user may type,
+        or None when the title names none (then only the generic bounds apply)."""
+        return None
+
+    def acting_player(self, action: Action) -> PlayerId | None:
+        """The player who controls the entity the action acts for (a company's president, a
+        private's owner), or None when the action names no such entity."""
+        return action.get("entity") if action.get("entity_type") == "player" else None
+
+    # -- what a user may submit ----------------------------------------------------------------
+    def check_submission(self, action: Action) -> None:
+        """A move typed by a user rather than picked from `legal_actions`: bounded in size,
+        a known type with only that type's fields, and no internal marks (`_`-prefixed keys,
+        `auto_actions`, which only replayed game files carry). Raises InvalidAction."""
+        check_bounded(action, MOVE, "the action")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise InvalidAction("an action is a JSON object with a string 'type'")
+        internal = sorted(k for k in action if k.startswith("_") or k == "auto_actions")
+        if internal:
+            raise InvalidAction(f"{', '.join(internal)} cannot be sent in a move")
+        fields = self.action_fields()
+        if fields is None:
+            return
+        kind = action["type"]
+        if kind not in fields:
+            raise InvalidAction(f"unknown action type {kind!r}; moves are: "
+                                f"{', '.join(sorted(fields))}")
+        extra = sorted(set(action) - COMMON_FIELDS - fields[kind])
+        if extra:
+            allowed = ", ".join(sorted(fields[kind])) or "none besides entity"
+            raise InvalidAction(f"a {kind} move has no {', '.join(extra)} (its fields: "
+                                f"{allowed})")
+
     # -- shared machinery ----------------------------------------------------------------------
     # Attributes a checkpoint keeps by reference: the log (only ever appended to, after success)
     # and the seats and options (fixed at creation).
     CHECKPOINT_SHARED: ClassVar[tuple[str, ...]] = ("actions", "players", "options")
 
-    def process(self, action: Action, *, atomic: bool = True) -> Action:
-        """Apply one action. A refused action leaves the game exactly as it was (its state is
-        saved first and put back). `atomic=False` skips the save, for replays that throw the
-        game away on the first refusal."""
+    def process(self, action: Action, by: PlayerId | None = None, *, atomic: bool = True) -> Action:
+        """Apply one action; `by` is the player submitting it, who must control the entity
+        it acts for (their own seat, a company they preside, a private they own). A refused
+        action leaves the game exactly as it was (its state is saved first and put back).
+        `atomic=False` skips the save, for replays that throw the game away on a refusal."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise InvalidAction("an action is a JSON object with a string 'type'")
         if self.finished and action["type"] != "message":
             raise GameOver("the game is over")
+        if by is not None:
+            self._check_actor(action, by)
         saved = checkpoint.save(self) if atomic else None
         try:
             recorded = self._apply(action)
@@ -137,6 +176,15 @@ class Game(ABC):
         finally:
             checkpoint.restore(saved)
         return True
+
+    def _check_actor(self, action: Action, by: PlayerId) -> None:
+        owner = self.acting_player(action)
+        if owner is None or owner == by:
+            return
+        if action.get("entity_type") == "player":
+            raise IllegalAction("you can only act for your own seat")
+        raise IllegalAction(f"{action.get('entity')} is {self.player_name(owner)}'s: only the "
+                            "player who owns a private or presides a company acts for it")
 
     def player_name(self, pid: PlayerId) -> str:
         for p in self.players:

@@ -16,10 +16,10 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 from discord import app_commands
 
-from bot.buttons import DYNAMIC_ITEMS
-from bot.discord_app import RailchatBot
-from bot.service import GameService
-from bot.store import Store
+from bot.discord_ui.buttons import DYNAMIC_ITEMS
+from bot.discord_ui.app import RailchatBot
+from bot.core.service import GameService
+from bot.core.store import Store
 
 GUILD, CHANNEL = 500, 600
 _ids = itertools.count(9000)
@@ -113,18 +113,21 @@ class World:
         return thread
 
     def interaction(self, user_id: int, *, where: int | None = None, admin: bool = False,
-                    interaction_id: int | None = None, **typed: Any):
-        """`typed`: options already filled in (what autocomplete sees)."""
+                    interaction_id: int | None = None, guild: int = GUILD,
+                    channel_admin: bool = False, **typed: Any):
+        """`typed`: options already filled in (what autocomplete sees). `admin`: Manage
+        Threads in the server `guild`; `channel_admin`: only in the channel used."""
         channel = self.channel if where is None else self.threads[where]
         response = Response()
         return SimpleNamespace(
-            id=interaction_id or next(_ids), client=self.bot, guild_id=GUILD,
+            id=interaction_id or next(_ids), client=self.bot, guild_id=guild,
             channel=channel, channel_id=channel.id,
             user=SimpleNamespace(id=user_id, display_name=f"user{user_id}",
-                                 mention=f"<@{user_id}>"),
-            permissions=discord.Permissions(manage_threads=admin),
+                                 mention=f"<@{user_id}>",
+                                 guild_permissions=discord.Permissions(manage_threads=admin)),
+            permissions=discord.Permissions(manage_threads=admin or channel_admin),
             response=response, followup=Followup(response),
-            namespace=SimpleNamespace(game=None, **typed),
+            namespace=SimpleNamespace(**{"game": None, **typed}),
             command=None)
 
     def command(self, name: str, group: str | None = "game") -> app_commands.Command:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.moves import MOVES, suggest
-from bot.results import Caller
-from bot.service import GameService
-from bot.store import Store
+from bot.core.moves import MOVES, suggest
+from bot.core.results import Caller
+from bot.core.service import GameService
+from bot.core.store import Store
 from engine.eighteen import io
 from tests.reference_games import game_path, require_games
 

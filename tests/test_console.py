@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import (GAME_COMMANDS, GROUPS, TOP_LEVEL, Console, ConsoleInputError,
-                         parse_arguments)
-from bot.discord_app import RailchatBot
-from bot.service import GameService
-from bot.store import Store
+from bot.cli.console import (GAME_COMMANDS, GROUPS, TOP_LEVEL, Console, ConsoleInputError,
+                             parse_arguments)
+from bot.discord_ui.app import RailchatBot
+from bot.core.service import GameService
+from bot.core.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 ADD = '{"type": "add", "amount": %d, "entity": %d, "entity_type": "player"}'

@@ -7,10 +7,10 @@ import io
 
 from PIL import Image
 
-from bot.console import Console
-from bot.rendering import render_view
-from bot.service import GameService
-from bot.store import Store
+from bot.cli.console import Console
+from bot.core.rendering import render_view
+from bot.core.service import GameService
+from bot.core.store import Store
 from tests.reference_games import game_path, require_games
 from tests.test_console import session
 

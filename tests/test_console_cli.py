@@ -4,9 +4,9 @@ from __future__ import annotations
 import discord
 import pytest
 
-import bot.discord_app
+import bot.discord_ui.app
 from bot import cli
-from bot.config import ConfigError, load_settings, read_dotenv
+from bot.core.config import ConfigError, load_settings, read_dotenv
 
 
 def test_dotenv_is_read_and_the_environment_wins(tmp_path):
@@ -46,7 +46,7 @@ def test_run_starts_the_bot_when_a_token_is_set(monkeypatch, tmp_path):
     monkeypatch.setenv("DISCORD_TOKEN", "secret")
     monkeypatch.setenv("RAILCHAT_GUILD", "42")
     started = []
-    monkeypatch.setattr(bot.discord_app, "run_bot", started.append)
+    monkeypatch.setattr(bot.discord_ui.app, "run_bot", started.append)
     assert cli.main(["run", "--db", "other.db"]) == 0
     assert [(s.token, s.guild_id, s.db_path) for s in started] == [("secret", 42, "other.db")]
     assert cli.main([]) == 0 and len(started) == 2  # bare `railchat` means `run`
@@ -76,7 +76,7 @@ def test_bot_start_failures_are_explained(monkeypatch, tmp_path, capsys, error, 
 
     def fail(settings):
         raise error
-    monkeypatch.setattr(bot.discord_app, "run_bot", fail)
+    monkeypatch.setattr(bot.discord_ui.app, "run_bot", fail)
     assert cli.main(["run"]) == 1
     err = capsys.readouterr().err
     assert message in err and "wrong" not in err

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.results import Caller
+from bot.core.results import Caller
 from tests.discord_world import GUILD, Sent, World, make_thread, make_world, posts
 from tests.reference_games import game_path, require_games
 
@@ -50,7 +50,7 @@ async def test_a_company_buys_another_presidents_train_only_when_they_agree(worl
     refused = await world.play("train", at(1), train=trains[0].value, price=0, game=None)
     assert refused[-1] == Sent("Refused: NYNH may only spend between $1 and $920 on B&O's 2 "
                                "train", True)
-    assert service.open_requests(gid) == [(1, "deal #1 from Player 1: NYNH buys B&O's 2-train for "
+    assert service.open_requests(gid, guild_id=GUILD) == [(1, "deal #1 from Player 1: NYNH buys B&O's 2-train for "
                                               "$1.")]  # the refused one asked nobody
     sent = await world.press("rc:d:1:yes", at(2))  # PRR's president is not the seller
     assert sent[-1] == Sent("Refused: only Player 3 can accept deal #1: it takes their "
@@ -72,7 +72,7 @@ async def test_a_player_buys_another_players_private_at_an_agreed_price(world):
     service = world.bot.service
     refused = await world.play("private", at(2), company="CS", price=5000, game=None)
     assert refused[-1] == Sent("Refused: Player 2 has $70 and cannot spend $5000", True)
-    assert service.open_requests(gid) == []  # a deal the engine refuses is never proposed
+    assert service.open_requests(gid, guild_id=GUILD) == []  # a deal the engine refuses is never proposed
     sent = await world.play("private", at(2), company="SV", price=5, game=None)
     assert sent[-1].text.startswith("Done: Player 2 proposes deal #1 to Player 3: ")
     sent = await world.run("reject", at(3), request=1)

@@ -10,8 +10,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord_io import fit_latest
-from bot.results import Caller
+from bot.discord_ui.io import fit_latest
+from bot.core.results import Caller
 from tests.discord_world import CHANNEL, GUILD, Sent, World, make_world, posts
 
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
@@ -85,7 +85,7 @@ async def open_game(world: World, user: int = 1, **kwargs):
     sent = await world.run("new", interaction, title="tally", seats=kwargs.pop("seats", 2),
                            options=kwargs.pop("options", None))
     thread = list(world.threads.values())[-1]
-    game_id = world.bot.service.game_for_thread(thread.id)
+    game_id = world.bot.service.game_for_thread(thread.id, guild_id=GUILD)
     assert game_id is not None, sent
     return game_id, thread
 
@@ -316,7 +316,7 @@ def _response(status: int):
 
 
 def _caller(seat: int):
-    return Caller(seat, f"user{seat}")
+    return Caller(seat, f"user{seat}", guild_id=GUILD)
 
 
 def _add(seat: int, amount: int) -> dict:

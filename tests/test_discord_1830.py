@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.moves import choice_key
+from bot.core.moves import choice_key
 from tests.discord_world import Post, Sent, World, make_world, posts
 
 

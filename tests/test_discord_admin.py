@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.discord_app import RailchatBot
-from bot.service import GameService
-from bot.store import Store
+from bot.discord_ui.app import RailchatBot
+from bot.core.service import GameService
+from bot.core.store import Store
 from tests.discord_world import Sent, World, make_world, posts, three_players
 
 

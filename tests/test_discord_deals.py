@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord_app import RailchatBot
-from bot.service import GameService
-from bot.store import Store
-from tests.discord_world import Sent, World, fake_renderer, make_world, posts, three_players
+from bot.discord_ui.app import RailchatBot
+from bot.core.service import GameService
+from bot.core.store import Store
+from tests.discord_world import GUILD, Sent, World, fake_renderer, make_world, posts, three_players
 
 
 def take(entity: int, source: int, amount: int) -> str:
@@ -99,7 +99,7 @@ async def test_deals_are_answered_with_approve_and_reject_and_lapse(world):
 
     sent = await world.run("act", at(2), game=None, action=take(2, 1, 99))
     assert sent[-1] == Sent("Refused: user1 has only 6 points", True)  # nobody is asked
-    assert world.bot.service.open_requests(1) == []
+    assert world.bot.service.open_requests(1, guild_id=GUILD) == []
 
 
 async def test_a_restart_does_not_mention_again_whoever_was_mentioned(db_path):

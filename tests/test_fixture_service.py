@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from bot import cli
-from bot.results import Caller
-from bot.service import GameService
-from bot.store import Store
+from bot.core.results import Caller
+from bot.core.service import GameService
+from bot.core.store import Store
 from engine.eighteen import io
 from tests.discord_world import make_world, posts
 from tests.reference_games import game_files, game_ids, require_games

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.moves import MOVES, choice_key, quick_action, quick_moves, resolve, suggest
-from bot.results import Refused
-from bot.routes_input import best_routes_text, parse_routes, routes_from_text
+from bot.core.moves import MOVES, choice_key, quick_action, quick_moves, resolve, suggest
+from bot.core.results import Refused
+from bot.core.routes_input import best_routes_text, parse_routes, routes_from_text
 from engine.game import Choice
 from tests.g1830_helpers import act, finish_auction_simply, new_game
 

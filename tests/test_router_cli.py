@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from bot import cli_routes
+from bot.cli import routes as cli_routes
 from tests.reference_games import require_games
 
 

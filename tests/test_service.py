@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.results import Caller
-from bot.service import GameService
-from bot.store import Store
+from bot.core.results import Caller
+from bot.core.service import GameService
+from bot.core.store import Store
 
 ANN, BOB, CY, EVE = (Caller(10, "Ann"), Caller(11, "Bob"), Caller(12, "Cy"), Caller(99, "Eve"))
 
@@ -192,17 +192,21 @@ async def test_concurrent_duplicate_interactions_apply_once(service):
     assert stored(service, gid) == [add(1)]
 
 
-async def test_fifty_concurrent_actions_are_serialised(service):
+async def test_concurrent_actions_are_serialised_and_a_repeated_move_is_applied_once(service):
+    """27 different moves sent at once are all applied in some order; each sent a second time
+    against the same game version (another click, a retried request) is applied once."""
     gid = await started(service, ANN, BOB, CY, free_for_all=True, target=10_000)
     callers = [ANN, BOB, CY]
-    calls = [service.act(gid, callers[i % 3], add(i % 3 + 1, i % 9 + 1), interaction_id=1000 + i)
-             for i in range(50)]
+    moves = [(callers[i % 3], add(i % 3 + 1, i // 3 + 1)) for i in range(27)]
+    calls = [service.act(gid, caller, action, interaction_id=1000 + n)
+             for n, (caller, action) in enumerate(moves + moves)]
     results = await asyncio.gather(*calls)
-    assert all(r.ok and r.changed for r in results)
+    assert all(r.ok for r in results)
+    assert sum(r.changed for r in results) == 27 and sum(r.duplicate for r in results) == 27
     actions = service.store.actions(gid)
-    assert [a.seq for a in actions] == list(range(1, 51))
+    assert [a.seq for a in actions] == list(range(1, 28))
     assert sorted((a.user_id, a.payload["amount"]) for a in actions) == sorted(
-        (callers[i % 3].user_id, i % 9 + 1) for i in range(50))
+        (caller.user_id, action["amount"]) for caller, action in moves)
     live = (await service.status(gid)).text
     fresh = GameService(Store(service.store.path))
     assert (await fresh.status(gid)).text == live
@@ -214,7 +218,10 @@ async def test_fifty_concurrent_turn_actions_all_accounted_for(service):
     results = await asyncio.gather(*calls)
     accepted = [r for r in results if r.changed]
     refused = [r for r in results if r.error]
-    assert len(accepted) + len(refused) == 50 and accepted
+    repeated = [r for r in results if r.duplicate]
+    assert len(accepted) + len(refused) + len(repeated) == 50
+    # Ann's and Bob's moves were sent against the starting version: each applies once
+    assert len(accepted) == 2 and len(repeated) == 48 - len(refused)
     assert all(r.error.startswith("it is not your turn") for r in refused)
     assert len(stored(service, gid)) == len(accepted)
 
@@ -239,8 +246,8 @@ async def test_restart_recovery_in_a_new_process(service, db_path):
     script = textwrap.dedent(f"""
         import asyncio
         from tests.titles_for_tests import register
-        from bot.service import GameService
-        from bot.store import Store
+        from bot.core.service import GameService
+        from bot.core.store import Store
         register()
         print(asyncio.run(GameService(Store({str(db_path)!r})).status({gid})).text)
     """)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-from bot.results import Caller
-from bot.service import GameService
-from bot.store import Store
+from bot.core.results import Caller
+from bot.core.service import GameService
+from bot.core.store import Store
 
 A, B = Caller(1, "A"), Caller(2, "B")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.results import Caller
-from bot.service import GameService
-from bot.store import Store
+from bot.core.results import Caller
+from bot.core.service import GameService
+from bot.core.store import Store
 from engine.errors import IllegalAction
 from tests.test_service import ANN, BOB, CY, EVE, add, started, stored
 

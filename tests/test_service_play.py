@@ -7,9 +7,9 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from bot.results import Caller, Refused
-from bot.service import GameService
-from bot.store import Store
+from bot.core.results import Caller, Refused
+from bot.core.service import GameService
+from bot.core.store import Store
 from tests.test_service import ANN, BOB, CY, EVE, add, started, stored
 
 ADMIN = Caller(50, "Mod", is_admin=True)

@@ -5,8 +5,8 @@ import sqlite3
 
 import pytest
 
-from bot.migrations import MIGRATIONS
-from bot.store import ACTIVE, FINISHED, OPEN, DuplicateInteraction, Store
+from bot.core.migrations import MIGRATIONS
+from bot.core.store import ACTIVE, FINISHED, OPEN, DuplicateInteraction, Store
 
 
 def _new_game(store: Store, **kw):

@@ -18,6 +18,7 @@ from engine.eighteen.operating import (Bankrupt, BuyCompany, BuyTrain, DiscardTr
                                        SpecialTrack, Token, Track)
 from engine.eighteen.rounds import Round
 from engine.eighteen.stock import BuySellParShares, StockRound
+from engine.eighteen.submissions import ACTION_FIELDS, controller
 from engine.eighteen.trains import Depot, Phase, Phases, Train
 from engine.errors import GameError, IllegalAction, InvalidAction
 from engine.game import Action, Choice, Game, PlayerId
@@ -725,11 +726,17 @@ class EighteenGame(Game):
         if self.finished_flag:
             return out
         for e in self.active_entities():
-            p = e if isinstance(e, Player) else (e.owner if isinstance(e, Corporation) else
-                                                 (e.owner.owner if isinstance(e, Company) and isinstance(e.owner, Corporation) else e.owner))
-            if isinstance(p, Player) and p.id not in out:
+            p = controller(e)
+            if p is not None and p.id not in out:
                 out.append(p.id)
         return out
+
+    def action_fields(self) -> dict[str, frozenset[str]]:
+        return ACTION_FIELDS
+
+    def acting_player(self, action: Action) -> PlayerId | None:
+        owner = controller(self.resolve_entity(action))
+        return None if owner is None else owner.id
 
     def player_value(self, p: Player) -> int:
         shares = sum(s.corp.share_price.price * s.percent // 10 for s in p.shares

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from bot.results import Refused
+from bot.core.results import Refused
 from engine.game import Action, Choice, Game
 
 KEY_PREFIX = "~"  # autocomplete values that name one choice exactly (users never type this)

@@ -159,3 +159,12 @@ def m005_mentions(db: Database) -> None:
     """Who was last @mentioned as having to act (a JSON list of user ids), so a restart does
     not mention them again for the same turn."""
     db.execute("ALTER TABLE games ADD COLUMN mentioned TEXT")
+
+
+@MIGRATIONS()
+def m006_action_versions(db: Database) -> None:
+    """Each action's game version when it was applied and a digest of the move as sent, so the
+    same move sent twice against one version is recognised and applied once."""
+    db.execute("ALTER TABLE actions ADD COLUMN version INTEGER")
+    db.execute("ALTER TABLE actions ADD COLUMN digest TEXT")
+    db.execute("CREATE INDEX actions_digest ON actions (game_id, user_id, digest)")

@@ -1,9 +1,13 @@
 """The SQLite game store: games, seats, the append-only action log and the requests awaiting
 players' answers (undo votes, deals), with sqlite-utils in WAL mode.
 
-Every state change is one transaction (`db.atomic()`), so an action, a join or a start is
-stored whole or not at all. Calls are short; the store holds no game logic. Engine player ids
-are stored JSON-encoded because titles use ints (seat numbers) or strings (imported files).
+Every state change is one write transaction begun IMMEDIATE (the write lock is taken first,
+waiting up to a busy timeout, so a transaction is never refused half-way for a lock another
+process holds), so an action, a join or a start is stored whole or not at all. Changes to a
+game can name the game version they were computed from: if another process (the bot and
+`railchat local` may share one file) changed the game since, `StaleGame` is raised and nothing
+is written. Calls are short; the store holds no game logic. Engine player ids are stored
+JSON-encoded because titles use ints (seat numbers) or strings (imported files).
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from sqlite_utils import Database
 
-from bot.migrations import MIGRATIONS
+from bot.core.migrations import MIGRATIONS
 from engine.game import Action, PlayerId
 
 log = logging.getLogger(__name__)
@@ -27,8 +31,16 @@ OPEN, ACTIVE, FINISHED = "open", "active", "finished"
 UNDO, DEAL = "undo", "deal"  # the kinds of request
 
 
+BUSY_TIMEOUT = 15.0  # seconds a write waits for another connection's write to finish
+
+
 class DuplicateInteraction(Exception):
     """This interaction id was already handled; the change it carried was not applied again."""
+
+
+class StaleGame(Exception):
+    """The game changed (another process wrote) since the version a change was computed from;
+    nothing was written."""
 
 
 @dataclass(frozen=True)
@@ -100,13 +112,15 @@ class Request:
 
 
 class Store:
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = str(path)
-        self.db = Database(self.path)
+        self.db = Database(sqlite3.connect(self.path, timeout=busy_timeout))
+        self.db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
         if self.path != ":memory:":
             self.db.enable_wal()
         self.db.execute("PRAGMA foreign_keys = ON")
-        MIGRATIONS.apply(self.db)
+        with self._write():  # two processes opening one new file migrate it once
+            MIGRATIONS.apply(self.db)
 
     def close(self) -> None:
         self.db.close()
@@ -155,6 +169,17 @@ class Store:
     def action_count(self, game_id: int) -> int:
         return self._one("SELECT count(*) AS n FROM actions WHERE game_id = ?", [game_id])["n"]
 
+    def version(self, game_id: int) -> int | None:
+        row = self._one("SELECT version FROM games WHERE id = ?", [game_id])
+        return row["version"] if row else None
+
+    def repeated(self, game_id: int, since: int, user_id: int, digest: str | None) -> bool:
+        """Whether the user's move `digest` (None: any move) was stored at game version
+        `since` or later (the same move sent twice against one version is applied once)."""
+        return self._one("SELECT 1 AS x FROM actions WHERE game_id = ? AND version >= ? AND "
+                         "user_id = ? AND (? IS NULL OR digest = ?)",
+                         [game_id, since, user_id, digest, digest]) is not None
+
     def seen_interaction(self, interaction_id: int) -> bool:
         return self._one("SELECT 1 AS x FROM interactions WHERE id = ?", [interaction_id]) is not None
 
@@ -178,10 +203,15 @@ class Store:
 
     def add_seat(self, game_id: int, user_id: int, name: str,
                  interaction_id: int | None = None) -> int:
-        """Seat the user after the last taken seat; return the seat number."""
+        """Seat the user after the last taken seat; return the seat number. `StaleGame` when
+        the game started or filled up meanwhile (another process seated someone)."""
         with self._change(interaction_id, "join", game_id):
             seat = self._one("SELECT coalesce(max(seat), 0) + 1 AS s FROM seats WHERE game_id = ?",
                              [game_id])["s"]
+            open_seats = self._one("SELECT 1 AS x FROM games WHERE id = ? AND status = ? AND "
+                                   "seat_limit >= ?", [game_id, OPEN, seat])
+            if open_seats is None:
+                raise StaleGame(f"game {game_id} is no longer open for seat {seat}")
             self._insert_seat(game_id, seat, user_id, name)
             self._touch(game_id)
         return seat
@@ -189,6 +219,9 @@ class Store:
     def remove_seat(self, game_id: int, user_id: int, interaction_id: int | None = None) -> None:
         """Free the user's seat and close the gap so seats stay numbered 1..n in join order."""
         with self._change(interaction_id, "leave", game_id):
+            if self._one("SELECT 1 AS x FROM games WHERE id = ? AND status = ?",
+                         [game_id, OPEN]) is None:
+                raise StaleGame(f"game {game_id} has started meanwhile")
             seat = self._one("SELECT seat FROM seats WHERE game_id = ? AND user_id = ?",
                              [game_id, user_id])["seat"]
             self.db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", [game_id, seat])
@@ -201,9 +234,9 @@ class Store:
             self._touch(game_id)
 
     def start_game(self, game_id: int, seed: int, player_ids: Sequence[PlayerId],
-                   interaction_id: int | None = None) -> None:
+                   interaction_id: int | None = None, *, version: int | None = None) -> None:
         """Fix the seat order: seat i (1-based) plays as player_ids[i-1]."""
-        with self._change(interaction_id, "start", game_id):
+        with self._change(interaction_id, "start", game_id, version):
             for seat, pid in enumerate(player_ids, start=1):
                 self.db.execute("UPDATE seats SET player_id = ? WHERE game_id = ? AND seat = ?",
                                 [json.dumps(pid), game_id, seat])
@@ -214,16 +247,20 @@ class Store:
 
     def append_action(self, game_id: int, seq: int, user_id: int, payload: Action, *,
                       finished: bool = False, interaction_id: int | None = None,
-                      text: str | None = None, answers: int | None = None) -> None:
+                      text: str | None = None, answers: int | None = None,
+                      version: int | None = None, digest: str | None = None) -> None:
         """Store one accepted action (seq = its 1-based place in the log), its sentence and
-        the game status; `answers` is the deal it carries out (done; other requests lapse)."""
+        the game status; `answers` is the deal it carries out (done; other requests lapse).
+        `digest` names the move as the user sent it (see `repeated`); the row keeps the game
+        version it was applied at."""
         now = _now()
-        with self._change(interaction_id, "act", game_id):
+        with self._change(interaction_id, "act", game_id, version):
             if answers is not None:
                 self.db.execute("UPDATE requests SET status = 'done' WHERE id = ?", [answers])
             self.db["actions"].insert({
                 "game_id": game_id, "seq": seq, "user_id": user_id,
                 "payload": json.dumps(payload, sort_keys=True), "created_at": now, "text": text,
+                "version": self.version(game_id), "digest": digest,
             })
             self._advance(game_id, FINISHED if finished else ACTIVE, now)
 
@@ -236,11 +273,12 @@ class Store:
         return self.rewind(game_id, last - 1, undone_by, interaction_id)[0]
 
     def rewind(self, game_id: int, keep: int, undone_by: int,
-               interaction_id: int | None = None) -> list[ActionRecord]:
+               interaction_id: int | None = None, *,
+               version: int | None = None) -> list[ActionRecord]:
         """Keep the first `keep` actions; move the later ones to `undone_actions` (returned,
         oldest first). The game is active again."""
         now = _now()
-        with self._change(interaction_id, "undo", game_id):
+        with self._change(interaction_id, "undo", game_id, version):
             rows = self._all("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
                              [game_id, keep])
             if not rows:
@@ -296,9 +334,10 @@ class Store:
             self.db.execute("UPDATE games SET paused = ?, updated_at = ?, turn_since = ?, "
                             "reminded_at = NULL WHERE id = ?", [int(paused), now, now, game_id])
 
-    def abandon(self, game_id: int, interaction_id: int | None = None) -> None:
+    def abandon(self, game_id: int, interaction_id: int | None = None, *,
+                version: int | None = None) -> None:
         """End the game without a result; the log is kept."""
-        with self._change(interaction_id, "abandon", game_id):
+        with self._change(interaction_id, "abandon", game_id, version):
             now = _now()
             self._lapse_requests(game_id)
             self.db.execute("UPDATE games SET status = ?, abandoned_at = ?, updated_at = ?, "
@@ -310,7 +349,7 @@ class Store:
             self.db.execute("UPDATE games SET remind_hours = ? WHERE id = ?", [hours, game_id])
 
     def mark_reminded(self, game_id: int, when: str) -> None:
-        with self.db.atomic():
+        with self._write():
             self.db.execute("UPDATE games SET reminded_at = ? WHERE id = ?", [when, game_id])
 
     # -- notifications and undo votes ----------------------------------------------------------
@@ -319,7 +358,7 @@ class Store:
         return bool(row and row["dm"])
 
     def set_dm(self, user_id: int, dm: bool) -> None:
-        with self.db.atomic():
+        with self._write():
             self.db["notify_prefs"].upsert({"user_id": user_id, "dm": int(dm)}, pk="user_id")
 
     def open_undo_request(self, game_id: int, keep: int, version: int, requested_by: int,
@@ -370,21 +409,41 @@ class Store:
         return {r["user_id"]: bool(r["approve"]) for r in rows}
 
     def close_request(self, request_id: int, status: str) -> None:
-        with self.db.atomic():
+        with self._write():
             self.db.execute("UPDATE requests SET status = ? WHERE id = ?", [status, request_id])
 
     def set_mentioned(self, game_id: int, user_ids: Sequence[int]) -> None:
         """Who was last mentioned as having to act in the game's thread."""
-        with self.db.atomic():
+        with self._write():
             self.db.execute("UPDATE games SET mentioned = ? WHERE id = ?",
                             [json.dumps(list(user_ids)), game_id])
 
     # -- helpers -------------------------------------------------------------------------------
     @contextmanager
-    def _change(self, interaction_id: int | None, kind: str,
-                game_id: int | None) -> Iterator[None]:
-        """One transaction that also records the interaction id that asked for it (if any)."""
-        with self.db.atomic():
+    def _write(self) -> Iterator[None]:
+        """One write transaction, begun IMMEDIATE (nested: a savepoint)."""
+        if self.db.conn.in_transaction:
+            with self.db.atomic():
+                yield
+            return
+        self.db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.conn.rollback()
+            raise
+        self.db.conn.execute("COMMIT")
+
+    @contextmanager
+    def _change(self, interaction_id: int | None, kind: str, game_id: int | None,
+                version: int | None = None) -> Iterator[None]:
+        """One transaction that also records the interaction id that asked for it (if any);
+        with a `version`, only while the game is still at that version."""
+        with self._write():
+            if version is not None and game_id is not None:
+                stored = self.version(game_id)
+                if stored != version:
+                    raise StaleGame(f"game {game_id} is at version {stored}, not {version}")
             if interaction_id is not None:
                 try:
                     self.db.execute("INSERT INTO interactions (id, game_id, kind, created_at) "

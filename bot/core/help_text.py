@@ -8,7 +8,7 @@ from engine.eighteen.game import EighteenGame
 from engine.errors import GameError
 from engine.titles import find_title, title_names
 
-from bot.moves import MOVES
+from bot.core.moves import MOVES
 
 GAME_COMMANDS = (
     ("new title [seats] [options]", "open a game in a new thread; you take seat 1"),

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import discord
 
-from bot.discord_io import caller_of
-from bot.moves import Quick, quick_action
+from bot.discord_ui.io import caller_of
+from bot.core.moves import Quick, quick_action
 
 if TYPE_CHECKING:
-    from bot.discord_app import RailchatBot
+    from bot.discord_ui.app import RailchatBot
 
 MAX_BUTTONS = 25
 STYLES = {"pass": discord.ButtonStyle.secondary, "done": discord.ButtonStyle.secondary,

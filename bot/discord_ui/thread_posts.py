@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.buttons import prompt_view
-from bot.discord_io import MAX_MESSAGE, fit, game_thread, reply
-from bot.moves import quick_moves
-from bot.results import Prompt, Result
-from bot.service import Renderer
+from bot.discord_ui.buttons import prompt_view
+from bot.discord_ui.io import MAX_MESSAGE, fit, game_thread, reply
+from bot.core.moves import quick_moves
+from bot.core.results import Prompt, Result
+from bot.core.service.base import Renderer
 
 if TYPE_CHECKING:
-    from bot.discord_app import RailchatBot
+    from bot.discord_ui.app import RailchatBot
 
 log = logging.getLogger(__name__)
 

@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Awaitable, Callable, Iterable, Iterator, TextIO
 
-from bot.help_text import help_text
-from bot.moves import MOVES, Move, moves_text, resolve
-from bot.parsing import parse_action, parse_options, parse_seat_users
-from bot.results import Caller, Result
-from bot.routes_input import best_routes_text, routes_from_text
-from bot.service import GameService, Renderer
+from bot.core.help_text import help_text
+from bot.core.moves import MOVES, Move, moves_text, resolve
+from bot.core.parsing import parse_action, parse_options, parse_seat_users
+from bot.core.results import Caller, Result
+from bot.core.routes_input import best_routes_text, routes_from_text
+from bot.core.service import GameService
+from bot.core.service.base import Renderer
 
 log = logging.getLogger(__name__)
 

@@ -12,14 +12,14 @@ import importlib
 import logging
 import sys
 
-from bot.config import ConfigError, Settings, load_settings
+from bot.core.config import ConfigError, Settings, load_settings
 
 log = logging.getLogger(__name__)
 
 # Modules exposing `add_parser(subparsers) -> None`, each registering one sub-command whose
 # handler is set with `set_defaults(func=...)` and takes the parsed arguments.
-EXTRA_COMMAND_MODULES: tuple[str, ...] = ("bot.cli_replay", "bot.cli_routes", "render.cli",
-                                          "bot.cli_export")
+EXTRA_COMMAND_MODULES: tuple[str, ...] = ("bot.cli.replay", "bot.cli.routes", "render.cli",
+                                          "bot.cli.export")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,7 +60,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     import aiohttp  # discord.py and its HTTP client load only when the bot runs
     import discord
 
-    from bot.discord_app import run_bot
+    from bot.discord_ui.app import run_bot
 
     _configure_logging(settings.log_level or "INFO")
     log.info("starting the Discord bot on %s", settings.db_path)
@@ -81,10 +81,10 @@ def cmd_local(args: argparse.Namespace) -> int:
 
 
 def _local(settings: Settings) -> int:
-    from bot.console import play
-    from bot.rendering import render_view
-    from bot.service import GameService
-    from bot.store import Store
+    from bot.cli.console import play
+    from bot.core.rendering import render_view
+    from bot.core.service import GameService
+    from bot.core.store import Store
 
     _configure_logging(settings.log_level or "WARNING")
     store = Store(settings.db_path)
@@ -109,6 +109,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"railchat: {exc}", file=sys.stderr)
         return 2
 
-
-if __name__ == "__main__":
-    sys.exit(main())

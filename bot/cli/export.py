@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.config import load_settings
+from bot.core.config import load_settings
 
 
 def add_parser(subparsers: Any) -> None:
@@ -21,8 +21,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from bot.service import GameService
-    from bot.store import Store
+    from bot.core.service import GameService
+    from bot.core.store import Store
 
     db_path = args.db or load_settings().db_path
     if not Path(db_path).is_file():

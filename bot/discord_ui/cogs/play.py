@@ -1,7 +1,7 @@
 """The `/play` command group (one command per kind of move, options suggested from the
 engine's legal choices) and `/notify` (direct messages when it is your turn).
 
-The commands only gather what the user typed; `bot.moves` turns it into one legal action and
+The commands only gather what the user typed; `bot.core.moves` turns it into one legal action and
 the service applies it, so nothing here knows a rule.
 """
 from __future__ import annotations
@@ -12,12 +12,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_io import caller_of, game_or_refuse, reply, resolve_game
-from bot.moves import MOVES, resolve, suggest
-from bot.routes_input import routes_from_text
+from bot.discord_ui.io import caller_of, game_or_refuse, reply, resolve_game
+from bot.core.moves import MOVES, resolve, suggest
+from bot.core.routes_input import routes_from_text
 
 if TYPE_CHECKING:
-    from bot.discord_app import RailchatBot
+    from bot.discord_ui.app import RailchatBot
 
 AUTOCOMPLETE_LIMIT = 25
 GAME_HELP = "Game number (default: this thread's game, or your only game here)"
@@ -25,7 +25,7 @@ Price = app_commands.Range[int, 0, 1_000_000]
 
 
 def _described(name: str) -> Any:
-    """`app_commands.describe` for a move's options (descriptions kept in bot.moves)."""
+    """`app_commands.describe` for a move's options (descriptions kept in bot.core.moves)."""
     return app_commands.describe(**{o.name: o.description for o in MOVES[name].options},
                                  game=GAME_HELP)
 
@@ -61,7 +61,8 @@ class PlayCog(commands.GroupCog, group_name="play",
             return []
         move = MOVES[name]
         typed = {o.name: getattr(interaction.namespace, o.name, None) for o in move.options}
-        choices = await self.service.legal_actions(game_id, interaction.user.id)
+        choices = await self.service.legal_actions(game_id, interaction.user.id,
+                                                   guild_id=interaction.guild_id)
         return [app_commands.Choice(name=shown, value=value)
                 for shown, value in suggest(move, option, typed, choices, current,
                                             AUTOCOMPLETE_LIMIT)]

@@ -8,12 +8,15 @@ from engine.game import Choice
 
 @dataclass(frozen=True)
 class Caller:
-    """The person behind a command. `is_admin` is the frontend's own grant (Discord: the
-    Manage Threads permission); the creator of a game is its admin regardless."""
+    """The person behind a command and where it comes from. `guild_id` is the Discord server
+    (None: the console); a game of another server does not exist for the caller. `is_admin` is
+    the frontend's grant in that server (Discord: Manage Threads or Manage Server); the
+    creator of a game is its admin regardless."""
 
     user_id: int
     name: str
     is_admin: bool = False
+    guild_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import re
 from itertools import product
 from typing import Any
 
-from bot.results import Refused
+from bot.core.results import Refused
 from engine.game import Action, Game
 
 MAX_CUTS = 16  # different cuts of one typed route tried at most

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.results import Caller, Result
+from bot.core.results import Caller, Result
 
 if TYPE_CHECKING:
-    from bot.discord_app import RailchatBot
+    from bot.discord_ui.app import RailchatBot
 
 log = logging.getLogger(__name__)
 
@@ -23,10 +23,13 @@ MAX_MESSAGE = 2000
 
 
 def caller_of(interaction: discord.Interaction) -> Caller:
-    """Users with Manage Threads administer every game in the server."""
-    permissions = interaction.permissions
-    return Caller(interaction.user.id, interaction.user.display_name,
-                  is_admin=bool(permissions and permissions.manage_threads))
+    """The user and the server the interaction comes from. Members with Manage Threads or
+    Manage Server in that server (their server-wide permissions, not a channel's) administer
+    its games; the service shows no game of another server."""
+    permissions = getattr(interaction.user, "guild_permissions", None)
+    admin = permissions is not None and (permissions.manage_threads or permissions.manage_guild)
+    return Caller(interaction.user.id, interaction.user.display_name, is_admin=admin,
+                  guild_id=interaction.guild_id)
 
 
 def resolve_game(bot: RailchatBot, interaction: discord.Interaction,
@@ -34,10 +37,12 @@ def resolve_game(bot: RailchatBot, interaction: discord.Interaction,
     """The game a command means (`game_id`): the explicit number, else the game of the thread
     it is used in, else the one game of this server that is unambiguous for the user; else
     `error` says which games it could be."""
-    if game is not None:
-        return Result(game_id=game)
+    if game is not None:  # a game of another server does not exist here
+        return (Result(game_id=game) if bot.service.visible(game, interaction.guild_id)
+                else Result(error=f"there is no game #{game}"))
     if interaction.channel_id is not None:
-        found = bot.service.game_for_thread(interaction.channel_id)
+        found = bot.service.game_for_thread(interaction.channel_id,
+                                            guild_id=interaction.guild_id)
         if found is not None:
             return Result(game_id=found)
     chosen = bot.service.default_game(interaction.user.id, guild_id=interaction.guild_id)

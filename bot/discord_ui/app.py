@@ -9,15 +9,16 @@ from datetime import datetime, timezone
 import discord
 from discord.ext import commands
 
-from bot.buttons import DYNAMIC_ITEMS
-from bot.config import Settings
-from bot.service import GameService, Renderer
-from bot.store import Store
-from bot.thread_posts import DEFAULT_DELAY, ThreadPoster, post_now
+from bot.discord_ui.buttons import DYNAMIC_ITEMS
+from bot.core.config import Settings
+from bot.core.service import GameService
+from bot.core.service.base import Renderer
+from bot.core.store import Store
+from bot.discord_ui.thread_posts import DEFAULT_DELAY, ThreadPoster, post_now
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.game", "bot.cogs.play")
+EXTENSIONS = ("bot.discord_ui.cogs.game", "bot.discord_ui.cogs.play")
 REMINDER_CHECK_SECONDS = 15 * 60  # the longest sleep between two looks at due reminders
 
 
@@ -90,7 +91,7 @@ class RailchatBot(commands.Bot):
 def run_bot(settings: Settings) -> None:
     """Connect to Discord and serve until interrupted."""
     assert settings.token, "run_bot needs DISCORD_TOKEN"
-    from bot.rendering import render_view
+    from bot.core.rendering import render_view
 
     store = Store(settings.db_path)
     try:

@@ -15,17 +15,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_io import (add_to_thread, caller_of, fit, fit_latest, game_or_refuse,
-                            game_thread, reply, reply_files, resolve_game)
-from bot.help_text import help_text
-from bot.moves import moves_text
-from bot.parsing import parse_action, parse_options, parse_seat_users
-from bot.results import Result
-from bot.routes_input import best_routes_text, route_companies
-from bot.service import HISTORY_LIMIT
+from bot.discord_ui.io import (add_to_thread, caller_of, fit, fit_latest, game_or_refuse,
+                               game_thread, reply, reply_files, resolve_game)
+from bot.core.help_text import help_text
+from bot.core.moves import moves_text
+from bot.core.parsing import parse_action, parse_options, parse_seat_users
+from bot.core.results import Result
+from bot.core.routes_input import best_routes_text, route_companies
+from bot.core.service.base import HISTORY_LIMIT
 
 if TYPE_CHECKING:
-    from bot.discord_app import RailchatBot
+    from bot.discord_ui.app import RailchatBot
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,8 @@ class GameCog(commands.GroupCog, group_name="game",
         if game_id is None:
             return []
         choices = []
-        for choice in await self.service.legal_actions(game_id, interaction.user.id):
+        for choice in await self.service.legal_actions(game_id, interaction.user.id,
+                                                   guild_id=interaction.guild_id):
             value = json.dumps(choice.action, separators=(",", ":"))
             if current.lower() in choice.label.lower() and len(value) <= 100:
                 choices.append(app_commands.Choice(name=fit(choice.label, 100), value=value))
@@ -163,7 +164,8 @@ class GameCog(commands.GroupCog, group_name="game",
         if game_id is None:
             return []
         return [app_commands.Choice(name=fit(label, 100), value=request_id)
-                for request_id, label in self.service.open_requests(game_id)
+                for request_id, label in self.service.open_requests(
+                    game_id, guild_id=interaction.guild_id)
                 if str(current).strip() in label][:AUTOCOMPLETE_LIMIT]
 
     async def _vote(self, interaction: discord.Interaction, request: int, approve: bool) -> None:
@@ -178,7 +180,8 @@ class GameCog(commands.GroupCog, group_name="game",
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        choices = await self.service.legal_actions(game_id, interaction.user.id)
+        choices = await self.service.legal_actions(game_id, interaction.user.id,
+                                                   guild_id=interaction.guild_id)
         await reply(interaction, moves_text(choices))
 
     # -- reading (answered only to the caller) -------------------------------------------------
@@ -187,7 +190,8 @@ class GameCog(commands.GroupCog, group_name="game",
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await _answer(interaction, await self.service.status(game_id))
+        await _answer(interaction, await self.service.status(game_id,
+                                                             guild_id=interaction.guild_id))
 
     @app_commands.command(name="map", description="The game's current map (only to you)")
     @app_commands.describe(game=GAME_HELP)
@@ -212,7 +216,7 @@ class GameCog(commands.GroupCog, group_name="game",
                       game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        result = await self.service.history(game_id, last)
+        result = await self.service.history(game_id, last, guild_id=interaction.guild_id)
         await _answer(interaction, replace(result, text=fit_latest(result.text)))
 
     @app_commands.command(name="routes", description="A company's best routes now (only to you)")
@@ -223,7 +227,7 @@ class GameCog(commands.GroupCog, group_name="game",
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await _answer(interaction, await self.service.inspect(
-            game_id, lambda g: best_routes_text(g, company)))
+            game_id, lambda g: best_routes_text(g, company), guild_id=interaction.guild_id))
 
     @routes.autocomplete("company")
     async def _route_companies(self, interaction: discord.Interaction,
@@ -231,7 +235,8 @@ class GameCog(commands.GroupCog, group_name="game",
         game_id = resolve_game(self.bot, interaction, interaction.namespace.game).game_id
         if game_id is None:
             return []
-        found = await self.service.peek(game_id, route_companies) or []
+        found = await self.service.peek(game_id, route_companies,
+                                       guild_id=interaction.guild_id) or []
         return [app_commands.Choice(name=label, value=sym) for sym, label in found
                 if current.strip().casefold() in label.casefold()][:AUTOCOMPLETE_LIMIT]
 
@@ -353,7 +358,8 @@ class GameCog(commands.GroupCog, group_name="game",
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await _answer(interaction, await self.service.export(game_id))
+        await _answer(interaction, await self.service.export(game_id,
+                                                             guild_id=interaction.guild_id))
 
     # -- shared --------------------------------------------------------------------------------
     async def _game_id(self, interaction: discord.Interaction, game: int | None) -> int | None:
@@ -363,7 +369,8 @@ class GameCog(commands.GroupCog, group_name="game",
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await _answer(interaction, await self.service.view(game_id, view, self.bot.renderer))
+        await _answer(interaction, await self.service.view(game_id, view, self.bot.renderer,
+                                                            guild_id=interaction.guild_id))
 
     async def _new_thread(self, interaction: discord.Interaction,
                           name: str) -> discord.Thread | None:

@@ -1,0 +1,1 @@
+"""The frontend-neutral service layer: store, migrations, game service, moves and parsing."""

@@ -1,0 +1,287 @@
+"""The service's shared machinery: the per-game lock, the live-game cache, permission checks
+and the shape of a `Result`. The command mixins (tables, playing, views) build on it.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import secrets
+import sqlite3
+from collections import OrderedDict
+from typing import Any, Awaitable, Callable, Iterable, Mapping, TypeVar
+
+from bot.core.config import DEFAULT_REMIND_HOURS
+from bot.core.results import Caller, Refused, Result
+from bot.core.store import (ACTIVE, DEAL, FINISHED, OPEN, ActionRecord, DuplicateInteraction,
+                            GameRecord, Request, SeatRecord, StaleGame, Store)
+from engine.errors import GameError
+from engine.game import Action, Choice, Game, PlayerInfo
+from engine.titles import create_game, find_title
+
+log = logging.getLogger(__name__)
+
+ALREADY_HANDLED = "That command was already handled."
+STALE = ("game #{} changed while your command was handled (another move was stored first); "
+         "nothing of yours was stored: look at the game again and retry")
+BUSY = "the game's database is busy; nothing was stored, try again in a moment"
+HISTORY_LIMIT = 50
+CHOICE_CACHE = 64
+IMPORTED_BY = 0  # user id recorded for the actions of an imported game file
+
+T = TypeVar("T")
+# Draws one view (a name from Game.views()) of a game as PNG bytes; supplied by render/.
+Renderer = Callable[[Game, str], bytes]
+# Turns the caller's legal choices (and the live game, for typed routes) into one action.
+MoveBuilder = Callable[[Game, list[Choice]], Action]
+
+
+def random_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+class ServiceBase:
+    """State shared by the command mixins; see `bot.core.service.GameService`."""
+    def __init__(self, store: Store, *, cache_size: int = 16,
+                 new_seed: Callable[[], int] = random_seed,
+                 remind_hours: float = DEFAULT_REMIND_HOURS) -> None:
+        self.store = store
+        self.cache_size = cache_size
+        self.remind_hours = remind_hours
+        self._new_seed = new_seed
+        # game id: (the version and seats it was built for, the game)
+        self._cache: OrderedDict[int, tuple[tuple[int, str], Game]] = OrderedDict()
+        self._choices: OrderedDict[tuple[int, int, str], list[Choice]] = OrderedDict()
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def _run(self, game_id: int, interaction_id: int | None,
+                   body: Callable[[GameRecord], Awaitable[Result]],
+                   guild_id: int | None) -> Result:
+        """Run one command on a game of the caller's server (`guild_id`), under its lock."""
+        async with self._lock(game_id):
+            if interaction_id is not None and self.store.seen_interaction(interaction_id):
+                return Result(duplicate=True, game_id=game_id,
+                              text=ALREADY_HANDLED)
+            try:
+                return await body(self._record(game_id, guild_id))
+            except (Refused, GameError) as exc:
+                return Result(error=str(exc), game_id=game_id)
+            except DuplicateInteraction:
+                return Result(duplicate=True, game_id=game_id,
+                              text=ALREADY_HANDLED)
+            except (StaleGame, sqlite3.DatabaseError) as exc:
+                self._forget(game_id)
+                return Result(error=storage_refusal(exc, game_id), game_id=game_id)
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def _record(self, game_id: int, guild_id: int | None) -> GameRecord:
+        """The game, if it belongs to server `guild_id` (None: the console's games): a game
+        of another server is not found, so nothing of it shows."""
+        record = self._visible(game_id, guild_id)
+        if record is None:
+            raise Refused(f"there is no game #{game_id}")
+        return record
+
+    def _guild_of(self, game_id: int) -> int | None:
+        record = self.store.game(game_id)
+        return record.guild_id if record else None
+
+    def _games(self, guild_id: int | None, statuses: Iterable[str],
+               limit: int = 50) -> list[GameRecord]:
+        """The games of one server (None: the console's), newest first."""
+        return [r for r in self.store.games(guild_id=guild_id, statuses=statuses, limit=limit)
+                if r.guild_id == guild_id]
+
+    def _visible(self, game_id: int, guild_id: int | None) -> GameRecord | None:
+        record = self.store.game(game_id)
+        return record if record is not None and record.guild_id == guild_id else None
+
+    def _new_game_shape(self, title: str, seats: int | None,
+                        options: Mapping[str, Any] | None) -> tuple[type[Game], int]:
+        cls = find_title(title)
+        unknown = sorted(set(options or {}) - set(cls.option_names))
+        if unknown:
+            known = ", ".join(cls.option_names) or "none"
+            raise Refused(f"unknown option(s) for {cls.title}: {', '.join(unknown)} "
+                          f"(known: {known})")
+        seat_limit = cls.max_players if seats is None else seats
+        if not cls.min_players <= seat_limit <= cls.max_players:
+            raise Refused(f"{cls.title} is played by {cls.min_players} to {cls.max_players} "
+                          f"players, not {seat_limit}")
+        return cls, seat_limit
+
+    def _is_admin(self, record: GameRecord, caller: Caller) -> bool:
+        return caller.is_admin or caller.user_id == record.creator_id
+
+    def _require_admin(self, record: GameRecord, caller: Caller, what: str) -> None:
+        if not self._is_admin(record, caller):
+            raise Refused(f"only the creator of game #{record.id} or a server admin can {what}")
+
+    def _require_started(self, record: GameRecord) -> None:
+        if record.status == OPEN:
+            raise Refused(f"game #{record.id} has not started yet; its creator starts it with "
+                          "/game start")
+
+    def _playing_seat(self, record: GameRecord, caller: Caller) -> SeatRecord:
+        self._require_started(record)
+        if record.abandoned:
+            raise Refused(f"game #{record.id} was abandoned")
+        if record.status == FINISHED:
+            raise Refused(f"game #{record.id} is over")
+        seat = seat_of(self.store.seats(record.id), caller.user_id)
+        if seat is None:
+            raise Refused(f"you are not seated in game #{record.id}; spectators can only watch")
+        if record.paused:
+            raise Refused(f"game #{record.id} is paused; a game admin resumes it with "
+                          "/game resume")
+        return seat
+
+    def _require_turn(self, record: GameRecord, game: Game, seat: SeatRecord) -> None:
+        if seat.player_id not in game.active_players():
+            raise Refused(f"it is not your turn in game #{record.id}; waiting for "
+                          f"{player_names(game, game.active_players())}")
+
+    async def _legal(self, record: GameRecord, game: Game, player_id: Any) -> list[Choice]:
+        """The engine's legal choices for one player, computed once per game version (the
+        caller holds the game's lock, so the state cannot change meanwhile)."""
+        key = (record.id, record.version, json.dumps(player_id))
+        cached = self._choices.get(key)
+        if cached is None:
+            cached = await asyncio.to_thread(game.legal_actions, player_id)
+            self._choices[key] = cached
+            while len(self._choices) > CHOICE_CACHE:
+                self._choices.popitem(last=False)
+        self._choices.move_to_end(key)
+        return cached
+
+    def _lapsed(self, record: GameRecord, requests: list[Request]) -> str:
+        """Lines saying which open requests the change just made lapse."""
+        lines = []
+        for r in requests:
+            who = self._seat_name(record, r.requested_by)
+            lines.append(f"Deal #{r.id} ({who}'s: {r.text}) lapsed: the game moved on before "
+                         "it was accepted." if r.kind == DEAL else
+                         f"{who}'s undo request #{r.id} lapsed: the game moved on.")
+        return "".join("\n" + line for line in lines)
+
+    def _seat_name(self, record: GameRecord, user_id: int) -> str:
+        seat = seat_of(self.store.seats(record.id), user_id)
+        return seat.name if seat else f"user {user_id}"
+
+    def _sentence(self, game: Game, record: ActionRecord) -> str:
+        """The sentence stored with an action (rows from before sentences were stored are
+        described again from the current position)."""
+        return record.text if record.text is not None else self._describe(game, record.payload)
+
+    @staticmethod
+    def _describe(game: Game, action: Action) -> str:
+        try:
+            return game.describe(action)
+        except Exception:  # an old action the current position cannot name still gets a line
+            log.warning("cannot describe %s", action, exc_info=True)
+            return f"{action.get('type', 'action')} by {action.get('entity', '?')}"
+
+    async def _live(self, record: GameRecord) -> Game:
+        """The game at the record's version: the cached copy unless the stored version or the
+        seats moved (another process changed the game), else rebuilt from the stored log."""
+        seats = self.store.seats(record.id)
+        cached = self._cache.get(record.id)
+        if cached is not None and cached[0] == _cache_key(record.version, seats):
+            game = cached[1]
+        else:
+            # sqlite stays on this thread; only the engine's replay runs in a worker
+            actions = self.store.actions(record.id)
+            game = await asyncio.to_thread(_replay, record, seats, actions)
+        self._remember(record.id, game, record.version, seats)
+        return game
+
+    def _fresh(self, record: GameRecord) -> GameRecord:
+        """The record again, after this command changed it."""
+        return self.store.game(record.id) or record
+
+    def _remember(self, game_id: int, game: Game, version: int,
+                  seats: list[SeatRecord] | None = None) -> None:
+        if seats is None:
+            seats = self.store.seats(game_id)
+        self._cache[game_id] = (_cache_key(version, seats), game)
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    def _forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+
+    def _to_notify(self, record: GameRecord, game: Game) -> tuple[int, ...]:
+        """Users who must act (an unclaimed seat of an imported game has no user to ping)."""
+        if game.finished:
+            return ()
+        active = game.active_players()
+        return tuple(s.user_id for s in self.store.seats(record.id)
+                     if s.player_id in active and s.user_id > 0)
+
+    def _changed(self, record: GameRecord, text: str, game: Game | None = None) -> Result:
+        if game is None:
+            return Result(text=text, game_id=record.id, thread_id=record.thread_id, changed=True)
+        if game.finished:
+            text += "\nThe game is over. /game status shows the result."
+        return Result(text=text, game_id=record.id, thread_id=record.thread_id, changed=True,
+                      views=tuple(game.views()), notify=self._to_notify(record, game))
+
+
+_STATUS_WORDS = {OPEN: "waiting for players", ACTIVE: "in play", FINISHED: "finished"}
+
+
+def status_word(record: GameRecord) -> str:
+    if record.abandoned:
+        return "abandoned"
+    if record.paused:
+        return "paused"
+    return _STATUS_WORDS[record.status]
+
+
+def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRecord]) -> Game:
+    players = [PlayerInfo(s.player_id, s.name) for s in seats]
+    try:
+        game = create_game(record.title, players, record.options, record.seed or 0)
+        for a in actions:
+            game.process(a.payload)
+    except GameError as exc:
+        log.exception("game %s does not replay from its stored log", record.id)
+        raise Refused(f"game #{record.id} cannot be rebuilt from its log: {exc}") from exc
+    log.info("rebuilt game %s from %d actions", record.id, len(actions))
+    return game
+
+
+def seat_of(seats: list[SeatRecord], user_id: int) -> SeatRecord | None:
+    return next((s for s in seats if s.user_id == user_id), None)
+
+
+def player_names(game: Game, player_ids: list[Any]) -> str:
+    return ", ".join(game.player_name(p) for p in player_ids) or "nobody"
+
+
+def storage_refusal(exc: Exception, game_id: int | None) -> str:
+    """What a user reads when the database refused a change (nothing was stored): another
+    process changed the game first, or held the write lock past the busy timeout."""
+    if isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc)):
+        log.warning("database busy for game %s: %s", game_id, exc)
+        return BUSY
+    if not isinstance(exc, (StaleGame, sqlite3.IntegrityError)):
+        raise exc
+    log.warning("game %s changed meanwhile: %s", game_id, exc)
+    return STALE.format(game_id)
+
+
+def move_digest(action: Action) -> str:
+    """A short name for a move as sent (see `Store.repeated`)."""
+    return hashlib.sha256(json.dumps(action, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def _cache_key(version: int, seats: list[SeatRecord]) -> tuple[int, str]:
+    """What a cached game was built for: the log's version and the seats' names (a seat
+    handed over elsewhere renames a player without a new version)."""
+    return version, json.dumps([(s.player_id, s.name) for s in seats], default=str)
+

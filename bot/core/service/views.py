@@ -1,0 +1,253 @@
+"""Read-only commands: finding a game, its status, legal choices and turn prompt, images,
+history, and the reminders that fall due.
+"""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Callable, Sequence
+
+from bot.core.results import Prompt, Refused, Result
+from bot.core.service.base import (HISTORY_LIMIT, Renderer, ServiceBase, T, seat_of,
+                                   status_word)
+from bot.core.store import ACTIVE, DEAL, FINISHED, OPEN, GameRecord
+from engine.errors import GameError
+from engine.game import Choice, Game
+from engine.titles import find_title, title_names
+
+
+class Views(ServiceBase):
+    # -- lookups -------------------------------------------------------------------------------
+    @staticmethod
+    def titles() -> list[str]:
+        return title_names()
+
+    def visible(self, game_id: int, guild_id: int | None) -> bool:
+        """Whether game `game_id` exists for a command from server `guild_id`."""
+        return self._visible(game_id, guild_id) is not None
+
+    def game_for_thread(self, thread_id: int, *, guild_id: int | None = None) -> int | None:
+        record = self.store.game_by_thread(thread_id)
+        return record.id if record and record.guild_id == guild_id else None
+
+    def default_game(self, user_id: int, *, guild_id: int | None = None) -> Result:
+        """The game a command without a game number means outside a game thread: the only
+        open or running game of the server (None: the console's games), else the only one of
+        those the user is seated in. Otherwise `error` names the candidates."""
+        records = self._games(guild_id, (OPEN, ACTIVE), limit=10**6)
+        mine = [r for r in records if seat_of(self.store.seats(r.id), user_id) is not None]
+        for found in (records, mine):
+            if len(found) == 1:
+                return Result(game_id=found[0].id, thread_id=found[0].thread_id)
+        if not records:
+            return Result(error="which game? no game is open or in play here; start one with "
+                                "/game new")
+        listing = ", ".join(f"#{r.id} ({r.title})" for r in (mine or records)[:10])
+        where = "you play in several games" if mine else "several games are open or in play"
+        return Result(error=f"which game? {where} here: {listing}; give game:<number>")
+
+    async def peek(self, game_id: int, question: Callable[[Game], T], *,
+                   guild_id: int | None = None) -> T | None:
+        """A quick read-only look at the live game of server `guild_id` for suggestions (None
+        before it starts)."""
+        async with self._lock(game_id):
+            record = self._visible(game_id, guild_id)
+            if record is None or record.status == OPEN:
+                return None
+            try:
+                return question(await self._live(record))
+            except (Refused, GameError):
+                return None
+
+    def list_games(self, *, guild_id: int | None = None,
+                   include_finished: bool = False) -> Result:
+        statuses = (OPEN, ACTIVE, FINISHED) if include_finished else (OPEN, ACTIVE)
+        records = self._games(guild_id, statuses)
+        if not records:
+            return Result(text="No games here yet. Start one with /game new.")
+        lines = []
+        for r in records:
+            names = ", ".join(s.name for s in self.store.seats(r.id)) or "nobody seated"
+            lines.append(f"#{r.id} · {r.title} · {status_word(r)} · {names}")
+        return Result(text="\n".join(lines))
+
+    async def status(self, game_id: int, *, guild_id: int | None = None) -> Result:
+        async def body(record: GameRecord) -> Result:
+            seats = self.store.seats(record.id)
+            head = f"Game #{record.id} · {record.title} · {status_word(record)}"
+            if record.status == OPEN:
+                names = ", ".join(f"{s.seat}. {s.name}" for s in seats) or "nobody"
+                cls = find_title(record.title)
+                return Result(text=f"{head} ({len(seats)}/{record.seat_limit} seated: {names}). "
+                                   f"Needs {cls.min_players} to start.",
+                              game_id=record.id, thread_id=record.thread_id)
+            game = await self._live(record)
+            lines = [head, game.status_text()]  # the title's summary says who acts
+            lines += [f"Awaiting an answer: {label}" for _, label in
+                      self.open_requests(record.id, guild_id=guild_id)]
+            if game.finished:
+                scores = sorted(game.result().items(), key=lambda kv: -kv[1])
+                lines.append("Result: " + ", ".join(f"{game.player_name(p)} {v}"
+                                                    for p, v in scores))
+            return Result(text="\n".join(lines), game_id=record.id, thread_id=record.thread_id,
+                          notify=self._to_notify(record, game))
+        return await self._run(game_id, None, body, guild_id)
+
+    async def legal_actions(self, game_id: int, user_id: int, *,
+                            guild_id: int | None = None) -> list[Choice]:
+        """What this user may do now in the game of server `guild_id` (empty for spectators,
+        paused and closed games); cached per game version, so autocomplete asks the engine
+        once per turn."""
+        async with self._lock(game_id):
+            record = self._visible(game_id, guild_id)
+            if record is None or record.status != ACTIVE or record.paused:
+                return []
+            seat = seat_of(self.store.seats(game_id), user_id)
+            if seat is None:
+                return []
+            try:
+                game = await self._live(record)
+            except Refused:
+                return []
+            return await self._legal(record, game, seat.player_id)
+
+    async def prompt(self, game_id: int, *, choices: bool = True) -> Prompt:
+        """Who must act now and (unless `choices` is False) the first of them's legal choices,
+        for the turn buttons. For a game id the service itself answered with (no server
+        check)."""
+        async with self._lock(game_id):
+            record = self._record(game_id, self._guild_of(game_id))
+            if record.status != ACTIVE:
+                return Prompt(record.id, record.thread_id, record.version)
+            game = await self._live(record)
+            prompt = Prompt(record.id, record.thread_id, record.version,
+                            notify=self._to_notify(record, game), mentioned=record.mentioned,
+                            names=tuple(game.player_name(p) for p in game.active_players()))
+            if record.paused or not game.active_players() or not choices:
+                return prompt
+            legal = await self._legal(record, game, game.active_players()[0])
+            return replace(prompt, choices=tuple(legal))
+
+    def open_requests(self, game_id: int, *, guild_id: int | None = None) -> list[tuple[int, str]]:
+        """(id, label) of the game's requests awaiting answers (for /game approve, /game
+        reject and the status); none for a game of another server."""
+        record = self._visible(game_id, guild_id)
+        if record is None:
+            return []
+        out = []
+        for r in self.store.open_requests(game_id):
+            who = self._seat_name(record, r.requested_by)
+            out.append((r.id, f"deal #{r.id} from {who}: {r.text}" if r.kind == DEAL else
+                        f"undo request #{r.id} from {who}"))
+        return out
+
+    def mark_mentioned(self, game_id: int, user_ids: Sequence[int]) -> None:
+        """Remember who was just @mentioned as having to act (see `Prompt.mentioned`)."""
+        self.store.set_mentioned(game_id, user_ids)
+
+    async def draw(self, game_id: int, views: Sequence[str],
+                   renderer: Renderer) -> dict[str, bytes]:
+        """Images of the game's current state by view name (none before it starts); drawing
+        runs off the event loop while the game's lock keeps the state still. For a game id
+        the service itself answered with (no server check)."""
+        async with self._lock(game_id):
+            record = self._record(game_id, self._guild_of(game_id))
+            if record.status == OPEN:
+                return {}
+            game = await self._live(record)
+            return await asyncio.to_thread(lambda: {v: renderer(game, v) for v in views})
+
+    async def view(self, game_id: int, view: str, renderer: Renderer | None, *,
+                   guild_id: int | None = None) -> Result:
+        """One image of the game for a spectator (`files` holds it as `<view>.png`)."""
+        async def body(record: GameRecord) -> Result:
+            self._require_started(record)
+            game = await self._live(record)
+            if view not in game.views():
+                shown = ", ".join(game.views()) or "none"
+                raise Refused(f"{record.title} has no {view} image (it has: {shown})")
+            if renderer is None:
+                raise Refused("images are not available here (no renderer installed)")
+            png = await asyncio.to_thread(renderer, game, view)
+            return Result(text=f"Game #{record.id} · {view}", game_id=record.id,
+                          thread_id=record.thread_id, files=((f"{view}.png", png),))
+        return await self._run(game_id, None, body, guild_id)
+
+    async def history(self, game_id: int, last: int = 10, *,
+                      guild_id: int | None = None) -> Result:
+        """The last `last` actions, numbered as /game rewind takes them."""
+        async def body(record: GameRecord) -> Result:
+            self._require_started(record)
+            if not 1 <= last <= HISTORY_LIMIT:
+                raise Refused(f"history shows 1 to {HISTORY_LIMIT} actions, not {last}")
+            actions = self.store.actions(record.id)
+            if not actions:
+                return Result(text=f"Game #{record.id} has no actions yet.", game_id=record.id)
+            game = await self._live(record)
+            lines = [f"{a.seq}. {self._sentence(game, a)}" for a in actions[-last:]]
+            head = f"Game #{record.id}: actions {actions[-last:][0].seq}-{actions[-1].seq} " \
+                   f"of {len(actions)}"
+            return Result(text="\n".join([head, *lines]), game_id=record.id,
+                          thread_id=record.thread_id)
+        return await self._run(game_id, None, body, guild_id)
+
+    async def inspect(self, game_id: int, question: Callable[[Game], str], *,
+                      guild_id: int | None = None) -> Result:
+        """Answer a read-only question about the live game (e.g. a company's best routes)."""
+        async def body(record: GameRecord) -> Result:
+            self._require_started(record)
+            game = await self._live(record)
+            text = await asyncio.to_thread(question, game)
+            return Result(text=text, game_id=record.id, thread_id=record.thread_id)
+        return await self._run(game_id, None, body, guild_id)
+
+    # -- reminders -----------------------------------------------------------------------------
+    def _remind_after(self, record: GameRecord) -> timedelta | None:
+        hours = self.remind_hours if record.remind_hours is None else record.remind_hours
+        return timedelta(hours=hours) if hours > 0 else None
+
+    def _running(self) -> list[GameRecord]:
+        return [r for r in self.store.games(statuses=[ACTIVE], limit=10**6) if not r.paused]
+
+    def next_reminder(self) -> datetime | None:
+        """When the next reminder falls due (None: no running game needs one)."""
+        times = []
+        for record in self._running():
+            after = self._remind_after(record)
+            if after is not None and record.turn_since:
+                times.append(_since(record) + after)
+        return min(times, default=None)
+
+    async def due_reminders(self, now: datetime) -> list[Result]:
+        """Reminders for every running game idle for its period, at most one per period (the
+        time is stored, so a restart neither repeats nor forgets one)."""
+        out = []
+        for record in self._running():
+            after = self._remind_after(record)
+            if after is None or not record.turn_since or now < _since(record) + after:
+                continue
+            async with self._lock(record.id):
+                try:
+                    game = await self._live(record)
+                except Refused:
+                    continue
+                notify = self._to_notify(record, game)
+                names = ", ".join(game.player_name(p) for p in game.active_players())
+                idle = now - datetime.fromisoformat(record.turn_since)
+                self.store.mark_reminded(record.id, now.isoformat(timespec="seconds"))
+            out.append(Result(text=f"Reminder: game #{record.id} has waited {_hours(idle)} for "
+                                   f"{names or 'nobody'}.", game_id=record.id,
+                              thread_id=record.thread_id, notify=notify))
+        return out
+
+
+def _since(record: GameRecord) -> datetime:
+    """The start of the reminder period: the turn's start or the last reminder."""
+    assert record.turn_since is not None
+    return datetime.fromisoformat(record.reminded_at or record.turn_since)
+
+
+def _hours(delta: timedelta) -> str:
+    hours = delta.total_seconds() / 3600
+    return f"{hours:.0f} h" if hours < 48 else f"{hours / 24:.0f} days"

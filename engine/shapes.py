@@ -1,0 +1,61 @@
+"""Bounds on JSON that comes from outside (a typed move, an imported game file), checked before
+anything reads it, so a huge or deeply nested value is refused with one clear line instead of
+exhausting memory, the recursion limit or an integer conversion."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import InvalidAction
+
+
+@dataclass(frozen=True)
+class Limits:
+    depth: int  # nesting of lists and objects
+    string: int  # characters in one string (keys included)
+    items: int  # entries in one list or object
+    integer: int = 10**12  # largest magnitude of a number
+
+
+MOVE = Limits(depth=6, string=200, items=100)  # one move typed by a user
+
+
+def check_bounded(value: Any, limits: Limits, what: str) -> None:
+    """Raise InvalidAction naming the first part of `value` beyond `limits` (or not JSON data).
+    Iterative, so no nesting can overflow Python's stack."""
+    stack: list[tuple[Any, str, int]] = [(value, what, 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        if isinstance(item, bool) or item is None:
+            continue
+        if isinstance(item, (int, float)):
+            if not abs(item) <= limits.integer:  # also refuses NaN
+                raise InvalidAction(f"{where} is {_short(item)}: numbers must lie within "
+                                    f"±{limits.integer:,}")
+        elif isinstance(item, str):
+            if len(item) > limits.string:
+                raise InvalidAction(f"{where} is {len(item):,} characters long; at most "
+                                    f"{limits.string} are allowed")
+        elif isinstance(item, (list, dict)):
+            if depth >= limits.depth:
+                raise InvalidAction(f"{where} is nested more than {limits.depth} levels deep")
+            if len(item) > limits.items:
+                raise InvalidAction(f"{where} has {len(item):,} entries; at most "
+                                    f"{limits.items} are allowed")
+            if isinstance(item, dict):
+                for key, sub in item.items():
+                    if not isinstance(key, str) or len(key) > limits.string:
+                        raise InvalidAction(f"{where} has a key that is not a short text")
+                    stack.append((sub, f"{where}.{key}", depth + 1))
+            else:
+                stack.extend((sub, f"{where}[{i}]", depth + 1) for i, sub in enumerate(item))
+        else:
+            raise InvalidAction(f"{where} is not JSON data ({type(item).__name__})")
+
+
+def _short(value: Any) -> str:
+    try:
+        text = repr(value)
+    except ValueError:  # an integer with more digits than Python prints
+        return "a number too long to print"
+    return text if len(text) <= 24 else text[:20] + "…"
