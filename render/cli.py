@@ -8,7 +8,6 @@ from typing import Any
 
 from engine.eighteen import io
 from engine.errors import GameError
-from render import render_all
 
 
 def add_parser(subparsers: Any) -> None:
@@ -29,6 +28,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     options = tuple(sorted(k for k, v in game.options.items() if v))
+    from render import render_all  # cairosvg and the fonts load only when drawing
+
     for name, png in render_all(game.snapshot(), options).items():
         (out / name).write_bytes(png)
         print(out / name)

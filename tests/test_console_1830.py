@@ -94,6 +94,11 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
         "/play sell: Sell 10% of NYNH for $75; Sell 20% of NYNH for $150; Sell 10% of B&M for "
         "$75; Sell 20% of B&M for $150; Sell 30% of B&M for $225; Sell 40% of B&M for $300; "
         "Sell 50% of B&M for $375",
+        # In an emergency a company may also buy another company's train, for at most its face
+        # value and what it and its president hold together ($257 here), as on 18xx.games.
+        "/play train: Buy PRR's 6-train for $257; Buy NYC's 5-train for $257; Buy NYC's 6-train "
+        "for $257; Buy CPR's 5-train for $257; Buy C&O's D-train for $257; Buy NYNH's 5-train "
+        "for $257",
         "/play bankrupt: Declare ERIE's president bankrupt"]
     history = await session(console, "/game history 2")
     assert history == [f"Game #1: actions {last - 2}-{last - 1} of {last - 1}",

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import importlib
 import logging
@@ -81,6 +80,8 @@ def cmd_local(args: argparse.Namespace) -> int:
 
 
 def _local(settings: Settings) -> int:
+    import asyncio
+
     from bot.cli.console import play
     from bot.core.rendering import render_view
     from bot.core.service import GameService

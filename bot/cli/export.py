@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    import asyncio
+
     from bot.core.service import GameService
     from bot.core.store import Store
 
