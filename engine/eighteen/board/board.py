@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from engine.errors import IllegalAction, InvalidAction
-from engine.eighteen.board.graph import Reach, TrackNetwork
+from engine.eighteen.board.graph import Reach, TrackNetwork, side_ids
 from engine.eighteen.board.hexgrid import SIDES, Orientation, neighbour_id, opposite
 from engine.eighteen.board.router import best_runs
 from engine.eighteen.board.routes import TrainsLike, check_runs, resolve_route, train_distances
@@ -84,7 +84,8 @@ class Board:
     """The map of one game: tiles laid, tokens placed, home reservations; checks and applies lays
     and tokens, and checks, values and finds train routes. Built from a title's JSON data."""
 
-    CHECKPOINT_SHARED = ("hexes", "tile_defs", "_copies")   # the map and tile manifest never change
+    # the map, the tile manifest and what follows from them never change
+    CHECKPOINT_SHARED = ("hexes", "tile_defs", "_copies", "_neighbours", "_sides")
 
     def __init__(self, title_data: Mapping[str, Any]) -> None:
         game_map = title_data["map"]
@@ -112,8 +113,11 @@ class Board:
                 self._cities[(hex_id, i)] = City([None] * hx.printed.nodes[i].slots)
         for corp in title_data.get("corporations", ()):
             self._reserve_home(corp["sym"], corp["home"], corp.get("home_city_index"))
-        self._version = 0
-        self._network_cache: tuple[int, TrackNetwork] | None = None
+        self._version = 0           # any change of tiles or tokens
+        self._track_version = 0     # changes of track only
+        self._neighbours = {h: hx.neighbours for h, hx in self.hexes.items()}
+        self._sides = side_ids(self._neighbours)
+        self._network_cache: tuple[int, TrackNetwork, int] | None = None
         self._reach_cache: dict[str, tuple[int, Reach]] = {}
 
     def _crossable_sides(self, hex_id: str, raw_hexes: Mapping[str, Any],
@@ -186,13 +190,18 @@ class Board:
         return f"{self._current(hex_id)[2]}-{city_index}"
 
     def network(self) -> TrackNetwork:
-        """The track graph of the board as it is now (rebuilt after each change)."""
-        if self._network_cache is None or self._network_cache[0] != self._version:
-            tiles = {h: self._current(h)[:2] for h in self.hexes}
-            neighbours = {h: hx.neighbours for h, hx in self.hexes.items()}
+        """The track graph of the board as it is now: rebuilt when track changes, and only its
+        stations renewed when tokens change."""
+        cached = self._network_cache
+        if cached is None or cached[0] != self._version:
             tokens = {key: tuple(city.slots) for key, city in self._cities.items()}
-            self._network_cache = (self._version, TrackNetwork(tiles, neighbours, tokens))
-        return self._network_cache[1]
+            if cached is not None and cached[2] == self._track_version:
+                network = cached[1].with_tokens(tokens)
+            else:
+                tiles = {h: self._current(h)[:2] for h in self.hexes}
+                network = TrackNetwork(tiles, self._neighbours, tokens, self._sides)
+            self._network_cache = cached = (self._version, network, self._track_version)
+        return cached[1]
 
     def reach(self, corp: str) -> Reach:
         cached = self._reach_cache.get(corp)
@@ -351,6 +360,7 @@ class Board:
         self._laid[hex_id] = (copy_id, rotation)
         self._where[copy_id] = hex_id
         self._version += 1
+        self._track_version += 1
         return lifted
 
     @staticmethod

@@ -12,7 +12,7 @@ the same side twice (18xx.games `check_overlap`).
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Mapping, Sequence
 
@@ -88,15 +88,17 @@ class Reach:
 
 class TrackNetwork:
     CHECKPOINT_SKIP = True          # a read-only snapshot of the board
+
     def __init__(self, tiles: Mapping[str, tuple[TileDef, int]], neighbours: Mapping[str, Mapping[int, str]],
-                 city_tokens: Mapping[tuple[str, int], Sequence[str | None]]) -> None:
+                 city_tokens: Mapping[tuple[str, int], Sequence[str | None]],
+                 sides: tuple[dict[tuple[str, int], int], int] | None = None) -> None:
+        """`sides` (side ids and their count) may be passed in: they depend only on the map."""
         self.neighbours = neighbours
         self.nodes: list[Node] = []
         self.node_at: dict[tuple[str, int], int] = {}
         self.paths: list[TrackPath] = []
         self.edge_paths: dict[tuple[str, int], list[int]] = defaultdict(list)
         self.node_paths: dict[int, list[int]] = defaultdict(list)
-        self.side_id: dict[tuple[str, int], int] = {}
         for hex_id in sorted(tiles):
             tile, rotation = tiles[hex_id]
             for index, node in enumerate(tile.nodes):
@@ -113,18 +115,22 @@ class TrackNetwork:
                     self.edge_paths[(hex_id, e)].append(tp.id)
                 for n in tp.nodes:
                     self.node_paths[n].append(tp.id)
-        self.side_count = 0
-        for hex_id in sorted(tiles):
-            for side, other in sorted(neighbours.get(hex_id, {}).items()):
-                if (hex_id, side) not in self.side_id:
-                    self.side_id[(hex_id, side)] = self.side_id[(other, opposite(side))] = self.side_count
-                    self.side_count += 1
+        self.side_id, self.side_count = sides if sides is not None else side_ids(neighbours)
+
+    def with_tokens(self, city_tokens: Mapping[tuple[str, int], Sequence[str | None]]) -> "TrackNetwork":
+        """The same track with other station tokens: the track and its chains are shared, only
+        the revenue centres are made again (a token placed needs no rebuild of the graph)."""
+        other = object.__new__(TrackNetwork)
+        other.__dict__.update(self.__dict__)
+        other.nodes = [replace(n, tokens=tuple(city_tokens.get((n.hex, n.index), ())))
+                       if n.kind is NodeKind.CITY else n for n in self.nodes]
+        return other
 
     # -- reach ---------------------------------------------------------------------------
     def token_nodes(self, corp: str) -> list[int]:
         return [n.id for n in self.nodes if n.kind is NodeKind.CITY and n.tokened_by(corp)]
 
-    def reach(self, corp: str, starts: Sequence[int] | None = None) -> Reach:
+    def reach(self, corp: str, starts: Sequence[int] | None = None, *, first_stop: bool = False) -> Reach:
         """Everything `corp` reaches from its stations along a walk a train could run (1830 §8-9:
         "an unblocked route of any length"): no reversing, not even at a stop; no hex side crossed
         twice and no stop passed twice, so a walk cannot go round a loop and come back along its
@@ -133,7 +139,8 @@ class TrackNetwork:
 
         Walks are explored depth first, each carrying the sides and stops it used. A walk that
         enters a path from the same end as an earlier walk, having used all the earlier one used,
-        can find nothing new and is dropped. `starts` limits the walk to some of the stations."""
+        can find nothing new and is dropped. `starts` limits the walk to some of the stations;
+        `first_stop` ends it as soon as a second revenue centre is found."""
         found = Reach()
         stack: list[tuple[int, tuple[str, int], int]] = []          # (path, entry end, used bits)
         walked: dict[tuple[int, tuple[str, int]], list[int]] = defaultdict(list)
@@ -164,6 +171,8 @@ class TrackNetwork:
             earlier.append(used)
             found.paths.add(pid)
             found.nodes.update(path.nodes)
+            if first_stop and len(found.nodes) > 1:
+                break
             for nid in path.nodes:
                 if ("node", nid) != entry and not used & stop_bit(nid) and not self.nodes[nid].blocks(corp):
                     leave_node(nid, pid, used | stop_bit(nid))
@@ -182,7 +191,7 @@ class TrackNetwork:
     def route_available(self, corp: str) -> bool:
         """Some single station of `corp` reaches a second revenue centre (18xx.games judges each
         station on its own: two stations with no track between them make no route)."""
-        return any(len(self.reach(corp, [nid]).nodes) > 1 for nid in self.token_nodes(corp))
+        return any(len(self.reach(corp, [nid], first_stop=True).nodes) > 1 for nid in self.token_nodes(corp))
 
     # -- chains --------------------------------------------------------------------------
     @cached_property
@@ -236,3 +245,15 @@ class TrackNetwork:
             if chain.hexes[::-1] != chain.hexes:
                 index[chain.hexes[::-1]].append(chain)
         return index
+
+
+def side_ids(neighbours: Mapping[str, Mapping[int, str]]) -> tuple[dict[tuple[str, int], int], int]:
+    """A number for every hex side track may cross (both hexes' names for it share one)."""
+    ids: dict[tuple[str, int], int] = {}
+    count = 0
+    for hex_id in sorted(neighbours):
+        for side, other in sorted(neighbours.get(hex_id, {}).items()):
+            if (hex_id, side) not in ids:
+                ids[(hex_id, side)] = ids[(other, opposite(side))] = count
+                count += 1
+    return ids, count

@@ -8,7 +8,7 @@ a route and a city's index is its token reference "<tile id>-<i>".
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Mapping, Union
 
@@ -101,6 +101,8 @@ class TileDef:
     label: str | None = None
     upgrades: tuple[str, ...] = ()
     count: int = 0                    # copies in the supply (0 for a map hex's own tile)
+    # rotated_paths answers, kept: the track graph is rebuilt from them after every lay
+    _rotations: dict[int, tuple[PathDef, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def cities(self) -> tuple[int, ...]:
@@ -111,7 +113,10 @@ class TileDef:
         return tuple(i for i, n in enumerate(self.nodes) if n.kind is NodeKind.TOWN)
 
     def rotated_paths(self, rotation: int) -> tuple[PathDef, ...]:
-        return tuple(p.rotated(rotation) for p in self.paths)
+        paths = self._rotations.get(rotation)
+        if paths is None:
+            paths = self._rotations[rotation] = tuple(p.rotated(rotation) for p in self.paths)
+        return paths
 
     def exits(self, rotation: int) -> frozenset[int]:
         return frozenset(e for p in self.rotated_paths(rotation) for e in p.edges)
