@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Collection, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Collection, Mapping, Sequence
 
 from engine import checkpoint
 from engine.errors import GameError, GameOver, IllegalAction, InvalidAction
@@ -166,16 +166,26 @@ class Game(ABC):
 
     def is_legal(self, action: Action) -> bool:
         """Would this action be accepted now? Tried on the game itself, then undone."""
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str) or self.finished:
-            return False
+        return self.legality_probe()(action)
+
+    def legality_probe(self) -> Callable[[Action], bool]:
+        """A test of actions against the position as it is now: each is tried on the game and
+        undone. The state is saved once for all of them, which is what makes listing every
+        legal move cheap; the game must not change between uses."""
         saved = checkpoint.save(self)
-        try:
-            self._apply(action)
-        except GameError:
-            return False
-        finally:
-            checkpoint.restore(saved)
-        return True
+
+        def probe(action: Action) -> bool:
+            if not isinstance(action, dict) or not isinstance(action.get("type"), str) or self.finished:
+                return False
+            try:
+                self._apply(action)
+            except GameError:
+                return False
+            finally:
+                checkpoint.restore(saved)
+            return True
+
+        return probe
 
     def _check_actor(self, action: Action, by: PlayerId) -> None:
         owner = self.acting_player(action)

@@ -186,11 +186,12 @@ def legal_actions(game: "EighteenGame", pid: Any, kinds: Collection[str] | None 
     out: list[Choice] = []
     if game.finished:
         return out
+    probe = game.legality_probe()
     for entity in controlled_entities(game, pid):
         for label, action in candidates(game, entity, kinds):
             # The board already applied every rule to lays and ordinary tokens (and their cost was
-            # checked above); anything else is tried on a scratch copy of the game.
-            if action.pop(TRUSTED, False) or game.is_legal(action):
+            # checked above); anything else is tried on the game and undone.
+            if action.pop(TRUSTED, False) or probe(action):
                 out.append(Choice(label, action))
     return out
 
