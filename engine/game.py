@@ -172,17 +172,19 @@ class Game(ABC):
         """A test of actions against the position as it is now: each is tried on the game and
         undone. The state is saved once for all of them, which is what makes listing every
         legal move cheap; the game must not change between uses."""
-        saved = checkpoint.save(self)
+        saved: list[checkpoint.Saved] = []     # taken at the first probe: often none is needed
 
         def probe(action: Action) -> bool:
             if not isinstance(action, dict) or not isinstance(action.get("type"), str) or self.finished:
                 return False
+            if not saved:
+                saved.append(checkpoint.save(self))
             try:
                 self._apply(action)
             except GameError:
                 return False
             finally:
-                checkpoint.restore(saved)
+                checkpoint.restore(saved[0])
             return True
 
         return probe
