@@ -9,7 +9,6 @@ sessions can be scripted. Images are written as PNG files after each change.
 """
 from __future__ import annotations
 
-import json
 import logging
 import re
 import sys
@@ -19,7 +18,8 @@ from typing import Awaitable, Callable, Iterable, Iterator, TextIO
 
 from bot.core.help_text import help_text
 from bot.core.moves import MOVES, Move, moves_text, resolve
-from bot.core.parsing import parse_action, parse_options, parse_seat_users
+from bot.core.parsing import (parse_action, parse_game_file, parse_options,
+                              parse_seat_users)
 from bot.core.results import Caller, Result
 from bot.core.routes_input import best_routes_text, routes_from_text
 from bot.core.service import GameService
@@ -331,7 +331,7 @@ async def _remind(console: Console, caller: Caller, args: dict) -> None:
 async def _import(console: Console, caller: Caller, args: dict) -> None:
     try:
         users = parse_seat_users(args.get("players"))
-        data = json.loads(Path(args["file"]).read_text())
+        data = parse_game_file(Path(args["file"]).read_bytes())
     except (OSError, ValueError) as exc:
         raise ConsoleInputError(f"cannot read {args['file']}: {exc}") from None
     await console.show(await console.service.import_game(caller, data, users))

@@ -240,12 +240,8 @@ class Tables(ServiceBase):
 def _load_file(data: Any) -> tuple[list[dict[str, Any]], game_files.LoadedGame, list[str]]:
     """Replay an 18xx.games file whole (Refused says what is wrong with it), with the sentence
     of each action as it was applied."""
-    if not isinstance(data, dict) or not isinstance(data.get("players"), list) \
-            or not isinstance(data.get("actions"), list):
-        raise Refused("that is not an 18xx.games game file (it needs 'players' and 'actions')")
+    game_files.check_file(data)
     players = data["players"]
-    if not players or not all(isinstance(p, dict) and "id" in p for p in players):
-        raise Refused("the file's players need an 'id' each")
     texts: list[str] = []
     try:
         loaded = game_files.load(data, on_state=lambda index, action, game: texts.append(
