@@ -38,6 +38,7 @@ def _value(raw: str) -> Any:
 
 
 MAX_ACTION_TEXT = 4000  # characters of one typed action
+MAX_INTEGER = 2**63  # SQLite's integers (ids, numbers of games and seats) stay below this
 
 
 def parse_action(text: str) -> Action:
@@ -50,9 +51,8 @@ def parse_action(text: str) -> Action:
     except json.JSONDecodeError as exc:
         raise ValueError(f"the action is not valid JSON ({exc.msg} at column {exc.colno}); "
                          'write it like {"type": "pass"}') from None
-    except (ValueError, RecursionError):  # an endless number, nesting past Python's stack
-        raise ValueError("the action is not JSON a move can be (too deeply nested or a number "
-                         "too long)") from None
+    except RecursionError:  # nesting past Python's stack
+        raise ValueError("the action is nested too deeply to be a move") from None
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ValueError('an action is a JSON object with a string "type", '
                          'like {"type": "pass"}')
@@ -72,6 +72,8 @@ def parse_seat_users(text: str | None) -> list[int | None]:
             raise ValueError(f"players lists @mentions (or user ids) or - for each seat, not "
                              f"{token!r}")
         digits = match[1] or match[2]
+        if digits and (len(digits) > 19 or not 0 < int(digits) < MAX_INTEGER):
+            raise ValueError(f"{token} is not a user id")
         out.append(int(digits) if digits else None)
     return out
 

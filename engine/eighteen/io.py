@@ -13,12 +13,11 @@ from typing import Any
 
 from engine.errors import GameError, InvalidAction
 from engine.game import Game, PlayerInfo
-from engine.shapes import Limits, check_bounded
+from engine.shapes import MAX_NAME, Limits, check_bounded
 from engine.titles import find_title
 
 MAX_FILE_BYTES = 10 * 1024 * 1024  # Discord's upload limit; 1830 files are ~0.5 MB
 MAX_ACTIONS = 20_000  # a long 1830 game has about 1,500
-MAX_NAME = 100  # characters in a player's name
 FILE = Limits(depth=12, string=10_000, items=MAX_ACTIONS, integer=2**63 - 1)
 
 
