@@ -18,6 +18,12 @@ class Limits:
 
 
 MOVE = Limits(depth=6, string=200, items=100)  # one move typed by a user
+MAX_NAME = 100  # characters in a player's name
+
+
+def bounded_name(name: str) -> str:
+    """A player's name cut to MAX_NAME characters (a chat name cannot be refused)."""
+    return name if len(name) <= MAX_NAME else name[:MAX_NAME - 1] + "…"
 
 
 def check_bounded(value: Any, limits: Limits, what: str) -> None:

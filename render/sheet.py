@@ -9,7 +9,7 @@ from typing import Any, Collection, Mapping
 from render import palette as pal
 from render.board import board_for
 from render.fonts import text_width
-from render.snapshot import header_line, money, need, player_names, reading
+from render.snapshot import display_name, header_line, money, need, player_names, reading
 from render.svg import Svg, finish
 
 MARGIN = 20
@@ -105,7 +105,7 @@ def _players(snapshot: Mapping[str, Any], corps: dict[str, Any], colours: dict[s
                   + [Cell(s, pill=colours[s]) for s in syms] + [Cell("Privates", True), Cell("Worth", True)],
                   align=["l", "r"] + ["r"] * len(syms) + ["l", "r"])
     for p in need(snapshot, "players", list):
-        name = str(p.get("name", p.get("id")))
+        name = display_name(p)
         muted = bool(p.get("bankrupt"))
         ink = pal.MUTED if muted else pal.INK
         label = name + ("  ◆ priority" if p.get("priority") else "") + ("  (bankrupt)" if muted else "")

@@ -47,8 +47,16 @@ def money(title: str, amount: int | None) -> str:
     return f"{sign}{CURRENCY.get(title, '$')}{abs(amount):,}"
 
 
+NAME_CHARS = 24  # a player's name as drawn: a longer one is cut, so no name can widen an image
+
+
+def display_name(player: Mapping[str, Any]) -> str:
+    name = str(player.get("name", player.get("id")))
+    return name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "…"
+
+
 def player_names(snapshot: Mapping[str, Any]) -> dict[Any, str]:
-    return {p["id"]: str(p.get("name", p["id"])) for p in snapshot.get("players", [])}
+    return {p["id"]: display_name(p) for p in snapshot.get("players", [])}
 
 
 def round_text(snapshot: Mapping[str, Any]) -> str:

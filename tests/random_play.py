@@ -52,8 +52,9 @@ class Tally:
             if kind == "act" and result.changed:
                 self.applied += 1
         else:
-            known = any(word in result.error for word in EXPECTED_REFUSALS)
-            self.outcomes[f"{kind} refused" + ("" if known else f": {result.error}")] += 1
+            known = next((word for word in EXPECTED_REFUSALS if word in result.error), None)
+            self.outcomes[f"{kind} refused ({known})" if known else
+                          f"{kind} refused: {result.error}"] += 1
 
 
 async def setup_game(db_path: Path) -> int:

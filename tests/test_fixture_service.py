@@ -163,7 +163,7 @@ async def test_discord_import_opens_a_playable_thread_and_exports(db_path):
                             "ids) or - for each seat, not '@someone'")
     not_json = SimpleNamespace(filename="x.json", size=3, read=_bytes(b"{x}"))
     bad = await world.run("import", world.interaction(1), file=not_json, players=None)
-    assert bad[-1].text.startswith("Refused: x.json is not usable: Expecting property name")
+    assert bad[-1].text.startswith("Refused: x.json is not usable: the file is not valid JSON: Expecting property name")
     assert len(world.threads) == 1
 
 

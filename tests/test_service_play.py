@@ -186,7 +186,7 @@ async def test_reminders_once_per_idle_period(service):
     assert (await service.set_reminders(gid, ANN, 2)).text == (
         "Game #1 reminds whoever must act after 2 h without a move.")
     assert (await service.set_reminders(gid, ANN, -1)).error == (
-        "reminder hours cannot be negative (0 turns reminders off)")
+        "reminder hours run from 0 (no reminders) to 8760 (a year), not -1")
     assert (await service.act(gid, ANN, add(1))).ok  # a move restarts the clock
     moved = datetime.fromisoformat(service.store.game(gid).turn_since)
     assert service.next_reminder() == moved + timedelta(hours=2)

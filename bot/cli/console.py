@@ -9,7 +9,6 @@ sessions can be scripted. Images are written as PNG files after each change.
 """
 from __future__ import annotations
 
-import json
 import logging
 import re
 import sys
@@ -19,7 +18,8 @@ from typing import Awaitable, Callable, Iterable, Iterator, TextIO
 
 from bot.core.help_text import help_text
 from bot.core.moves import MOVES, Move, moves_text, resolve
-from bot.core.parsing import parse_action, parse_options, parse_seat_users
+from bot.core.parsing import (MAX_INTEGER, parse_action, parse_game_file, parse_options,
+                              parse_seat_users)
 from bot.core.results import Caller, Result
 from bot.core.routes_input import best_routes_text, routes_from_text
 from bot.core.service import GameService
@@ -105,7 +105,7 @@ class Console:
     async def _handle(self, line: str) -> None:
         if match := AS_PREFIX.match(line):
             handle, line = match.groups()
-            if not handle.isdigit() or int(handle) < 1:
+            if not handle.isdigit() or len(handle) > 19 or not 0 < int(handle) < MAX_INTEGER:
                 raise ConsoleInputError(f"'as' takes a player number, e.g. as 2: /game status "
                                         f"(not {handle!r})")
             self.user_id = int(handle)
@@ -203,11 +203,15 @@ def parse_arguments(text: str, command: Command) -> dict:
         value = _unquote(raw[param.name].strip())
         if param.kind is int:
             if not re.fullmatch(r"-?\d+", value):
-                raise ConsoleInputError(f"{param.name} must be a whole number, not {value!r}")
+                raise ConsoleInputError(f"{param.name} must be a whole number, not "
+                                        f"{value[:30]!r}")
+            if len(value.lstrip("-")) > 19 or not abs(int(value)) < MAX_INTEGER:
+                raise ConsoleInputError(f"{param.name} must be a whole number below "
+                                        f"{MAX_INTEGER:,}")
             args[param.name] = int(value)
         elif param.kind is float:
-            if not re.fullmatch(r"-?\d+(\.\d+)?", value):
-                raise ConsoleInputError(f"{param.name} must be a number, not {value!r}")
+            if not re.fullmatch(r"-?\d{1,15}(\.\d{1,15})?", value):
+                raise ConsoleInputError(f"{param.name} must be a number, not {value[:30]!r}")
             args[param.name] = float(value)
         else:
             args[param.name] = value
@@ -331,7 +335,7 @@ async def _remind(console: Console, caller: Caller, args: dict) -> None:
 async def _import(console: Console, caller: Caller, args: dict) -> None:
     try:
         users = parse_seat_users(args.get("players"))
-        data = json.loads(Path(args["file"]).read_text())
+        data = parse_game_file(Path(args["file"]).read_bytes())
     except (OSError, ValueError) as exc:
         raise ConsoleInputError(f"cannot read {args['file']}: {exc}") from None
     await console.show(await console.service.import_game(caller, data, users))

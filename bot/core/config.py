@@ -8,6 +8,7 @@ from typing import Mapping
 
 DEFAULT_DB = "railchat.db"
 DEFAULT_REMIND_HOURS = 24.0
+MAX_REMIND_HOURS = 8760.0  # a year: the longest reminder period
 
 
 class ConfigError(ValueError):
@@ -52,16 +53,16 @@ def load_settings(environ: Mapping[str, str] | None = None,
     """The process environment wins over `.env`."""
     env = {**read_dotenv(dotenv), **(os.environ if environ is None else environ)}
     guild = env.get("RAILCHAT_GUILD", "").strip()
-    if guild and not guild.isdigit():
+    if guild and not (guild.isdigit() and int(guild) < 2**63):
         raise ConfigError(f"RAILCHAT_GUILD must be a server id (digits), not {guild!r}")
     remind = env.get("RAILCHAT_REMIND_HOURS", "").strip()
     try:
         remind_hours = float(remind) if remind else DEFAULT_REMIND_HOURS
     except ValueError:
         remind_hours = -1.0
-    if not remind_hours >= 0:
-        raise ConfigError(f"RAILCHAT_REMIND_HOURS must be a number of hours (0: no reminders), "
-                          f"not {remind!r}")
+    if not 0 <= remind_hours <= MAX_REMIND_HOURS:  # also refuses nan
+        raise ConfigError(f"RAILCHAT_REMIND_HOURS must be a number of hours from 0 (no "
+                          f"reminders) to {MAX_REMIND_HOURS:g}, not {remind!r}")
     return Settings(
         token=env.get("DISCORD_TOKEN", "").strip() or None,
         db_path=env.get("RAILCHAT_DB", "").strip() or DEFAULT_DB,

@@ -6,6 +6,8 @@ import json
 import re
 from typing import Any
 
+from engine.eighteen import io as game_files
+from engine.errors import GameError
 from engine.game import Action
 
 
@@ -35,13 +37,22 @@ def _value(raw: str) -> Any:
         return raw
 
 
+MAX_ACTION_TEXT = 4000  # characters of one typed action
+MAX_INTEGER = 2**63  # SQLite's integers (ids, numbers of games and seats) stay below this
+
+
 def parse_action(text: str) -> Action:
     """A JSON object with a string "type", e.g. {"type": "pass"}."""
+    if len(text) > MAX_ACTION_TEXT:
+        raise ValueError(f"the action is {len(text):,} characters long; at most "
+                         f"{MAX_ACTION_TEXT:,} are read")
     try:
         action = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"the action is not valid JSON ({exc.msg} at column {exc.colno}); "
                          'write it like {"type": "pass"}') from None
+    except RecursionError:  # nesting past Python's stack
+        raise ValueError("the action is nested too deeply to be a move") from None
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ValueError('an action is a JSON object with a string "type", '
                          'like {"type": "pass"}')
@@ -61,5 +72,16 @@ def parse_seat_users(text: str | None) -> list[int | None]:
             raise ValueError(f"players lists @mentions (or user ids) or - for each seat, not "
                              f"{token!r}")
         digits = match[1] or match[2]
+        if digits and (len(digits) > 19 or not 0 < int(digits) < MAX_INTEGER):
+            raise ValueError(f"{token} is not a user id")
         out.append(int(digits) if digits else None)
     return out
+
+
+def parse_game_file(raw: bytes | str) -> dict[str, Any]:
+    """An 18xx.games game file's text, checked whole (ValueError: one line saying what is
+    wrong) before a thread or a game is made for it."""
+    try:
+        return game_files.parse(raw)
+    except GameError as exc:
+        raise ValueError(str(exc)) from None

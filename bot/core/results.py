@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.game import Choice
+from engine.shapes import bounded_name
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,9 @@ class Caller:
     name: str
     is_admin: bool = False
     guild_id: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", bounded_name(self.name))
 
 
 @dataclass(frozen=True)

@@ -69,11 +69,12 @@ class RailchatBot(commands.Bot):
         """Sleep until the next reminder is due (as stored in SQLite), post, repeat."""
         await self.wait_until_ready()
         while not self.is_closed():
+            due = None
             try:
                 await self.send_reminders(datetime.now(timezone.utc))
+                due = self.service.next_reminder()
             except Exception:
                 log.exception("sending reminders failed")
-            due = self.service.next_reminder()
             wait = REMINDER_CHECK_SECONDS if due is None else \
                 (due - datetime.now(timezone.utc)).total_seconds()
             await asyncio.sleep(min(max(wait, 1.0), REMINDER_CHECK_SECONDS))

@@ -13,7 +13,12 @@ from typing import Any
 
 from engine.errors import GameError, InvalidAction
 from engine.game import Game, PlayerInfo
+from engine.shapes import MAX_NAME, Limits, check_bounded
 from engine.titles import find_title
+
+MAX_FILE_BYTES = 10 * 1024 * 1024  # Discord's upload limit; 1830 files are ~0.5 MB
+MAX_ACTIONS = 20_000  # a long 1830 game has about 1,500
+FILE = Limits(depth=12, string=10_000, items=MAX_ACTIONS, integer=2**63 - 1)
 
 
 def effective_actions(actions: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
@@ -62,16 +67,79 @@ class LoadedGame:
 
 
 def read_file(path: str | Path) -> dict[str, Any]:
+    """A game file from disk, checked by `parse` (InvalidAction says what is wrong)."""
+    size = Path(path).stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise InvalidAction(f"{path} is {size:,} bytes; game files of at most "
+                            f"{MAX_FILE_BYTES:,} bytes are read")
     try:
-        data = json.loads(Path(path).read_text())
-    except json.JSONDecodeError as exc:
-        raise InvalidAction(f"{path} is not valid JSON: {exc}") from None
-    if not isinstance(data, dict) or "players" not in data or "actions" not in data:
-        raise InvalidAction(f"{path} is not an 18xx.games game file (needs 'players' and 'actions')")
+        return parse(Path(path).read_bytes())
+    except InvalidAction as exc:
+        raise InvalidAction(f"{path}: {exc}") from None
+
+
+def parse(raw: bytes | str) -> dict[str, Any]:
+    """The JSON text of a game file, checked whole before anything is replayed."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise InvalidAction(f"the file is {len(raw):,} bytes; game files of at most "
+                            f"{MAX_FILE_BYTES:,} bytes are read")
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        raise InvalidAction(f"the file is nested more than {FILE.depth} levels deep") from None
+    except ValueError as exc:  # malformed JSON, undecodable bytes, an endless number
+        raise InvalidAction(f"the file is not valid JSON: {exc}") from None
+    check_file(data)
     return data
 
 
+def check_file(data: Any) -> None:
+    """Raise InvalidAction with one line naming the first part of `data` that is not the
+    shape of an 18xx.games game file or is beyond the limits (size, nesting, counts)."""
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list) \
+            or not isinstance(data.get("actions"), list):
+        raise InvalidAction("that is not an 18xx.games game file (it needs 'players' and "
+                            "'actions')")
+    if len(data["actions"]) > MAX_ACTIONS:
+        raise InvalidAction(f"the file has {len(data['actions']):,} actions; at most "
+                            f"{MAX_ACTIONS:,} are read")
+    check_bounded(data, FILE, "the file")
+    if not isinstance(data.get("title", ""), str):
+        raise InvalidAction("the file's title is not a text")
+    settings = data.get("settings") or {}
+    if not isinstance(settings, dict):
+        raise InvalidAction("the file's settings are not an object")
+    seed = settings.get("seed") or 0
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InvalidAction(f"the file's seed is {seed!r}, not a whole number from 0")
+    rules = settings.get("optional_rules") or []
+    if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
+        raise InvalidAction("the file's optional_rules are not a list of names")
+    players = data["players"]
+    if not players:
+        raise InvalidAction("the file has no players")
+    for n, p in enumerate(players, start=1):
+        if not isinstance(p, dict) or isinstance(p.get("id"), bool) \
+                or not isinstance(p.get("id"), (int, str)):
+            raise InvalidAction(f"player {n} of the file has no id (a number or a text)")
+        if not isinstance(p.get("name", ""), str) or len(p.get("name", "")) > MAX_NAME:
+            raise InvalidAction(f"player {n}'s name is not a text of at most {MAX_NAME} "
+                                "characters")
+    ids = [p["id"] for p in players]
+    repeated = sorted({str(i) for i in ids if ids.count(i) > 1})
+    if repeated:
+        raise InvalidAction(f"the file seats player id {', '.join(repeated)} more than once")
+    for n, a in enumerate(data["actions"]):
+        if not isinstance(a, dict) or not isinstance(a.get("type"), str):
+            raise InvalidAction(f"action #{n} of the file is not an object with a 'type'")
+        autos = a.get("auto_actions") or []
+        if not isinstance(autos, list) or not all(
+                isinstance(b, dict) and isinstance(b.get("type"), str) for b in autos):
+            raise InvalidAction(f"action #{n}'s auto_actions are not objects with a 'type'")
+
+
 def new_game(data: dict[str, Any]) -> Game:
+    check_file(data)
     title = str(data.get("title", ""))
     cls = find_title(title)
     settings = data.get("settings") or {}

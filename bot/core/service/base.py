@@ -247,7 +247,7 @@ def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRec
     try:
         game = create_game(record.title, players, record.options, record.seed or 0)
         for a in actions:
-            game.process(a.payload)
+            game.process(a.payload, atomic=False)  # a refusal throws this copy away
     except GameError as exc:
         log.exception("game %s does not replay from its stored log", record.id)
         raise Refused(f"game #{record.id} cannot be rebuilt from its log: {exc}") from exc

@@ -8,6 +8,7 @@ import json
 import sqlite3
 from typing import Any, Mapping, Sequence
 
+from bot.core.config import MAX_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import ALREADY_HANDLED, ServiceBase, seat_of, storage_refusal
 from bot.core.store import (ACTIVE, FINISHED, OPEN, DuplicateInteraction, GameRecord,
@@ -15,6 +16,7 @@ from bot.core.store import (ACTIVE, FINISHED, OPEN, DuplicateInteraction, GameRe
 from engine.eighteen import io as game_files
 from engine.errors import GameError
 from engine.game import Action, PlayerInfo
+from engine.shapes import bounded_name
 from engine.titles import create_game, find_title
 
 
@@ -140,8 +142,12 @@ class Tables(ServiceBase):
     async def replace_seat(self, game_id: int, caller: Caller, seat: int, user_id: int,
                            name: str, interaction_id: int | None = None) -> Result:
         """Give a seat (with everything its player owns) to another user."""
+        name = bounded_name(name)
+
         async def body(record: GameRecord) -> Result:
             self._require_admin(record, caller, "replace a player")
+            if not 0 < user_id < 2**63:
+                raise Refused(f"{user_id} is not a user id")
             seats = self.store.seats(record.id)
             target = next((s for s in seats if s.seat == seat), None)
             if target is None:
@@ -162,8 +168,9 @@ class Tables(ServiceBase):
                             interaction_id: int | None = None) -> Result:
         async def body(record: GameRecord) -> Result:
             self._require_admin(record, caller, "change its reminders")
-            if hours < 0:
-                raise Refused("reminder hours cannot be negative (0 turns reminders off)")
+            if not 0 <= hours <= MAX_REMIND_HOURS:  # also refuses nan
+                raise Refused(f"reminder hours run from 0 (no reminders) to "
+                              f"{MAX_REMIND_HOURS:g} (a year), not {hours:g}")
             self.store.set_remind_hours(record.id, hours, interaction_id)
             text = (f"Game #{record.id} sends no reminders now." if hours == 0 else
                     f"Game #{record.id} reminds whoever must act after {hours:g} h without a "
@@ -240,12 +247,8 @@ class Tables(ServiceBase):
 def _load_file(data: Any) -> tuple[list[dict[str, Any]], game_files.LoadedGame, list[str]]:
     """Replay an 18xx.games file whole (Refused says what is wrong with it), with the sentence
     of each action as it was applied."""
-    if not isinstance(data, dict) or not isinstance(data.get("players"), list) \
-            or not isinstance(data.get("actions"), list):
-        raise Refused("that is not an 18xx.games game file (it needs 'players' and 'actions')")
+    game_files.check_file(data)
     players = data["players"]
-    if not players or not all(isinstance(p, dict) and "id" in p for p in players):
-        raise Refused("the file's players need an 'id' each")
     texts: list[str] = []
     try:
         loaded = game_files.load(data, on_state=lambda index, action, game: texts.append(

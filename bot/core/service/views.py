@@ -4,10 +4,12 @@ history, and the reminders that fall due.
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Callable, Sequence
 
+from bot.core.config import MAX_REMIND_HOURS
 from bot.core.results import Prompt, Refused, Result
 from bot.core.service.base import (HISTORY_LIMIT, Renderer, ServiceBase, T, seat_of,
                                    status_word)
@@ -15,6 +17,8 @@ from bot.core.store import ACTIVE, DEAL, FINISHED, OPEN, GameRecord
 from engine.errors import GameError
 from engine.game import Choice, Game
 from engine.titles import find_title, title_names
+
+log = logging.getLogger(__name__)
 
 
 class Views(ServiceBase):
@@ -204,19 +208,34 @@ class Views(ServiceBase):
 
     # -- reminders -----------------------------------------------------------------------------
     def _remind_after(self, record: GameRecord) -> timedelta | None:
+        """The game's reminder period; a stored value out of range (written by an older
+        version or by hand) counts as the longest period, never as an error."""
         hours = self.remind_hours if record.remind_hours is None else record.remind_hours
+        if not 0 <= hours <= MAX_REMIND_HOURS:
+            log.warning("game %s has reminder hours %r; using %g", record.id, hours,
+                        MAX_REMIND_HOURS)
+            hours = MAX_REMIND_HOURS
         return timedelta(hours=hours) if hours > 0 else None
+
+    def _due_at(self, record: GameRecord) -> datetime | None:
+        """When the game's next reminder falls due (None: none); a stored time that cannot
+        be read skips the game, so one bad row cannot stop the reminders of all games."""
+        after = self._remind_after(record)
+        if after is None or not record.turn_since:
+            return None
+        try:
+            _stored_time(record.turn_since)
+            return _since(record) + after
+        except (ValueError, TypeError, OverflowError) as exc:
+            log.warning("game %s has an unreadable reminder time: %s", record.id, exc)
+            return None
 
     def _running(self) -> list[GameRecord]:
         return [r for r in self.store.games(statuses=[ACTIVE], limit=10**6) if not r.paused]
 
     def next_reminder(self) -> datetime | None:
         """When the next reminder falls due (None: no running game needs one)."""
-        times = []
-        for record in self._running():
-            after = self._remind_after(record)
-            if after is not None and record.turn_since:
-                times.append(_since(record) + after)
+        times = [t for t in map(self._due_at, self._running()) if t is not None]
         return min(times, default=None)
 
     async def due_reminders(self, now: datetime) -> list[Result]:
@@ -224,8 +243,8 @@ class Views(ServiceBase):
         time is stored, so a restart neither repeats nor forgets one)."""
         out = []
         for record in self._running():
-            after = self._remind_after(record)
-            if after is None or not record.turn_since or now < _since(record) + after:
+            due = self._due_at(record)
+            if due is None or now < due:
                 continue
             async with self._lock(record.id):
                 try:
@@ -234,7 +253,7 @@ class Views(ServiceBase):
                     continue
                 notify = self._to_notify(record, game)
                 names = ", ".join(game.player_name(p) for p in game.active_players())
-                idle = now - datetime.fromisoformat(record.turn_since)
+                idle = now - _stored_time(record.turn_since or "")
                 self.store.mark_reminded(record.id, now.isoformat(timespec="seconds"))
             out.append(Result(text=f"Reminder: game #{record.id} has waited {_hours(idle)} for "
                                    f"{names or 'nobody'}.", game_id=record.id,
@@ -245,7 +264,13 @@ class Views(ServiceBase):
 def _since(record: GameRecord) -> datetime:
     """The start of the reminder period: the turn's start or the last reminder."""
     assert record.turn_since is not None
-    return datetime.fromisoformat(record.reminded_at or record.turn_since)
+    return _stored_time(record.reminded_at or record.turn_since)
+
+
+def _stored_time(text: str) -> datetime:
+    """A time as stored (ISO 8601, UTC); one without a zone is taken as UTC."""
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
 
 
 def _hours(delta: timedelta) -> str:

@@ -19,7 +19,8 @@ from bot.discord_ui.io import (add_to_thread, caller_of, fit, fit_latest, game_o
                                game_thread, reply, reply_files, resolve_game)
 from bot.core.help_text import help_text
 from bot.core.moves import moves_text
-from bot.core.parsing import parse_action, parse_options, parse_seat_users
+from bot.core.parsing import (parse_action, parse_game_file, parse_options,
+                              parse_seat_users)
 from bot.core.results import Result
 from bot.core.routes_input import best_routes_text, route_companies
 from bot.core.service.base import HISTORY_LIMIT
@@ -333,7 +334,7 @@ class GameCog(commands.GroupCog, group_name="game",
             return
         try:
             users = parse_seat_users(players)
-            data = json.loads(await file.read())
+            data = parse_game_file(await file.read())
         except ValueError as exc:
             await reply(interaction, f"Refused: {file.filename} is not usable: {exc}")
             return
