@@ -19,8 +19,13 @@ def render_view(game: Game, view: str) -> bytes:
     snapshot = getattr(game, "snapshot", None)
     if snapshot is None:
         raise NotDrawable(f"{game.title} games cannot be drawn yet")
-    drawer = DRAWERS.get(view)
+    return render_snapshot(game, view, snapshot())
+
+
+def render_snapshot(game: Game, view: str, snapshot: Mapping[str, Any]) -> bytes:
+    """A view of the game drawn from a given snapshot (a previewed move's, say)."""
+    drawer = drawer_for(game.title, view)
     if drawer is None:
-        raise NotDrawable(f"there is no {view!r} image (known: {', '.join(DRAWERS)})")
+        raise NotDrawable(f"there is no {view!r} image (known: {', '.join(game.views())})")
     options = sorted(name for name, value in game.options.items() if value)
-    return drawer(snapshot(), options)
+    return drawer(snapshot, options)
