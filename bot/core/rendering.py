@@ -2,13 +2,10 @@
 snapshot (`game.snapshot()`), with the game's switched-on options picking the board variant."""
 from __future__ import annotations
 
-from typing import Any, Callable, Collection, Mapping
+from typing import Any, Mapping
 
 from engine.game import Game
-from render import render_map, render_market, render_sheet
-
-Drawer = Callable[[Mapping[str, Any], Collection[str]], bytes]
-DRAWERS: dict[str, Drawer] = {"map": render_map, "market": render_market, "sheet": render_sheet}
+from render import drawer_for
 
 
 class NotDrawable(ValueError):
