@@ -100,6 +100,31 @@ class Game(ABC):
         """Names of the images the renderer can draw for this title."""
         return ()
 
+    def typed_action(self, entity: PlayerId, action_type: str, typed: Mapping[str, str]) -> Action:
+        """A complete action from what a player typed, for moves whose details are free-form
+        rather than picked from `legal_actions` (String Railway: a station's x y, a rail's path).
+        It is checked only when processed. Titles without such moves keep this refusal."""
+        raise InvalidAction(f"{self.title} has no typed {action_type} moves; pick one of the "
+                            "suggestions")
+
+    def preview(self, action: Action) -> tuple[str, dict[str, Any]] | None:
+        """What the action would do, without doing it: a sentence and a snapshot to draw with
+        the move shown (None: the title shows no previews). Raises GameError if illegal."""
+        return None
+
+    def hints(self, player: PlayerId) -> list[Choice]:
+        """Good moves for the player now, best first, as complete actions (none by default)."""
+        return []
+
+    @classmethod
+    def options_from_settings(cls, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """A game file's `settings` as options (18xx.games files: its optional rules)."""
+        return {name: True for name in settings.get("optional_rules") or []}
+
+    def file_settings(self) -> dict[str, Any]:
+        """The `settings` of this game's file, read back by `options_from_settings`."""
+        return {"seed": self.seed, "optional_rules": sorted(k for k, v in self.options.items() if v)}
+
     def action_fields(self) -> Mapping[str, frozenset[str]] | None:
         """The fields (besides type, entity, entity_type) of each kind of move a user may type,
         or None when the title names none (then only the generic bounds apply)."""

@@ -8,11 +8,23 @@ The drawing modules (cairosvg, fonts) load on first use, so that a command that 
 from __future__ import annotations
 
 import importlib
-from typing import Any, Collection, Mapping
+from typing import Any, Callable, Collection, Mapping
 
-__all__ = ["render_all", "render_map", "render_market", "render_sheet"]
+__all__ = ["drawer_for", "render_all", "render_map", "render_market", "render_sheet",
+           "render_string_board"]
 
-_LAZY = {"render_map": "render.mapview", "render_market": "render.market", "render_sheet": "render.sheet"}
+_LAZY = {"render_map": "render.mapview", "render_market": "render.market", "render_sheet": "render.sheet",
+         "render_string_board": "render.strings"}
+Drawer = Callable[[Mapping[str, Any], Collection[str]], bytes]
+# The views a title can name in `Game.views()` (the 18xx images), and titles' own drawings
+_VIEWS = {"map": "render_map", "market": "render_market", "sheet": "render_sheet"}
+_TITLE_VIEWS = {("string_railway", "map"): "render_string_board"}
+
+
+def drawer_for(title: str, view: str) -> Drawer | None:
+    """The function that draws this view of this title's snapshots (None: no such image)."""
+    name = _TITLE_VIEWS.get((title, view)) or _VIEWS.get(view)
+    return __getattr__(name) if name else None
 
 
 def __getattr__(name: str) -> Any:

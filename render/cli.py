@@ -11,7 +11,7 @@ from engine.errors import GameError
 
 
 def add_parser(subparsers: Any) -> None:
-    cmd = subparsers.add_parser("render", help="draw map.png, market.png and sheet.png for a game file")
+    cmd = subparsers.add_parser("render", help="draw every image of a game file's position (18xx: map, market, sheet; String Railway: map)")
     cmd.add_argument("file", help="18xx.games JSON export (or railchat export)")
     cmd.add_argument("--upto", type=int, help="the position after this action index (0-based, in the file)")
     cmd.add_argument("--out", required=True, help="folder to write the images to")
@@ -28,9 +28,11 @@ def cmd_render(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     options = tuple(sorted(k for k, v in game.options.items() if v))
-    from render import render_all  # cairosvg and the fonts load only when drawing
+    from render import drawer_for  # cairosvg and the fonts load only when drawing
 
-    for name, png in render_all(game.snapshot(), options).items():
-        (out / name).write_bytes(png)
-        print(out / name)
+    snapshot = game.snapshot()
+    for view in game.views():
+        path = out / f"{view}.png"
+        path.write_bytes(drawer_for(game.title, view)(snapshot, options))  # type: ignore[misc]
+        print(path)
     return 0

@@ -30,6 +30,11 @@ class Sent:
     text: str
     ephemeral: bool = False
     files: list[str] = field(default_factory=list, compare=False)
+    buttons: list[tuple[str, str]] = field(default_factory=list, compare=False)
+
+
+def _buttons(view: discord.ui.View | None) -> list[tuple[str, str]]:
+    return [(item.item.custom_id, item.item.label) for item in view.children] if view else []
 
 
 @dataclass
@@ -41,9 +46,10 @@ class Response:
         return self.deferred or bool(self.sent)
 
     async def send_message(self, content: str, *, ephemeral: bool = False,
-                           files: list[discord.File] = (), **_: object) -> None:
+                           files: list[discord.File] = (), view: discord.ui.View | None = None,
+                           **_: object) -> None:
         assert not self.is_done(), "an interaction is answered once"
-        self.sent.append(Sent(content, ephemeral, [f.filename for f in files]))
+        self.sent.append(Sent(content, ephemeral, [f.filename for f in files], _buttons(view)))
 
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
         assert not self.is_done()
@@ -55,9 +61,11 @@ class Followup:
         self.response = response
 
     async def send(self, content: str, *, ephemeral: bool = False,
-                   files: list[discord.File] = (), **_: object) -> None:
+                   files: list[discord.File] = (), view: discord.ui.View | None = None,
+                   **_: object) -> None:
         assert self.response.is_done(), "followups come after the first answer"
-        self.response.sent.append(Sent(content, ephemeral, [f.filename for f in files]))
+        self.response.sent.append(Sent(content, ephemeral, [f.filename for f in files],
+                                       _buttons(view)))
 
 
 @dataclass

@@ -59,7 +59,7 @@ async def test_command_tree_fits_discord_limits(world):
         "rewind", "remind", "import", "export", "approve", "reject"}
     assert {o["name"] for o in by_name["play"]["options"]} == {
         "bid", "pass", "par", "buy", "sell", "private", "lay", "token", "run", "payout",
-        "withhold", "train", "discard", "bankrupt"}
+        "withhold", "train", "discard", "bankrupt", "station", "rail", "forfeit", "hint", "reroll"}
     assert by_name["game"]["dm_permission"] is False and by_name["play"]["dm_permission"] is False
     lay = next(o for o in by_name["play"]["options"] if o["name"] == "lay")
     assert [(o["name"], o.get("required", False), o.get("autocomplete", False))

@@ -74,6 +74,7 @@ class Console:
         self.renderer = renderer
         self.user_id = 1
         self.game_id: int | None = None
+        self.previews: dict[int, str] = {}  # player -> token of the move shown to confirm
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -139,6 +140,9 @@ class Console:
         self.say(result.text)
         for name, data in result.files:
             self.write_file(f"game-{result.game_id}-{name}", data)
+        if result.confirm is not None:
+            self.previews[self.user_id] = result.confirm
+            self.say("To make it: /play confirm (or /play cancel)")
         if result.changed and result.views and self.renderer and result.game_id is not None:
             await self.write_images(result.game_id, result.views, self.renderer)
         names = ", ".join(f"player {u}" for u in result.notify)
@@ -354,10 +358,31 @@ async def _notify(console: Console, caller: Caller, args: dict) -> None:
 
 def _play(move: Move) -> Handler:
     async def run(console: Console, caller: Caller, args: dict) -> None:
-        await console.show(await console.service.play(
-            console.game(args), caller,
-            lambda g, choices: resolve(move, args, choices, g, routes_from_text)))
+        build = lambda g, choices: resolve(move, args, choices, g, routes_from_text)  # noqa: E731
+        if move.preview:
+            drawer = None
+            if console.renderer is not None:
+                from bot.core.rendering import render_snapshot
+                drawer = render_snapshot
+            await console.show(await console.service.preview(console.game(args), caller, build,
+                                                             drawer))
+        else:
+            await console.show(await console.service.play(console.game(args), caller, build))
     return run
+
+
+def _confirm(approve: bool) -> Handler:
+    async def run(console: Console, caller: Caller, args: dict) -> None:
+        token = console.previews.pop(caller.user_id, None)
+        if token is None:
+            raise ConsoleInputError("there is no move shown to you to confirm; preview one "
+                                    "first (e.g. /play rail)")
+        await console.show(await console.service.confirm(token, caller, approve))
+    return run
+
+
+async def _hint(console: Console, caller: Caller, args: dict) -> None:
+    await console.show(await console.service.hints(console.game(args), caller))
 
 
 def _play_command(move: Move) -> Command:
@@ -404,6 +429,14 @@ GAME_COMMANDS: dict[str, Command] = {c.name: c for c in (
             "request", lambda c, u, a: _vote(c, u, a, False)),
 )}
 PLAY_COMMANDS: dict[str, Command] = {m.name: _play_command(m) for m in MOVES.values()}
+# typed stand-ins for the Confirm and Cancel buttons of a previewed move (Discord has no such
+# commands: its preview carries the buttons)
+BUTTON_STANDINS = ("/play confirm", "/play cancel")
+PLAY_COMMANDS.update({c.name: c for c in (
+    Command("confirm", (), "make the move just previewed to you", _confirm(True), "/play"),
+    Command("cancel", (), "drop the move just previewed to you", _confirm(False), "/play"),
+    Command("hint", (GAME,), "the best moves for you now", _hint, "/play"),
+)})
 GROUPS: dict[str, dict[str, Command]] = {"/game": GAME_COMMANDS, "/play": PLAY_COMMANDS}
 TOP_LEVEL: dict[str, Command] = {"notify": Command(
     "notify", (Param("dm", str, True),), "on: a direct message when it is your turn", _notify,

@@ -37,7 +37,16 @@ TITLE_NOTES = {
              "with operating rounds (track, token, trains, dividends). Most money at the end "
              "wins."),
     "1860": ("1860: the Isle of Wight; the same /play commands as other 18xx games."),
+    "string_railway": (
+        "String Railway: 2-5 players (two play two companies each). Each turn draw a station "
+        "(a Village draws one more), place it by its centre (x y in cm, as on the map's grid), "
+        "then lay a short (30) or long (60) rail from your base or a station you reach: stations "
+        "by label, free points as x y. Stations score when first reached, crossings cost 1 "
+        "(on a station free); /play hint lists the best rails. Before the first station the "
+        "river's and mountain's seats may reroll them."),
 }
+# The /play commands of titles outside the 18xx family (18xx titles use all the others).
+TITLE_MOVES = {"string_railway": ("station", "rail", "forfeit", "reroll")}
 
 
 def help_text(title: str | None = None) -> str:
@@ -62,7 +71,13 @@ def help_text(title: str | None = None) -> str:
     if issubclass(cls, EighteenGame):
         lines.append("Moves, with examples (press the buttons on the turn post for the "
                      "common ones):")
-        lines += [f"  {m.example} — {m.description}" for m in MOVES.values()]
+        lines += [f"  {m.example} — {m.description}" for m in MOVES.values()
+                  if not any(m.name in names for names in TITLE_MOVES.values())]
+    elif cls.title in TITLE_MOVES:
+        lines.append("Moves, with examples:")
+        lines += [f"  {MOVES[name].example} — {MOVES[name].description}"
+                  for name in TITLE_MOVES[cls.title]]
+        lines.append("  /play hint — the best rails for you now")
     else:
         lines.append('Moves are made with /game act and a JSON action; its suggestions list '
                      'your legal moves, e.g. /game act {"type": "pass"}.')

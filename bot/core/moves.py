@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from bot.core.results import Refused
+from engine.errors import GameError
 from engine.game import Action, Choice, Game
 
 KEY_PREFIX = "~"  # autocomplete values that name one choice exactly (users never type this)
@@ -57,6 +58,8 @@ class Move:
     routes: tuple[str, str] | None = None
     example: str = ""
     kind: str | None = None  # the action's "kind" this command makes (dividends)
+    typed: bool = False    # the pick may also be free text the title reads (`typed_action`)
+    preview: bool = False  # shown to the player first, made on Confirm (`Game.preview`)
 
     @property
     def options(self) -> list[Option]:
@@ -119,6 +122,18 @@ MOVES: dict[str, Move] = {m.name: m for m in (
          pick=("train", "Which train to discard"), example="/play discard train:3"),
     Move("bankrupt", "Declare bankruptcy (when the company cannot buy a needed train)",
          ("bankrupt",), example="/play bankrupt"),
+    Move("station", "Place the station you drew, by its centre (String Railway)",
+         ("place_station",), pick=("at", "Its centre x y, e.g. 40 25 (suggestions: free grid "
+                                         "points)"), typed=True, example="/play station at:40 25"),
+    Move("rail", "Lay a rail: you see it and its score first, then confirm (String Railway)",
+         ("lay_rail",), pick=("path", "Kind and stops, e.g. short B1 S3 (40 20) S5; "
+                                      "suggestions: straight rails"),
+         typed=True, preview=True, example="/play rail path:short B1 S3 (40 20) S5"),
+    Move("forfeit", "Give up a rail you cannot or will not lay (String Railway)",
+         ("forfeit_rail",), pick=("rail", "short or long"), example="/play forfeit rail:short"),
+    Move("reroll", "Before the first station: another river or mountain (String Railway)",
+         ("reroll",), pick=("what", "river or mountain (the one your seat lays)"),
+         example="/play reroll what:river"),
 )}
 
 RouteBuilder = Callable[[Game, Action, str], list[dict[str, Any]]]
@@ -183,6 +198,10 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
             routes: RouteBuilder | None = None) -> Action:
     """The one legal action the command means, or Refused saying what is possible instead."""
     mine = _of_move(move, choices)
+    if move.typed and move.pick is not None:
+        typed = _typed(move, args, mine, choices, game)
+        if typed is not None:
+            return typed
     if not mine:
         others = _listing(choices) if choices else "nothing"
         reason = next(filter(None, (game.explain(t) for t in move.types)), None) if game else None
@@ -222,6 +241,25 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
             raise Refused("this game does not take routes typed as hexes")
         action["routes"] = routes(game, action, str(text))
     return action
+
+
+def _typed(move: Move, args: Mapping[str, Any], mine: list[Choice], choices: Sequence[Choice],
+           game: Game) -> Action | None:
+    """A move typed in free form (not a picked suggestion nor a suggestion's exact label),
+    built by the title; None to match the suggestions instead."""
+    assert move.pick is not None
+    text = str(args.get(move.pick[0]) or "").strip()
+    if not text or text.startswith(KEY_PREFIX) or any(
+            c.label.casefold() == text.casefold() for c in mine):
+        return None
+    reason = next(filter(None, (game.explain(t) for t in move.types)), None)
+    entity = next((c.action["entity"] for c in choices if "entity" in c.action), None)
+    if reason or entity is None:
+        raise Refused(f"you cannot {move.name} now" + (f": {reason}" if reason else ""))
+    try:
+        return game.typed_action(entity, move.types[0], {move.pick[0]: text})
+    except GameError as exc:
+        raise Refused(str(exc)) from None
 
 
 def _distinct(field: Field, choices: list[Choice]) -> list[str]:

@@ -2,13 +2,10 @@
 snapshot (`game.snapshot()`), with the game's switched-on options picking the board variant."""
 from __future__ import annotations
 
-from typing import Any, Callable, Collection, Mapping
+from typing import Any, Mapping
 
 from engine.game import Game
-from render import render_map, render_market, render_sheet
-
-Drawer = Callable[[Mapping[str, Any], Collection[str]], bytes]
-DRAWERS: dict[str, Drawer] = {"map": render_map, "market": render_market, "sheet": render_sheet}
+from render import drawer_for
 
 
 class NotDrawable(ValueError):
@@ -19,8 +16,13 @@ def render_view(game: Game, view: str) -> bytes:
     snapshot = getattr(game, "snapshot", None)
     if snapshot is None:
         raise NotDrawable(f"{game.title} games cannot be drawn yet")
-    drawer = DRAWERS.get(view)
+    return render_snapshot(game, view, snapshot())
+
+
+def render_snapshot(game: Game, view: str, snapshot: Mapping[str, Any]) -> bytes:
+    """A view of the game drawn from a given snapshot (a previewed move's, say)."""
+    drawer = drawer_for(game.title, view)
     if drawer is None:
-        raise NotDrawable(f"there is no {view!r} image (known: {', '.join(DRAWERS)})")
+        raise NotDrawable(f"there is no {view!r} image (known: {', '.join(game.views())})")
     options = sorted(name for name, value in game.options.items() if value)
-    return drawer(snapshot(), options)
+    return drawer(snapshot, options)

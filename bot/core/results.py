@@ -32,7 +32,8 @@ class Result:
     now (for a request: who must answer it). On refusal `error` says why and nothing was
     changed. `duplicate` marks a resubmitted interaction that was ignored. `vote` is the id of
     a request awaiting answers, of `vote_kind` "undo" (a vote) or "deal" (the other owner's
-    agreement); `files` are (name, bytes) attachments for the caller.
+    agreement); `files` are (name, bytes) attachments for the caller; `confirm` is the token of
+    a previewed move the caller may now confirm or cancel.
     """
 
     text: str = ""
@@ -46,6 +47,7 @@ class Result:
     vote: int | None = None
     vote_kind: str = "undo"
     files: tuple[tuple[str, bytes], ...] = ()
+    confirm: str | None = None
 
     @property
     def ok(self) -> bool:

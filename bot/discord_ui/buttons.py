@@ -77,7 +77,39 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button],
         await bot.poster.publish(interaction, result)
 
 
-DYNAMIC_ITEMS: tuple[Any, ...] = (MoveButton, VoteButton)
+class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"^rc:c:(?P<token>[0-9a-f]+):(?P<answer>yes|no)$"):
+    """Confirm or Cancel under a previewed move (shown only to the player who asked)."""
+
+    def __init__(self, token: str, approve: bool) -> None:
+        super().__init__(discord.ui.Button(
+            label="Confirm" if approve else "Cancel",
+            style=discord.ButtonStyle.success if approve else discord.ButtonStyle.secondary,
+            custom_id=f"rc:c:{token}:{'yes' if approve else 'no'}"))
+        self.token, self.approve = token, approve
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> ConfirmButton:
+        return cls(match["token"], match["answer"] == "yes")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: RailchatBot = interaction.client  # type: ignore[assignment]
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await bot.service.confirm(self.token, caller_of(interaction), self.approve,
+                                           interaction.id)
+        await bot.poster.publish(interaction, result)
+
+
+def confirm_view(token: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(token, True))
+    view.add_item(ConfirmButton(token, False))
+    view.stop()
+    return view
+
+
+DYNAMIC_ITEMS: tuple[Any, ...] = (MoveButton, VoteButton, ConfirmButton)
 
 
 def prompt_view(game_id: int, version: int, quick: Sequence[Quick], vote: int | None = None,

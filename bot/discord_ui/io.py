@@ -70,13 +70,16 @@ async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool 
 
 
 async def reply_files(interaction: discord.Interaction, text: str,
-                      files: tuple[tuple[str, bytes], ...]) -> None:
-    """Answer only the caller with attachments (images, exported games)."""
+                      files: tuple[tuple[str, bytes], ...],
+                      view: discord.ui.View | None = None) -> None:
+    """Answer only the caller with attachments (images, exported games) and buttons."""
     attachments = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
+    extra: dict = {"view": view} if view is not None else {}
     if interaction.response.is_done():
-        await interaction.followup.send(fit(text), files=attachments, ephemeral=True)
+        await interaction.followup.send(fit(text), files=attachments, ephemeral=True, **extra)
     else:
-        await interaction.response.send_message(fit(text), files=attachments, ephemeral=True)
+        await interaction.response.send_message(fit(text), files=attachments, ephemeral=True,
+                                                **extra)
 
 
 async def game_thread(bot: RailchatBot, thread_id: int) -> discord.Thread | None:

@@ -143,7 +143,7 @@ def new_game(data: dict[str, Any]) -> Game:
     title = str(data.get("title", ""))
     cls = find_title(title)
     settings = data.get("settings") or {}
-    options = {name: True for name in settings.get("optional_rules") or []}
+    options = cls.options_from_settings(settings)
     players = [PlayerInfo(p["id"], p.get("name", str(p["id"]))) for p in data["players"]]
     return cls(players, options, int(settings.get("seed") or 0))
 
@@ -190,7 +190,7 @@ def export(game: Game, *, game_id: int | str = 0, description: str = "") -> dict
         "description": description,
         "title": game.title,
         "players": [{"id": p.id, "name": p.name} for p in game.players],
-        "settings": {"seed": game.seed, "optional_rules": sorted(k for k, v in game.options.items() if v)},
+        "settings": game.file_settings(),
         "actions": actions,
         "status": "finished" if game.finished else "active",
     }

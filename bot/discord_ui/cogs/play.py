@@ -12,9 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_ui.io import caller_of, game_or_refuse, reply, resolve_game
 from bot.core.moves import MOVES, resolve, suggest
 from bot.core.routes_input import routes_from_text
+from bot.discord_ui.buttons import confirm_view
+from bot.discord_ui.io import caller_of, game_or_refuse, reply, reply_files, resolve_game
 
 if TYPE_CHECKING:
     from bot.discord_ui.app import RailchatBot
@@ -195,6 +196,73 @@ class PlayCog(commands.GroupCog, group_name="play",
     @app_commands.describe(game=GAME_HELP)
     async def bankrupt(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await self._play(interaction, "bankrupt", game)
+
+    # -- String Railway (and any title with typed moves and previews) ------------------------
+    @_command("station")
+    @_described("station")
+    async def station(self, interaction: discord.Interaction, at: str,
+                      game: int | None = None) -> None:
+        await self._play(interaction, "station", game, at=at)
+
+    @station.autocomplete("at")
+    async def _station_at(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "station", "at", current)
+
+    @_command("rail")
+    @_described("rail")
+    async def rail(self, interaction: discord.Interaction, path: str,
+                   game: int | None = None) -> None:
+        """Shows the rail and its score only to the caller, with Confirm and Cancel."""
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        move = MOVES["rail"]
+        drawer = None
+        if self.bot.renderer is not None:
+            from bot.core.rendering import render_snapshot
+            drawer = render_snapshot
+        result = await self.service.preview(
+            game_id, caller_of(interaction),
+            lambda g, choices: resolve(move, {"path": path}, choices, g), drawer,
+            interaction_id=interaction.id)
+        if result.ok and result.confirm is not None:
+            await reply_files(interaction, result.text, result.files,
+                              view=confirm_view(result.confirm))
+        else:
+            await self.bot.poster.publish(interaction, result)
+
+    @rail.autocomplete("path")
+    async def _rail_path(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "rail", "path", current)
+
+    @_command("forfeit")
+    @_described("forfeit")
+    async def forfeit(self, interaction: discord.Interaction, rail: str,
+                      game: int | None = None) -> None:
+        await self._play(interaction, "forfeit", game, rail=rail)
+
+    @forfeit.autocomplete("rail")
+    async def _forfeit_rail(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "forfeit", "rail", current)
+
+    @_command("reroll")
+    @_described("reroll")
+    async def reroll(self, interaction: discord.Interaction, what: str,
+                     game: int | None = None) -> None:
+        await self._play(interaction, "reroll", game, what=what)
+
+    @reroll.autocomplete("what")
+    async def _reroll_what(self, interaction: discord.Interaction, current: str):
+        return await self._suggest(interaction, "reroll", "what", current)
+
+    @app_commands.command(name="hint", description="The best moves for you now (only to you)")
+    @app_commands.describe(game=GAME_HELP)
+    async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.poster.publish(interaction,
+                                      await self.service.hints(game_id, caller_of(interaction)))
 
     async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:

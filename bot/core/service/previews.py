@@ -1,0 +1,87 @@
+"""Moves shown before they are made (a previewed rail and its score, confirmed with a button)
+and the title's hints. The service still knows no rule: the engine's `preview` and `hints` say
+what a move would do and which moves are good."""
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any, Callable, Mapping
+
+from bot.core.results import Caller, Result
+from bot.core.service.base import MoveBuilder, ServiceBase, move_digest
+from bot.core.store import GameRecord
+from engine.game import Action, Game
+
+# Draws a view of a game from a given snapshot (a previewed move's).
+SnapshotDrawer = Callable[[Game, str, Mapping[str, Any]], bytes]
+PREVIEWS_KEPT = 256
+
+
+class Previews(ServiceBase):
+    def _previews(self) -> dict[str, tuple[int, int, int, Action]]:
+        """Previewed moves awaiting Confirm: token -> (game, version, user, action); kept in
+        memory, so a restart only costs a player a new preview."""
+        return self.__dict__.setdefault("_pending_previews", {})
+
+    async def preview(self, game_id: int, caller: Caller, build: MoveBuilder,
+                      drawer: SnapshotDrawer | None = None, *,
+                      interaction_id: int | None = None) -> Result:
+        """Show the caller what the move `build` picks would do (text, and an image when the
+        title previews it), changing nothing; `Result.confirm` is the token that makes it with
+        `confirm`. A move the title does not preview is made at once, as `play` would."""
+        async def body(record: GameRecord) -> Result:
+            seat = self._playing_seat(record, caller)
+            game = await self._live(record)
+            self._require_turn(record, game, seat)
+            choices = await self._legal(record, game, seat.player_id)
+            action = await asyncio.to_thread(build, game, choices)
+            shown = await asyncio.to_thread(game.preview, action)
+            if shown is None:
+                return await self._submit(record, game, seat, caller, action, interaction_id,
+                                          move_digest(action))
+            text, snapshot = shown
+            token = secrets.token_hex(6)
+            pending = self._previews()
+            pending[token] = (record.id, record.version, caller.user_id, action)
+            while len(pending) > PREVIEWS_KEPT:
+                pending.pop(next(iter(pending)))
+            files: tuple[tuple[str, bytes], ...] = ()
+            if drawer is not None and game.views():
+                png = await asyncio.to_thread(drawer, game, game.views()[0], snapshot)
+                files = (("preview.png", png),)
+            return Result(text=text + "\nConfirm to make this move, or cancel.",
+                          game_id=record.id, thread_id=record.thread_id, files=files,
+                          confirm=token)
+        return await self._run(game_id, None, body, caller.guild_id)
+
+    async def confirm(self, token: str, caller: Caller, approve: bool,
+                      interaction_id: int | None = None) -> Result:
+        """Make (or drop) a previewed move; refused if the game moved on since the preview."""
+        pending = self._previews().get(token)
+        if pending is None:
+            return Result(error="this preview has expired; preview the move again")
+        game_id, version, user_id, action = pending
+        if caller.user_id != user_id:
+            return Result(error="only the player who asked for this preview can confirm it",
+                          game_id=game_id)
+        del self._previews()[token]
+        if not approve:
+            return Result(text="Cancelled; nothing changed.", game_id=game_id)
+        if self.store.version(game_id) != version:
+            return Result(error="the game has moved on since this preview; preview the move "
+                                "again", game_id=game_id)
+        return await self.play(game_id, caller, lambda game, choices: dict(action),
+                               version=version, interaction_id=interaction_id)
+
+    async def hints(self, game_id: int, caller: Caller) -> Result:
+        """The title's suggested moves for the caller now (answered to the caller only)."""
+        async def body(record: GameRecord) -> Result:
+            seat = self._playing_seat(record, caller)
+            game = await self._live(record)
+            found = await asyncio.to_thread(game.hints, seat.player_id)
+            if not found:
+                return Result(text="No hint: nothing to suggest for you now.", game_id=record.id)
+            lines = [f"{n}. {c.label}" for n, c in enumerate(found, 1)]
+            return Result(text="Best moves now:\n" + "\n".join(lines), game_id=record.id,
+                          thread_id=record.thread_id)
+        return await self._run(game_id, None, body, caller.guild_id)

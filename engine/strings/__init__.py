@@ -1,0 +1,1 @@
+"""String Railway: stations and string rails on an open table, with exact geometry."""

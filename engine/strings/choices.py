@@ -1,0 +1,86 @@
+"""Legal String Railway moves as complete actions, for autocomplete and the console's list:
+station spots on the image's 5 cm grid, straight rails between two stations, forfeits and the
+setup choices. Any other legal spot or path can be typed; these are the ready-made ones."""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Collection
+
+from engine.errors import GameError
+from engine.game import Choice, PlayerId
+from engine.strings.stations import TYPES
+
+if TYPE_CHECKING:
+    from engine.strings.game import StringRailway
+
+GRID = 10  # cm between suggested station spots (the labelled lines of the image)
+
+
+def choices(game: "StringRailway", player: PlayerId,
+            kinds: Collection[str] | None = None) -> list[Choice]:
+    """The moves of the asked kinds (all by default), computing only those."""
+    out: list[Choice] = []
+
+    def wants(kind: str) -> bool:
+        return kinds is None or kind in kinds
+    if game.finished:
+        return out
+    if not game.started:
+        for what in ("river", "mountain"):
+            seat = game.companies[game.setup_seat(what)]
+            if seat.player == player and game.rolls[what] < game.max_rolls:
+                out.append(Choice(f"reroll the {what}", {"type": "reroll", "entity": player,
+                                                         "what": what}))
+    if game.current.player != player:
+        return out
+    if game.pending:
+        return out + (station_spots(game, player) if wants("place_station") else [])
+    return out + (straight_rails(game, player) if wants("lay_rail") else []) + [
+        Choice(f"forfeit a {kind} rail", {"type": "forfeit_rail", "entity": player, "rail": kind})
+        for kind in ("short", "long") if game.current.rails[kind] > 0]
+
+
+def station_spots(game: "StringRailway", player: PlayerId) -> list[Choice]:
+    """Grid points where the next drawn station fits."""
+    kind = game.pending[0]
+    minx, miny, maxx, maxy = game.board.area.bounds
+    out = []
+    for gx in range(math.ceil(minx / GRID), math.floor(maxx / GRID) + 1):
+        for gy in range(math.ceil(miny / GRID), math.floor(maxy / GRID) + 1):
+            x, y = gx * GRID, gy * GRID
+            try:
+                game.board.check_station(kind, x, y)
+            except GameError:
+                continue
+            out.append(Choice(f"place {TYPES[kind].display} at {x} {y}",
+                              {"type": "place_station", "entity": player, "x": x, "y": y}))
+    return out
+
+
+def straight_rails(game: "StringRailway", player: PlayerId) -> list[Choice]:
+    """Every legal straight rail from a station the company reaches to another station, with
+    the VP it would score (the shortest fitting rail kind)."""
+    company = game.current
+    board = game.board
+    out = []
+    seen = set()
+    for start in sorted(company.reached):
+        for end, st in board.stations.items():
+            key = frozenset((start, end))
+            if end == start or key in seen:
+                continue
+            gap = math.dist(board.stations[start].centre, st.centre)
+            for kind in ("short", "long"):
+                if company.rails[kind] <= 0 or gap > (board.sizes.long if kind == "long"
+                                                      else board.sizes.short) + 1e-9:
+                    continue
+                try:
+                    plan = board.plan_rail(game.companies, company.index, kind, [start, end])
+                except GameError:
+                    continue
+                seen.add(key)
+                out.append(Choice(f"{kind} rail {start}–{end} ({plan.gain(company.index):+d} VP)",
+                                  {"type": "lay_rail", "entity": player, "rail": kind,
+                                   "path": [start, end]}))
+                break
+    return out

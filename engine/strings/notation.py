@@ -1,0 +1,74 @@
+"""How players type String Railway moves in chat: a station's centre as `x y`, a rail as its
+kind and stops, e.g. `short B1 S3 (40 20) S5` (labels, and free points as two numbers)."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Mapping
+
+from engine.errors import InvalidAction
+from engine.game import Action, PlayerId
+
+if TYPE_CHECKING:
+    from engine.strings.game import StringRailway
+
+_TOKEN = re.compile(r"[A-Za-z]+\d*|-?\d+(?:\.\d+)?")
+
+
+def point(text: str) -> tuple[float, float]:
+    nums = re.findall(r"-?\d+(?:\.\d+)?", text)
+    if len(nums) != 2 or re.sub(r"[-\d.\s,;()]", "", text):
+        raise InvalidAction(f"give the station's centre as two numbers, x y (e.g. 40 25), not "
+                            f"{text!r}")
+    return float(nums[0]), float(nums[1])
+
+
+def path(text: str) -> tuple[str | None, list[Any]]:
+    """(rail kind if typed, stops) from `short B1 S3 (40 20) S5`."""
+    kind = None
+    stops: list[Any] = []
+    pending: list[float] = []
+    for token in _TOKEN.findall(text):
+        low = token.lower()
+        if low in ("short", "long"):
+            kind = low
+        elif token[0].isalpha():
+            if pending:
+                raise InvalidAction(f"a free point needs two numbers (x y), near {token}")
+            stops.append(token.upper())
+        else:
+            pending.append(float(token))
+            if len(pending) == 2:
+                stops.append([pending[0], pending[1]])
+                pending = []
+    if pending:
+        raise InvalidAction("a free point needs two numbers (x y)")
+    leftover = re.sub(r"[A-Za-z]+\d*|-?\d+(?:\.\d+)?|[\s,;()\[\]–-]", "", text)
+    if leftover:
+        raise InvalidAction(f"cannot read {leftover!r} in the rail; write e.g. short B1 S3 "
+                            "(40 20) S5")
+    if len(stops) < 2:
+        raise InvalidAction("a rail lists at least its two end stations, e.g. B1 S3")
+    return kind, stops
+
+
+def typed_action(game: "StringRailway", entity: PlayerId, action_type: str,
+                 typed: Mapping[str, str]) -> Action:
+    text = " ".join(str(v) for v in typed.values() if v)
+    if action_type == "place_station":
+        x, y = point(text)
+        return {"type": "place_station", "entity": entity, "x": x, "y": y}
+    if action_type == "lay_rail":
+        kind, stops = path(text)
+        if kind is None:  # the shortest rail left that is long enough
+            from engine.strings.geometry import length
+            run = length([game.board.resolve(s)[0] for s in stops])
+            fits = [k for k in ("short", "long") if game.current.rails[k] > 0 and run <= (
+                game.sizes.short if k == "short" else game.sizes.long) + 1e-9]
+            kind = fits[0] if fits else ("long" if game.current.rails["long"] else "short")
+        return {"type": "lay_rail", "entity": entity, "rail": kind, "path": stops}
+    if action_type == "forfeit_rail":
+        kind = text.strip().lower()
+        if kind not in ("short", "long"):
+            raise InvalidAction("say which rail to give up: short or long")
+        return {"type": "forfeit_rail", "entity": entity, "rail": kind}
+    raise InvalidAction(f"String Railway has no typed {action_type} moves")

@@ -1,0 +1,271 @@
+"""String Railway's board image: the area with its coordinate grid, river, shaded mountain,
+stations (label, type, VP, company slots), rails in company colours with the last (or proposed)
+rail highlighted and its crossings marked, and the score table. Drawn at twice the size and
+scaled down, so that Pillow's lines come out smooth; sized to stay legible on a phone."""
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from typing import Any, Collection, Mapping, Sequence
+
+from PIL import Image, ImageDraw
+
+from render.fonts import pil_font, text_width
+from render.palette import HIGHLIGHT, INK, MUTED, OKABE_ITO, PAGE, RULE, WATER, tint
+from render.snapshot import SnapshotError
+
+SS = 2                    # supersampling factor
+WIDTH = 1000              # final image width in pixels
+MARGIN = 44               # room for the grid's coordinates
+GRID = 5                  # cm between grid lines; labelled every 10
+COMPANY = [OKABE_ITO[k] for k in ("vermillion", "blue", "bluish_green", "orange",
+                                  "reddish_purple")]
+AREA_FILL = "#F3EEDF"
+MOUNTAIN_FILL = "#B9AD9A"
+MOUNTAIN_EDGE = "#6B6255"
+GRID_LINE = "#DDD6C4"
+RIVER_BAND = "#A9D4F2"
+HALO = tint(HIGHLIGHT, 0.55)
+LEGEND = ("Ba base · Ce central · Ci city · Tr transit · Re regional · Ju junction · "
+          "Su suburban · Te terminal · Vi village · Sc scenic",
+          "VP owner/others · dots: companies served (coloured) and free · ⊗ crossing paid, "
+          "○ crossing on a station (free)")
+STATION_FILL = {"base": "#FFFFFF", "central": "#F7D774", "city": "#F2B6A0", "transit": "#BFD7EA",
+                "regional": "#CFE6B8", "junction": "#E2C8EC", "suburban": "#E9E2B0",
+                "terminal": "#D0D0D0", "village": "#DCEFD8", "scenic": "#BFE6DF"}
+
+
+def company_colour(index: int | None) -> str:
+    return COMPANY[index % len(COMPANY)] if index is not None else INK
+
+
+class _Canvas:
+    """Board centimetres to (supersampled) pixels: origin bottom-left, y up."""
+
+    def __init__(self, snap: Mapping[str, Any]) -> None:
+        xs = [p[0] for p in snap["area"]]
+        ys = [p[1] for p in snap["area"]]
+        self.minx, self.maxx = min(xs), max(xs)
+        self.miny, self.maxy = min(ys), max(ys)
+        span = max(self.maxx - self.minx, self.maxy - self.miny, 1)
+        self.k = (WIDTH - 2 * MARGIN) / span * SS
+        self.board_h = (self.maxy - self.miny) * self.k + 2 * MARGIN * SS
+
+    def xy(self, p: Sequence[float]) -> tuple[float, float]:
+        return (MARGIN * SS + (p[0] - self.minx) * self.k,
+                self.board_h - MARGIN * SS - (p[1] - self.miny) * self.k)
+
+
+def render_string_board(snap: Mapping[str, Any], options: Collection[str] = ()) -> bytes:
+    """The board of a String Railway snapshot as PNG bytes."""
+    for key in ("area", "river", "mountain", "stations", "rails", "companies"):
+        if key not in snap:
+            raise SnapshotError(f"a String Railway snapshot needs {key!r}")
+    cv = _Canvas(snap)
+    companies = snap["companies"]
+    table_h = (64 + 40 * len(companies) + 34 * _breakdown_lines(snap) + 30 * len(LEGEND) + 16) * SS
+    img = Image.new("RGB", (WIDTH * SS, int(cv.board_h + table_h)), PAGE)
+    img.paste(_table_top(_key(snap["area"]), _key(snap["river"]), _key(snap["mountain"])))
+    draw = ImageDraw.Draw(img)   # opaque colours only: blending every text costs time
+    _board(draw, cv, snap)
+    _table(draw, cv, snap, int(cv.board_h))
+    # 256 colours are plenty for flat shapes and keep the file small and quick to write
+    out = img.reduce(SS).quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+    buf = io.BytesIO()
+    out.save(buf, "PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def _key(points: Sequence[Sequence[float]]) -> tuple[tuple[float, float], ...]:
+    return tuple((float(p[0]), float(p[1])) for p in points)
+
+
+@lru_cache(maxsize=8)
+def _table_top(area: tuple, river: tuple, mountain: tuple) -> Image.Image:
+    """The part of the board that never changes in a game (area, grid, mountain, river), drawn
+    once per game and process."""
+    snap = {"area": area, "river": river, "mountain": mountain}
+    cv = _Canvas(snap)
+    img = Image.new("RGB", (WIDTH * SS, int(cv.board_h)), PAGE)
+    draw = ImageDraw.Draw(img, "RGBA")
+    pts = [cv.xy(p) for p in area]
+    draw.polygon(pts, fill=AREA_FILL)
+    _grid(draw, cv)
+    draw.polygon([cv.xy(p) for p in mountain], fill=MOUNTAIN_FILL + "B0")
+    _hatch(img, cv, list(mountain))
+    draw.line([cv.xy(p) for p in mountain + mountain[:1]], fill=MOUNTAIN_EDGE, width=3 * SS,
+              joint="curve")
+    draw.line(pts + pts[:1], fill=INK, width=3 * SS, joint="curve")
+    line = [cv.xy(p) for p in river]   # a pale band with a dark core: water, not a rail
+    draw.line(line, fill=RIVER_BAND, width=12 * SS, joint="curve")
+    draw.line(line, fill=WATER, width=2 * SS, joint="curve")
+    return img
+
+
+def _board(draw: ImageDraw.ImageDraw, cv: _Canvas, snap: Mapping[str, Any]) -> None:
+    last = snap.get("last_rail")
+    if last:
+        draw.line([cv.xy(p) for p in last["points"]], fill=HALO, width=16 * SS,
+                  joint="curve")
+    for rail in snap["rails"]:
+        pts = [cv.xy(p) for p in rail["points"]]
+        draw.line(pts, fill="#FFFFFF", width=7 * SS, joint="curve")
+        draw.line(pts, fill=company_colour(rail["company"]), width=4 * SS, joint="curve")
+    if last and last.get("proposed"):
+        pts = [cv.xy(p) for p in last["points"]]
+        draw.line(pts, fill="#FFFFFF", width=7 * SS, joint="curve")
+        draw.line(pts, fill=company_colour(last["company"]), width=4 * SS, joint="curve")
+    for st in snap["stations"]:
+        _station(draw, cv, st, snap)
+    if last:
+        for p in last["crossings"]:
+            _mark(draw, cv.xy(p), paid=True)
+        for p in last["free_crossings"]:
+            _mark(draw, cv.xy(p), paid=False)
+
+
+def _grid(draw: ImageDraw.ImageDraw, cv: _Canvas) -> None:
+    font = pil_font(False, 13 * SS)
+    x = (int(cv.minx) // GRID) * GRID
+    while x <= cv.maxx:
+        if x >= cv.minx:
+            top, bottom = cv.xy((x, cv.maxy)), cv.xy((x, cv.miny))
+            draw.line([top, bottom], fill=GRID_LINE, width=SS * (2 if x % 10 == 0 else 1))
+            if x % 10 == 0:
+                w = text_width(str(x), 13 * SS)
+                draw.text((bottom[0] - w / 2, bottom[1] + 8 * SS), str(x), fill=MUTED, font=font)
+                draw.text((top[0] - w / 2, top[1] - 24 * SS), str(x), fill=MUTED, font=font)
+        x += GRID
+    y = (int(cv.miny) // GRID) * GRID
+    while y <= cv.maxy:
+        if y >= cv.miny:
+            left, right = cv.xy((cv.minx, y)), cv.xy((cv.maxx, y))
+            draw.line([left, right], fill=GRID_LINE, width=SS * (2 if y % 10 == 0 else 1))
+            if y % 10 == 0:
+                w = text_width(str(y), 13 * SS)
+                draw.text((left[0] - w - 8 * SS, left[1] - 9 * SS), str(y), fill=MUTED, font=font)
+                draw.text((right[0] + 8 * SS, right[1] - 9 * SS), str(y), fill=MUTED, font=font)
+        y += GRID
+
+
+def _hatch(img: Image.Image, cv: _Canvas, mountain: list[tuple[float, float]]) -> None:
+    """Diagonal shading clipped to the mountain: drawn on a mask and pasted through it."""
+    pts = [cv.xy(p) for p in mountain]
+    x0, y0 = min(p[0] for p in pts), min(p[1] for p in pts)
+    x1, y1 = max(p[0] for p in pts), max(p[1] for p in pts)
+    w, h = int(x1 - x0) + 2, int(y1 - y0) + 2
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).polygon([(x - x0, y - y0) for x, y in pts], fill=255)
+    lines = Image.new("L", (w, h), 0)
+    ld = ImageDraw.Draw(lines)
+    step = 14 * SS
+    for off in range(-h, w, step):
+        ld.line([(off, h), (off + h, 0)], fill=255, width=2 * SS)
+    shade = Image.new("L", (w, h), 0)
+    shade.paste(lines, (0, 0), mask)
+    img.paste(MOUNTAIN_EDGE, (int(x0), int(y0)), shade.point(lambda v: v * 45 // 100))
+
+
+def _station(draw: ImageDraw.ImageDraw, cv: _Canvas, st: Mapping[str, Any],
+             snap: Mapping[str, Any]) -> None:
+    half = st["size"] / 2
+    a = cv.xy((st["x"] - half, st["y"] + half))
+    b = cv.xy((st["x"] + half, st["y"] - half))
+    owner = st.get("owner")
+    fill = tint(company_colour(owner), 0.35) if st["type"] == "base" else STATION_FILL.get(
+        st["type"], "#FFFFFF")
+    edge = company_colour(owner) if owner is not None else INK
+    draw.rectangle([a, b], fill=fill, outline=edge, width=(4 if owner is not None else 2) * SS)
+    side = b[0] - a[0]
+    cx = (a[0] + b[0]) / 2
+    # as large as the square allows: a phone shows the image at about half its size
+    size = _fit(st["label"], max(10.0, min(23.0, side / SS / 2.8)) * SS, 0.9 * side, True)
+    w = text_width(st["label"], size, True)
+    draw.text((cx - w / 2, a[1] + 0.02 * side), st["label"], fill=INK, font=pil_font(True, size))
+    line2 = f"{st['short']} {st['vp']}"
+    small = _fit(line2, size * 0.8, 0.94 * side)
+    w2 = text_width(line2, small)
+    draw.text((cx - w2 / 2, a[1] + 0.36 * side), line2, fill=INK, font=pil_font(False, small))
+    # company slots: a pip per company the station admits, filled by those it serves
+    limit = st["limit"]
+    served = st.get("served", [])
+    pip = min(side / (limit + 1.5), 0.2 * side)
+    gap = (side - pip * limit) / (limit + 1)
+    y = b[1] - 0.08 * side - pip
+    for i in range(limit):
+        x = a[0] + gap + i * (pip + gap)
+        colour = company_colour(served[i]) if i < len(served) else None
+        draw.ellipse([x, y, x + pip, y + pip], fill=colour or "#FFFFFF", outline=INK, width=SS)
+
+
+def _fit(text: str, size: float, width: float, bold: bool = False) -> float:
+    """The font size, at most `size`, at which the text fits the width."""
+    return min(size, size * width / max(text_width(text, size, bold), 1.0))
+
+
+def _mark(draw: ImageDraw.ImageDraw, at: tuple[float, float], paid: bool) -> None:
+    r = 9 * SS
+    if paid:
+        draw.ellipse([at[0] - r, at[1] - r, at[0] + r, at[1] + r], fill="#FFFFFF",
+                     outline=HIGHLIGHT, width=3 * SS)
+        d = r * 0.55
+        draw.line([(at[0] - d, at[1] - d), (at[0] + d, at[1] + d)], fill=HIGHLIGHT, width=3 * SS)
+        draw.line([(at[0] - d, at[1] + d), (at[0] + d, at[1] - d)], fill=HIGHLIGHT, width=3 * SS)
+    else:
+        draw.ellipse([at[0] - r * 0.7, at[1] - r * 0.7, at[0] + r * 0.7, at[1] + r * 0.7],
+                     outline=HIGHLIGHT, width=2 * SS)
+
+
+def _breakdown_lines(snap: Mapping[str, Any]) -> int:
+    last = snap.get("last_rail")
+    return 1 + len(last["breakdown"]) if last else 0
+
+
+def _table(draw: ImageDraw.ImageDraw, cv: _Canvas, snap: Mapping[str, Any], top: int) -> None:
+    font = pil_font(False, 22 * SS)
+    bold = pil_font(True, 22 * SS)
+    x = MARGIN * SS
+    y = top + 8 * SS
+    turn = f"Turn {snap['turn']} of {snap['turns']}"
+    if snap.get("finished"):
+        head = "Game over · " + ", ".join(snap.get("winners", [])) + " won"
+    elif snap.get("current") is not None:
+        who = snap["companies"][snap["current"]]["name"]
+        todo = "places " + ", ".join(snap["pending"]) if snap.get("pending") else "lays a rail"
+        head = f"{turn} · {who} {todo}"
+    else:
+        head = turn
+    if snap.get("expert"):
+        head += " · expert"
+    draw.text((x, y), head, fill=INK, font=bold)
+    y += 44 * SS
+    draw.line([(x, y - 8 * SS), (WIDTH * SS - x, y - 8 * SS)], fill=RULE, width=SS)
+    for i, c in enumerate(snap["companies"]):
+        colour = company_colour(i)
+        draw.rectangle([x, y + 4 * SS, x + 26 * SS, y + 28 * SS], fill=colour, outline=INK, width=SS)
+        marker = "▶ " if snap.get("current") == i else ""
+        draw.text((x + 38 * SS, y), f"{marker}{c['name']}  {c['base']}", fill=INK,
+                  font=bold if marker else font)
+        vp = f"{c['vp']} VP"
+        draw.text((x + 560 * SS, y), vp, fill=INK, font=bold)
+        draw.text((x + 680 * SS, y), f"{c['short']} short · {c['long']} long", fill=MUTED, font=font)
+        y += 40 * SS
+    last = snap.get("last_rail")
+    if last:
+        title = "Proposed rail" if last.get("proposed") else "Last rail"
+        name = snap["companies"][last["company"]]["name"]
+        gain = sum(v for who, v, _ in last["breakdown"] if who == last["company"])
+        draw.text((x, y + 6 * SS), f"{title} ({name}): {gain:+d} VP", fill=HIGHLIGHT, font=bold)
+        y += 34 * SS
+        small = pil_font(False, 20 * SS)
+        for who, v, why in last["breakdown"]:
+            text = f"{v:+d}  {why}" + ("" if who == last["company"] else
+                                       f"  ({snap['companies'][who]['name']})")
+            draw.text((x + 20 * SS, y + 6 * SS), text, fill=INK, font=small)
+            y += 34 * SS
+    tiny = pil_font(False, 15 * SS)
+    y += 10 * SS
+    for line in LEGEND:
+        draw.text((x, y), line, fill=MUTED, font=tiny)
+        y += 30 * SS
+
