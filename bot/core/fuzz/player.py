@@ -145,17 +145,9 @@ class FuzzGame:
         await self._check(f"{choice.label!r} {choice.action}")
 
     def _pick(self, legal: list[Choice]) -> Choice:
-        weights = []
-        for c in legal:
-            kind = c.action.get("type")
-            w = WEIGHTS.get(kind, 1.0)
-            if kind in PASS_KINDS:
-                w = self.pass_bias
-            elif kind == "dividend":
-                w = 8.0 if c.action.get("kind") == "payout" else 1.0
-            weights.append(w)
+        choice = pick_move(self.rng, legal, self.pass_bias)
         self.pass_bias = min(self.pass_bias * 1.15, 50.0)  # the longer a turn, the likelier Pass
-        return self.rng.choices(legal, weights)[0]
+        return choice
 
     async def _answer_deal(self, proposed: Result, game: Game, choice: Choice) -> None:
         self.report.deals += 1
@@ -292,6 +284,20 @@ class FuzzGame:
         path = self.out_dir / f"fuzz-{self.report.title}-{self.report.seed}.json"
         path.write_text(json.dumps(data, indent=1, default=str))
         return str(path)
+
+
+def pick_move(rng: random.Random, legal: list[Choice], pass_bias: float = 1.0) -> Choice:
+    """A legal move drawn by the `WEIGHTS` of its type (Pass weighs `pass_bias`)."""
+    weights = []
+    for c in legal:
+        kind = c.action.get("type")
+        w = WEIGHTS.get(kind, 1.0)
+        if kind in PASS_KINDS:
+            w = pass_bias
+        elif kind == "dividend":
+            w = 8.0 if c.action.get("kind") == "payout" else 1.0
+        weights.append(w)
+    return rng.choices(legal, weights)[0]
 
 
 def _ok(result: Result, what: str) -> None:
