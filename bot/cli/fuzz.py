@@ -27,6 +27,8 @@ def add_parser(commands: Any) -> None:
                    help="export and re-import the game every N moves (0: only at the end)")
     p.add_argument("--out", default="fuzz-failures",
                    help="folder for the game files of failures (default ./fuzz-failures)")
+    p.add_argument("--save", help="also write every game's file into this folder (to replay "
+                                  "them on 18xx.games, see ../shared/oracle)")
     p.set_defaults(func=cmd_fuzz)
 
 
@@ -37,10 +39,11 @@ def game_seeds(seed: int, games: int) -> list[int]:
 
 
 def _one(title: str, players: int, seed: int, max_actions: int, replay_every: int,
-         out: str) -> Any:
+         out: str, save: str | None) -> Any:
     from bot.core.fuzz.player import fuzz_game
     return asyncio.run(fuzz_game(title, players, seed, max_actions=max_actions,
-                                 replay_every=replay_every, out_dir=Path(out)))
+                                 replay_every=replay_every, out_dir=Path(out),
+                                 save_dir=Path(save) if save else None))
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -55,7 +58,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         print("railchat: --games and --jobs must be at least 1", file=sys.stderr)
         return 2
     started = time.monotonic()
-    jobs = [(title, args.players, s, args.max_actions, args.replay_every, args.out)
+    jobs = [(title, args.players, s, args.max_actions, args.replay_every, args.out, args.save)
             for s in game_seeds(args.seed, args.games)]
     if args.jobs == 1:
         reports = [_one(*job) for job in jobs]

@@ -45,7 +45,7 @@ class GameReport:
     rewinds: int = 0
     replays: int = 0  # export → import comparisons
     failure: str | None = None
-    file: str | None = None
+    file: str | None = None  # the failure's game file, or the game's with save_dir
     refusals: dict[str, int] = field(default_factory=dict)
 
 
@@ -55,12 +55,13 @@ class Failure(Exception):
 
 class FuzzGame:
     def __init__(self, title: str, players: int, seed: int, *, max_actions: int,
-                 replay_every: int, illegal_rate: float, out_dir: Path, db_dir: Path) -> None:
+                 replay_every: int, illegal_rate: float, out_dir: Path, db_dir: Path,
+                 save_dir: Path | None = None) -> None:
         self.rng = random.Random(seed)
         self.report = GameReport(title, seed)
         self.players, self.max_actions = players, max_actions
         self.replay_every, self.illegal_rate = replay_every, illegal_rate
-        self.out_dir = out_dir
+        self.out_dir, self.save_dir = out_dir, save_dir
         engine_seed = self.rng.randrange(2**31)
         self.store = Store(db_dir / "fuzz.db")
         self.service = GameService(self.store, new_seed=lambda: engine_seed)
@@ -84,9 +85,12 @@ class FuzzGame:
             self.report.finished = (await self._game()).finished
             if self.report.finished:
                 await self._replay_matches()
+            if self.save_dir is not None:
+                self.report.file = await self._write_file(self.save_dir, {})
         except Failure as exc:
             self.report.failure = str(exc)
-            self.report.file = await self._write_failure(str(exc))
+            self.report.file = await self._write_file(self.out_dir, {
+                "failure": str(exc), "last_move": self.last_action})
         finally:
             self.store.close()
             self.scratch.store.close()
@@ -268,9 +272,9 @@ class FuzzGame:
         if copy is None or public_state(copy) != public_state(await self._game()):
             raise Failure("the exported game replays to a different public state")
 
-    async def _write_failure(self, failure: str) -> str:
-        """The game file (18xx.games shape) of the position where it failed, with what failed
-        and the move sent last under `railchat_fuzz`."""
+    async def _write_file(self, folder: Path, about: dict[str, Any]) -> str:
+        """The game file (18xx.games shape) as it stands, with the run's seed and `about`
+        (for a failure: what failed and the move sent last) under `railchat_fuzz`."""
         try:
             exported = await self.service.export(self.game_id)
             data = json.loads(exported.files[0][1]) if exported.files else {}
@@ -278,10 +282,9 @@ class FuzzGame:
             data = {"export_error": repr(exc)}
         data.setdefault("actions", [a.payload for a in self.store.actions(self.game_id)])
         data["railchat_fuzz"] = {"title": self.report.title, "seed": self.report.seed,
-                                 "players": self.players, "failure": failure,
-                                 "last_move": self.last_action}
-        self.out_dir.mkdir(parents=True, exist_ok=True)
-        path = self.out_dir / f"fuzz-{self.report.title}-{self.report.seed}.json"
+                                 "players": self.players, **about}
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"fuzz-{self.report.title}-{self.report.seed}.json"
         path.write_text(json.dumps(data, indent=1, default=str))
         return str(path)
 
@@ -307,9 +310,11 @@ def _ok(result: Result, what: str) -> None:
 
 async def fuzz_game(title: str, players: int, seed: int, *, max_actions: int = 4000,
                     replay_every: int = 0, illegal_rate: float = 0.2,
-                    out_dir: Path = Path("fuzz-failures")) -> GameReport:
-    """Play one seeded game through a fresh service on a temporary database."""
+                    out_dir: Path = Path("fuzz-failures"),
+                    save_dir: Path | None = None) -> GameReport:
+    """Play one seeded game through a fresh service on a temporary database; `save_dir`
+    keeps every game's file (for replaying them elsewhere, e.g. on 18xx.games)."""
     with tempfile.TemporaryDirectory(prefix="railchat-fuzz-") as tmp:
         return await FuzzGame(title, players, seed, max_actions=max_actions,
                               replay_every=replay_every, illegal_rate=illegal_rate,
-                              out_dir=out_dir, db_dir=Path(tmp)).run()
+                              out_dir=out_dir, db_dir=Path(tmp), save_dir=save_dir).run()
