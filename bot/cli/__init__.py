@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 # Modules exposing `add_parser(subparsers) -> None`, each registering one sub-command whose
 # handler is set with `set_defaults(func=...)` and takes the parsed arguments.
 EXTRA_COMMAND_MODULES: tuple[str, ...] = ("bot.cli.replay", "bot.cli.routes", "render.cli",
-                                          "bot.cli.export")
+                                          "bot.cli.export", "bot.cli.fuzz")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,320 @@
+"""One fuzzed game, played to its end through the service layer exactly as the bot drives it:
+a GameService on a Store in a temporary SQLite file, moves sent as typed actions or as picks
+from the legal choices (buttons), deals proposed and answered, undo, undo votes and rewinds.
+
+After every change the invariants are checked and, now and then, the game is exported and
+imported into a second service and must show the same public state. Between moves illegal and
+malformed actions are sent; each must be refused with a message and change nothing. The first
+failure stops the game and is written as a game file that reproduces it.
+"""
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.core.fuzz.illegal import Attempt, malformed, mutants
+from bot.core.fuzz.invariants import Invariants, public_state
+from bot.core.results import Caller, Result
+from bot.core.service import GameService
+from bot.core.store import Store
+from engine.game import Choice, Game
+
+# Relative weight of a legal move by its type, so that random games finish: runs, payouts and
+# train purchases move an 18xx game towards its end; selling drags it out. Types not named
+# weigh 1; a title with other move names plays uniformly, which is still valid play.
+WEIGHTS = {"run_routes": 20.0, "buy_company": 0.3, "buy_train": 6.0, "lay_tile": 3.0, "place_token": 2.0,
+           "par": 2.0, "buy_shares": 2.0, "sell_shares": 0.3, "bankrupt": 0.2}
+PASS_KINDS = ("pass",)
+NEVER_IN_A_REFUSAL = ("Traceback", "internal error", "Something went wrong")
+ADMIN_ID = 1000
+
+
+@dataclass
+class GameReport:
+    title: str
+    seed: int
+    finished: bool = False
+    actions: int = 0  # moves stored (undone ones included)
+    illegal: int = 0  # illegal or malformed moves sent, each refused
+    deals: int = 0
+    undos: int = 0
+    rewinds: int = 0
+    replays: int = 0  # export → import comparisons
+    failure: str | None = None
+    file: str | None = None  # the failure's game file, or the game's with save_dir
+    refusals: dict[str, int] = field(default_factory=dict)
+
+
+class Failure(Exception):
+    """An invariant broken or a promise of the service not kept; the message says which."""
+
+
+class FuzzGame:
+    def __init__(self, title: str, players: int, seed: int, *, max_actions: int,
+                 replay_every: int, illegal_rate: float, out_dir: Path, db_dir: Path,
+                 save_dir: Path | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.report = GameReport(title, seed)
+        self.players, self.max_actions = players, max_actions
+        self.replay_every, self.illegal_rate = replay_every, illegal_rate
+        self.out_dir, self.save_dir = out_dir, save_dir
+        engine_seed = self.rng.randrange(2**31)
+        self.store = Store(db_dir / "fuzz.db")
+        self.service = GameService(self.store, new_seed=lambda: engine_seed)
+        self.scratch = GameService(Store(db_dir / "replay.db"))
+        self.callers = [Caller(ADMIN_ID + i, f"P{i + 1}") for i in range(players)]
+        self.spectator = Caller(999, "Spectator")
+        self.game_id = 0
+        self.last_action: Any = None
+        self.pass_bias = 1.0
+
+    # -- the game -------------------------------------------------------------------------------
+    async def run(self) -> GameReport:
+        try:
+            await self._setup()
+            self.invariants = Invariants(await self._game())
+            await self._check("the start")
+            while not (await self._game()).finished and self.report.actions < self.max_actions:
+                if self.rng.random() < self.illegal_rate:
+                    await self._illegal()
+                await self._step()
+            self.report.finished = (await self._game()).finished
+            if self.report.finished:
+                await self._replay_matches()
+            if self.save_dir is not None:
+                self.report.file = await self._write_file(self.save_dir, {})
+        except Failure as exc:
+            self.report.failure = str(exc)
+            self.report.file = await self._write_file(self.out_dir, {
+                "failure": str(exc), "last_move": self.last_action})
+        finally:
+            self.store.close()
+            self.scratch.store.close()
+        return self.report
+
+    async def _setup(self) -> None:
+        created = await self.service.create_game(self.callers[0], self.report.title,
+                                                 seats=self.players)
+        _ok(created, "create the game")
+        self.game_id = created.game_id or 0
+        for caller in self.callers[1:]:
+            _ok(await self.service.join(self.game_id, caller), "join")
+        _ok(await self.service.start(self.game_id, self.callers[0]), "start")
+
+    async def _game(self) -> Game:
+        game = await self.service.peek(self.game_id, lambda g: g)
+        if game is None:
+            raise Failure("the started game cannot be loaded")
+        return game
+
+    def _caller(self, player_id: Any) -> Caller:
+        seat = next(s for s in self.store.seats(self.game_id) if s.player_id == player_id)
+        return self.callers[seat.seat - 1]
+
+    def _interaction(self) -> int:
+        return self.rng.getrandbits(62)
+
+    # -- one move --------------------------------------------------------------------------------
+    async def _step(self) -> None:
+        roll = self.rng.random()
+        if roll < 0.015 and self.report.actions:
+            return await self._undo()
+        if roll < 0.02 and self.report.actions > 3:
+            return await self._rewind()
+        game = await self._game()
+        actor = self._caller(self.rng.choice(game.active_players()))
+        legal = await self.service.legal_actions(self.game_id, actor.user_id)
+        if not legal:
+            raise Failure(f"{actor.name} must act but has no legal action")
+        choice = self._pick(legal)
+        self.last_action = choice.action
+        if self.rng.random() < 0.5:
+            result = await self.service.act(self.game_id, actor, choice.action,
+                                            self._interaction())
+        else:
+            result = await self.service.play(self.game_id, actor, lambda g, c: choice.action,
+                                             interaction_id=self._interaction())
+        if result.error:
+            raise Failure(f"the legal move {choice.label!r} {choice.action} was refused: "
+                          f"{result.error}")
+        if result.vote is not None and result.vote_kind == "deal":
+            await self._answer_deal(result, game, choice)
+        else:
+            self.report.actions += 1
+        self.pass_bias = 1.0 if choice.action.get("type") not in PASS_KINDS else self.pass_bias
+        await self._check(f"{choice.label!r} {choice.action}")
+
+    def _pick(self, legal: list[Choice]) -> Choice:
+        choice = pick_move(self.rng, legal, self.pass_bias)
+        self.pass_bias = min(self.pass_bias * 1.15, 50.0)  # the longer a turn, the likelier Pass
+        return choice
+
+    async def _answer_deal(self, proposed: Result, game: Game, choice: Choice) -> None:
+        self.report.deals += 1
+        seller = self._caller(game.counterparty(choice.action))
+        proposer_id = game.acting_player(choice.action)
+        roll = self.rng.random()
+        if roll < 0.6:
+            answer = await self.service.vote(proposed.vote or 0, seller, True, self._interaction())
+            if answer.ok:
+                self.report.actions += 1
+        elif roll < 0.8:
+            answer = await self.service.vote(proposed.vote or 0, seller, False)
+        else:
+            answer = await self.service.vote(proposed.vote or 0, self._caller(proposer_id), False)
+        if answer.error:
+            raise Failure(f"answering deal #{proposed.vote} ({choice.action}) was refused: "
+                          f"{answer.error}")
+
+    async def _undo(self) -> None:
+        actions = self.store.actions(self.game_id)
+        caller = self.rng.choice(self.callers)
+        before = len(actions)
+        result = await self.service.undo(self.game_id, caller, self._interaction())
+        if result.error:
+            if actions and actions[-1].user_id == caller.user_id:
+                raise Failure(f"{caller.name}'s undo of their own last move was refused: "
+                              f"{result.error}")
+            return
+        self.report.undos += 1
+        if result.vote is not None:  # the others whose moves go back vote, one by one
+            for voter in self.callers:
+                if voter is caller:
+                    continue
+                vote = await self.service.vote(result.vote, voter, self.rng.random() < 0.7)
+                if vote.error or "approved:" in vote.text or "rejected" in vote.text:
+                    break
+        await self._check(f"undo by {caller.name} ({before} actions before)")
+
+    async def _rewind(self) -> None:
+        count = self.store.action_count(self.game_id)
+        keep = max(0, count - self.rng.randint(1, 6))
+        result = await self.service.rewind(self.game_id, self.callers[0], keep,
+                                           self._interaction())
+        if result.error:
+            raise Failure(f"the admin's rewind to {keep} of {count} was refused: {result.error}")
+        self.report.rewinds += 1
+        after = self.store.action_count(self.game_id)
+        if after != keep:
+            raise Failure(f"rewind to {keep} left {after} actions")
+        await self._check(f"rewind to {keep}")
+
+    # -- refusals ------------------------------------------------------------------------------
+    async def _illegal(self) -> None:
+        game = await self._game()
+        active = game.active_players()
+        actor = self._caller(self.rng.choice(active))
+        legal = await self.service.legal_actions(self.game_id, actor.user_id)
+        attempts = [malformed(self.rng, legal), *mutants(self.rng, game, legal, tries=2)]
+        idle = [c for c in self.callers if c.user_id != actor.user_id
+                and self.store_player(c) not in active]
+        for sender, attempt in [(actor, a) for a in attempts] + self._wrong_senders(idle, legal):
+            await self._refused(sender, attempt)
+
+    def store_player(self, caller: Caller) -> Any:
+        return next(s.player_id for s in self.store.seats(self.game_id)
+                    if s.user_id == caller.user_id)
+
+    def _wrong_senders(self, idle: list[Caller], legal: list[Choice]) -> list[tuple[Caller, Attempt]]:
+        if not legal:
+            return []
+        move = self.rng.choice(legal).action
+        out = [(self.spectator, Attempt("not seated", move))]
+        if idle:
+            out.append((self.rng.choice(idle), Attempt("not their turn", move)))
+        return out
+
+    async def _refused(self, sender: Caller, attempt: Attempt) -> None:
+        before_version = self.store.version(self.game_id)
+        before = public_state(await self._game())
+        result = await self.service.act(self.game_id, sender, attempt.action, self._interaction())
+        self.report.illegal += 1
+        what = f"{attempt.kind} move {attempt.action!r:.300} by {sender.name}"
+        if result.ok:
+            raise Failure(f"the {what} was accepted: {result.text}")
+        if not result.error.strip() or any(w in result.error for w in NEVER_IN_A_REFUSAL):
+            raise Failure(f"the {what} was refused without a proper message: {result.error!r}")
+        self.report.refusals[attempt.kind] = self.report.refusals.get(attempt.kind, 0) + 1
+        if self.store.version(self.game_id) != before_version:
+            raise Failure(f"the refused {what} changed the stored game")
+        if public_state(await self._game()) != before:
+            raise Failure(f"the refused {what} changed the position")
+
+    # -- checks ----------------------------------------------------------------------------------
+    async def _check(self, after: str) -> None:
+        game = await self._game()
+        legal = {p: await self.service.legal_actions(self.game_id, self._caller(p).user_id)
+                 for p in game.active_players()}
+        problems = self.invariants.problems(game, legal)
+        stored = self.store.action_count(self.game_id)
+        if stored != len(game.actions):
+            problems.append(f"{stored} actions stored but the game has {len(game.actions)}")
+        if problems:
+            raise Failure(f"after {after}: " + "; ".join(problems))
+        if self.replay_every and self.report.actions % self.replay_every == 0:
+            await self._replay_matches()
+
+    async def _replay_matches(self) -> None:
+        """Export the game, import the file into a second service: the same public state."""
+        exported = await self.service.export(self.game_id)
+        if exported.error or not exported.files:
+            raise Failure(f"export failed: {exported.error}")
+        data = json.loads(exported.files[0][1])
+        imported = await self.scratch.import_game(self.callers[0], data)
+        if imported.error:
+            raise Failure(f"the exported game does not import: {imported.error}")
+        copy = await self.scratch.peek(imported.game_id or 0, lambda g: g)
+        self.report.replays += 1
+        if copy is None or public_state(copy) != public_state(await self._game()):
+            raise Failure("the exported game replays to a different public state")
+
+    async def _write_file(self, folder: Path, about: dict[str, Any]) -> str:
+        """The game file (18xx.games shape) as it stands, with the run's seed and `about`
+        (for a failure: what failed and the move sent last) under `railchat_fuzz`."""
+        try:
+            exported = await self.service.export(self.game_id)
+            data = json.loads(exported.files[0][1]) if exported.files else {}
+        except Exception as exc:  # noqa: BLE001 - the failure itself may break the export
+            data = {"export_error": repr(exc)}
+        data.setdefault("actions", [a.payload for a in self.store.actions(self.game_id)])
+        data["railchat_fuzz"] = {"title": self.report.title, "seed": self.report.seed,
+                                 "players": self.players, **about}
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"fuzz-{self.report.title}-{self.report.seed}.json"
+        path.write_text(json.dumps(data, indent=1, default=str))
+        return str(path)
+
+
+def pick_move(rng: random.Random, legal: list[Choice], pass_bias: float = 1.0) -> Choice:
+    """A legal move drawn by the `WEIGHTS` of its type (Pass weighs `pass_bias`)."""
+    weights = []
+    for c in legal:
+        kind = c.action.get("type")
+        w = WEIGHTS.get(kind, 1.0)
+        if kind in PASS_KINDS:
+            w = pass_bias
+        elif kind == "dividend":
+            w = 8.0 if c.action.get("kind") == "payout" else 1.0
+        weights.append(w)
+    return rng.choices(legal, weights)[0]
+
+
+def _ok(result: Result, what: str) -> None:
+    if result.error:
+        raise Failure(f"could not {what}: {result.error}")
+
+
+async def fuzz_game(title: str, players: int, seed: int, *, max_actions: int = 4000,
+                    replay_every: int = 0, illegal_rate: float = 0.2,
+                    out_dir: Path = Path("fuzz-failures"),
+                    save_dir: Path | None = None) -> GameReport:
+    """Play one seeded game through a fresh service on a temporary database; `save_dir`
+    keeps every game's file (for replaying them elsewhere, e.g. on 18xx.games)."""
+    with tempfile.TemporaryDirectory(prefix="railchat-fuzz-") as tmp:
+        return await FuzzGame(title, players, seed, max_actions=max_actions,
+                              replay_every=replay_every, illegal_rate=illegal_rate,
+                              out_dir=out_dir, db_dir=Path(tmp), save_dir=save_dir).run()

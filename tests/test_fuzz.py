@@ -1,0 +1,88 @@
+"""The fuzz harness (bot/core/fuzz, `railchat fuzz`): a small CI budget of short 1830 games
+through the service, and proof that each of its checks can fail."""
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.cli.fuzz import game_seeds
+from bot.core.fuzz import eighteen
+from bot.core.fuzz.invariants import Invariants, contract_problems
+from bot.core.fuzz.player import fuzz_game
+from engine.game import PlayerInfo
+from engine.titles import create_game
+
+
+def _game():
+    return create_game("1830", [PlayerInfo(i, f"P{i}") for i in (1, 2, 3, 4)], {}, 3)
+
+
+@pytest.mark.parametrize("seed", game_seeds(15, 3))
+def test_short_1830_games_keep_every_invariant(seed: int, tmp_path: Path) -> None:
+    report = asyncio.run(fuzz_game("1830", 4, seed, max_actions=40, replay_every=20,
+                                   out_dir=tmp_path))
+    assert report.failure is None, report.file
+    assert report.actions >= 40 and report.illegal > 0 and report.replays >= 2
+
+
+def test_a_seed_plays_the_same_game_again(tmp_path: Path) -> None:
+    first, again = (asyncio.run(fuzz_game("1830", 3, 77, max_actions=15, out_dir=tmp_path))
+                    for _ in range(2))
+    assert first == again
+
+
+def test_a_failure_writes_a_game_file_that_replays(tmp_path: Path, monkeypatch) -> None:
+    calls = []
+
+    def broken(self, game, legal):
+        calls.append(1)
+        return ["planted problem"] if len(calls) == 6 else []
+    monkeypatch.setattr(Invariants, "problems", broken)
+    report = asyncio.run(fuzz_game("1830", 4, 5, max_actions=50, out_dir=tmp_path))
+    assert report.failure and "planted problem" in report.failure
+    data = json.loads(Path(report.file).read_text())
+    assert data["railchat_fuzz"]["seed"] == 5 and "planted problem" in data["railchat_fuzz"]["failure"]
+    game = create_game("1830", [PlayerInfo(p["id"], p["name"]) for p in data["players"]], {},
+                       data["settings"]["seed"])
+    for action in data["actions"]:
+        game.process(action)
+    assert len(game.actions) == len(data["actions"]) >= 4
+
+
+def test_the_18xx_checks_see_money_shares_and_trains_go_wrong() -> None:
+    game = _game()
+    money = eighteen._money(game)
+    assert eighteen.problems(game, money) == []
+    game.bank.cash -= 5
+    assert any("money is not conserved" in p for p in eighteen.problems(game, money))
+    game.bank.cash += 5
+    prr = game.corporation("PRR")
+    share = prr.shares[-1]
+    game.player_list[0].shares.append(share)  # one certificate in two hands
+    found = eighteen.problems(game, money)
+    assert any("PRR_" in p and "2 holders" in p for p in found)
+    assert any("PRR's shares add up to 110%" in p for p in found)
+    game.player_list[0].shares.remove(share)
+    train = game.depot.upcoming[0]
+    prr.trains.append(train)  # in the depot and in PRR's hands
+    assert any(train.id in p for p in eighteen.problems(game, money))
+
+
+def test_the_contract_check_wants_someone_to_act_with_a_move() -> None:
+    game = _game()
+    active = game.active_players()
+    assert contract_problems(game, {p: game.legal_actions(p) for p in active}) == []
+    assert contract_problems(game, {}) == [f"player {active[0]} must act but has no legal action"]
+
+
+def test_fuzz_command(capsys, tmp_path: Path) -> None:
+    assert main(["fuzz", "--title", "1830", "--games", "1", "--seed", "2", "--max-actions", "8",
+                 "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "1830: 1 games (0 finished), 8 moves" in out and "0 failures" in out
+    assert main(["fuzz", "--title", "18nope", "--games", "1"]) == 2
+    assert "unknown title" in capsys.readouterr().err
