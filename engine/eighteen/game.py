@@ -108,6 +108,15 @@ class EighteenGame(Game):
         """True when a corporation cannot be parred by a stock-round purchase (e.g. B&O via BO)."""
         return False
 
+    def sale_price(self, shares: list[Share], percent: int, corp: Corporation) -> int:
+        """What the bank pays for `percent` of these certificates (1860 halves trainless shares)."""
+        return sh.bundle_price(shares, percent, corp)
+
+    def move_price_on_sale(self, corp: Corporation, num_shares: int) -> None:
+        """The share price falls after a sale of `num_shares` shares (one row per share in 1830)."""
+        for _ in range(num_shares):
+            self.market.move_down(corp)
+
     def company_president_corporation(self, company: Company) -> Corporation:
         ability = company.ability("shares")
         if ability is None:

@@ -109,10 +109,9 @@ def buy(game: "EighteenGame", buyer: Player, shares: list[Share], *, free: bool 
 
 def sell(game: "EighteenGame", seller: Player, shares: list[Share], percent: int) -> None:
     corp = shares[0].corp
-    price = bundle_price(shares, percent, corp)
+    price = game.sale_price(shares, percent, corp)
     transfer(game, shares, percent, game.pool, spender=game.bank, receiver=seller, price=price)
-    for _ in range(percent // 10):
-        game.market.move_down(corp)
+    game.move_price_on_sale(corp, percent // 10)
 
 
 def sellable_bundles(game: "EighteenGame", player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:

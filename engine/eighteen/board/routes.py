@@ -61,7 +61,7 @@ def train_distances(trains: TrainsLike) -> dict[str, Distance]:
 
 
 def is_big(node: Node) -> bool:
-    return node.kind is not NodeKind.TOWN
+    return node.kind in (NodeKind.CITY, NodeKind.OFFBOARD)
 
 
 @dataclass(frozen=True)
