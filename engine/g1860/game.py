@@ -13,6 +13,9 @@ from engine.errors import IllegalAction, InvalidAction
 from engine.g1860.auction import Auction1860, BuyCert
 from engine.g1860.data import RAW, title_data
 from engine.g1860.market import ZigZagMarket
+from engine.g1860.operating import (BuyTrain1860, Discard1860, Dividend1860, Operating1860, Route1860,
+                                    Token1860, Track1860)
+from engine.g1860.routes import RouteRules, evaluate
 from engine.g1860.stock import BuySellPar, Exchange, HomeTrack, StockRound1860
 from engine.titles import register_title
 
@@ -52,6 +55,7 @@ class Game1860(EighteenGame):
         self.southern_formed = False
         self.sr_after_southern = False
         self.nationalization = False
+        self.bank_broken = False
         for c in self.companies:
             if c.sym == "FFC":
                 c.owner = None
@@ -121,6 +125,14 @@ class Game1860(EighteenGame):
         if self.southern_formed:
             self.sr_after_southern = True
         return StockRound1860(self, [HomeTrack, Exchange, BuySellPar])
+
+    def new_operating_round(self, round_num: int) -> Any:
+        return Operating1860(self, [Discard1860, Track1860, Token1860, Route1860, Dividend1860, BuyTrain1860],
+                             round_num)
+
+    def operating_order(self) -> list[Corporation]:
+        return sorted([c for c in self.corporations if c.floated and c not in self.nationalized_corps],
+                      key=self.operating_sort_key)
 
     def next_round(self) -> None:
         if isinstance(self.round, Auction1860):
@@ -192,26 +204,24 @@ class Game1860(EighteenGame):
         for _ in range(num_shares):
             self.market.move_down(corp)
 
-    def exchange_share(self, company: Company) -> Share | None:
-        """The reserved share this private may be exchanged for now, if any."""
+    def exchange_shares(self, company: Company) -> list[Share]:
+        """IPO shares this private may be exchanged for now (its corporation must be parred)."""
         sym = self.EXCHANGE.get(company.sym)
         if sym is None or company.closed or not isinstance(company.owner, Player):
-            return None
+            return []
         corp = self.corporation(sym)
         if not corp.ipoed:
-            return None
-        share = corp.all_shares[8]
-        if share.owner is not corp:
-            share = next(iter(corp.shares_of(corp)), None) or next(iter(self.pool.shares_of(corp)), None)
-        if share is None or share.president or self.num_certs(company.owner) > self.cert_limit:
-            return None
-        return share
+            return []
+        return [s for s in corp.shares_of(corp) if not s.president]
+
+    def exchange_targets(self, company: Company) -> list[Share]:
+        return self.exchange_shares(company)[:1]
 
     def exchange(self, company: Company, share: Share) -> None:
         corp = share.corp
         player = company.owner
         assert isinstance(player, Player)
-        self.reserved.discard(f"{corp.sym}_8")
+        self.reserved.discard(f"{corp.sym}_8")   # all its shares become buyable
         sh.buy(self, player, [share], free=True)
         self.note(f"{player.name} exchanges {company.sym} for a {corp.sym} share.")
         self.close_company(company)
@@ -234,6 +244,101 @@ class Game1860(EighteenGame):
 
     def clear_bankrupt(self, corp: Corporation) -> None:
         self.bankrupt_corps.remove(corp)
+
+    # -- operating ---------------------------------------------------------------------------------
+    def receivership(self, corp: Corporation) -> bool:
+        """Floated with the director's certificate in the market: run without a director."""
+        return corp.floated and any(s.president for s in self.pool.shares_of(corp))
+
+    def insolvent(self, corp: Corporation) -> bool:
+        return corp in self.insolvent_corps
+
+    def make_insolvent(self, corp: Corporation) -> None:
+        if corp not in self.insolvent_corps:
+            self.insolvent_corps.append(corp)
+            self.note(f"{corp.sym} is insolvent.")
+
+    def clear_insolvent(self, corp: Corporation) -> None:
+        if corp in self.insolvent_corps:
+            self.insolvent_corps.remove(corp)
+            self.note(f"{corp.sym} is no longer insolvent.")
+
+    def can_afford_depot_train(self, corp: Corporation) -> bool:
+        price = self.depot.min_price(self.phases)
+        return price > 0 and corp.cash >= price
+
+    def check_insolvency_at_route(self, corp: Corporation) -> None:
+        """A trainless company without a director is insolvent at once; an insolvent one that can
+        now afford a train stops leasing (and must buy)."""
+        if self.receivership(corp) and not corp.trains and self.can_run_route(corp) \
+                and not self.can_afford_depot_train(corp):
+            self.make_insolvent(corp)
+        elif self.insolvent(corp) and self.can_afford_depot_train(corp):
+            self.clear_insolvent(corp)
+
+    def after_operating(self, corp: Corporation) -> None:
+        self.check_bankruptcy(corp)
+        if corp in self.bankrupt_corps:
+            return
+        if not corp.trains and self.can_run_route(corp):
+            self.make_insolvent(corp)
+        elif corp.trains:
+            self.clear_insolvent(corp)
+
+    def can_run_route(self, corp: Corporation) -> bool:
+        """Its stations reach at least two cities, towns or Ryde Pier (halts do not count)."""
+        network = self.board.network()
+        from engine.eighteen.board.tiles import NodeKind
+        return sum(1 for n in self.board.reach(corp.sym).nodes if network.nodes[n].kind is not NodeKind.HALT) > 1
+
+    def must_buy_train(self, corp: Corporation) -> bool:
+        price = self.depot.min_price(self.phases)
+        return not corp.trains and corp not in self.bankrupt_corps and price > 0 and corp.cash > price
+
+    def route_rules(self) -> RouteRules:
+        return RouteRules(no_skip_towns=bool(self.options.get("no_skip_towns") or self.options.get("original_game")),
+                          re_enter_hexes=bool(self.options.get("re_enter_hexes")),
+                          ignore_halts=self.sr_after_southern, nationalization=self.nationalization,
+                          halt_subsidy=self.HALT_SUBSIDY)
+
+    def check_1860_routes(self, corp: Corporation, routes: list[dict[str, Any]]) -> tuple[int, int]:
+        trains: dict[str, tuple[int, int, bool]] = {}
+        if self.insolvent(corp):
+            leased = min(self.depot.available(self.phases), key=lambda t: t.price)
+            trains[leased.id] = (*leased.distance, True)  # type: ignore[misc]
+        else:
+            trains = {t.id: (*t.distance, False) for t in corp.trains}  # type: ignore[misc]
+        home = next(((corp.home, i) for i, _, c in self.board.tokens().get(corp.home, []) if c == corp.sym), None)
+        flipped = {c.sym for c in self.bankrupt_corps}
+        results = evaluate(self.board.network(), corp.sym, routes, trains, home,
+                           self.phases.current.offboard_color, self.route_rules(), flipped)
+        self.last_route_revenues = [r.revenue for r in results]
+        return sum(r.revenue for r in results), sum(r.subsidy for r in results)
+
+    def move_price_on_dividend(self, corp: Corporation, paid: int) -> None:
+        assert corp.share_price is not None
+        if paid <= 0:
+            self.market.move_left(corp)
+            return
+        for _ in range(min(paid // corp.share_price.price, 4)):
+            self.market.move_right(corp)
+
+    def check_bank_broken(self) -> None:
+        if not self.nationalization and self.PLAYER_MONEY - sum(p.cash for p in self.player_list) < 0:
+            self.bank_broken = True
+
+    def trigger_event(self, event: str) -> None:
+        if event == "fishbourne_to_bank":
+            ffc = self.company("FFC")
+            ffc.owner = self.bank
+            self.note("The Fishbourne Ferry Company is for sale from the bank.")
+        elif event == "relax_cert_limit":
+            self.no_price_drop_on_sale = True
+            self.cert_limit = 999
+            self.note("No certificate limit; selling no longer lowers share prices.")
+        elif event == "southern_forms":
+            self.southern_formed = True
+            self.note("The Southern Railway forms: no track or bases after the next stock round.")
 
     # -- scoring ---------------------------------------------------------------------------------
     def player_value(self, p: Player) -> int:

@@ -45,14 +45,13 @@ class Exchange(Step):
     game: "Game1860"
 
     def actions(self, entity: Any) -> list[str]:
-        return ["buy_shares"] if isinstance(entity, Company) and self.game.exchange_share(entity) else []
+        return ["buy_shares"] if isinstance(entity, Company) and self.game.exchange_shares(entity) else []
 
     def process_buy_shares(self, action: dict[str, Any], company: Company) -> None:
         shares = self.game.shares_from_action(action)
-        target = self.game.exchange_share(company)
-        if target is None or shares[0] is not target:
-            raise IllegalAction(f"{company.name} cannot be exchanged for {shares[0].id}")
-        self.game.exchange(company, target)
+        if len(shares) != 1 or shares[0] not in self.game.exchange_shares(company):
+            raise IllegalAction(f"{company.name} cannot be exchanged for {', '.join(s.id for s in shares)}")
+        self.game.exchange(company, shares[0])
 
 
 class BuySellPar(BuySellParShares):

@@ -125,9 +125,19 @@ def resolve_route(network: TrackNetwork, route: Mapping[str, Any]) -> Run:
 
 
 def _find_chain(network: TrackNetwork, train: str, hexes: Any, hint: set[str]) -> Chain:
-    if not isinstance(hexes, list) or len(hexes) < 2 or not all(isinstance(h, str) for h in hexes):
-        raise InvalidAction(f"train {train}: a connection is a list of at least two hexes, not {hexes!r}")
-    matches = network.chains_by_hexes.get(tuple(hexes), [])
+    """The chain a connection names: its hexes in order, or for track inside one hex, that hex
+    alone or (where the tile joins several pairs of stops) "<hex> <node>.<node>"."""
+    if not isinstance(hexes, list) or not hexes or not all(isinstance(h, str) for h in hexes):
+        raise InvalidAction(f"train {train}: a connection is a list of hexes, not {hexes!r}")
+    if len(hexes) == 1 and " " in hexes[0]:
+        hex_id, _, pair = hexes[0].partition(" ")
+        ends = pair.split(".")
+        if len(ends) != 2 or not all(e.isdigit() for e in ends):
+            raise InvalidAction(f"train {train}: {hexes[0]!r} should look like 'F2 0.1'")
+        wanted = {network.node_at.get((hex_id, int(e))) for e in ends}
+        matches = [c for c in network.chains_by_hexes.get((hex_id,), []) if {c.a, c.b} == wanted]
+    else:
+        matches = network.chains_by_hexes.get(tuple(hexes), [])
     if not matches:
         raise IllegalAction(f"train {train}: there is no track joining stops along {'-'.join(hexes)}")
     for chain in matches:

@@ -126,6 +126,8 @@ class TileDef:
         """Sides joined directly to each city or town that has track (18xx `city_town_edges`)."""
         found: dict[int, set[int]] = {}
         for p in self.rotated_paths(rotation):
+            if not p.edges:     # track joining two centres inside the hex reaches no side
+                continue
             for i in p.node_indexes:
                 if self.nodes[i].kind is not NodeKind.OFFBOARD:
                     found.setdefault(i, set()).update(p.edges)
