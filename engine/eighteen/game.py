@@ -35,6 +35,8 @@ class EighteenGame(Game):
     presidents_percent: ClassVar[int] = 20
     max_ownership_percent: ClassVar[int] = 60
     min_bid_increment: ClassVar[int] = 5
+    # A director's certificate may be sold to the market, leaving the company without a director.
+    president_sales_to_market: ClassVar[bool] = False
     tile_lays: ClassVar[int] = 1
     # Action types that are bookkeeping for the 18xx.games client, not moves.
     PROGRAM_TYPES: ClassVar[frozenset[str]] = frozenset(

@@ -35,6 +35,7 @@ class Game1860(EighteenGame):
     bank_cash = 20000            # player money and company credits in one bank, as 18xx.games keeps it
     PLAYER_MONEY = 10000         # the bank breaks when the players hold more than this
     market_share_limit = 100
+    president_sales_to_market = True
     max_ownership_percent = 100
     COMPANY_SALE_FEE = 30
     HALT_SUBSIDY = 10
@@ -236,7 +237,15 @@ class Game1860(EighteenGame):
         super().close_company(company)
 
     def take_pool_presidency(self, player: Player, corp: Corporation) -> None:
-        raise IllegalAction("taking over a company in receivership is not supported yet")
+        """A holder of a share buys a second one by swapping it for the director's certificate
+        in the market: paying one share's price, giving one 10% share back to the market."""
+        cert = next(s for s in self.pool.shares_of(corp) if s.president)
+        assert corp.share_price is not None
+        price = corp.share_price.price
+        if player.cash < price:
+            raise IllegalAction(f"{player.name} has £{player.cash} and cannot pay £{price}")
+        sh.transfer(self, [cert], 10, player, spender=player, receiver=self.bank, price=price)
+        self.note(f"{player.name} becomes director of {corp.sym}.")
 
     def check_bankruptcy(self, corp: Corporation) -> None:
         if corp.share_price is not None and corp.share_price.zone == "close":

@@ -204,7 +204,8 @@ def path_covers(old_tile: TileDef, old: PathDef, new_tile: TileDef, new: PathDef
     def same(x: End, y: End) -> bool:
         if isinstance(x, int) or isinstance(y, int):
             return x == y
-        return old_tile.nodes[x.index].kind is new_tile.nodes[y.index].kind
+        was, now = old_tile.nodes[x.index].kind, new_tile.nodes[y.index].kind
+        return was is now or (was is NodeKind.HALT and now is NodeKind.TOWN)   # a halt may grow into a town
     return (same(old.a, new.a) and same(old.b, new.b)) or (same(old.a, new.b) and same(old.b, new.a))
 
 
