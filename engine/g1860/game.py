@@ -136,13 +136,73 @@ class Game1860(EighteenGame):
                       key=self.operating_sort_key)
 
     def next_round(self) -> None:
-        if isinstance(self.round, Auction1860):
+        r = self.round
+        if isinstance(r, Auction1860):
             self.give_priority_after_auction()
             self.round = self.new_stock_round()
-            self.note(f"{self.round.name} {self.turn} begins.")
-            self.round.setup()
-            return
-        super().next_round()
+        elif isinstance(r, StockRound):
+            self.operating_rounds = self.phases.current.operating_rounds
+            self.reorder_players()
+            self.check_nationalization()
+            self.round = self.new_operating_round(1)
+        elif r.round_num < self.operating_rounds or self.nationalize_now():
+            self.check_nationalization()
+            self.round = self.new_operating_round(r.round_num + 1)
+        else:
+            self.turn += 1
+            self.round = self.new_stock_round()
+        label = f"{self.turn}.{self.round.round_num}" if isinstance(self.round, Operating1860) else str(self.turn)
+        self.note(f"{self.round.name} {label} begins.")
+        self.round.setup()
+
+    # -- Southern Railway, nationalisation and the end ---------------------------------------------
+    def nationalize_now(self) -> bool:
+        """After the Southern Railway: every company with a director owns a train."""
+        if not self.southern_formed:
+            return False
+        return self.nationalization or all(
+            c.trains for c in self.corporations if c.ipoed and not self.receivership(c))
+
+    def check_nationalization(self) -> None:
+        if self.nationalize_now() and not self.nationalization:
+            self.nationalization = True
+            self.note("Every company with a director owns a train: nationalisation begins.")
+
+    def nationalize_lowest(self) -> None:
+        """After each OR of British Rail the lowest payers (withheld = 0) cease operating: all at
+        the lowest revenue, and all at the next level too if only one was lowest."""
+        live = [c for c in self.corporations if c.floated and c not in self.nationalized_corps]
+        paid = {c.sym: (c.operating_history[-1][2] if c.operating_history else 0) for c in live}
+        if len(live) < 3:
+            ceasing = live
+        else:
+            levels = sorted(set(paid.values()))
+            lowest = [c for c in live if paid[c.sym] == levels[0]]
+            ceasing = lowest
+            if len(lowest) == 1 and len(levels) > 1:
+                ceasing = lowest + [c for c in live if paid[c.sym] == levels[1]]
+        for c in ceasing:
+            self.nationalized_corps.append(c)
+            self.note(f"{c.sym} is nationalised and ceases to operate.")
+
+    def game_end_check(self) -> tuple[str, str] | None:
+        checks = [("stock_market", self.market.max_reached, "current_or"),
+                  ("bank", self.bank_broken, "current_or")]
+        if self.nationalization and self.round.finished():
+            self.nationalize_lowest()
+            checks.append(("nationalization", all(c in self.nationalized_corps
+                                                  for c in self.corporations if c.floated), "immediate"))
+        priority = ("immediate", "current_or")
+        for reason, hit, timing in checks:
+            if not hit:
+                continue
+            if self.end_trigger and priority.index(timing) >= priority.index(self.end_trigger[1]):
+                continue
+            self.end_trigger = (reason, timing)
+        return self.end_trigger
+
+    def end_now(self, timing: str | None) -> bool:
+        return timing == "immediate" or (timing == "current_or" and isinstance(self.round, Operating1860))
 
     def give_priority_after_auction(self) -> None:
         """Most cash; on a tie, the lowest face value of privates among all players holding any."""
