@@ -153,8 +153,10 @@ def can_dump(game: "EighteenGame", player: Player, corp: Corporation, shares: li
     if not any(s.president for s in shares):
         return True
     if game.president_sales_to_market:
-        partial = sum(s.percent for s in shares) - percent
-        return len([s for s in game.pool.shares_of(corp) if not s.president]) * 10 >= partial
+        if percent >= game.presidents_percent:
+            return True
+        others = max((p.percent_of(corp) for p in game.player_list if p is not player), default=0)
+        return others > 10 or game.pool.percent_of(corp) > 0
     others = [p.percent_of(corp) for p in game.player_list if p is not player]
     return max(others, default=0) >= game.presidents_percent
 

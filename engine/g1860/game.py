@@ -98,10 +98,9 @@ class Game1860(EighteenGame):
         return min(max(opened) + 1, 4) if opened else 1
 
     def can_ipo(self, corp: Corporation) -> bool:
+        """The layer rule (§5.3) as 18xx.games shows it. Like 18xx.games, whose games we replay,
+        the engine does not refuse a par in a layer not yet open: this only informs players."""
         return self.layer(corp) <= self.current_layer()
-
-    def par_restricted(self, corp: Corporation) -> bool:
-        return not self.can_ipo(corp)
 
     def par_prices(self, corp: Corporation) -> list[SharePrice]:
         """Legal pars: the layer's range, or the wider re-par range after a bankruptcy."""
@@ -217,7 +216,9 @@ class Game1860(EighteenGame):
 
     # -- shares ----------------------------------------------------------------------------------
     def check_float(self, corp: Corporation, was_floated: bool) -> None:
-        if was_floated or corp.floated or corp.percent_of(corp) > 100 - corp.float_percent:
+        # 50% must have been sold from the IPO: shares now in the market do not count
+        if was_floated or corp.floated or \
+                corp.percent_of(corp) > 100 - corp.float_percent - self.pool.percent_of(corp):
             return
         if corp in self.bankrupt_corps:
             self.clear_bankrupt(corp)

@@ -105,7 +105,7 @@ class BuySellPar(BuySellParShares):
     def can_ipo_any(self, player: Player) -> bool:
         if self.bought():
             return False
-        return any(not c.ipoed and self.game.can_ipo(c) and self.can_gain(player, c, 20)
+        return any(not c.ipoed and self.can_gain(player, c, 20)
                    and player.cash >= 2 * min(p.price for p in self.game.par_prices(c))
                    for c in self.game.corporations)
 
@@ -113,8 +113,6 @@ class BuySellPar(BuySellParShares):
         corp = self.game.corporation(action.get("corporation"))
         if corp.ipoed:
             raise IllegalAction(f"{corp.sym} is already parred")
-        if not self.game.can_ipo(corp):
-            raise IllegalAction(f"{corp.sym} is in layer {self.game.layer(corp)}, which is not open yet")
         if self.bought():
             raise IllegalAction(f"{player.name} has already bought this turn")
         cell = self.game.legal_par(corp, action.get("share_price"))
