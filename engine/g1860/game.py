@@ -310,7 +310,38 @@ class Game1860(EighteenGame):
 
     def check_bankruptcy(self, corp: Corporation) -> None:
         if corp.share_price is not None and corp.share_price.zone == "close":
-            raise IllegalAction("company bankruptcy is not supported yet")
+            self.make_bankrupt(corp)
+
+    def make_bankrupt(self, corp: Corporation) -> None:
+        """Price 0: every share returns to the IPO unpaid, the company is un-parred and un-floated
+        (it keeps treasury, trains and bases, which are flipped), the priority deal goes to the
+        player with the fewest shares, and a stock round in progress starts afresh."""
+        if corp in self.bankrupt_corps:
+            return
+        self.bankrupt_corps.append(corp)
+        self.note(f"{corp.sym} is bankrupt.")
+        self.market.remove(corp)
+        corp.share_price = None
+        corp.par_price = None
+        corp.ipoed = False
+        corp.floated = False
+        for holder in [*self.player_list, self.pool]:
+            for share in holder.shares_of(corp):
+                sh.move_share(share, corp)
+        corp.shares.sort(key=lambda s: s.index if s.corp is corp else -1)
+        corp.owner = None
+        fewest = min(self.player_list, key=lambda p: sum(s.percent for s in p.shares))
+        i = self.player_list.index(fewest)
+        self.player_list = self.player_list[i:] + self.player_list[:i]
+        if isinstance(self.round, Operating1860):
+            if self.round.entities and self.round.entities[self.round.entity_index] is corp:
+                self.round.force_next_entity()
+        elif isinstance(self.round, StockRound1860):
+            for p in self.player_list:
+                p.passed = False
+            self.note("The stock round starts again.")
+            self.round = StockRound1860(self, [HomeTrack, Exchange, BuySellPar])
+            self.round.setup()
 
     def clear_bankrupt(self, corp: Corporation) -> None:
         self.bankrupt_corps.remove(corp)
