@@ -57,6 +57,7 @@ class Game1860(EighteenGame):
         self.sr_after_southern = False
         self.nationalization = False
         self.bank_broken = False
+        self.fired_events: set[str] = set()
         for c in self.companies:
             if c.sym == "FFC":
                 c.owner = None
@@ -429,6 +430,10 @@ class Game1860(EighteenGame):
             self.bank_broken = True
 
     def trigger_event(self, event: str) -> None:
+        """Events happen on the first purchase of a train type only."""
+        if event in self.fired_events:
+            return
+        self.fired_events.add(event)
         if event == "fishbourne_to_bank":
             ffc = self.company("FFC")
             ffc.owner = self.bank

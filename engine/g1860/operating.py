@@ -145,8 +145,8 @@ class Dividend1860(Dividend):
                 spend(game.bank, player, amount)
         game.move_price_on_dividend(corp, paid)
         game.check_bank_broken()
-        game.check_bankruptcy(corp)
         self.pass_()
+        game.check_bankruptcy(corp)     # may end the company's turn: after this step is done
 
 
 class BuyTrain1860(BuyTrain):
