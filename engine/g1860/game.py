@@ -39,6 +39,7 @@ class Game1860(EighteenGame):
     max_ownership_percent = 100
     COMPANY_SALE_FEE = 30
     HALT_SUBSIDY = 10
+    MIN_REPAR = 40
     # private -> corporation whose last (reserved) share it is exchanged for
     EXCHANGE: ClassVar[dict[str, str]] = {"BHC": "BHI&R", "YHC": "FYN", "CMH": "C&N", "RPSC": "IOW"}
     LAYERS: ClassVar[dict[str, int]] = {sym: int(layer) for layer, syms in RAW["layers"].items()
@@ -58,6 +59,7 @@ class Game1860(EighteenGame):
         self.nationalization = False
         self.bank_broken = False
         self.fired_events: set[str] = set()
+        self.ever_bankrupt: set[Corporation] = set()
         for c in self.companies:
             if c.sym == "FFC":
                 c.owner = None
@@ -109,6 +111,11 @@ class Game1860(EighteenGame):
         lo, hi = RAW[key][str(self.layer(corp))]
         cells = self.market.repar_cells if corp in self.bankrupt_corps else self.market.par_prices
         return sorted((c for c in cells if lo <= c.price <= hi), key=lambda c: -c.price)
+
+    def min_par(self, corp: Corporation) -> int:
+        """The lowest price a director's certificate could be started at: the lowest par cell, or
+        (once the company has been bankrupt) the lowest re-par value."""
+        return self.MIN_REPAR if corp in self.ever_bankrupt else min(p.price for p in self.market.par_prices)
 
     def legal_par(self, corp: Corporation, ref: Any) -> SharePrice:
         parts = str(ref).split(",")
@@ -306,7 +313,9 @@ class Game1860(EighteenGame):
         price = corp.share_price.price
         if player.cash < price:
             raise IllegalAction(f"{player.name} has £{player.cash} and cannot pay £{price}")
+        was_floated = corp.floated
         sh.transfer(self, [cert], 10, player, spender=player, receiver=self.bank, price=price)
+        self.check_float(corp, was_floated)     # the share given back to the market may float it
         self.note(f"{player.name} becomes director of {corp.sym}.")
 
     def check_bankruptcy(self, corp: Corporation) -> None:
@@ -320,6 +329,7 @@ class Game1860(EighteenGame):
         if corp in self.bankrupt_corps:
             return
         self.bankrupt_corps.append(corp)
+        self.ever_bankrupt.add(corp)
         self.note(f"{corp.sym} is bankrupt.")
         self.market.remove(corp)
         corp.share_price = None

@@ -105,8 +105,7 @@ class BuySellPar(BuySellParShares):
     def can_ipo_any(self, player: Player) -> bool:
         if self.bought():
             return False
-        return any(not c.ipoed and self.can_gain(player, c, 20)
-                   and player.cash >= 2 * min(p.price for p in self.game.par_prices(c))
+        return any(not c.ipoed and self.can_gain(player, c, 20) and player.cash >= 2 * self.game.min_par(c)
                    for c in self.game.corporations)
 
     def process_par(self, action: dict[str, Any], player: Player) -> None:
@@ -125,11 +124,12 @@ class BuySellPar(BuySellParShares):
 
     # -- privates with the bank ------------------------------------------------------------------
     def purchasable_companies(self, player: Player) -> list[Company]:
-        if self.bought():
+        """Privates the bank offers this player. As on 18xx.games the offer stands (so the player
+        is asked to act) whenever they have any cash; the purchase itself needs the full price."""
+        if self.bought() or player.cash <= 0 or self.game.num_certs(player) >= self.game.cert_limit:
             return []
         return [c for c in self.game.companies if c.owner is self.game.bank and not c.closed
-                and c.value <= player.cash and not self.sold_company(player, c)
-                and self.game.num_certs(player) < self.game.cert_limit]
+                and not self.sold_company(player, c)]
 
     def sold_company(self, player: Player, company: Company) -> bool:
         return company.sym in self.round.companies_sold.get(player, set())
@@ -138,6 +138,8 @@ class BuySellPar(BuySellParShares):
         company = self.game.company(action.get("company"))
         if company not in self.purchasable_companies(player):
             raise IllegalAction(f"{player.name} cannot buy {company.name} now")
+        if player.cash < company.value:
+            raise IllegalAction(f"{player.name} has £{player.cash}; {company.name} costs £{company.value}")
         company.owner = player
         player.companies.append(company)
         spend(player, self.game.bank, company.value)
