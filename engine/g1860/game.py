@@ -15,7 +15,9 @@ from engine.g1860.data import RAW, title_data
 from engine.g1860.market import ZigZagMarket
 from engine.g1860.operating import (BuyTrain1860, Discard1860, Dividend1860, Operating1860, Route1860,
                                     Token1860, Track1860)
+from engine.g1860.router import best_runs
 from engine.g1860.routes import RouteRules, evaluate
+from engine.eighteen.board.routes import Run
 from engine.g1860.stock import BuySellPar, Exchange, HomeTrack, StockRound1860
 from engine.titles import register_title
 
@@ -414,6 +416,14 @@ class Game1860(EighteenGame):
                           halt_subsidy=self.HALT_SUBSIDY)
 
     def check_1860_routes(self, corp: Corporation, routes: list[dict[str, Any]]) -> tuple[int, int]:
+        trains, home, flipped = self.route_inputs(corp)
+        results = evaluate(self.board.network(), corp.sym, routes, trains, home,
+                           self.phases.current.offboard_color, self.route_rules(), flipped)
+        self.last_route_revenues = [r.revenue for r in results]
+        return sum(r.revenue for r in results), sum(r.subsidy for r in results)
+
+    def route_inputs(self, corp: Corporation) -> tuple[dict[str, tuple[int, int, bool]], tuple[str, int] | None, set[str]]:
+        """Trains (id -> (big, small, leased)), home station and flipped companies for routes."""
         trains: dict[str, tuple[int, int, bool]] = {}
         if self.insolvent(corp):
             leased = min(self.depot.available(self.phases), key=lambda t: t.price)
@@ -421,11 +431,24 @@ class Game1860(EighteenGame):
         else:
             trains = {t.id: (*t.distance, False) for t in corp.trains}  # type: ignore[misc]
         home = next(((corp.home, i) for i, _, c in self.board.tokens().get(corp.home, []) if c == corp.sym), None)
-        flipped = {c.sym for c in self.bankrupt_corps}
-        results = evaluate(self.board.network(), corp.sym, routes, trains, home,
-                           self.phases.current.offboard_color, self.route_rules(), flipped)
-        self.last_route_revenues = [r.revenue for r in results]
-        return sum(r.revenue for r in results), sum(r.subsidy for r in results)
+        return trains, home, {c.sym for c in self.bankrupt_corps}
+
+    def best_routes(self, corp: Corporation) -> tuple[int, list[dict[str, Any]]]:
+        """The exact best revenue and its routes in run_routes form (halts kept as subsidy)."""
+        trains, home, flipped = self.route_inputs(corp)
+        network = self.board.network()
+        home_node = network.node_at.get(home) if home else None
+        color = self.phases.current.offboard_color
+        revenue, _, chosen = best_runs(network, corp.sym, trains, home_node, color, self.route_rules(), flipped)
+        routes = []
+        for train, c in chosen:
+            route = Run(train, c.nodes, c.chains).to_dict(network, color)
+            route["revenue"] = c.revenue
+            route["subsidy"] = c.subsidy
+            if c.halts is not None:
+                route["halts"] = c.halts
+            routes.append(route)
+        return revenue, routes
 
     def move_price_on_dividend(self, corp: Corporation, paid: int) -> None:
         assert corp.share_price is not None
