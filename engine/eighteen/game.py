@@ -106,6 +106,10 @@ class EighteenGame(Game):
                 return variant
         return "sell_buy_sell"
 
+    def par_prices(self, corp: Corporation) -> list[SharePrice]:
+        """The par values this corporation may start at (every par cell unless a title says otherwise)."""
+        return list(self.market.par_prices)
+
     def par_restricted(self, corp: Corporation) -> bool:
         """True when a corporation cannot be parred by a stock-round purchase (e.g. B&O via BO)."""
         return False

@@ -76,6 +76,27 @@ class BuyCert(Step):
             return True
         return player.cash >= self.item_price(item)
 
+    def choices(self, player: Player, action_type: str) -> list[tuple[str, dict[str, Any]]] | None:
+        """Bids (the minimum and a few raises), or the items the winner may take."""
+        if action_type == "bid" and self.in_auction():
+            low, high = self.min_player_bid(), self.max_player_bid(player)
+            prices = sorted({p for p in (low, low + 5, low + 10, low + 25, low + 50, high) if low <= p <= high})
+            return [(f"Bid £{p} for the next pick", {"price": p}) for p in prices]
+        if action_type == "bid":
+            return [(f"Take {c.sym} ({c.name}) for £{min(c.value, player.cash)}", {"company": c.sym, "price": c.value})
+                    for c in self.items if isinstance(c, Company) and self.affordable(player, c)]
+        if action_type == "par":
+            out = []
+            for corp in (i for i in self.items if isinstance(i, Corporation)):
+                cells = self.game.par_prices(corp)
+                affordable = [c for c in cells if c.price * 2 <= player.cash]
+                if not affordable and isinstance(self.cheapest(), Corporation):
+                    affordable = [min(cells, key=lambda c: c.price)]
+                out += [(f"Take the {corp.sym} director's certificate at par £{c.price}",
+                         {"corporation": corp.sym, "share_price": c.id}) for c in affordable]
+            return out
+        return None
+
     # -- processing ----------------------------------------------------------------------------
     def setup_auction(self) -> None:
         self.bids = {}

@@ -46,6 +46,13 @@ class Track1860(Track):
             return not r.upgraded_track and not r.laid_city, False
         return False, False
 
+    def tile_allowed(self, tile: Any) -> bool:
+        """May this tile be the next lay of the turn (the allowance, and cities only first)?"""
+        may_lay, may_upgrade = self.allowance()
+        if tile.cities and self.round.num_laid_track > 0:
+            return False
+        return may_lay if tile.color == "yellow" else may_upgrade
+
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
@@ -66,13 +73,12 @@ class Track1860(Track):
         game = self.game
         hex_id, tile_id, rotation = game.lay_fields(action)
         tile = game.board.tile_defs[tile_id.split("-")[0]]
-        may_lay, may_upgrade = self.allowance()
-        if tile.color != "yellow" and not may_upgrade:
-            raise IllegalAction(f"{corp.sym} may not upgrade now: one upgrade replaces all lays of a turn")
-        if tile.color == "yellow" and not may_lay:
+        if not self.tile_allowed(tile):
+            if tile.cities and self.round.num_laid_track > 0:
+                raise IllegalAction("a city tile may only be the first lay of a turn")
+            if tile.color != "yellow":
+                raise IllegalAction(f"{corp.sym} may not upgrade now: one upgrade replaces all lays of a turn")
             raise IllegalAction(f"{corp.sym} may not lay more yellow track this turn")
-        if tile.cities and self.round.num_laid_track > 0:
-            raise IllegalAction("a city tile may only be the first lay of a turn")
         game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=True)
         if tile.color != "yellow":
             self.round.upgraded_track = True

@@ -29,6 +29,16 @@ class HomeTrack(Step):
     def actions(self, entity: Any) -> list[str]:
         return ["lay_tile"] if self.round.pending_tracks and entity is self.round.pending_tracks[0] else []
 
+    def choices(self, corp: Corporation, action_type: str) -> list[tuple[str, dict[str, Any]]] | None:
+        if action_type != "lay_tile":
+            return None
+        board = self.game.board
+        lays = board.legal_lays(corp.sym, colors=set(self.game.phases.current.tiles), need_connection=False,
+                                hexes=[corp.home])
+        return [(f"Lay home tile {name} on {hex_id} (rotation {rot})",
+                 {"hex": hex_id, "tile": board.available_tile_ids(name)[0], "rotation": rot})
+                for hex_id, name, rot in lays if board.available_tile_ids(name)]
+
     def process_lay_tile(self, action: dict[str, Any], corp: Corporation) -> None:
         hex_id, tile_id, rotation = self.game.lay_fields(action)
         if hex_id != corp.home:
@@ -121,6 +131,16 @@ class BuySellPar(BuySellParShares):
             raise IllegalAction(f"{player.name} is at the certificate limit ({self.game.cert_limit})")
         self.game.do_par(player, corp, cell, free=False)
         self.track(action, player, corp)
+
+    def choices(self, player: Player, action_type: str) -> list[tuple[str, dict[str, Any]]] | None:
+        if action_type == "sell_company":
+            return [(f"Sell {c.sym} to the bank for £{c.value - self.game.COMPANY_SALE_FEE}",
+                     {"company": c.sym, "price": c.value - self.game.COMPANY_SALE_FEE})
+                    for c in self.sellable_companies(player)]
+        if action_type == "buy_company":
+            return [(f"Buy {c.sym} ({c.name}) from the bank for £{c.value}", {"company": c.sym, "price": c.value})
+                    for c in self.purchasable_companies(player) if c.value <= player.cash]
+        return None
 
     # -- privates with the bank ------------------------------------------------------------------
     def purchasable_companies(self, player: Player) -> list[Company]:

@@ -86,6 +86,10 @@ class Run:
         stops = [network.nodes[n] for n in self.nodes]
         connections = []
         for i, chain in enumerate(self.chains):
+            if len(chain.hexes) == 1 and _ambiguous(network, chain.hexes[0]):
+                ends = sorted((network.nodes[chain.a].index, network.nodes[chain.b].index))
+                connections.append([f"{chain.hexes[0]} {ends[0]}.{ends[1]}"])
+                continue
             connections.append(list(chain.hexes) if chain.a == self.nodes[i] else list(reversed(chain.hexes)))
         hexes: list[str] = []
         for node in stops:
@@ -94,6 +98,12 @@ class Run:
         return {"train": self.train, "connections": connections, "hexes": hexes,
                 "revenue": self.revenue(network, phase_color), "revenue_str": "-".join(hexes),
                 "nodes": [n.signature for n in stops]}
+
+
+def _ambiguous(network: TrackNetwork, hex_id: str) -> bool:
+    """Does the tile join more than one pair of stops inside the hex? Then a connection inside it
+    is named "<hex> <node>.<node>", as 18xx.games names it."""
+    return sum(1 for p in network.paths if p.hex == hex_id and len(p.nodes) == 2) > 1
 
 
 def resolve_route(network: TrackNetwork, route: Mapping[str, Any]) -> Run:
