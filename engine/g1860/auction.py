@@ -77,11 +77,12 @@ class BuyCert(Step):
         return player.cash >= self.item_price(item)
 
     def choices(self, player: Player, action_type: str) -> list[tuple[str, dict[str, Any]]] | None:
-        """Bids (the minimum and a few raises), or the items the winner may take."""
+        """A bid (at the minimum unless a price is typed), or the items the winner may take."""
         if action_type == "bid" and self.in_auction():
             low, high = self.min_player_bid(), self.max_player_bid(player)
-            prices = sorted({p for p in (low, low + 5, low + 10, low + 25, low + 50, high) if low <= p <= high})
-            return [(f"Bid £{p} for the next pick", {"price": p}) for p in prices]
+            # one choice: the minimum; a higher bid is the same move with a price typed
+            return [(f"Bid for the pick: £{low} to £{high} (the right to take the next item)",
+                     {"price": low})] if low <= high else []
         if action_type == "bid":
             return [(f"Take {c.sym} ({c.name}) for £{min(c.value, player.cash)}", {"company": c.sym, "price": c.value})
                     for c in self.items if isinstance(c, Company) and self.affordable(player, c)]
@@ -152,7 +153,6 @@ class BuyCert(Step):
             corp.ipoed = True
             sh.transfer(self.game, [share], share.percent, player, spender=player, receiver=self.game.bank,
                         price=player.cash)
-        self.game.note(f"{player.name} pars {corp.sym} at £{cell.price}.")
         self.items.remove(corp)
         self.next_pick()
 
@@ -178,7 +178,7 @@ class BuyCert(Step):
         company.owner = player
         player.companies.append(company)
         spend(player, self.game.bank, price)
-        self.game.note(f"{player.name} buys {company.sym} for £{price}.")
+        self.game.note(f"{player.name} buys {company.sym} for ${price}.")
         self.items.remove(company)
         self.next_pick()
 
