@@ -814,5 +814,8 @@ def _by_sym(items: list[Any], sym: Any, kind: str) -> Any:
     for item in items:
         if item.sym == sym:
             return item
+    for item in items:      # typed in another case ("NGSTL" for NGStL)
+        if isinstance(sym, str) and item.sym.casefold() == sym.casefold():
+            return item
     known = ", ".join(i.sym for i in items)
     raise InvalidAction(f"unknown {kind} {sym!r} (known: {known})")
