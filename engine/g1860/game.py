@@ -48,6 +48,9 @@ class Game1860(EighteenGame):
                                         if layer.isdigit() for sym in syms}
 
     def setup(self) -> None:
+        if self.options.get("simplified_insolvency") and (self.options.get("original_insolvency")
+                                                          or self.options.get("original_game")):
+            raise InvalidAction("simplified_insolvency cannot be combined with original insolvency")
         self.data = title_data(self.first_edition)
         super().setup()
         self.market = ZigZagMarket(self.data["stock_market"]["grid"])
@@ -413,7 +416,13 @@ class Game1860(EighteenGame):
         return RouteRules(no_skip_towns=bool(self.options.get("no_skip_towns") or self.options.get("original_game")),
                           re_enter_hexes=bool(self.options.get("re_enter_hexes")),
                           ignore_halts=self.sr_after_southern, nationalization=self.nationalization,
-                          halt_subsidy=self.HALT_SUBSIDY)
+                          halt_subsidy=self.HALT_SUBSIDY, insolvency=self.insolvency_rule)
+
+    @property
+    def insolvency_rule(self) -> str:
+        if self.options.get("original_insolvency") or self.options.get("original_game"):
+            return "original"
+        return "simplified" if self.options.get("simplified_insolvency") else "new"
 
     def check_1860_routes(self, corp: Corporation, routes: list[dict[str, Any]]) -> tuple[int, int]:
         trains, home, flipped = self.route_inputs(corp)

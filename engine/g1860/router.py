@@ -8,9 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.eighteen.board.graph import Chain, TrackNetwork
-from engine.eighteen.board.routes import Run
 from engine.eighteen.board.tiles import NodeKind
-from engine.g1860.routes import LEASE_BASE, LEASE_PER_STOP, RouteRules, choose_stops, full_for
+from engine.g1860.routes import RouteRules, full_for
 
 
 @dataclass(frozen=True)
@@ -25,35 +24,69 @@ class Candidate:
     halts: int | None
 
 
-def _walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flipped: set[str]) -> list[tuple[tuple[int, ...], tuple[Chain, ...], bool]]:
+@dataclass(frozen=True)
+class Walk:
+    """A simple line of track through a station, with what its stops are worth."""
+
+    nodes: tuple[int, ...]
+    chains: tuple[Chain, ...]
+    sides: int
+    passes_full: bool
+    n_big: int
+    big_revenue: int
+    towns: tuple[int, ...]     # revenues of the towns passed, best first
+    halts: int
+
+
+def _walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flipped: set[str],
+           phase_color: str) -> list[Walk]:
     """Every simple walk through one of the company's stations: no stop or hex side twice, no hex
     re-entered (unless allowed), at most `big` big stations, not through Ryde Pier, passing at
-    most one full station; each walk is listed once, in one direction."""
+    most one full station, not ending at a halt; each walk is listed once, in one direction."""
     nodes = network.nodes
-    is_big = [n.kind in (NodeKind.CITY, NodeKind.OFFBOARD) for n in nodes]
+    kind = [0 if n.kind in (NodeKind.CITY, NodeKind.OFFBOARD) else (2 if n.kind is NodeKind.HALT else 1)
+            for n in nodes]
+    value = [n.revenue.value(phase_color) for n in nodes]
     offboard = [n.kind is NodeKind.OFFBOARD for n in nodes]
     full = [full_for(n, corp, flipped) for n in nodes]
     by_node = network.node_chains
-    found: list[tuple[tuple[int, ...], tuple[Chain, ...], bool]] = []
+    entered: dict[tuple[int, int], tuple[str, ...]] = {}
+
+    def hexes_entered(chain: Chain, start: int) -> tuple[str, ...]:
+        key = (chain.id, start)
+        if key not in entered:
+            seq = chain.hexes if chain.a == start else chain.hexes[::-1]
+            if seq and seq[0] == nodes[start].hex:
+                seq = seq[1:]
+            entered[key] = tuple(dict.fromkeys(seq))
+        return entered[key]
+
+    found: list[Walk] = []
     done: set[int] = set()
     for station in network.token_nodes(corp):
         arms: tuple[list[int], list[int]] = ([station], [station])
         arm_chains: tuple[list[Chain], list[Chain]] = ([], [])
         visited = set(done) | {station}
         hexes_in = {nodes[station].hex: 1}
+        towns: list[int] = []
+        counts = {"halts": 0, "revenue": value[station]}
 
-        def enter(chain: Chain, start: int) -> list[str]:
-            seq = list(chain.hexes if chain.a == start else chain.hexes[::-1])
-            return seq[1:] if seq and seq[0] == nodes[start].hex else seq
+        def record(sides: int, n_big: int, passed: int) -> None:
+            if arm_chains[1]:
+                if kind[arms[0][-1]] == 2 or kind[arms[1][-1]] == 2:
+                    return
+                path = tuple(arms[0][::-1] + arms[1][1:])
+                chs = tuple(arm_chains[0][::-1] + arm_chains[1])
+            else:
+                if kind[arms[0][-1]] == 2:
+                    return
+                path, chs = tuple(arms[0]), tuple(arm_chains[0])
+            found.append(Walk(path, chs, sides, passed > 0, n_big, counts["revenue"],
+                              tuple(sorted(towns, reverse=True)), counts["halts"]))
 
         def grow(arm: int, end: int, sides: int, n_big: int, passed: int) -> None:
             if arm_chains[arm]:
-                if arm_chains[1]:
-                    path = arms[0][::-1] + arms[1][1:]
-                    chs = arm_chains[0][::-1] + arm_chains[1]
-                else:
-                    path, chs = list(arms[0]), list(arm_chains[0])
-                found.append((tuple(path), tuple(chs), passed > 0))
+                record(sides, n_big, passed)
                 if arm == 0:
                     grow(1, station, sides, n_big, passed)
                 if offboard[end] or (full[end] and passed):
@@ -65,54 +98,65 @@ def _walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flippe
                 if arm == 1 and not arm_chains[1] and chain.id <= arm_chains[0][0].id:
                     continue
                 nxt = chain.b if chain.a == end else chain.a
-                if nxt in visited or chain.sides & sides or n_big + is_big[nxt] > big:
+                if nxt in visited or chain.sides & sides:
                     continue
-                if arm_chains[arm] and offboard[end]:
+                k = kind[nxt]
+                if k == 0 and n_big >= big:
                     continue
-                new_hexes = enter(chain, end)
-                if not rules.re_enter_hexes and any(hexes_in.get(h) for h in dict.fromkeys(new_hexes)):
+                new_hexes = hexes_entered(chain, end)
+                if not rules.re_enter_hexes and any(hexes_in.get(h) for h in new_hexes):
                     continue
                 visited.add(nxt)
-                for h in dict.fromkeys(new_hexes):
+                for h in new_hexes:
                     hexes_in[h] = hexes_in.get(h, 0) + 1
                 arms[arm].append(nxt)
                 arm_chains[arm].append(chain)
-                grow(arm, nxt, sides | chain.sides, n_big + is_big[nxt], inner)
+                if k == 0:
+                    counts["revenue"] += value[nxt]
+                elif k == 1:
+                    towns.append(value[nxt])
+                else:
+                    counts["halts"] += 1
+                grow(arm, nxt, sides | chain.sides, n_big + (k == 0), inner)
+                if k == 0:
+                    counts["revenue"] -= value[nxt]
+                elif k == 1:
+                    towns.pop()
+                else:
+                    counts["halts"] -= 1
                 arm_chains[arm].pop()
                 arms[arm].pop()
-                for h in dict.fromkeys(new_hexes):
+                for h in new_hexes:
                     hexes_in[h] -= 1
                 visited.discard(nxt)
 
-        grow(0, station, 0, int(is_big[station]), 0)
+        grow(0, station, 0, int(kind[station] == 0), 0)
         done.add(station)
     return found
 
 
-def candidates(network: TrackNetwork, corp: str, big: int, small: int, leased: bool, phase_color: str,
-               rules: RouteRules, flipped: set[str]) -> list[Candidate]:
+def candidates(walks: list[Walk], big: int, small: int, leased: bool, rules: RouteRules) -> list[Candidate]:
+    """Each walk this train may run, valued as `choose_stops` counts it (towns best first, then
+    halts for their subsidy), best first."""
     out: list[Candidate] = []
-    for path, chains, passes in _walks(network, corp, big, rules, flipped):
-        ends = (network.nodes[path[0]], network.nodes[path[-1]])
-        if any(e.kind is NodeKind.HALT for e in ends):
+    first_only = rules.leased_counts_first_number_only(leased)
+    second = big if (first_only or rules.nationalization) else big + small
+    for w in walks:
+        if w.n_big > big:
             continue
-        run = Run("", path, chains)
-        if rules.no_skip_towns:
-            towns = sum(1 for n in path if network.nodes[n].kind is NodeKind.TOWN)
-            cities = sum(1 for n in path if network.nodes[n].kind in (NodeKind.CITY, NodeKind.OFFBOARD))
-            if towns > max((big if (leased or rules.nationalization) else big + small) - cities, 0):
-                continue
-        stops, halts = choose_stops(network, run, big, small, None, rules, leased)
+        allowance = max(second - w.n_big, 0)
+        if rules.no_skip_towns and len(w.towns) > allowance:
+            continue
+        n_towns = len(w.towns) if rules.no_skip_towns else min(allowance, len(w.towns))
+        n_halts = 0 if rules.ignore_halts else min(w.halts, allowance - n_towns)
+        revenue, subsidy = w.big_revenue + sum(w.towns[:n_towns]), rules.halt_subsidy * n_halts
         if leased:
-            revenue, subsidy = LEASE_BASE + LEASE_PER_STOP * len(stops), 0
-        else:
-            revenue = sum(network.nodes[n].revenue.value(phase_color) for n in stops)
-            subsidy = rules.halt_subsidy * sum(1 for n in stops if network.nodes[n].kind is NodeKind.HALT)
-        sides = 0
-        for ch in chains:
-            sides |= ch.sides
-        out.append(Candidate(revenue * 1000 + subsidy, revenue, subsidy, sides, path, chains, passes, halts))
-    out.sort(key=lambda c: (-c.value, len(c.nodes), c.nodes))
+            revenue = rules.leased_revenue(big, w.n_big + n_towns + n_halts, revenue)
+            subsidy = 0 if first_only else subsidy
+        halts = n_halts if w.halts and not first_only and not rules.ignore_halts else None
+        out.append(Candidate(revenue * 1000 + subsidy, revenue, subsidy, w.sides, w.nodes, w.chains,
+                             w.passes_full, halts))
+    out.sort(key=lambda c: (-c.value, len(c.nodes)))     # stable: walks come in a fixed order
     return out
 
 
@@ -122,7 +166,12 @@ def best_runs(network: TrackNetwork, corp: str, trains: dict[str, tuple[int, int
     if not trains or home is None:
         return 0, 0, []
     order = sorted(trains, key=lambda t: (-trains[t][0], -trains[t][1], t))
-    lists = {t: candidates(network, corp, *trains[t], phase_color, rules, flipped) for t in order}
+    walks = _walks(network, corp, max(b for b, _, _ in trains.values()), rules, flipped, phase_color)
+    by_kind: dict[tuple[int, int, bool], list[Candidate]] = {}
+    for spec in trains.values():
+        if spec not in by_kind:
+            by_kind[spec] = candidates(walks, *spec, rules)
+    lists = {t: by_kind[trains[t]] for t in order}
     best: dict[str, Any] = {"value": 0, "chosen": ()}
 
     def valid(chosen: tuple[tuple[str, Candidate], ...]) -> bool:

@@ -24,6 +24,19 @@ class RouteRules:
     ignore_halts: bool = False        # from the first SR after the Southern Railway formed
     nationalization: bool = False     # British Rail: first number only, all towns
     halt_subsidy: int = 10
+    insolvency: str = "new"           # leased trains: "new" (2nd ed.), "original" (1st), "simplified"
+
+    def leased_counts_first_number_only(self, leased: bool) -> bool:
+        return leased and self.insolvency != "original"
+
+    def leased_revenue(self, big: int, stops: int, normal: int) -> int:
+        """A leased train's revenue: 40 + 20 a stop (2nd edition), half the normal revenue (1st
+        edition, rounded down as 18xx.games rounds it), or 40 + 20 × its first number (simplified)."""
+        if self.insolvency == "original":
+            return normal // 2
+        if self.insolvency == "simplified":
+            return LEASE_BASE + LEASE_PER_STOP * big
+        return LEASE_BASE + LEASE_PER_STOP * stops
 
     @property
     def all_towns(self) -> bool:
@@ -53,6 +66,7 @@ def full_for(node: Node, corp: str, flipped: set[str]) -> bool:
 def choose_stops(network: TrackNetwork, run: Run, big: int, small: int, requested: Any, rules: RouteRules,
                  leased: bool) -> tuple[list[int], int | None]:
     """Which visited centres count as stops (18xx.games `compute_stops`), and the halts kept."""
+    leased = rules.leased_counts_first_number_only(leased)
     visits = [network.nodes[n] for n in run.nodes]
     stops = [n.id for n in visits if _is_city(n)]
     second = big if (leased or rules.nationalization) else big + small
@@ -101,7 +115,8 @@ def check_run(network: TrackNetwork, corp: str, run: Run, big: int, small: int, 
         raise IllegalAction(f"{label}: {cities} big stations are more than the train's {big}")
     if rules.no_skip_towns:
         towns = sum(1 for n in visits if n.kind is NodeKind.TOWN)
-        second = big if (leased or rules.nationalization) else big + small
+        first_only = rules.leased_counts_first_number_only(leased) or rules.nationalization
+        second = big if first_only else big + small
         if towns > max(second - cities, 0):
             raise IllegalAction(f"{label}: the route passes more towns than the train may stop at")
     if not rules.re_enter_hexes:
@@ -143,11 +158,12 @@ def evaluate(network: TrackNetwork, corp: str, routes: Sequence[dict[str, Any]],
                                     f"is already used by {corp}'s trains")
             used_sides |= chain.sides
         stops, kept = choose_stops(network, run, big, small, route.get("halts"), rules, leased)
+        revenue = sum(network.nodes[n].revenue.value(phase_color) for n in stops)
+        subsidy = rules.halt_subsidy * sum(1 for n in stops if network.nodes[n].kind is NodeKind.HALT)
         if leased:
-            revenue, subsidy = LEASE_BASE + LEASE_PER_STOP * len(stops), 0
-        else:
-            revenue = sum(network.nodes[n].revenue.value(phase_color) for n in stops)
-            subsidy = rules.halt_subsidy * sum(1 for n in stops if network.nodes[n].kind is NodeKind.HALT)
+            revenue = rules.leased_revenue(big, len(stops), revenue)
+            if rules.leased_counts_first_number_only(True):
+                subsidy = 0
         results.append(RunResult(revenue, subsidy, tuple(stops), kept))
     if passers > 1:
         raise IllegalAction("only one train may pass through a full station")
