@@ -22,6 +22,7 @@ class Candidate:
     chains: tuple[Chain, ...]
     passes_full: bool
     halts: int | None
+    node_bits: int = 0         # the stations it visits, as bits: for touching and home checks
 
 
 @dataclass(frozen=True)
@@ -154,8 +155,11 @@ def candidates(walks: list[Walk], big: int, small: int, leased: bool, rules: Rou
             revenue = rules.leased_revenue(big, w.n_big + n_towns + n_halts, revenue)
             subsidy = 0 if first_only else subsidy
         halts = n_halts if w.halts and not first_only and not rules.ignore_halts else None
+        bits = 0
+        for n in w.nodes:
+            bits |= 1 << n
         out.append(Candidate(revenue * 1000 + subsidy, revenue, subsidy, w.sides, w.nodes, w.chains,
-                             w.passes_full, halts))
+                             w.passes_full, halts, bits))
     out.sort(key=lambda c: (-c.value, len(c.nodes)))     # stable: walks come in a fixed order
     return out
 
@@ -173,42 +177,56 @@ def best_runs(network: TrackNetwork, corp: str, trains: dict[str, tuple[int, int
             by_kind[spec] = candidates(walks, *spec, rules)
     lists = {t: by_kind[trains[t]] for t in order}
     best: dict[str, Any] = {"value": 0, "chosen": ()}
+    home_bit = 1 << home
+    same_as_previous = [i > 0 and trains[order[i]] == trains[order[i - 1]] for i in range(len(order))]
 
     def valid(chosen: tuple[tuple[str, Candidate], ...]) -> bool:
         if sum(1 for _, c in chosen if c.passes_full) > 1:
             return False
-        if not any(home in c.nodes for _, c in chosen):
+        if not any(c.node_bits & home_bit for _, c in chosen):
             return False
-        sets = [set(c.nodes) for _, c in chosen]
-        reached, frontier = {0}, [0]
-        while frontier:
-            i = frontier.pop()
-            for j, s in enumerate(sets):
-                if j not in reached and sets[i] & s:
-                    reached.add(j)
-                    frontier.append(j)
-        return len(reached) == len(sets)
+        reached = chosen[0][1].node_bits
+        left = [c.node_bits for _, c in chosen[1:]]
+        while left:
+            touching = [b for b in left if b & reached]
+            if not touching:
+                return False
+            for b in touching:
+                reached |= b
+                left.remove(b)
+        return True
 
     def first_free(options: list[Candidate], used: int) -> int:
         return next((c.value for c in options if not c.sides & used), 0)
 
-    def search(i: int, used: int, value: int, chosen: tuple[tuple[str, Candidate], ...]) -> None:
-        if value > best["value"] and valid(chosen):
+    def search(i: int, used: int, value: int, chosen: tuple[tuple[str, Candidate], ...], start: int) -> None:
+        if value > best["value"] and chosen and valid(chosen):
             best["value"], best["chosen"] = value, chosen
         if i == len(order):
+            return
+        options = lists[order[i]]
+        if i == len(order) - 1:     # the last train: the first free route that keeps the set legal
+            for index in range(start if same_as_previous[i] else 0, len(options)):
+                c = options[index]
+                if value + c.value <= best["value"]:
+                    break
+                if not c.sides & used and valid(chosen + ((order[i], c),)):
+                    best["value"], best["chosen"] = value + c.value, chosen + ((order[i], c),)
+                    break
             return
         bounds = [first_free(lists[order[j]], used) for j in range(i, len(order))]
         if value + sum(bounds) <= best["value"]:
             return
         rest = sum(bounds[1:])
-        for c in lists[order[i]]:
+        for index in range(start if same_as_previous[i] else 0, len(options)):
+            c = options[index]
             if value + c.value + rest <= best["value"]:
                 break
             if c.sides & used:
                 continue
-            search(i + 1, used | c.sides, value + c.value, chosen + ((order[i], c),))
-        search(i + 1, used, value, chosen)
+            search(i + 1, used | c.sides, value + c.value, chosen + ((order[i], c),), index + 1)
+        search(i + 1, used, value, chosen, len(options))
 
-    search(0, 0, 0, ())
+    search(0, 0, 0, (), 0)
     chosen = sorted(best["chosen"], key=lambda tc: list(trains).index(tc[0]))
     return sum(c.revenue for _, c in chosen), sum(c.subsidy for _, c in chosen), chosen
