@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tests.fixtures_1830 import first_divergence
+from tests.reference_games import first_divergence
 
 if __name__ == "__main__":
     for arg in sys.argv[1:]:

@@ -7,14 +7,14 @@ import json
 import pytest
 
 from engine.eighteen import io
-from tests.fixtures_1830 import first_divergence, fixture_files, require_fixtures
+from tests.reference_games import first_divergence, game_files, game_path
 
 FOLDERS = ("1860", "random/1860")
-GAMES = [(folder, p.stem) for folder in FOLDERS for p in fixture_files(folder)] or [("1860", "absent")]
+GAMES = [(folder, p.stem) for folder in FOLDERS for p in game_files(folder)] or [("1860", "absent")]
 
 
 def _path(folder: str, name: str):
-    return {p.stem: p for p in require_fixtures(folder)}[name]
+    return game_path(folder, name)
 
 
 @pytest.mark.parametrize("folder,name", GAMES)

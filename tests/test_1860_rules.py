@@ -12,7 +12,7 @@ from engine import PlayerInfo, create_game
 from engine.eighteen import io
 from engine.errors import IllegalAction
 from engine.g1860 import Game1860
-from tests.fixtures_1830 import FIXTURES
+from tests.reference_games import game_path
 
 ANN, BOB, CAT = 1, 2, 3
 
@@ -215,10 +215,7 @@ def test_privates_count_toward_the_certificate_limit() -> None:
 
 # -- leased trains (§10) --------------------------------------------------------------------------
 def _fixture(name: str) -> dict[str, Any]:
-    path = FIXTURES / "random" / "1860" / name
-    if not path.exists():
-        pytest.skip("../shared fixtures are absent")
-    return json.loads(path.read_text())
+    return json.loads(game_path("random/1860", name.removesuffix(".json")).read_text())
 
 
 def test_a_leased_train_earns_40_plus_20_per_stop_using_its_first_number_only() -> None:
@@ -236,9 +233,7 @@ def test_a_leased_train_earns_40_plus_20_per_stop_using_its_first_number_only() 
 
 # -- track (§7.1) -----------------------------------------------------------------------------------
 def test_a_second_yellow_lay_is_allowed_but_not_after_a_city_or_an_upgrade() -> None:
-    data = json.loads((FIXTURES / "1860" / "19354.json").read_text()) if (FIXTURES / "1860").is_dir() else None
-    if data is None:
-        pytest.skip("../shared fixtures are absent")
+    data = json.loads(game_path("1860", "19354").read_text())
     game = io.load(data, upto=50).game              # C&N's first turn: two yellow halts, F4 and G3
     act(game, "C&N", "lay_tile", hex="F4", tile="742-0", rotation=3)
     assert game.round.actions_for(game.corporation("C&N"))[:1] == ["lay_tile"]

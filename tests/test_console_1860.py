@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import io
 
-from bot.console import Console
-from bot.service import GameService
-from bot.store import Store
-from tests.fixtures_1830 import FIXTURES, require_fixtures
+from bot.cli.console import Console
+from bot.core.service import GameService
+from bot.core.store import Store
+from tests.reference_games import game_path
 from tests.test_console import session
 
 
@@ -37,9 +37,8 @@ async def test_the_1860_opening_auction_in_the_console(db_path, tmp_path):
 
 
 async def test_a_recorded_1860_game_is_finished_in_the_console(db_path, tmp_path):
-    require_fixtures("1860")
     console = _console(db_path, tmp_path)
-    out = await session(console, f"as 1: /game import file:{FIXTURES / '1860' / '19354.json'} players:1 2",
+    out = await session(console, f"as 1: /game import file:{game_path('1860', '19354')} players:1 2",
                         "as 1: /game rewind 456", "as 1: /game moves")
     assert out[0].startswith("player 1 imported a 1860 game as game #1 (460 actions).")
     assert out[-1] == "/play run: Run best routes for $340"     # the players ran NGStL for $330

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.eighteen.board.graph import Chain, TrackNetwork
 from engine.eighteen.board.tiles import NodeKind
-from engine.g1860.routes import RouteRules, full_for
+from engine.g1860.routes import RouteRules, full_for, track_bits
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,7 @@ def _walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flippe
     full = [full_for(n, corp, flipped) for n in nodes]
     by_node = network.node_chains
     entered: dict[tuple[int, int], tuple[str, ...]] = {}
+    track_of = {c.id: track_bits(network, c) for c in network.chains}
 
     def hexes_entered(chain: Chain, start: int) -> tuple[str, ...]:
         key = (chain.id, start)
@@ -99,7 +100,8 @@ def _walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flippe
                 if arm == 1 and not arm_chains[1] and chain.id <= arm_chains[0][0].id:
                     continue
                 nxt = chain.b if chain.a == end else chain.a
-                if nxt in visited or chain.sides & sides:
+                bits = track_of[chain.id]
+                if nxt in visited or bits & sides:
                     continue
                 k = kind[nxt]
                 if k == 0 and n_big >= big:
@@ -118,7 +120,7 @@ def _walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flippe
                     towns.append(value[nxt])
                 else:
                     counts["halts"] += 1
-                grow(arm, nxt, sides | chain.sides, n_big + (k == 0), inner)
+                grow(arm, nxt, sides | bits, n_big + (k == 0), inner)
                 if k == 0:
                     counts["revenue"] -= value[nxt]
                 elif k == 1:

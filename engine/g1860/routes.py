@@ -134,6 +134,16 @@ def check_run(network: TrackNetwork, corp: str, run: Run, big: int, small: int, 
     return blocked[0] if blocked else None
 
 
+def track_bits(network: TrackNetwork, chain: Any) -> int:
+    """The track a chain uses, as bits: its hex sides, and its paths that join two stations inside
+    one hex (which cross no side, yet no two trains may share them either)."""
+    bits = chain.sides
+    for pid in chain.paths:
+        if len(network.paths[pid].nodes) == 2:
+            bits |= 1 << (network.side_count + pid)
+    return bits
+
+
 def evaluate(network: TrackNetwork, corp: str, routes: Sequence[dict[str, Any]],
              trains: dict[str, tuple[int, int, bool]], home: tuple[str, int] | None, phase_color: str,
              rules: RouteRules, flipped: set[str]) -> list[RunResult]:
@@ -153,10 +163,11 @@ def evaluate(network: TrackNetwork, corp: str, routes: Sequence[dict[str, Any]],
         if check_run(network, corp, run, big, small, rules, leased, flipped) is not None:
             passers += 1
         for chain in run.chains:
-            if chain.sides & used_sides:
+            bits = track_bits(network, chain)
+            if bits & used_sides:
                 raise IllegalAction(f"train {run.train}: track near {', '.join(sorted(set(chain.hexes)))} "
                                     f"is already used by {corp}'s trains")
-            used_sides |= chain.sides
+            used_sides |= bits
         stops, kept = choose_stops(network, run, big, small, route.get("halts"), rules, leased)
         revenue = sum(network.nodes[n].revenue.value(phase_color) for n in stops)
         subsidy = rules.halt_subsidy * sum(1 for n in stops if network.nodes[n].kind is NodeKind.HALT)
