@@ -242,3 +242,21 @@ def test_a_second_yellow_lay_is_allowed_but_not_after_a_city_or_an_upgrade() -> 
     game = io.load(data, upto=56).game              # IOW lays city tile 5 on J4 first: no second lay
     act(game, "IOW", "lay_tile", hex="J4", tile="5-0", rotation=1)
     assert "lay_tile" not in game.round.actions_for(game.corporation("IOW"))
+
+
+# -- routes (§9.2) ----------------------------------------------------------------------------------
+def test_two_trains_may_not_share_the_track_between_two_stations_of_one_hex() -> None:
+    """Cowes (F2) joins its city and its town inside the hex: only one train may use that track."""
+    data = json.loads(game_path("1860", "19354").read_text())
+    game = io.load(data, upto=67).game            # C&N about to run its two 2+1s
+    both = [{"train": "2+1-0", "connections": [["F2 0.1"]]}, {"train": "2+1-1", "connections": [["F2 0.1"]]}]
+    with pytest.raises(IllegalAction, match="already used"):
+        act(game, "C&N", "run_routes", routes=both)
+    assert game.best_routes(game.corporation("C&N"))[0] == 70      # what the players found
+
+
+def test_the_route_finder_is_never_below_what_the_players_ran() -> None:
+    from bot.cli.routes import route_checks
+    checks = list(route_checks(json.loads(game_path("1860", "19354").read_text())))
+    assert len(checks) == 75 and all(c.best >= c.recorded for c in checks)
+    assert sum(c.best > c.recorded for c in checks) == 42
