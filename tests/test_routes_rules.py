@@ -73,10 +73,12 @@ def test_route_refusals_name_the_train_and_the_rule(baltimore: Board) -> None:
 def test_malformed_routes_are_invalid(baltimore: Board) -> None:
     for bad, reason in (([route("9-0", ["I15", "J14"])], "B&O has no train 9-0"),
                         ([{"train": "2-0"}], "needs a 'train' id and a non-empty list"),
-                        ([route("2-0", ["I15"])], "at least two hexes"),
                         ([route("2-0", ["I15", "J14"], nodes=["I15-0", "K13-0"])], "listed stops")):
         with pytest.raises(InvalidAction, match=reason):
             baltimore.route_revenues("B&O", bad, {"2-0": 2}, phase_color="yellow")
+    # one hex names track between two stops inside it (18xx.games, e.g. 1860's Cowes); I15 has none
+    with pytest.raises(IllegalAction, match="no track joining stops along I15"):
+        baltimore.route_revenues("B&O", [route("2-0", ["I15"])], {"2-0": 2}, phase_color="yellow")
 
 
 def test_a_full_city_ends_a_route_but_cannot_be_passed(baltimore: Board) -> None:

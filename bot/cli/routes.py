@@ -40,17 +40,22 @@ def route_checks(data: dict[str, Any]) -> Iterator[RouteCheck]:
     """Replay `data`; before each run_routes, time the best-routes search for that company."""
     game = io.new_game(data)
     for index, action in io.effective_actions(data["actions"]):
+        check = None
         if action.get("type") == "run_routes":
             corp = game.corporation(action["entity"])
             start = time.perf_counter()
             best, routes = game.best_routes(corp)
             elapsed = (time.perf_counter() - start) * 1000
-            recorded = sum(int(r.get("revenue", 0)) for r in action.get("routes", []))
-            yield RouteCheck(action.get("id"), corp.sym, recorded, best, elapsed, routes)
+            check = (corp.sym, best, elapsed, routes)
         try:
             game.process(io.imported(action))
         except GameError as exc:
             raise io.ReplayError(index, action, str(exc)) from exc
+        if check is not None:
+            # what the players ran, as the file records it (or, when it does not, as the engine values it)
+            listed = [r.get("revenue") for r in action.get("routes", [])]
+            recorded = sum(listed) if listed and None not in listed else sum(game.last_route_revenues)
+            yield RouteCheck(action.get("id"), check[0], recorded, check[1], check[2], check[3])
 
 
 def summary(checks: list[RouteCheck]) -> dict[str, Any]:

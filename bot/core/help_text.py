@@ -36,7 +36,14 @@ TITLE_NOTES = {
              "outright, the others take bids), then stock rounds (buy, sell, par) alternate "
              "with operating rounds (track, token, trains, dividends). Most money at the end "
              "wins."),
-    "1860": ("1860: the Isle of Wight; the same /play commands as other 18xx games."),
+    "1860": ("1860: the Isle of Wight, 2-4 players. Six auctions first: bid for the pick "
+             "(/play bid company:pick price:20), the winner takes a private "
+             "(/play bid company:RPSC) or a director's certificate (/play par C&N 90); nobody "
+             "bidding gives the opener a free pick. Stock rounds: sell, then buy one certificate; "
+             "exchange a private for its share with /play buy. Operating rounds: two yellow "
+             "tiles, or one city, or one upgrade; trains are a+b (big stops + towns or halts; "
+             "halts pay a £10 subsidy); a company without a train becomes insolvent and leases "
+             "one. After the 9+5 the Southern Railway forms and nationalisation ends the game."),
     "string_railway": (
         "String Railway: 2-5 players (two play two companies each). Each turn draw a station "
         "(a Village draws one more), place it by its centre (x y in cm, as on the map's grid), "

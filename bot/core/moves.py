@@ -166,7 +166,7 @@ def _by_fields(move: Move, choices: list[Choice], args: Mapping[str, Any],
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in re.split(r"[\s(),$]+", text.casefold()) if w]
+    return [w for w in re.split(r"[\s(),$£]+", text.casefold()) if w]
 
 
 def _words_match(text: str, label: str) -> bool:

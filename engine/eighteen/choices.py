@@ -68,7 +68,11 @@ def candidates(game: "EighteenGame", entity: Any,
         if kinds is not None and t not in kinds:
             continue
         base = _base(entity, t)
-        if t == "pass":
+        own = _title_choices(game, entity, t)
+        if own is not None:
+            for label, fields in own:
+                yield label, {**base, **fields}
+        elif t == "pass":
             yield f"Pass ({step.description if step else 'done'})", base
         elif t == "bid" and step is not None and isinstance(step, WaterfallAuction):
             for company in step.companies:
@@ -81,7 +85,7 @@ def candidates(game: "EighteenGame", entity: Any,
             corps = ([game.company_president_corporation(game.round.companies_pending_par[0])] if pending
                      else [c for c in game.corporations if not c.ipoed])
             for corp in corps:
-                for cell in game.market.par_prices:
+                for cell in game.par_prices(corp):
                     yield f"Par {corp.sym} at ${cell.price}", {**base, "corporation": corp.sym,
                                                                  "share_price": cell.id}
         elif t == "buy_shares":
@@ -95,6 +99,12 @@ def candidates(game: "EighteenGame", entity: Any,
                     if source is corp and not corp.ipoed:
                         continue
                     avail = [s for s in source.shares_of(corp) if not s.president]
+                    if game.president_sales_to_market and source is game.pool and \
+                            any(s.president for s in source.shares_of(corp)):
+                        price = corp.share_price.price if corp.share_price else 0
+                        yield (f"Take the {corp.sym} director's certificate from the market for ${price} "
+                               f"(one of your shares goes back)", {**base, "shares": [corp.all_shares[0].id],
+                                                                  "percent": 10})
                     if avail:
                         share = avail[0]
                         price = sh.bundle_price([share], share.percent, corp)
@@ -127,6 +137,8 @@ def candidates(game: "EighteenGame", entity: Any,
                 blocked_hexes=game.blocked_hexes(), hexes=ability.get("hexes") if ability else None)
             for hex_id, tile_name, rotation in lays:
                 if ability and tile_name not in ability.get("tiles", []):
+                    continue
+                if not getattr(step, "tile_allowed", lambda tile: True)(game.board.tile_defs[tile_name]):
                     continue
                 ids = game.board.available_tile_ids(tile_name)
                 if not ids:
@@ -180,6 +192,15 @@ def candidates(game: "EighteenGame", entity: Any,
                 yield f"Discard a {train.name}-train", {**base, "train": train.id}
         elif t == "bankrupt":
             yield f"Declare {entity.sym}'s president bankrupt", base
+
+
+def _title_choices(game: "EighteenGame", entity: Any, action_type: str) -> list[tuple[str, dict[str, Any]]] | None:
+    """Choices a title's own step lists for this action type (None: the generic ones apply)."""
+    for step in game.round.steps:
+        if step.active() and action_type in step.actions(entity):
+            lister = getattr(step, "choices", None)
+            return lister(entity, action_type) if lister else None
+    return None
 
 
 def legal_actions(game: "EighteenGame", pid: Any, kinds: Collection[str] | None = None) -> list[Choice]:

@@ -57,6 +57,8 @@ def _main_sentence(game: Any, action: dict[str, Any]) -> str:
         if company is not None and company.owner is not None and _name(game, company.owner) == who \
                 and f"{who} buys {company.sym} for ${action.get('price')}." in game.events:
             return f"{who} buys {company.sym} for ${action.get('price')}."
+        if action.get("company") is None:      # 1860: a bid for the right to take the next item
+            return f"{who} bids ${action.get('price')} for the pick."
         return f"{who} bids ${action.get('price')} on {action.get('company')}."
     if t == "pass":
         step = getattr(game, "last_step_description", None)

@@ -183,6 +183,8 @@ def owner_id(owner: Any) -> Any:
         return owner.id
     if isinstance(owner, Corporation):
         return owner.sym
+    if isinstance(owner, Bank):
+        return "bank"
     return owner
 
 

@@ -35,6 +35,8 @@ class EighteenGame(Game):
     presidents_percent: ClassVar[int] = 20
     max_ownership_percent: ClassVar[int] = 60
     min_bid_increment: ClassVar[int] = 5
+    # A director's certificate may be sold to the market, leaving the company without a director.
+    president_sales_to_market: ClassVar[bool] = False
     tile_lays: ClassVar[int] = 1
     # Action types that are bookkeeping for the 18xx.games client, not moves.
     PROGRAM_TYPES: ClassVar[frozenset[str]] = frozenset(
@@ -104,9 +106,22 @@ class EighteenGame(Game):
                 return variant
         return "sell_buy_sell"
 
+    def par_prices(self, corp: Corporation) -> list[SharePrice]:
+        """The par values this corporation may start at (every par cell unless a title says otherwise)."""
+        return list(self.market.par_prices)
+
     def par_restricted(self, corp: Corporation) -> bool:
         """True when a corporation cannot be parred by a stock-round purchase (e.g. B&O via BO)."""
         return False
+
+    def sale_price(self, shares: list[Share], percent: int, corp: Corporation) -> int:
+        """What the bank pays for `percent` of these certificates (1860 halves trainless shares)."""
+        return sh.bundle_price(shares, percent, corp)
+
+    def move_price_on_sale(self, corp: Corporation, num_shares: int) -> None:
+        """The share price falls after a sale of `num_shares` shares (one row per share in 1830)."""
+        for _ in range(num_shares):
+            self.market.move_down(corp)
 
     def company_president_corporation(self, company: Company) -> Corporation:
         ability = company.ability("shares")
@@ -806,6 +821,9 @@ class EighteenGame(Game):
 def _by_sym(items: list[Any], sym: Any, kind: str) -> Any:
     for item in items:
         if item.sym == sym:
+            return item
+    for item in items:      # typed in another case ("NGSTL" for NGStL)
+        if isinstance(sym, str) and item.sym.casefold() == sym.casefold():
             return item
     known = ", ".join(i.sym for i in items)
     raise InvalidAction(f"unknown {kind} {sym!r} (known: {known})")

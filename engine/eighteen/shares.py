@@ -47,6 +47,21 @@ def transfer(game: "EighteenGame", shares: list[Share], percent: int, to: Holder
 
     holders = [p for p in game.player_list if pct(p) > 0]
     max_pct = max((pct(p) for p in holders), default=0)
+    bundle_has_pres = any(s.president for s in shares)
+    if game.president_sales_to_market:
+        if bundle_has_pres and to is game.pool and max_pct < game.presidents_percent:
+            corp.owner = None       # nobody can take over: the company has no director
+            game.note(f"{corp.sym}'s director's certificate is in the market: {corp.sym} has no director.")
+            for _ in range(partial_diff // 10):
+                move_share(next(s for s in game.pool.shares_of(corp) if not s.president), owner)
+            return
+        if bundle_has_pres and owner is game.pool and isinstance(to, Player):
+            corp.owner = to         # a shareholder swaps a share for the certificate in the market
+            for _ in range(partial_diff // 10):
+                move_share(next(s for s in to.shares_of(corp) if not s.president), game.pool)
+            return
+        if max_pct < game.presidents_percent:
+            return
     majority = [p for p in holders if pct(p) == max_pct]
     if previous_president in majority:
         return
@@ -64,10 +79,11 @@ def transfer(game: "EighteenGame", shares: list[Share], percent: int, to: Holder
     corp.owner = president
     if previous_president is not None:
         game.note(f"{president.name} becomes president of {corp.sym}.")
-    bundle_has_pres = any(s.president for s in shares)
     if to is president and previous_president is owner and bundle_has_pres and not partial_diff:
         return
     prev_holder: Holder | None = previous_president
+    if prev_holder is None and any(s.president for s in game.pool.shares_of(corp)):
+        prev_holder = game.pool     # a company without a director: its certificate is in the market
     if owner is corp and not bundle_has_pres:
         prev_holder = prev_holder or corp
     if owner is president or prev_holder is None:
@@ -109,10 +125,9 @@ def buy(game: "EighteenGame", buyer: Player, shares: list[Share], *, free: bool 
 
 def sell(game: "EighteenGame", seller: Player, shares: list[Share], percent: int) -> None:
     corp = shares[0].corp
-    price = bundle_price(shares, percent, corp)
+    price = game.sale_price(shares, percent, corp)
     transfer(game, shares, percent, game.pool, spender=game.bank, receiver=seller, price=price)
-    for _ in range(percent // 10):
-        game.market.move_down(corp)
+    game.move_price_on_sale(corp, percent // 10)
 
 
 def sellable_bundles(game: "EighteenGame", player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
@@ -137,6 +152,11 @@ def can_dump(game: "EighteenGame", player: Player, corp: Corporation, shares: li
     """A president may sell below the next holder only if somebody can take the presidency."""
     if not any(s.president for s in shares):
         return True
+    if game.president_sales_to_market:
+        if percent >= game.presidents_percent:
+            return True
+        others = max((p.percent_of(corp) for p in game.player_list if p is not player), default=0)
+        return others > 10 or game.pool.percent_of(corp) > 0
     others = [p.percent_of(corp) for p in game.player_list if p is not player]
     return max(others, default=0) >= game.presidents_percent
 

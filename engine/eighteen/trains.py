@@ -11,7 +11,7 @@ from engine.eighteen.entities import Corporation
 class Train:
     name: str
     index: int
-    distance: int | None          # None = unlimited (diesel)
+    distance: int | tuple[int, int] | None   # n, (big, small) for an 1860 a+b, None = diesel
     price: int
     rusts_on: str | None = None
     available_on: str | None = None
@@ -51,7 +51,8 @@ class Depot:
         self._specs = {s["name"]: s for s in specs}
 
     def _make(self, spec: dict[str, Any], index: int, unlimited: bool) -> Train:
-        distance = spec["distance"] if isinstance(spec["distance"], int) else None
+        raw = spec["distance"]
+        distance = raw if isinstance(raw, int) else (tuple(raw) if isinstance(raw, (list, tuple)) else None)
         discount = {}
         if "trade_in_price" in spec:
             discount = {n: spec["price"] - spec["trade_in_price"] for n in spec.get("trade_in_accepts", [])}

@@ -36,7 +36,7 @@ def enumerate_routes(network: TrackNetwork, corp: str, max_stops: int | None, ph
     """Every legal route of `corp` with at most `max_stops` stops (None: any), best first."""
     nodes = network.nodes
     value = [n.revenue.value(phase_color) for n in nodes]
-    big = [n.kind is not NodeKind.TOWN for n in nodes]
+    big = [n.kind in (NodeKind.CITY, NodeKind.OFFBOARD) for n in nodes]
     terminal = [n.blocks(corp) for n in nodes]
     group_bits: dict[str, int] = {}
     groups = [0] * len(nodes)

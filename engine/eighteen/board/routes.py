@@ -61,7 +61,7 @@ def train_distances(trains: TrainsLike) -> dict[str, Distance]:
 
 
 def is_big(node: Node) -> bool:
-    return node.kind is not NodeKind.TOWN
+    return node.kind in (NodeKind.CITY, NodeKind.OFFBOARD)
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,10 @@ class Run:
         stops = [network.nodes[n] for n in self.nodes]
         connections = []
         for i, chain in enumerate(self.chains):
+            if len(chain.hexes) == 1 and _ambiguous(network, chain.hexes[0]):
+                ends = sorted((network.nodes[chain.a].index, network.nodes[chain.b].index))
+                connections.append([f"{chain.hexes[0]} {ends[0]}.{ends[1]}"])
+                continue
             connections.append(list(chain.hexes) if chain.a == self.nodes[i] else list(reversed(chain.hexes)))
         hexes: list[str] = []
         for node in stops:
@@ -94,6 +98,12 @@ class Run:
         return {"train": self.train, "connections": connections, "hexes": hexes,
                 "revenue": self.revenue(network, phase_color), "revenue_str": "-".join(hexes),
                 "nodes": [n.signature for n in stops]}
+
+
+def _ambiguous(network: TrackNetwork, hex_id: str) -> bool:
+    """Does the tile join more than one pair of stops inside the hex? Then a connection inside it
+    is named "<hex> <node>.<node>", as 18xx.games names it."""
+    return sum(1 for p in network.paths if p.hex == hex_id and len(p.nodes) == 2) > 1
 
 
 def resolve_route(network: TrackNetwork, route: Mapping[str, Any]) -> Run:
@@ -125,9 +135,19 @@ def resolve_route(network: TrackNetwork, route: Mapping[str, Any]) -> Run:
 
 
 def _find_chain(network: TrackNetwork, train: str, hexes: Any, hint: set[str]) -> Chain:
-    if not isinstance(hexes, list) or len(hexes) < 2 or not all(isinstance(h, str) for h in hexes):
-        raise InvalidAction(f"train {train}: a connection is a list of at least two hexes, not {hexes!r}")
-    matches = network.chains_by_hexes.get(tuple(hexes), [])
+    """The chain a connection names: its hexes in order, or for track inside one hex, that hex
+    alone or (where the tile joins several pairs of stops) "<hex> <node>.<node>"."""
+    if not isinstance(hexes, list) or not hexes or not all(isinstance(h, str) for h in hexes):
+        raise InvalidAction(f"train {train}: a connection is a list of hexes, not {hexes!r}")
+    if len(hexes) == 1 and " " in hexes[0]:
+        hex_id, _, pair = hexes[0].partition(" ")
+        ends = pair.split(".")
+        if len(ends) != 2 or not all(e.isdigit() for e in ends):
+            raise InvalidAction(f"train {train}: {hexes[0]!r} should look like 'F2 0.1'")
+        wanted = {network.node_at.get((hex_id, int(e))) for e in ends}
+        matches = [c for c in network.chains_by_hexes.get((hex_id,), []) if {c.a, c.b} == wanted]
+    else:
+        matches = network.chains_by_hexes.get(tuple(hexes), [])
     if not matches:
         raise IllegalAction(f"train {train}: there is no track joining stops along {'-'.join(hexes)}")
     for chain in matches:

@@ -19,6 +19,7 @@ COLORS = ("white", "yellow", "green", "brown", "gray")
 class NodeKind(Enum):
     CITY = "city"
     TOWN = "town"
+    HALT = "halt"          # 1860: a stop that pays a subsidy, not revenue; a town for upgrades
     OFFBOARD = "offboard"
 
 
@@ -110,7 +111,7 @@ class TileDef:
 
     @property
     def towns(self) -> tuple[int, ...]:
-        return tuple(i for i, n in enumerate(self.nodes) if n.kind is NodeKind.TOWN)
+        return tuple(i for i, n in enumerate(self.nodes) if n.kind in (NodeKind.TOWN, NodeKind.HALT))
 
     def rotated_paths(self, rotation: int) -> tuple[PathDef, ...]:
         paths = self._rotations.get(rotation)
@@ -125,6 +126,8 @@ class TileDef:
         """Sides joined directly to each city or town that has track (18xx `city_town_edges`)."""
         found: dict[int, set[int]] = {}
         for p in self.rotated_paths(rotation):
+            if not p.edges:     # track joining two centres inside the hex reaches no side
+                continue
             for i in p.node_indexes:
                 if self.nodes[i].kind is not NodeKind.OFFBOARD:
                     found.setdefault(i, set()).update(p.edges)
@@ -134,7 +137,7 @@ class TileDef:
         return len(self.cities), len(self.towns)
 
 
-_END = re.compile(r"^(edge|city|town|offboard)(\d+)$")
+_END = re.compile(r"^(edge|city|town|halt|offboard)(\d+)$")
 
 
 def _parse_end(text: str, offsets: Mapping[str, int], where: str) -> End:
@@ -144,24 +147,36 @@ def _parse_end(text: str, offsets: Mapping[str, int], where: str) -> End:
     kind, number = match.group(1), int(match.group(2))
     if kind == "edge":
         return number
-    return NodeEnd(offsets[kind] + number)
+    if text not in offsets:
+        raise ValueError(f"{where}: path end {text!r} names no revenue centre of the tile")
+    return NodeEnd(offsets[text])
+
+
+def _node_order(raw: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """(kind, number) of each revenue centre in tile-part order: cities, towns, halts, offboards,
+    unless the data lists "node_order" (e.g. ["halt0", "town0"]) because 18xx.games numbers a
+    tile's parts in the order its tile code writes them."""
+    if "node_order" in raw:
+        return [(m.group(1), int(m.group(2))) for m in (_END.match(t) for t in raw["node_order"]) if m]
+    counts = {"city": len(raw.get("cities", [])), "town": len(raw.get("towns", [])),
+              "halt": int(raw.get("halts", 0)), "offboard": len(raw.get("offboards", []))}
+    return [(kind, n) for kind, count in counts.items() for n in range(count)]
 
 
 def parse_nodes(raw: Mapping[str, Any]) -> tuple[NodeDef, ...]:
     nodes: list[NodeDef] = []
-    for city in raw.get("cities", []):
-        nodes.append(NodeDef(NodeKind.CITY, Revenue.parse(city["revenue"]), int(city.get("slots", 1)),
-                             tuple(city.get("groups", ()))))
-    for town in raw.get("towns", []):
-        nodes.append(NodeDef(NodeKind.TOWN, Revenue.parse(town["revenue"]), 0, tuple(town.get("groups", ()))))
-    for off in raw.get("offboards", []):
-        nodes.append(NodeDef(NodeKind.OFFBOARD, Revenue.parse(off["revenue"]), 0, tuple(off.get("groups", ()))))
+    for kind, n in _node_order(raw):
+        if kind == "halt":
+            nodes.append(NodeDef(NodeKind.HALT, Revenue.parse(0)))
+            continue
+        part = raw[{"city": "cities", "town": "towns", "offboard": "offboards"}[kind]][n]
+        nodes.append(NodeDef(NodeKind(kind), Revenue.parse(part["revenue"]),
+                             int(part.get("slots", 1)) if kind == "city" else 0, tuple(part.get("groups", ()))))
     return tuple(nodes)
 
 
 def parse_paths(raw: Mapping[str, Any], where: str) -> tuple[PathDef, ...]:
-    offsets = {"city": 0, "town": len(raw.get("cities", [])),
-               "offboard": len(raw.get("cities", [])) + len(raw.get("towns", []))}
+    offsets = {f"{kind}{n}": i for i, (kind, n) in enumerate(_node_order(raw))}
     paths = []
     for text in raw.get("paths", []):
         a, b = text.split("-")
@@ -189,7 +204,8 @@ def path_covers(old_tile: TileDef, old: PathDef, new_tile: TileDef, new: PathDef
     def same(x: End, y: End) -> bool:
         if isinstance(x, int) or isinstance(y, int):
             return x == y
-        return old_tile.nodes[x.index].kind is new_tile.nodes[y.index].kind
+        was, now = old_tile.nodes[x.index].kind, new_tile.nodes[y.index].kind
+        return was is now or (was is NodeKind.HALT and now is NodeKind.TOWN)   # a halt may grow into a town
     return (same(old.a, new.a) and same(old.b, new.b)) or (same(old.a, new.b) and same(old.b, new.a))
 
 

@@ -1,0 +1,495 @@
+"""1860: Railways on the Isle of Wight on the 18xx core: the rule hooks that differ from 1830."""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from engine.eighteen import shares as sh
+from engine.eighteen.entities import Ability, Company, Corporation, Player, Share, spend
+from engine.eighteen.game import EighteenGame
+from engine.eighteen.market import SharePrice
+from engine.eighteen.stock import StockRound
+from engine.eighteen.trains import Phase
+from engine.errors import IllegalAction, InvalidAction
+from engine.g1860.auction import Auction1860, BuyCert
+from engine.g1860.data import RAW, title_data
+from engine.g1860.market import ZigZagMarket
+from engine.g1860.operating import (BuyTrain1860, Discard1860, Dividend1860, Operating1860, Route1860,
+                                    Token1860, Track1860)
+from engine.g1860.router import best_runs
+from engine.g1860.routes import RouteRules, evaluate
+from engine.eighteen.board.routes import Run
+from engine.g1860.stock import BuySellPar, Exchange, HomeTrack, StockRound1860
+from engine.titles import register_title
+
+FIRST_EDITION_OPTIONS = ("two_player_map", "original_game")
+TRAIN_EVENTS = {"6+3": "fishbourne_to_bank", "8+4": "relax_cert_limit", "9+5": "southern_forms"}
+
+
+@register_title
+class Game1860(EighteenGame):
+    title = "1860"
+    full_name = "1860: Railways on the Isle of Wight"
+    min_players = 2
+    max_players = 4
+    option_names = ("two_player_map", "original_game", "re_enter_hexes", "no_skip_towns",
+                    "original_insolvency", "simplified_insolvency", "non_operated_full_value")
+    data: ClassVar[dict[str, Any]] = title_data(False)
+    bank_cash = 20000            # player money and company credits in one bank, as 18xx.games keeps it
+    PLAYER_MONEY = 10000         # the bank breaks when the players hold more than this
+    market_share_limit = 100
+    president_sales_to_market = True
+    max_ownership_percent = 100
+    COMPANY_SALE_FEE = 30
+    HALT_SUBSIDY = 10
+    MIN_REPAR = 40
+    # private -> corporation whose last (reserved) share it is exchanged for
+    EXCHANGE: ClassVar[dict[str, str]] = {"BHC": "BHI&R", "YHC": "FYN", "CMH": "C&N", "RPSC": "IOW"}
+    LAYERS: ClassVar[dict[str, int]] = {sym: int(layer) for layer, syms in RAW["layers"].items()
+                                        if layer.isdigit() for sym in syms}
+
+    def setup(self) -> None:
+        if self.options.get("simplified_insolvency") and (self.options.get("original_insolvency")
+                                                          or self.options.get("original_game")):
+            raise InvalidAction("simplified_insolvency cannot be combined with original insolvency")
+        self.data = title_data(self.first_edition)
+        super().setup()
+        self.market = ZigZagMarket(self.data["stock_market"]["grid"])
+        self.reserved: set[str] = {f"{corp}_8" for corp in self.EXCHANGE.values()}
+        self.bankrupt_corps: list[Corporation] = []
+        self.insolvent_corps: list[Corporation] = []
+        self.nationalized_corps: list[Corporation] = []
+        self.no_price_drop_on_sale = False
+        self.southern_formed = False
+        self.sr_after_southern = False
+        self.nationalization = False
+        self.bank_broken = False
+        self.fired_events: set[str] = set()
+        self.ever_bankrupt: set[Corporation] = set()
+        for c in self.companies:
+            if c.sym == "FFC":
+                c.owner = None
+
+    @property
+    def first_edition(self) -> bool:
+        return any(self.options.get(o) for o in FIRST_EDITION_OPTIONS)
+
+    # -- data hooks ------------------------------------------------------------------------------
+    def train_specs(self) -> list[dict[str, Any]]:
+        return [{"name": t["name"], "distance": [t["big_stops"], t["small_stops"]], "price": t["price"],
+                 "count": t["count"], "rusts_on_first": t["rusts_on_first"],
+                 "event_key": TRAIN_EVENTS.get(t["name"])} for t in RAW["trains"]]
+
+    def phase_specs(self) -> list[Phase]:
+        out = []
+        for p in RAW["phases"]:
+            name = p["phase"]
+            if not name.isdigit():
+                continue
+            on = None if name == "2" else next(t["name"] for t in RAW["trains"]
+                                               if t["phase_on_first_purchase"] == name)
+            out.append(Phase(name, on, p["tiles"], p["train_limit"], p["ors_per_set"], [], p["tiles"][-1]))
+        return out
+
+    @property
+    def sell_buy_order(self) -> str:
+        return "sell_buy"
+
+    def sale_timing_ok(self) -> bool:
+        return True
+
+    # -- layers and par --------------------------------------------------------------------------
+    def layer(self, corp: Corporation) -> int:
+        return self.LAYERS[corp.sym]
+
+    def current_layer(self) -> int:
+        opened = [self.layer(c) for c in self.corporations if not c.shares_of(c) or c.operated]
+        return min(max(opened) + 1, 4) if opened else 1
+
+    def can_ipo(self, corp: Corporation) -> bool:
+        """The layer rule (§5.3) as 18xx.games shows it. Like 18xx.games, whose games we replay,
+        the engine does not refuse a par in a layer not yet open: this only informs players."""
+        return self.layer(corp) <= self.current_layer()
+
+    def par_prices(self, corp: Corporation) -> list[SharePrice]:
+        """Legal pars: the layer's range, or the wider re-par range after a bankruptcy."""
+        key = "repar_ranges_by_layer_after_bankruptcy" if corp in self.bankrupt_corps else "par_ranges_by_layer"
+        lo, hi = RAW[key][str(self.layer(corp))]
+        cells = self.market.repar_cells if corp in self.bankrupt_corps else self.market.par_prices
+        return sorted((c for c in cells if lo <= c.price <= hi), key=lambda c: -c.price)
+
+    def min_par(self, corp: Corporation) -> int:
+        """The lowest price a director's certificate could be started at: the lowest par cell, or
+        (once the company has been bankrupt) the lowest re-par value."""
+        return self.MIN_REPAR if corp in self.ever_bankrupt else min(p.price for p in self.market.par_prices)
+
+    def legal_par(self, corp: Corporation, ref: Any) -> SharePrice:
+        parts = str(ref).split(",")
+        for cell in self.par_prices(corp):
+            if parts[0] == str(cell.price) and (len(parts) == 1 or parts[1:] == [str(cell.row), str(cell.col)]):
+                return cell
+        prices = ", ".join(str(c.price) for c in self.par_prices(corp))
+        raise IllegalAction(f"{ref!r} is not a legal par for {corp.sym}; choose one of {prices}")
+
+    # -- rounds ----------------------------------------------------------------------------------
+    def new_auction_round(self) -> Any:
+        return Auction1860(self, [BuyCert])
+
+    def new_stock_round(self) -> Any:
+        if self.southern_formed:
+            self.sr_after_southern = True
+        return StockRound1860(self, [HomeTrack, Exchange, BuySellPar])
+
+    def new_operating_round(self, round_num: int) -> Any:
+        return Operating1860(self, [Discard1860, Track1860, Token1860, Route1860, Dividend1860, BuyTrain1860],
+                             round_num)
+
+    def operating_order(self) -> list[Corporation]:
+        return sorted([c for c in self.corporations if c.floated and c not in self.nationalized_corps],
+                      key=self.operating_sort_key)
+
+    def next_round(self) -> None:
+        r = self.round
+        if isinstance(r, Auction1860):
+            self.give_priority_after_auction()
+            self.round = self.new_stock_round()
+        elif isinstance(r, StockRound):
+            self.operating_rounds = self.phases.current.operating_rounds
+            self.reorder_players()
+            self.check_nationalization()
+            self.round = self.new_operating_round(1)
+        elif r.round_num < self.operating_rounds or self.nationalize_now():
+            self.check_nationalization()
+            self.round = self.new_operating_round(r.round_num + 1)
+        else:
+            self.turn += 1
+            self.round = self.new_stock_round()
+        label = f"{self.turn}.{self.round.round_num}" if isinstance(self.round, Operating1860) else str(self.turn)
+        self.note(f"{self.round.name} {label} begins.")
+        self.round.setup()
+
+    # -- Southern Railway, nationalisation and the end ---------------------------------------------
+    def nationalize_now(self) -> bool:
+        """After the Southern Railway: every company with a director owns a train."""
+        if not self.southern_formed:
+            return False
+        return self.nationalization or all(
+            c.trains for c in self.corporations if c.ipoed and not self.receivership(c))
+
+    def check_nationalization(self) -> None:
+        if self.nationalize_now() and not self.nationalization:
+            self.nationalization = True
+            self.note("Every company with a director owns a train: nationalisation begins.")
+
+    def nationalize_lowest(self) -> None:
+        """After each OR of British Rail the lowest payers (withheld = 0) cease operating: all at
+        the lowest revenue, and all at the next level too if only one was lowest."""
+        live = [c for c in self.corporations if c.floated and c not in self.nationalized_corps]
+        paid = {c.sym: (c.operating_history[-1][2] if c.operating_history else 0) for c in live}
+        if len(live) < 3:
+            ceasing = live
+        else:
+            levels = sorted(set(paid.values()))
+            lowest = [c for c in live if paid[c.sym] == levels[0]]
+            ceasing = lowest
+            if len(lowest) == 1 and len(levels) > 1:
+                ceasing = lowest + [c for c in live if paid[c.sym] == levels[1]]
+        for c in ceasing:
+            self.nationalized_corps.append(c)
+            self.note(f"{c.sym} is nationalised and ceases to operate.")
+
+    def game_end_check(self) -> tuple[str, str] | None:
+        checks = [("stock_market", self.market.max_reached, "current_or"),
+                  ("bank", self.bank_broken, "current_or")]
+        if self.nationalization and self.round.finished():
+            self.nationalize_lowest()
+            checks.append(("nationalization", all(c in self.nationalized_corps
+                                                  for c in self.corporations if c.floated), "immediate"))
+        priority = ("immediate", "current_or")
+        for reason, hit, timing in checks:
+            if not hit:
+                continue
+            if self.end_trigger and priority.index(timing) >= priority.index(self.end_trigger[1]):
+                continue
+            self.end_trigger = (reason, timing)
+        return self.end_trigger
+
+    def end_now(self, timing: str | None) -> bool:
+        return timing == "immediate" or (timing == "current_or" and isinstance(self.round, Operating1860))
+
+    def give_priority_after_auction(self) -> None:
+        """Most cash; on a tie, the lowest face value of privates among all players holding any."""
+        by_cash = sorted(self.player_list, key=lambda p: -p.cash)
+        if by_cash[0].cash > by_cash[1].cash:
+            first = by_cash[0]
+        else:
+            first = min((p for p in self.player_list if p.companies),
+                        key=lambda p: sum(c.value for c in p.companies))
+        i = self.player_list.index(first)
+        self.player_list = self.player_list[i:] + self.player_list[:i]
+
+    # -- shares ----------------------------------------------------------------------------------
+    def check_float(self, corp: Corporation, was_floated: bool) -> None:
+        # 50% must have been sold from the IPO: shares now in the market do not count
+        if was_floated or corp.floated or \
+                corp.percent_of(corp) > 100 - corp.float_percent - self.pool.percent_of(corp):
+            return
+        if corp in self.bankrupt_corps:
+            self.clear_bankrupt(corp)
+        assert corp.par_price is not None
+        self.market.to_bottom(corp)
+        corp.floated = True
+        spend(self.bank, corp, corp.par_price.price * 10)
+        self.note(f"{corp.sym} floats and receives £{corp.par_price.price * 10}.")
+        if self.sr_after_southern:
+            return
+        self.place_float_token(corp)
+        if isinstance(self.round, StockRound1860) and self.board.tile_on(corp.home).color == "white":
+            self.round.pending_tracks.append(corp)
+
+    def place_float_token(self, corp: Corporation) -> None:
+        if corp.tokens_used > 0 or corp.home in corp.placed_tokens:
+            return
+        city = self.home_city_choice(corp)
+        self.board.place_token(corp.sym, corp.home, city or 0, None)
+        corp.tokens_used += 1
+        corp.placed_tokens.append(corp.home)
+
+    def place_home_token(self, corp: Corporation, round_: Any) -> None:
+        """The home base is placed when the company floats, not when it first operates."""
+
+    def sale_price(self, shares: list[Share], percent: int, corp: Corporation) -> int:
+        return self.share_value(corp) * percent // 10
+
+    def share_value(self, corp: Corporation) -> int:
+        """One share's worth when sold or scored: half (rounded down) while the company has no train."""
+        assert corp.share_price is not None
+        price = corp.share_price.price
+        if corp.trains:
+            return price
+        if self.options.get("non_operated_full_value") and not corp.operated:
+            return price
+        return price // 2
+
+    def move_price_on_sale(self, corp: Corporation, num_shares: int) -> None:
+        if not corp.operated or self.no_price_drop_on_sale:
+            return
+        assert corp.share_price is not None
+        if corp.share_price.zone == "ignore_one_sale":
+            num_shares -= 1
+        for _ in range(num_shares):
+            self.market.move_down(corp)
+
+    def exchange_shares(self, company: Company) -> list[Share]:
+        """IPO shares this private may be exchanged for now (its corporation must be parred)."""
+        sym = self.EXCHANGE.get(company.sym)
+        if sym is None or company.closed or not isinstance(company.owner, Player):
+            return []
+        corp = self.corporation(sym)
+        if not corp.ipoed:
+            return []
+        return [s for s in corp.shares_of(corp) if not s.president]
+
+    def exchange_targets(self, company: Company) -> list[Share]:
+        return self.exchange_shares(company)[:1]
+
+    def exchange(self, company: Company, share: Share) -> None:
+        corp = share.corp
+        player = company.owner
+        assert isinstance(player, Player)
+        self.reserved.discard(f"{corp.sym}_8")   # all its shares become buyable
+        sh.buy(self, player, [share], free=True)
+        self.note(f"{player.name} exchanges {company.sym} for a {corp.sym} share.")
+        self.close_company(company)
+
+    def close_other_companies(self, keep: Company) -> None:
+        self.reserved.clear()
+        for c in self.companies:
+            if c is not keep and not c.closed:
+                self.close_company(c)
+
+    def close_company(self, company: Company) -> None:
+        super().close_company(company)
+
+    def take_pool_presidency(self, player: Player, corp: Corporation) -> None:
+        """A holder of a share buys a second one by swapping it for the director's certificate
+        in the market: paying one share's price, giving one 10% share back to the market."""
+        cert = next(s for s in self.pool.shares_of(corp) if s.president)
+        assert corp.share_price is not None
+        price = corp.share_price.price
+        if player.cash < price:
+            raise IllegalAction(f"{player.name} has £{player.cash} and cannot pay £{price}")
+        was_floated = corp.floated
+        sh.transfer(self, [cert], 10, player, spender=player, receiver=self.bank, price=price)
+        self.check_float(corp, was_floated)     # the share given back to the market may float it
+        self.note(f"{player.name} becomes director of {corp.sym}.")
+
+    def check_bankruptcy(self, corp: Corporation) -> None:
+        if corp.share_price is not None and corp.share_price.zone == "close":
+            self.make_bankrupt(corp)
+
+    def make_bankrupt(self, corp: Corporation) -> None:
+        """Price 0: every share returns to the IPO unpaid, the company is un-parred and un-floated
+        (it keeps treasury, trains and bases, which are flipped), the priority deal goes to the
+        player with the fewest shares, and a stock round in progress starts afresh."""
+        if corp in self.bankrupt_corps:
+            return
+        self.bankrupt_corps.append(corp)
+        self.ever_bankrupt.add(corp)
+        self.note(f"{corp.sym} is bankrupt.")
+        self.market.remove(corp)
+        corp.share_price = None
+        corp.par_price = None
+        corp.ipoed = False
+        corp.floated = False
+        for holder in [*self.player_list, self.pool]:
+            for share in holder.shares_of(corp):
+                sh.move_share(share, corp)
+        corp.shares.sort(key=lambda s: s.index if s.corp is corp else -1)
+        corp.owner = None
+        fewest = min(self.player_list, key=lambda p: sum(s.percent for s in p.shares))
+        i = self.player_list.index(fewest)
+        self.player_list = self.player_list[i:] + self.player_list[:i]
+        if isinstance(self.round, Operating1860):
+            if self.round.entities and self.round.entities[self.round.entity_index] is corp:
+                self.round.force_next_entity()
+        elif isinstance(self.round, StockRound1860):
+            for p in self.player_list:
+                p.passed = False
+            self.note("The stock round starts again.")
+            self.round = StockRound1860(self, [HomeTrack, Exchange, BuySellPar])
+            self.round.setup()
+
+    def clear_bankrupt(self, corp: Corporation) -> None:
+        self.bankrupt_corps.remove(corp)
+
+    # -- operating ---------------------------------------------------------------------------------
+    def receivership(self, corp: Corporation) -> bool:
+        """Floated with the director's certificate in the market: run without a director."""
+        return corp.floated and any(s.president for s in self.pool.shares_of(corp))
+
+    def insolvent(self, corp: Corporation) -> bool:
+        return corp in self.insolvent_corps
+
+    def make_insolvent(self, corp: Corporation) -> None:
+        if corp not in self.insolvent_corps:
+            self.insolvent_corps.append(corp)
+            self.note(f"{corp.sym} is insolvent.")
+
+    def clear_insolvent(self, corp: Corporation) -> None:
+        if corp in self.insolvent_corps:
+            self.insolvent_corps.remove(corp)
+            self.note(f"{corp.sym} is no longer insolvent.")
+
+    def can_afford_depot_train(self, corp: Corporation) -> bool:
+        price = self.depot.min_price(self.phases)
+        return price > 0 and corp.cash >= price
+
+    def check_insolvency_at_route(self, corp: Corporation) -> None:
+        """A trainless company without a director is insolvent at once; an insolvent one that can
+        now afford a train stops leasing (and must buy)."""
+        if self.receivership(corp) and not corp.trains and self.can_run_route(corp) \
+                and not self.can_afford_depot_train(corp):
+            self.make_insolvent(corp)
+        elif self.insolvent(corp) and self.can_afford_depot_train(corp):
+            self.clear_insolvent(corp)
+
+    def after_operating(self, corp: Corporation) -> None:
+        self.check_bankruptcy(corp)
+        if corp in self.bankrupt_corps:
+            return
+        if not corp.trains and self.can_run_route(corp):
+            self.make_insolvent(corp)
+        elif corp.trains:
+            self.clear_insolvent(corp)
+
+    def can_run_route(self, corp: Corporation) -> bool:
+        """Its stations reach at least two cities, towns or Ryde Pier (halts do not count)."""
+        network = self.board.network()
+        from engine.eighteen.board.tiles import NodeKind
+        return sum(1 for n in self.board.reach(corp.sym).nodes if network.nodes[n].kind is not NodeKind.HALT) > 1
+
+    def must_buy_train(self, corp: Corporation) -> bool:
+        price = self.depot.min_price(self.phases)
+        return not corp.trains and corp not in self.bankrupt_corps and price > 0 and corp.cash > price
+
+    def route_rules(self) -> RouteRules:
+        return RouteRules(no_skip_towns=bool(self.options.get("no_skip_towns") or self.options.get("original_game")),
+                          re_enter_hexes=bool(self.options.get("re_enter_hexes")),
+                          ignore_halts=self.sr_after_southern, nationalization=self.nationalization,
+                          halt_subsidy=self.HALT_SUBSIDY, insolvency=self.insolvency_rule)
+
+    @property
+    def insolvency_rule(self) -> str:
+        if self.options.get("original_insolvency") or self.options.get("original_game"):
+            return "original"
+        return "simplified" if self.options.get("simplified_insolvency") else "new"
+
+    def check_1860_routes(self, corp: Corporation, routes: list[dict[str, Any]]) -> tuple[int, int]:
+        trains, home, flipped = self.route_inputs(corp)
+        results = evaluate(self.board.network(), corp.sym, routes, trains, home,
+                           self.phases.current.offboard_color, self.route_rules(), flipped)
+        self.last_route_revenues = [r.revenue for r in results]
+        return sum(r.revenue for r in results), sum(r.subsidy for r in results)
+
+    def route_inputs(self, corp: Corporation) -> tuple[dict[str, tuple[int, int, bool]], tuple[str, int] | None, set[str]]:
+        """Trains (id -> (big, small, leased)), home station and flipped companies for routes."""
+        trains: dict[str, tuple[int, int, bool]] = {}
+        if self.insolvent(corp):
+            leased = min(self.depot.available(self.phases), key=lambda t: t.price)
+            trains[leased.id] = (*leased.distance, True)  # type: ignore[misc]
+        else:
+            trains = {t.id: (*t.distance, False) for t in corp.trains}  # type: ignore[misc]
+        home = next(((corp.home, i) for i, _, c in self.board.tokens().get(corp.home, []) if c == corp.sym), None)
+        return trains, home, {c.sym for c in self.bankrupt_corps}
+
+    def best_routes(self, corp: Corporation) -> tuple[int, list[dict[str, Any]]]:
+        """The exact best revenue and its routes in run_routes form (halts kept as subsidy)."""
+        trains, home, flipped = self.route_inputs(corp)
+        network = self.board.network()
+        home_node = network.node_at.get(home) if home else None
+        color = self.phases.current.offboard_color
+        revenue, _, chosen = best_runs(network, corp.sym, trains, home_node, color, self.route_rules(), flipped)
+        routes = []
+        for train, c in chosen:
+            route = Run(train, c.nodes, c.chains).to_dict(network, color)
+            route["revenue"] = c.revenue
+            route["subsidy"] = c.subsidy
+            if c.halts is not None:
+                route["halts"] = c.halts
+            routes.append(route)
+        return revenue, routes
+
+    def move_price_on_dividend(self, corp: Corporation, paid: int) -> None:
+        assert corp.share_price is not None
+        if paid <= 0:
+            self.market.move_left(corp)
+            return
+        for _ in range(min(paid // corp.share_price.price, 4)):
+            self.market.move_right(corp)
+
+    def check_bank_broken(self) -> None:
+        if not self.nationalization and self.PLAYER_MONEY - sum(p.cash for p in self.player_list) < 0:
+            self.bank_broken = True
+
+    def trigger_event(self, event: str) -> None:
+        """Events happen on the first purchase of a train type only."""
+        if event in self.fired_events:
+            return
+        self.fired_events.add(event)
+        if event == "fishbourne_to_bank":
+            ffc = self.company("FFC")
+            ffc.owner = self.bank
+            self.note("The Fishbourne Ferry Company is for sale from the bank.")
+        elif event == "relax_cert_limit":
+            self.no_price_drop_on_sale = True
+            self.cert_limit = 999
+            self.note("No certificate limit; selling no longer lowers share prices.")
+        elif event == "southern_forms":
+            self.southern_formed = True
+            self.note("The Southern Railway forms: no track or bases after the next stock round.")
+
+    # -- scoring ---------------------------------------------------------------------------------
+    def player_value(self, p: Player) -> int:
+        shares = sum(self.share_value(s.corp) * s.percent // 10 for s in p.shares
+                     if s.corp.ipoed and s.corp.share_price)
+        return p.cash + shares + sum(c.value for c in p.companies)

@@ -1,0 +1,203 @@
+"""1860's stock round: sell then buy one certificate; layers and par ranges; reserved shares;
+privates exchanged, sold to and bought from the bank; a floating company lays its home track."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.eighteen import shares as sh
+from engine.eighteen.entities import Company, Corporation, Player, Share, spend
+from engine.eighteen.rounds import Step
+from engine.eighteen.stock import BuySellParShares, StockRound
+from engine.errors import IllegalAction, InvalidAction
+
+if TYPE_CHECKING:
+    from engine.g1860.game import Game1860
+
+
+class HomeTrack(Step):
+    """A company floated on a blank home hex: its director lays the first (free) tile there."""
+
+    description = "Lay home track"
+    game: "Game1860"
+
+    def active(self) -> bool:
+        return bool(self.round.pending_tracks)
+
+    def active_entities(self) -> list[Any]:
+        return [self.round.pending_tracks[0]] if self.round.pending_tracks else []
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["lay_tile"] if self.round.pending_tracks and entity is self.round.pending_tracks[0] else []
+
+    def choices(self, corp: Corporation, action_type: str) -> list[tuple[str, dict[str, Any]]] | None:
+        if action_type != "lay_tile":
+            return None
+        board = self.game.board
+        lays = board.legal_lays(corp.sym, colors=set(self.game.phases.current.tiles), need_connection=False,
+                                hexes=[corp.home])
+        return [(f"Lay home tile {name} on {hex_id} (rotation {rot})",
+                 {"hex": hex_id, "tile": board.available_tile_ids(name)[0], "rotation": rot})
+                for hex_id, name, rot in lays if board.available_tile_ids(name)]
+
+    def process_lay_tile(self, action: dict[str, Any], corp: Corporation) -> None:
+        hex_id, tile_id, rotation = self.game.lay_fields(action)
+        if hex_id != corp.home:
+            raise IllegalAction(f"{corp.sym}'s home track goes on {corp.home}, not {hex_id}")
+        self.game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=False)
+        self.round.pending_tracks.pop(0)
+
+
+class Exchange(Step):
+    """A private is swapped for its corporation's reserved share (once that one is parred)."""
+
+    description = "Exchange a private"
+    blocks = False
+    game: "Game1860"
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["buy_shares"] if isinstance(entity, Company) and self.game.exchange_shares(entity) else []
+
+    def process_buy_shares(self, action: dict[str, Any], company: Company) -> None:
+        shares = self.game.shares_from_action(action)
+        if len(shares) != 1 or shares[0] not in self.game.exchange_shares(company):
+            raise IllegalAction(f"{company.name} cannot be exchanged for {', '.join(s.id for s in shares)}")
+        self.game.exchange(company, shares[0])
+
+
+class BuySellPar(BuySellParShares):
+    description = "Sell then buy a certificate"
+    game: "Game1860"
+
+    def actions(self, entity: Any) -> list[str]:
+        acts = super().actions(entity)
+        if not acts or acts == ["sell_shares"]:
+            return acts
+        extra = []
+        if self.sellable_companies(entity):
+            extra.append("sell_company")
+        if "pass" in acts:
+            return [a for a in acts if a != "pass"] + extra + ["pass"]
+        return acts + extra + (["pass"] if extra else [])
+
+    # -- buying ----------------------------------------------------------------------------------
+    def buy_problem(self, player: Player, shares: list[Share]) -> str | None:
+        corp = shares[0].corp
+        owner = shares[0].owner
+        if owner is corp and any(s.id in self.game.reserved for s in shares):
+            return f"{shares[0].id} is reserved for a private company"
+        if owner is self.game.pool and any(s.president for s in shares) and player.percent_of(corp) < 10:
+            return f"only a holder of a {corp.sym} share may take its director's certificate from the market"
+        problem = super().buy_problem(player, shares)
+        return problem
+
+    def can_buy_any(self, player: Player) -> bool:
+        for corp in self.game.corporations:
+            for source in (self.game.pool, corp):
+                if source is corp and not corp.ipoed:
+                    continue
+                for share in source.shares_of(corp):
+                    if self.buy_problem(player, [share]) is None:
+                        return True
+        return False
+
+    def process_buy_shares(self, action: dict[str, Any], player: Player) -> None:
+        shares = self.game.shares_from_action(action)
+        corp = shares[0].corp
+        if shares[0].owner is self.game.pool and shares[0].president:
+            problem = self.buy_problem(player, shares)
+            if problem:
+                raise IllegalAction(problem)
+            self.game.take_pool_presidency(player, corp)
+            self.track({**action, "_corp": corp}, player, corp)
+            return
+        super().process_buy_shares(action, player)
+
+    def can_ipo_any(self, player: Player) -> bool:
+        if self.bought():
+            return False
+        return any(not c.ipoed and self.can_gain(player, c, 20) and player.cash >= 2 * self.game.min_par(c)
+                   for c in self.game.corporations)
+
+    def process_par(self, action: dict[str, Any], player: Player) -> None:
+        corp = self.game.corporation(action.get("corporation"))
+        if corp.ipoed:
+            raise IllegalAction(f"{corp.sym} is already parred")
+        if self.bought():
+            raise IllegalAction(f"{player.name} has already bought this turn")
+        cell = self.game.legal_par(corp, action.get("share_price"))
+        if cell.price * 2 > player.cash:
+            raise IllegalAction(f"{player.name} has £{player.cash}; par £{cell.price} costs £{cell.price * 2}")
+        if not self.can_gain(player, corp, 20):
+            raise IllegalAction(f"{player.name} is at the certificate limit ({self.game.cert_limit})")
+        self.game.do_par(player, corp, cell, free=False)
+        self.track(action, player, corp)
+
+    def choices(self, player: Player, action_type: str) -> list[tuple[str, dict[str, Any]]] | None:
+        if action_type == "sell_company":
+            return [(f"Sell {c.sym} to the bank for £{c.value - self.game.COMPANY_SALE_FEE}",
+                     {"company": c.sym, "price": c.value - self.game.COMPANY_SALE_FEE})
+                    for c in self.sellable_companies(player)]
+        if action_type == "buy_company":
+            return [(f"Buy {c.sym} ({c.name}) from the bank for £{c.value}", {"company": c.sym, "price": c.value})
+                    for c in self.purchasable_companies(player) if c.value <= player.cash]
+        return None
+
+    # -- privates with the bank ------------------------------------------------------------------
+    def purchasable_companies(self, player: Player) -> list[Company]:
+        """Privates the bank offers this player. As on 18xx.games the offer stands (so the player
+        is asked to act) whenever they have any cash; the purchase itself needs the full price."""
+        if self.bought() or player.cash <= 0 or self.game.num_certs(player) >= self.game.cert_limit:
+            return []
+        return [c for c in self.game.companies if c.owner is self.game.bank and not c.closed
+                and not self.sold_company(player, c)]
+
+    def sold_company(self, player: Player, company: Company) -> bool:
+        return company.sym in self.round.companies_sold.get(player, set())
+
+    def process_buy_company(self, action: dict[str, Any], player: Player) -> None:
+        company = self.game.company(action.get("company"))
+        if company not in self.purchasable_companies(player):
+            raise IllegalAction(f"{player.name} cannot buy {company.name} now")
+        if player.cash < company.value:
+            raise IllegalAction(f"{player.name} has £{player.cash}; {company.name} costs £{company.value}")
+        company.owner = player
+        player.companies.append(company)
+        spend(player, self.game.bank, company.value)
+        self.game.note(f"{player.name} buys {company.sym} from the bank for £{company.value}.")
+        if company.sym == "FFC":
+            self.game.close_other_companies(company)
+        self.track(action, player, None)
+
+    def sellable_companies(self, player: Player) -> list[Company]:
+        if self.game.turn <= 1 or self.bought():
+            return []
+        return [c for c in player.companies if not c.closed]
+
+    def process_sell_company(self, action: dict[str, Any], player: Player) -> None:
+        company = self.game.company(action.get("company"))
+        if company not in self.sellable_companies(player):
+            raise IllegalAction(f"{player.name} cannot sell {company.name} now")
+        price = company.value - self.game.COMPANY_SALE_FEE
+        player.companies.remove(company)
+        company.owner = self.game.bank
+        spend(self.game.bank, player, price)
+        self.round.companies_sold.setdefault(player, set()).add(company.sym)
+        self.game.note(f"{player.name} sells {company.sym} to the bank for £{price}.")
+        self.track(action, player, None)
+
+    def process_sell_shares(self, action: dict[str, Any], player: Player) -> None:
+        shares = self.game.shares_from_action(action)
+        if not isinstance(action.get("percent"), int) and action.get("percent") is not None:
+            raise InvalidAction("'percent' must be a whole number")
+        super().process_sell_shares(action, player)
+        self.game.check_bankruptcy(shares[0].corp)
+
+
+class StockRound1860(StockRound):
+    def __init__(self, game: Any, steps: list[Any]) -> None:
+        self.pending_tracks: list[Corporation] = []
+        self.companies_sold: dict[Player, set[str]] = {}
+        super().__init__(game, steps)
+
+    def finish_round(self) -> None:
+        """No price rise for sold-out companies in 1860."""
