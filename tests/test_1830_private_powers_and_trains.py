@@ -88,3 +88,15 @@ def test_a_lifted_home_token_keeps_its_place_among_the_stations() -> None:
     assert "E11" not in erie.placed_tokens
     game.process(actions[246])                               # ERIE's token back in city 1
     assert erie.placed_tokens[0] == "E11"
+
+
+def test_a_company_once_seen_with_a_route_keeps_it() -> None:
+    # ERIE's 59 on its home hex E11 joined its token to track for a moment (before the token was
+    # lifted to choose its city again): 18xx.games remembers that route for the rest of the game.
+    game, actions = position("1830_6p_oracle_s309", 400)
+    erie = game.corporation("ERIE")
+    game.process(actions[401])                               # ERIE lays 9 on E13
+    assert erie.trains and not game.board.route_available("ERIE")
+    assert game.can_run_route(erie)
+    assert "run_routes" in types_for(game, erie)             # a run of nothing, as recorded
+    game.process(actions[402])

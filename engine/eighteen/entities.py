@@ -143,7 +143,6 @@ class Corporation(CashHolder):
         self.placed_tokens: list[str] = []  # hex of each station token, in placement order
         self.last_revenue: int | None = None
         self.last_payout: str | None = None
-        self.had_route = False      # found to have a route once: see EighteenGame.can_run_route
 
     @property
     def president(self) -> Player | None:

@@ -489,15 +489,13 @@ class EighteenGame(Game):
 
     def can_run_route(self, corp: Corporation) -> bool:
         """Some station reaches another revenue centre (18xx.games' route_available). As there,
-        a company once found to have a route keeps it for the rest of the game, even when track
-        or tokens later cut it off: its turn still offers a run (of nothing) and it must still
-        own a train."""
-        if corp.had_route:
-            return True
-        if self.board.route_available(corp.sym):
-            corp.had_route = True
-            return True
-        return False
+        a company once found to have a route (whenever its reach was worked out, for a lay, a
+        token or a run) keeps it for the rest of the game, even when track or tokens later cut
+        it off: its turn still offers a run (of nothing) and it must still own a train."""
+        found = self.board.routes_found
+        if corp.sym not in found and self.board.route_available(corp.sym):
+            found.add(corp.sym)
+        return corp.sym in found
 
     def check_routes(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
         trains: dict[str, Train] = {}

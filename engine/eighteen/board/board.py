@@ -118,6 +118,9 @@ class Board:
         self._neighbours = {h: hx.neighbours for h, hx in self.hexes.items()}
         self._sides = side_ids(self._neighbours)
         self._network_cache: tuple[int, TrackNetwork, int] | None = None
+        # Corporations whose stations were ever seen to reach a route when their reach was
+        # worked out (18xx.games' track graph keeps that for the rest of the game).
+        self.routes_found: set[str] = set()
         self._reach_cache: dict[str, tuple[int, Reach]] = {}
 
     def _crossable_sides(self, hex_id: str, raw_hexes: Mapping[str, Any],
@@ -208,6 +211,8 @@ class Board:
         if cached is None or cached[0] != self._version:
             cached = (self._version, self.network().reach(corp))
             self._reach_cache[corp] = cached
+            if self.route_available(corp):
+                self.routes_found.add(corp)
         return cached[1]
 
     def route_available(self, corp: str) -> bool:
@@ -348,11 +353,6 @@ class Board:
                         target.slots.append(None)
                         slot = len(target.slots) - 1
                     target.slots[slot] = corp_here
-        lifted: list[str] = []
-        if not old.paths and new.paths and len(new.cities) > 1:
-            for city in new_cities.values():
-                lifted.extend(c for c in city.slots if c is not None)
-                city.slots = [None] * len(city.slots)
         for index, city in new_cities.items():
             self._cities[(hex_id, index)] = city
         if hex_id in self._laid:
@@ -361,6 +361,16 @@ class Board:
         self._where[copy_id] = hex_id
         self._version += 1
         self._track_version += 1
+        lifted: list[str] = []
+        if not old.paths and new.paths and len(new.cities) > 1:
+            # 18xx.games checks the new track for the laying company while the tokens still
+            # stand on the new tile, and its graph remembers a route seen then (routes_found).
+            if self.route_available(corp):
+                self.routes_found.add(corp)
+            for city in new_cities.values():
+                lifted.extend(c for c in city.slots if c is not None)
+                city.slots = [None] * len(city.slots)
+            self._version += 1
         return lifted
 
     @staticmethod
