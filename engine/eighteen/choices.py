@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Collection, Iterator
 
 from engine.eighteen import shares as sh
 from engine.eighteen.auction import CompanyPendingPar, WaterfallAuction
+from engine.eighteen.describe import exits_text
 from engine.eighteen.entities import Company, Corporation, Player
 from engine.eighteen.operating import BuyTrain, HomeToken, SpecialToken, Token
 from engine.eighteen.stock import BuySellParShares
@@ -147,8 +148,9 @@ def candidates(game: "EighteenGame", entity: Any,
                                             colors=set(game.phases.current.tiles),
                                             need_connection=ability is None, blocked_hexes=game.blocked_hexes())
                 if cost <= corp.cash:
-                    extra = f", ${cost} terrain" if cost else ""
-                    yield (f"Lay tile {tile_name} on {hex_id} (rotation {rotation}{extra})",
+                    extra = f"; ${cost} terrain" if cost else ""
+                    track = exits_text(game, hex_id, tile_name, rotation, short=True)
+                    yield (f"Lay tile {tile_name} on {hex_id}: track {track}{extra}",
                            {**base, "hex": hex_id, "tile": ids[0], "rotation": rotation, TRUSTED: True})
         elif t == "place_token":
             corp = entity.owner if isinstance(entity, Company) else entity

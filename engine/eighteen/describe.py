@@ -3,7 +3,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.eighteen.board.hexgrid import Orientation, neighbour_id
 from engine.eighteen.entities import Company, Corporation, Player
+from engine.eighteen.ledger import IPO, MARKET, Flows, take
+
+SIDE_NAMES = {Orientation.POINTY: ("SW", "W", "NW", "NE", "E", "SE"),
+              Orientation.FLAT: ("S", "SW", "NW", "N", "NE", "SE")}
 
 
 def _name(game: Any, entity: Any) -> str:
@@ -28,6 +33,28 @@ def _city_place(game: Any, ref: Any) -> str:
     return _place(game, hex_id) + (f", city {city}" if several else "")
 
 
+def exit_words(game: Any, hex_id: str, side: int, *, short: bool = False) -> str:
+    """One side of a hex in words: its compass direction and the place beyond it
+    ("E toward Pittsburgh (H12)"; short: "E to Pittsburgh")."""
+    board = game.board
+    direction = SIDE_NAMES[board.orientation][side]
+    beyond = neighbour_id(board.orientation, hex_id, side)
+    if beyond is None or beyond not in board.hexes:
+        return f"{direction} off the map"
+    name = board.hexes[beyond].name
+    if short:
+        return f"{direction} to {name or beyond}"
+    return f"{direction} toward {name} ({beyond})" if name else f"{direction} toward {beyond}"
+
+
+def exits_text(game: Any, hex_id: str, tile_name: str, rotation: int, *, short: bool = False) -> str:
+    """Where a tile laid with this rotation leads, e.g. "W toward H8, E toward Pittsburgh
+    (H12)": the form players read instead of a bare rotation number."""
+    tile = game.board.tile_defs[tile_name]
+    sides = sorted(tile.exits(rotation))
+    return ", ".join(exit_words(game, hex_id, s, short=short) for s in sides) or "no track"
+
+
 def _kind(copy_id: Any) -> str:
     """The tile or train name of a copy id: '57-3' -> '57', 'D-0' -> 'D'."""
     return str(copy_id or "").split("-")[0]
@@ -39,23 +66,62 @@ def _shares_text(action: dict[str, Any]) -> str:
     return f"{action.get('percent') or 10 * len(shares)}% of {corp}"
 
 
+def _flows(game: Any, action: dict[str, Any]) -> Flows | None:
+    """Cash and price changes of `action`, when it is the one the game applied last (the
+    ledger before it is kept by the game); None for an older action."""
+    before = getattr(game, "ledger_before", None)
+    last = game.actions[-1] if getattr(game, "actions", None) else None
+    if before is None or last is None or any(last.get(k) != action.get(k)
+                                             for k in ("type", "entity", "id")):
+        return None
+    return Flows(before, take(game))
+
+
 def describe_action(game: Any, action: dict[str, Any]) -> str:
-    """The action's sentence followed by what it set off (purchases, floats, phases, rusting...)."""
-    main = _main_sentence(game, action)
+    """The action's sentence with its money story, then what it set off (floats, phases,
+    rusting...), private income, share price moves and any other cash that moved."""
+    flows = _flows(game, action)
+    if flows is None:
+        main = _main_sentence(game, action, Flows(take(game), take(game)))
+        return " ".join([main, *[e for e in getattr(game, "events", []) if e != main]])
+    income = flows.income()  # first: its amounts are known, the action's are what remains
+    main = _main_sentence(game, action, flows)
+    autos = [_main_sentence(game, a, flows) for a in action.get("auto_actions") or []
+             if a.get("type") not in game.PROGRAM_TYPES]
+    flows.floats()
+    flows.privates_bought()
     extra = [e for e in getattr(game, "events", []) if e != main]
-    return " ".join([main, *extra])
+    dividend_by = action.get("entity") if action["type"] == "dividend" else None
+    tail = [flows.idle_runs(dividend_by), income, flows.price_moves(), flows.rest()]
+    return " ".join([main, *autos, *extra, *filter(None, tail)])
 
 
-def _main_sentence(game: Any, action: dict[str, Any]) -> str:
-    t = action["type"]
+def _who(game: Any, action: dict[str, Any]) -> str:
     try:
-        who = _name(game, game.resolve_entity(action))
+        return _name(game, game.resolve_entity(action))
     except Exception:  # a message from someone no longer in the game still gets a sentence
-        who = str(action.get("entity"))
+        return str(action.get("entity"))
+
+
+def _payer(game: Any, action: dict[str, Any]) -> str:
+    """Whose treasury pays for a company's move: a private acts for its owning corporation."""
+    try:
+        entity = game.resolve_entity(action)
+    except Exception:
+        return str(action.get("entity"))
+    if isinstance(entity, Company) and entity.owner is not None:
+        return _name(game, entity.owner)
+    return _name(game, entity)
+
+
+def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
+    t = action["type"]
+    who = _who(game, action)
     if t == "bid":
         company = next((c for c in game.companies if c.sym == action.get("company")), None)
         if company is not None and company.owner is not None and _name(game, company.owner) == who \
                 and f"{who} buys {company.sym} for ${action.get('price')}." in game.events:
+            flows.take(who)
             return f"{who} buys {company.sym} for ${action.get('price')}."
         if action.get("company") is None:      # 1860: a bid for the right to take the next item
             return f"{who} bids ${action.get('price')} for the pick."
@@ -65,18 +131,23 @@ def _main_sentence(game: Any, action: dict[str, Any]) -> str:
         return f"{who} passes ({step})." if step else f"{who} passes."
     if t == "par":
         price = str(action.get("share_price", "")).split(",")[0]
-        return f"{who} pars {action.get('corporation')} at ${price}."
+        paid = flows.spent(who)
+        cost = f", paying ${paid} for the president's certificate" if paid else ""
+        return f"{who} pars {action.get('corporation')} at ${price}{cost}."
     if t == "buy_shares":
-        return f"{who} buys {_shares_text(action)}."
+        return _buy_shares(who, action, flows)
     if t == "sell_shares":
-        return f"{who} sells {_shares_text(action)}."
+        got = flows.take(who) if flows.untold(who) > 0 else 0
+        proceeds = f" to the market for ${got}" if got else ""
+        return f"{who} sells {_shares_text(action)}{proceeds}."
     if t == "buy_company":
-        return f"{who} buys {action.get('company')} for ${action.get('price')}."
+        return _buy_company(game, who, action, flows)
     if t == "lay_tile":
-        tile = _kind(action.get("tile"))
-        return f"{who} lays tile {tile} on {_place(game, action.get('hex'))} (rotation {action.get('rotation')})."
+        return _lay_sentence(game, who, action, flows)
     if t == "place_token":
-        return f"{who} places a station token in {_city_place(game, action.get('city'))}."
+        paid = flows.spent(_payer(game, action))
+        cost = f" for ${paid}" if paid else ""
+        return f"{who} places a station token in {_city_place(game, action.get('city'))}{cost}."
     if t == "run_routes":
         routes = action.get("routes") or []
         revenues = game.last_route_revenues
@@ -84,18 +155,9 @@ def _main_sentence(game: Any, action: dict[str, Any]) -> str:
                           for r, rev in zip(routes, revenues))
         return f"{who} runs for ${sum(revenues)}" + (f" ({parts})." if parts else ".")
     if t == "dividend":
-        corp = game.corporation(action.get("entity"))
-        revenue = corp.last_revenue or 0
-        price = f"; share price now ${corp.share_price.price}" if corp.share_price else ""
-        if action.get("kind") == "payout":
-            return f"{who} pays out ${revenue} (${revenue / 10:g} a share){price}."
-        return f"{who} withholds ${revenue}{price}."
+        return _dividend(game, who, action, flows)
     if t == "buy_train":
-        train = _kind(action.get("train"))
-        swap = f", trading in a {_kind(action['exchange'])}" if action.get("exchange") else ""
-        source = getattr(game, "last_train_source", None)
-        whose = f"{source}'s {train}-train" if source else f"a {train}-train"
-        return f"{who} buys {whose} for ${action.get('price')}{swap}."
+        return _buy_train(game, who, action, flows)
     if t == "discard_train":
         return f"{who} discards a {_kind(action.get('train'))}-train."
     if t == "bankrupt":
@@ -103,6 +165,71 @@ def _main_sentence(game: Any, action: dict[str, Any]) -> str:
     if t == "message":
         return f"{who}: {action.get('message', '')}"
     return f"{who}: {t.replace('_', ' ')}."
+
+
+def _buy_shares(who: str, action: dict[str, Any], flows: Flows) -> str:
+    shares = action.get("shares") or []
+    corp = shares[0].rpartition("_")[0] if shares else "?"
+    moved = flows.moved_shares(corp)
+    source = next((h for h, pct in moved.items() if pct < 0 and h != who), None)
+    paid = flows.spent(who)
+    if source is not None and source not in (IPO, MARKET):
+        flows.take(source)  # a share bought from another holder pays that holder
+    where = f" from {source}" if source else ""
+    cost = f" for ${paid}" if paid else ""
+    return f"{who} buys {_shares_text(action)}{where}{cost}."
+
+
+def _buy_company(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str:
+    sym = action.get("company")
+    seller = next((name for name, gain in flows.gains(exclude=who)), None)
+    paid = flows.spent(who)
+    if seller is not None:
+        flows.take(seller, paid)
+    from_whom = f" from {seller}" if seller else ""
+    return f"{who} buys {sym}{from_whom} for ${paid or action.get('price')}."
+
+
+def _lay_sentence(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str:
+    hex_id = action.get("hex")
+    tile = _kind(action.get("tile"))
+    where = _place(game, hex_id)
+    try:
+        exits = exits_text(game, str(hex_id), tile, int(action.get("rotation", 0)))
+        track = f", track {exits}"
+    except (KeyError, ValueError, TypeError):  # an unknown tile still gets its sentence
+        track = ""
+    paid = flows.spent(_payer(game, action))
+    cost = f", paying ${paid} for terrain" if paid else ""
+    return f"{who} lays tile {tile} on {where}{track}{cost}."
+
+
+def _dividend(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str:
+    corp = game.corporation(action.get("entity"))
+    revenue = corp.last_revenue or 0
+    if action.get("kind") != "payout":
+        flows.take(who, revenue)
+        return f"{who} withholds ${revenue} (treasury now ${corp.cash})."
+    paid = [f"{name} ${gain}" + (" for the market's shares" if name == who else "")
+            for name, gain in flows.gains() if flows.take(name, gain)]
+    to_whom = (": " + ", ".join(paid)) if paid else ""
+    return f"{who} pays out ${revenue} (${revenue / 10:g} a share){to_whom}."
+
+
+def _buy_train(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str:
+    train = _kind(action.get("train"))
+    swap = f", trading in a {_kind(action['exchange'])}" if action.get("exchange") else ""
+    source = getattr(game, "last_train_source", None)
+    whose = f"{source}'s {train}-train" if source else f"a {train}-train from the bank"
+    price = int(action.get("price") or 0)
+    if source:
+        flows.take(source, price)
+    corp_paid = flows.spent(who)
+    president = game.corporation(who).owner if any(c.sym == who for c in game.corporations) else None
+    added = flows.spent(president.name) if president is not None else 0
+    split = f" ({who} ${corp_paid}, its president {president.name} adds ${added})" \
+        if added and president is not None else ""
+    return f"{who} buys {whose} for ${price}{swap}{split}."
 
 
 def status(game: Any) -> str:

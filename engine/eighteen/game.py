@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar, Collection
 
+from engine.eighteen import ledger
 from engine.eighteen import shares as sh
 from engine.eighteen.choices import legal_actions
 from engine.eighteen.describe import describe_action, status
@@ -697,6 +698,7 @@ class EighteenGame(Game):
     # -- processing ---------------------------------------------------------------------------------
     def _apply(self, action: Action) -> Action:
         self.events = []
+        self.ledger_before = ledger.take(self)  # the money story compares against it
         atype = action["type"]
         if atype == "message":
             return action
