@@ -38,7 +38,7 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
     assert "Game #1 of 1830 has started. Seat order: 1. player 1, 2. player 2, 3. player 3, " \
            "4. player 4." in out
     for sentence in ("player 1 bids $50 on CS.", "player 2 pars B&O at $100.",
-                     "player 4 buys 10% of PRR.", "player 4 passes (Sell/Buy/Sell Shares)."):
+                     "player 4 buys 10% of PRR from the IPO for $67.", "player 4 passes (Sell/Buy/Sell Shares)."):
         assert any(line.startswith(sentence) for line in out), sentence
     assert out[-1] == "To act: player 3"
     images = sorted(p.name for p in (tmp_path / "img").iterdir())
@@ -49,14 +49,15 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
 
     out = await session(console, "as 3: /game moves")
     assert out[0] == "/play pass: Pass (Lay/Upgrade Track)"
-    assert out[1].startswith("/play lay: Lay tile 57 on H10 (rotation 1); ")
-    out = await session(console, "/play lay hex:H10 tile:9", "/play lay H10 tile:57 rotation:1",
+    assert out[1].startswith("/play lay: Lay tile 57 on H10: track W to H8, E to Altoona; ")
+    out = await session(console, "/play lay hex:H10 tile:9", "/play lay H10 tile:57",
                         "/play token H10", "/play train 2-train", "/play train 2-train",
                         "/play pass")
     assert out[0] == "Refused: tile 9 is not possible for /play lay now; possible: 57"
-    assert "PRR lays tile 57 on H10 (Pittsburgh) (rotation 1)." in out
-    assert "PRR places a station token in H10 (Pittsburgh)." in out
-    assert out.count("PRR buys a 2-train for $80.") == 2
+    assert "PRR lays tile 57 on H10 (Pittsburgh), track W toward H8, E toward Altoona (H12)." in out
+    assert ("PRR places a station token in H10 (Pittsburgh) for $40. PRR has no revenue this "
+            "turn. Share price: PRR $67 → $65.") in out
+    assert out.count("PRR buys a 2-train from the bank for $80.") == 2
     out = await session(console, *(f"as {n}: /play pass" for n in (1, 2, 3, 4)),
                         "as 3: /play pass", "/game routes PRR")
     assert out[-2:] == ["PRR can earn $30:", "  2-0: H10-H12 ($30)"]
@@ -69,11 +70,13 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
         "PRR runs for $30 (2-train $30).",
         f"Image: {img / 'game-1-map.png'}", f"Image: {img / 'game-1-market.png'}",
         f"Image: {img / 'game-1-sheet.png'}", "To act: player 3",
-        "PRR pays out $30 ($3 a share); share price now $67.",
+        "PRR pays out $30 ($3 a share): player 1 $6, player 2 $3, player 3 $9, player 4 $6. "
+        "Share price: PRR $65 → $67.",
         f"Image: {img / 'game-1-map.png'}", f"Image: {img / 'game-1-market.png'}",
         f"Image: {img / 'game-1-sheet.png'}", "To act: player 3",
         "Game #1: actions 28-29 of 29", "28. PRR runs for $30 (2-train $30).",
-        "29. PRR pays out $30 ($3 a share); share price now $67."]
+        "29. PRR pays out $30 ($3 a share): player 1 $6, player 2 $3, player 3 $9, player 4 "
+        "$6. Share price: PRR $65 → $67."]
     assert (tmp_path / "img" / "game-1-map.png").stat().st_size > 10_000
 
 
@@ -89,7 +92,8 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
     assert out == [  # the sentence stored when the move was made, with what it set off
         f"player 1 rewound game #1 to action {last - 1}, taking back from ERIE declares "
         "bankruptcy. Player 4 becomes president of B&M. Player 3 is bankrupt. Game over "
-        "(bankrupt): Player 4 $2212, Player 2 $2127, Player 1 $1831, Player 3 $310.",
+        "(bankrupt): Player 4 $2212, Player 2 $2127, Player 1 $1831, Player 3 $310. Share "
+        "prices: NYNH $75 → $70, B&M $75 → $70. Cash also moved: Player 3 -$19 (now $0).",
         "To act: player 3",
         "/play sell: Sell 10% of NYNH for $75; Sell 20% of NYNH for $150; Sell 10% of B&M for "
         "$75; Sell 20% of B&M for $150; Sell 30% of B&M for $225; Sell 40% of B&M for $300; "
@@ -103,13 +107,15 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
     history = await session(console, "/game history 2")
     assert history == [f"Game #1: actions {last - 2}-{last - 1} of {last - 1}",
                        f"{last - 2}. ERIE passes (Lay/Upgrade Track).",
-                       f"{last - 1}. ERIE passes (Place a Token)."]  # each as it happened
+                       f"{last - 1}. ERIE passes (Place a Token). ERIE has no revenue this turn. "
+                       "Share price: ERIE $30 → $20."]  # each as it happened
     out = await session(console, "as 2: /play bankrupt", "as 3: /play bankrupt",
                         "/game status", "/game export")
     assert out[0] == "Refused: it is not your turn in game #1; waiting for Player 3"
     assert out[1:3] == [
         "ERIE declares bankruptcy. Player 4 becomes president of B&M. Player 3 is bankrupt. "
-        "Game over (bankrupt): Player 4 $2212, Player 2 $2127, Player 1 $1831, Player 3 $310.",
+        "Game over (bankrupt): Player 4 $2212, Player 2 $2127, Player 1 $1831, Player 3 $310. "
+        "Share prices: NYNH $75 → $70, B&M $75 → $70. Cash also moved: Player 3 -$19 (now $0).",
         "The game is over. /game status shows the result."]
     assert "Result: Player 4 2212, Player 2 2127, Player 1 1831, Player 3 310" in out
     assert out[-1] == f"File: {tmp_path / 'img' / 'game-1-railchat-1-1830.json'}"

@@ -90,9 +90,9 @@ async def test_a_four_player_1830_game_through_discord(world):
     assert table.last.text.endswith("To act: <@3>")
 
     # -- the first stock round ---------------------------------------------------------------
-    done(await table.play(3, "par", company="PRR 67"), "user3 pars PRR at $67.")
+    done(await table.play(3, "par", company="PRR 67"), "user3 pars PRR at $67, paying $134 for the president's certificate.")
     for user in (4, 1, 2, 3, 4):
-        done(await table.play(user, "buy", share="PRR IPO"), f"user{user} buys 10% of PRR.")
+        done(await table.play(user, "buy", share="PRR IPO"), f"user{user} buys 10% of PRR from the IPO for $67.")
     done(await table.press(1, "Pass"), "user1 passes (Sell/Buy/Sell Shares).")
     for user in (2, 3, 4):
         await table.press(user, "Pass")
@@ -102,18 +102,19 @@ async def test_a_four_player_1830_game_through_discord(world):
     hexes = await world.suggest("lay", "hex", table.at(3), "")
     assert [h.value for h in hexes] == ["H10", "H14"]
     tiles = await world.suggest("lay", "tile", table.at(3, hex="H10"), "")
-    assert [(t.name, t.value) for t in tiles] == [("57 (2 ways)", "57")]
+    assert [(t.name, t.value) for t in tiles] == [("57", "57")]  # turned half way it is the same
     rotations = await world.suggest("lay", "rotation", table.at(3, hex="H10", tile="57"), "")
-    assert [r.value for r in rotations] == [1, 4]
+    assert [r.value for r in rotations] == [1]
     done(await table.play(3, "lay", hex="h10", tile="57", rotation=1),
-         "PRR lays tile 57 on H10 (Pittsburgh) (rotation 1).")
+         "PRR lays tile 57 on H10 (Pittsburgh), track W toward H8, E toward Altoona (H12).")
     assert [label for _, label in table.last.buttons] == ["Done (Place a Token)"]
     cities = await world.suggest("token", "city", table.at(3), "")
     done(await table.play(3, "token", city=cities[0].value),
-         "PRR places a station token in H10 (Pittsburgh).")
+         "PRR places a station token in H10 (Pittsburgh) for $40. PRR has no revenue this turn. "
+         "Share price: PRR $67 → $65.")
     assert [label for _, label in table.last.buttons] == ["Buy a 2-train from the bank for $80"]
-    done(await table.press(3, "Buy a 2-train"), "PRR buys a 2-train for $80.")
-    done(await table.play(3, "train", train="2-train"), "PRR buys a 2-train for $80.")
+    done(await table.press(3, "Buy a 2-train"), "PRR buys a 2-train from the bank for $80.")
+    done(await table.play(3, "train", train="2-train"), "PRR buys a 2-train from the bank for $80.")
     done(await table.press(3, "Done"), "PRR passes (Buy Trains).")
     for user in (1, 2, 3, 4):  # stock round 2: everybody passes
         await table.press(user, "Pass")
@@ -213,9 +214,9 @@ async def test_an_illegal_tile_is_refused_with_the_legal_ones(world):
     sent = await table.play(3, "lay", hex="A1")
     assert sent[-1] == Sent("Refused: hex A1 is not possible for /play lay now; possible: "
                             "H10, H14", True)
-    sent = await table.play(3, "lay", hex="H10")
-    assert sent[-1].text == ("Refused: 2 moves fit; give rotation: Lay tile 57 on H10 (rotation "
-                             "1); Lay tile 57 on H10 (rotation 4)")
+    sent = await table.play(3, "lay", hex="H14", tile="7")
+    assert sent[-1].text == ("Refused: 2 moves fit; give rotation: Lay tile 7 on H14: track SW to "
+                             "I13, W to Altoona; Lay tile 7 on H14: track W to Altoona, NW to G13")
     sent = await table.game(3, "act", game=None, action='{"type": "lay_tile", "entity": "PRR", '
                             '"entity_type": "corporation", "hex": "H10", "tile": "57-0", '
                             '"rotation": 0}')
@@ -223,8 +224,9 @@ async def test_an_illegal_tile_is_refused_with_the_legal_ones(world):
     assert service.store.action_count(1) == before
     moves = await table.game(3, "moves", game=None)
     assert moves[-1] == Sent(
-        "/play pass: Pass (Lay/Upgrade Track)\n/play lay: Lay tile 57 on H10 (rotation 1); Lay "
-        "tile 57 on H10 (rotation 4); Lay tile 7 on H14 (rotation 0); Lay tile 7 on H14 "
-        "(rotation 1); Lay tile 8 on H14 (rotation 1); Lay tile 8 on H14 (rotation 5); Lay tile "
-        "9 on H14 (rotation 1); Lay tile 9 on H14 (rotation 4)", True)
+        "/play pass: Pass (Lay/Upgrade Track)\n/play lay: Lay tile 57 on H10: track W to H8, E to "
+        "Altoona; Lay tile 7 on H14: track SW to I13, W to Altoona; Lay tile 7 on H14: track W to "
+        "Altoona, NW to G13; Lay tile 8 on H14: track W to Altoona, NE to G15; Lay tile 8 on H14: "
+        "track W to Altoona, SE to Baltimore; Lay tile 9 on H14: track W to Altoona, E to "
+        "Lancaster", True)
     assert (await table.game(1, "moves", game=None))[-1].text == "You have no move to make now."
