@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Collection, Mapping
+from typing import Any, Collection, Mapping, Sequence
 
 from PIL import Image
 
@@ -17,6 +17,7 @@ from render import palette as pal
 from engine.eighteen.board.hexgrid import split_coordinate
 from render.board import APOTHEM, Art, Board, board_for, edge_dir
 from render.fonts import text_width
+from render.runs import draw_runs
 from render.snapshot import SnapshotError, header_line, money, need, reading
 from render.svg import Svg, Text, draw_texts, finish, rasterize
 from render.tileart import (BAR_LEN, BAR_W, CITY_R, HALT_R, TERMINAL_TIP, TOWN_R, Layout, Pt,
@@ -383,19 +384,26 @@ def _company_order(board: Board, snapshot: Mapping[str, Any]) -> list[str]:
     return list(board.corporations) + [s for s in snapshot.get("corporations", {}) if s not in board.corporations]
 
 
-def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
+def _overlay(board: Board, snapshot: Mapping[str, Any], runs: Sequence[Mapping[str, Any]] = (),
+             only: Collection[str] | None = None) -> Svg:
+    """Tiles, borders, tokens, home markers, runs and the last move over the printed board;
+    `only`: just the hexes a cropped view shows (the rest is skipped, not drawn and cut)."""
     g = geometry(board)
     svg = Svg(g.width, g.height)
     svg.header(*header_line(snapshot), MARGIN + 6)
 
     laid = _laid(board, snapshot)
     for coord, (tile, rotation) in laid.items():
+        if only is not None and coord not in only:
+            continue
         parts, texts = _tile_fragment(board, coord, tile, rotation)
         svg.raw(parts)
         svg.texts.extend(texts)
 
     drawn = set()
     for coord, h in board.hexes.items():
+        if only is not None and coord not in only:
+            continue
         for e in h.impassable:
             other = board.neighbour(coord, e)
             key = frozenset((coord, other or f"{coord}/{e}"))
@@ -405,6 +413,7 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
             a, b = _edge_points(g, coord, e)
             svg.path(f"M{a[0]:.1f},{a[1]:.1f}L{b[0]:.1f},{b[1]:.1f}", pal.IMPASSABLE, 0.09 * g.r)
 
+    draw_runs(svg, g.centre, g.r, runs, lambda h: h in board.hexes)  # under the tokens
     order = _company_order(board, snapshot)
     title = board.title
     occupied: set[tuple[str, int, int]] = set()
@@ -412,6 +421,8 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
     for coord, placed in tokens.items():
         if coord not in board.hexes:
             raise SnapshotError(f"snapshot has tokens on {coord}, which is not on the {title} map")
+        if only is not None and coord not in only:
+            continue
         lay = _face_layout(board, laid, coord)
         for t in placed:
             city, slot, corp = int(t.get("city", 0)), int(t.get("slot", 0)), str(t.get("corp"))
@@ -421,7 +432,8 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
 
     for sym, corp in snapshot.get("corporations", {}).items():
         spec = board.corporations.get(sym)
-        if corp.get("floated") or corp.get("closed") or spec is None or spec.home not in board.hexes:
+        if corp.get("floated") or corp.get("closed") or spec is None or spec.home not in board.hexes \
+                or (only is not None and spec.home not in only):
             continue
         lay = _face_layout(board, laid, spec.home)
         city = spec.home_city or 0
@@ -457,10 +469,11 @@ def _highlight(svg: Svg, g: Geometry, board: Board, laid: dict[str, tuple[str, i
                  extra=f' transform="rotate({math.degrees(stop.angle):.1f},{x:.1f},{y:.1f})"')
 
 
-def render_map(snapshot: Mapping[str, Any], options: Collection[str] = ()) -> bytes:
+def render_map(snapshot: Mapping[str, Any], options: Collection[str] = (),
+               runs: Sequence[Mapping[str, Any]] = ()) -> bytes:
     """PNG of the map for this state; `options` are the game's optional rules (they pick the
-    board variant, e.g. 1860's first-edition map)."""
+    board variant, e.g. 1860's first-edition map); `runs` are drawn over it (render.runs)."""
     with reading("map"):
         board = board_for(str(need(snapshot, "title", str)), options)
-        overlay = _overlay(board, snapshot)
+        overlay = _overlay(board, snapshot, runs)
         return finish(overlay, _background(board, snapshot.get("offboard_color")))

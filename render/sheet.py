@@ -163,6 +163,10 @@ def _privates(snapshot: Mapping[str, Any], title: str) -> Table:
         owner = c.get("owner")
         closed = owner == "closed"
         who = "closed" if closed else "unsold" if owner is None else names.get(owner, str(owner))
+        offers = (snapshot.get("bids") or {}).get(sym) or []
+        if owner is None and offers:  # the auction's open bids, highest first
+            who = "bids: " + ", ".join(f"{names.get(b.get('player'), b.get('player'))} "
+                                       f"{money(title, b.get('price'))}" for b in offers)
         ink = pal.MUTED if closed else pal.INK
         table.rows.append([Cell(sym, bold=True, colour=ink, strike=closed), Cell(str(c.get("name", "")), colour=ink),
                            Cell(money(title, c.get("value")), colour=ink),

@@ -243,6 +243,11 @@ def status(game: Any) -> str:
     step = r.active_step()
     acting = ", ".join(_name(game, e) for e in game.active_entities())
     lines = [head, f"To act: {acting} — {step.description if step else ''}"]
+    bids = [f"{company.sym} {', '.join(f'{p.name} ${price}' for p, price in sorted(entries, key=lambda e: -e[1]))}"
+            for st in getattr(r, "steps", ()) for company, entries in (getattr(st, "bids", None) or {}).items()
+            if entries]
+    if bids:
+        lines.append("Bids: " + "; ".join(bids))
     lines.append("Players: " + "; ".join(f"{p.name} ${p.cash}" for p in game.player_list))
     floated = [c for c in game.operating_order()]
     if floated:

@@ -47,6 +47,12 @@ def snapshot(game: "EighteenGame") -> dict[str, Any]:
                        "price": spec["price"], "left": None if unlimited else left,
                        "rusts_on": spec.get("rusts_on_first"),
                        "rusted": bool(spec.get("rusts_on_first")) and game.phases.reached(spec["rusts_on_first"])})
+    bids: dict[str, list[dict[str, Any]]] = {}
+    for step in getattr(r, "steps", ()):
+        for company, entries in (getattr(step, "bids", None) or {}).items():
+            if entries:
+                bids[company.sym] = [{"player": p.id, "price": price}
+                                     for p, price in sorted(entries, key=lambda e: -e[1])]
     return {
         "title": game.title,
         "round": r.name, "turn": game.turn, "round_num": r.round_num, "phase": game.phases.name,
@@ -65,6 +71,7 @@ def snapshot(game: "EighteenGame") -> dict[str, Any]:
         "trains": trains,
         "offboard_color": game.phases.current.offboard_color,
         "last_action": game.last_effect,
+        "bids": bids,
         "finished": game.finished,
         "result": {str(k): v for k, v in game.result().items()} if game.finished else None,
     }

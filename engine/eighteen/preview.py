@@ -1,0 +1,48 @@
+"""What a tile lay would look like, for choosing one by picture.
+
+For a hex (and optionally a tile) the legal lays a player may make now, each with the position
+it would lead to (laid on a scratch copy, so tokens move to the right city of an upgrade exactly
+as the rules move them) and its exits in words.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.eighteen.describe import exits_text
+
+if TYPE_CHECKING:
+    from engine.eighteen.game import EighteenGame
+
+
+@dataclass(frozen=True)
+class LayOption:
+    action: dict[str, Any]
+    tile: str
+    rotation: int
+    words: str                 # where the track leads, e.g. "W toward H8, E toward Altoona (H12)"
+    snapshot: dict[str, Any]   # the position with this tile laid
+
+
+def tile_name(tile_id: Any) -> str:
+    """'57-3' -> '57'."""
+    return str(tile_id).rsplit("-", 1)[0]
+
+
+def lay_options(game: "EighteenGame", pid: Any, hex_id: str, tile: str | None = None) -> list[LayOption]:
+    """Every lay `pid` may make now on `hex_id` (of `tile` when given), in the engine's order."""
+    out = []
+    for choice in game.legal_actions(pid):
+        action = choice.action
+        if action.get("type") != "lay_tile" or action.get("hex") != hex_id:
+            continue
+        name = tile_name(action.get("tile"))
+        if tile is not None and name != tile:
+            continue
+        scratch = copy.deepcopy(game)
+        scratch.process_single(dict(action))
+        rotation = int(action.get("rotation", 0))
+        out.append(LayOption(dict(action), name, rotation, exits_text(game, hex_id, name, rotation),
+                             scratch.snapshot()))
+    return out
