@@ -8,6 +8,8 @@ always sits above the shapes of the same image.
 from __future__ import annotations
 
 import io
+import re
+from pathlib import Path
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -145,7 +147,7 @@ def finish(svg: Svg, background: Image.Image | None = None) -> bytes:
     return encode_png(draw_texts(image.convert("RGB"), svg.texts))
 
 
-PNG_COLOURS = 128  # flat drawings: a 128-colour palette keeps them alike and ~3x smaller
+PNG_COLOURS = 256  # flat drawings: a 256-colour palette keeps them alike and ~3x smaller
 
 
 def encode_png(image: Image.Image) -> bytes:
@@ -154,5 +156,33 @@ def encode_png(image: Image.Image) -> bytes:
     out = io.BytesIO()
     paletted = image.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE,
                                              dither=Image.Dither.NONE)
+    paletted.putpalette(_snapped(paletted.getpalette() or []))
     paletted.save(out, "PNG", compress_level=6)
     return out.getvalue()
+
+
+SNAP = 10  # a palette entry this close (sum of channel differences) to a drawing colour becomes it
+
+
+def _snapped(palette: list[int]) -> list[int]:
+    """The palette with entries moved onto the exact drawing colours they approximate, so
+    company, tile and page colours come out exactly as chosen."""
+    exact = drawing_colours()
+    out = list(palette)
+    for i in range(0, len(out) - 2, 3):
+        entry = out[i:i + 3]
+        best = min(exact, key=lambda c: sum(abs(a - b) for a, b in zip(entry, c)))
+        if sum(abs(a - b) for a, b in zip(entry, best)) <= SNAP:
+            out[i:i + 3] = best
+    return out
+
+
+@lru_cache(maxsize=1)
+def drawing_colours() -> tuple[tuple[int, int, int], ...]:
+    """Every colour the renderer draws with: the literals in render/*.py and the tints of the
+    company colours, as RGB."""
+    from render import palette as pal
+    found = {m for path in Path(__file__).parent.glob("*.py")
+             for m in re.findall(r"#[0-9A-Fa-f]{6}\b", path.read_text(encoding="utf-8"))}
+    found.update(pal.tint(c, s) for c in pal.OKABE_ITO.values() for s in (0.25, 0.3))
+    return tuple(sorted({tuple(int(c[k:k + 2], 16) for k in (1, 3, 5)) for c in found}))  # type: ignore[misc]
