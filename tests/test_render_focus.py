@@ -17,11 +17,11 @@ from render.mapview import geometry, render_map
 from render.board import board_for
 from render.runs import RUN_COLOURS
 from render.sheet import render_sheet
-from tests.fixtures_1830 import require_fixtures
+from tests.reference_games import game_path
 
 
 def _game(upto: int):
-    path = next(p for p in require_fixtures("1830") if p.stem == "29133")
+    path = game_path("1830", "29133")
     return game_io.load(json.loads(path.read_text()), upto=upto).game
 
 

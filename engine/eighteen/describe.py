@@ -145,8 +145,10 @@ def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
     if t == "lay_tile":
         return _lay_sentence(game, who, action, flows)
     if t == "place_token":
-        paid = flows.spent(_payer(game, action))
-        cost = f" for ${paid}" if paid else ""
+        payer = _payer(game, action)
+        paid = flows.spent(payer)
+        by = "" if payer == who else f" ({payer} pays)"
+        cost = f" for ${paid}{by}" if paid else ""
         return f"{who} places a station token in {_city_place(game, action.get('city'))}{cost}."
     if t == "run_routes":
         routes = action.get("routes") or []
@@ -199,8 +201,10 @@ def _lay_sentence(game: Any, who: str, action: dict[str, Any], flows: Flows) -> 
         track = f", track {exits}"
     except (KeyError, ValueError, TypeError):  # an unknown tile still gets its sentence
         track = ""
-    paid = flows.spent(_payer(game, action))
-    cost = f", paying ${paid} for terrain" if paid else ""
+    payer = _payer(game, action)
+    paid = flows.spent(payer)
+    by = "" if payer == who else f" {payer}"
+    cost = f",{by} paying ${paid} for terrain" if paid else ""
     return f"{who} lays tile {tile} on {where}{track}{cost}."
 
 
