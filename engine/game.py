@@ -33,6 +33,19 @@ class Choice:
     action: Action = field(hash=False, compare=False)
 
 
+@dataclass(frozen=True)
+class TurnInfo:
+    """Who must act and on what, for a turn prompt: the player, the company they act for
+    (None when for themselves), the step, the facts that matter now (cash, trains...) and what
+    is compulsory (None when every move is optional)."""
+
+    player: PlayerId | None
+    acting_for: str | None
+    step: str
+    facts: tuple[str, ...] = ()
+    compulsory: str | None = None
+
+
 class Game(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int] = 1
@@ -158,6 +171,10 @@ class Game(ABC):
             allowed = ", ".join(sorted(fields[kind])) or "none besides entity"
             raise InvalidAction(f"a {kind} move has no {', '.join(extra)} (its fields: "
                                 f"{allowed})")
+
+    def turn_info(self) -> list[TurnInfo]:
+        """One entry per entity that must act now (empty when the title tells nothing more)."""
+        return []
 
     # -- shared machinery ----------------------------------------------------------------------
     # Attributes a checkpoint keeps by reference: the log (only ever appended to, after success)

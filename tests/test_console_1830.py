@@ -55,8 +55,8 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
                         "/play pass")
     assert out[0] == "Refused: tile 9 is not possible for /play lay now; possible: 57"
     assert "PRR lays tile 57 on H10 (Pittsburgh), track W toward H8, E toward Altoona (H12)." in out
-    assert ("PRR places a station token in H10 (Pittsburgh) for $40. PRR has no revenue this "
-            "turn. Share price: PRR $67 → $65.") in out
+    assert ("PRR places a station token in H10 (Pittsburgh) for $40. PRR skips Run Routes: it has "
+            "no train. Share price: PRR $67 → $65.") in out
     assert out.count("PRR buys a 2-train from the bank for $80.") == 2
     out = await session(console, *(f"as {n}: /play pass" for n in (1, 2, 3, 4)),
                         "as 3: /play pass", "/game routes PRR")
@@ -107,8 +107,8 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
     history = await session(console, "/game history 2")
     assert history == [f"Game #1: actions {last - 2}-{last - 1} of {last - 1}",
                        f"{last - 2}. ERIE passes (Lay/Upgrade Track).",
-                       f"{last - 1}. ERIE passes (Place a Token). ERIE has no revenue this turn. "
-                       "Share price: ERIE $30 → $20."]  # each as it happened
+                       f"{last - 1}. ERIE passes (Place a Token). ERIE skips Run Routes: it has no "
+                       "train. Share price: ERIE $30 → $20."]  # each as it happened
     out = await session(console, "as 2: /play bankrupt", "as 3: /play bankrupt",
                         "/game status", "/game export")
     assert out[0] == "Refused: it is not your turn in game #1; waiting for Player 3"

@@ -110,8 +110,8 @@ async def test_a_four_player_1830_game_through_discord(world):
     assert [label for _, label in table.last.buttons] == ["Done (Place a Token)"]
     cities = await world.suggest("token", "city", table.at(3), "")
     done(await table.play(3, "token", city=cities[0].value),
-         "PRR places a station token in H10 (Pittsburgh) for $40. PRR has no revenue this turn. "
-         "Share price: PRR $67 → $65.")
+         "PRR places a station token in H10 (Pittsburgh) for $40. PRR skips Run Routes: it has "
+         "no train. Share price: PRR $67 → $65.")
     assert [label for _, label in table.last.buttons] == ["Buy a 2-train from the bank for $80"]
     done(await table.press(3, "Buy a 2-train"), "PRR buys a 2-train from the bank for $80.")
     done(await table.play(3, "train", train="2-train"), "PRR buys a 2-train from the bank for $80.")

@@ -92,7 +92,7 @@ def describe_action(game: Any, action: dict[str, Any]) -> str:
     flows.privates_bought()
     extra = [e for e in getattr(game, "events", []) if e != main]
     dividend_by = action.get("entity") if action["type"] == "dividend" else None
-    tail = [flows.idle_runs(dividend_by), income, flows.price_moves(), flows.rest()]
+    tail = [flows.idle_runs(dividend_by, " ".join(extra)), income, flows.price_moves(), flows.rest()]
     return " ".join([main, *autos, *extra, *filter(None, tail)])
 
 
@@ -236,6 +236,23 @@ def _buy_train(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str
     return f"{who} buys {whose} for ${price}{swap}{split}."
 
 
+SKIP_ANNOUNCED = {"track": "lay_tile", "token": "place_token", "route": "run_routes",
+                  "buy_train": "buy_train"}
+
+
+def skip_sentence(game: Any, entity: Any, step: Any) -> str | None:
+    """Why a company's turn passes over a step (no token circle free, no train to run, no
+    money for a train), in the engine's words; None for steps not worth a line."""
+    action_type = SKIP_ANNOUNCED.get(getattr(step, "time_name", None) or "")
+    if action_type is None or not isinstance(entity, Corporation):
+        return None
+    if action_type == "run_routes":
+        reason = "it has no train" if not entity.trains else "its trains have no route to run"
+    else:
+        reason = step.explain(entity, action_type) or "nothing can be done in it now"
+    return f"{entity.sym} skips {step.description}: {reason}."
+
+
 def status(game: Any) -> str:
     r = game.round
     head = f"{game.full_name} — {r.name} {game.turn}" + (f".{r.round_num}" if r.name == "Operating Round" else "")
@@ -244,9 +261,12 @@ def status(game: Any) -> str:
         scores = ", ".join(f"{game.player(pid).name} ${v}" for pid, v in
                            sorted(game.result().items(), key=lambda kv: -kv[1]))
         return f"{head}\nGame over ({game.game_end_reason}): {scores}"
-    step = r.active_step()
-    acting = ", ".join(_name(game, e) for e in game.active_entities())
-    lines = [head, f"To act: {acting} — {step.description if step else ''}"]
+    lines = [head]
+    for info in game.turn_info():
+        who = game.player(info.player).name if info.player is not None else "nobody"
+        acting = f"{who} for {info.acting_for}" if info.acting_for else who
+        lines.append(f"To act: {acting} — {info.step} ({'; '.join(info.facts)})"
+                     + (f". Compulsory: {info.compulsory}." if info.compulsory else ""))
     bids = [f"{company.sym} {', '.join(f'{p.name} ${price}' for p, price in sorted(entries, key=lambda e: -e[1]))}"
             for st in getattr(r, "steps", ()) for company, entries in (getattr(st, "bids", None) or {}).items()
             if entries]

@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Collection
 from engine.eighteen import ledger
 from engine.eighteen import shares as sh
 from engine.eighteen.choices import legal_actions
-from engine.eighteen.describe import describe_action, status
+from engine.eighteen.describe import describe_action, skip_sentence, status
 from engine.eighteen.snapshot import snapshot
 from engine.eighteen.auction import AuctionRound, CompanyPendingPar, WaterfallAuction
 from engine.eighteen.entities import (Ability, Bank, Company, Corporation, Player, Pool, Share,
@@ -22,7 +22,9 @@ from engine.eighteen.stock import BuySellParShares, StockRound
 from engine.eighteen.submissions import ACTION_FIELDS, controller
 from engine.eighteen.trains import Depot, Phase, Phases, Train
 from engine.errors import GameError, IllegalAction, InvalidAction
-from engine.game import Action, Choice, Game, PlayerId
+from engine.eighteen.preview import LayOption, lay_options
+from engine.eighteen.prompt import turn_info
+from engine.game import Action, Choice, Game, PlayerId, TurnInfo
 
 
 class EighteenGame(Game):
@@ -200,6 +202,12 @@ class EighteenGame(Game):
     # -- money, shares, companies -----------------------------------------------------------------
     def note(self, text: str) -> None:
         self.events.append(text)
+
+    def step_skipped(self, entity: Any, step: Any) -> None:
+        """A part of a turn passed over because nothing can be done in it: the thread says why."""
+        sentence = skip_sentence(self, entity, step)
+        if sentence:
+            self.note(sentence)
 
     def check_float(self, corp: Corporation, was_floated: bool) -> None:
         if was_floated or corp.floated:
@@ -816,6 +824,13 @@ class EighteenGame(Game):
 
     def status_text(self) -> str:
         return status(self)
+
+    def turn_info(self) -> list[TurnInfo]:
+        return turn_info(self)
+
+    def lay_options(self, pid: Any, hex_id: str, tile: str | None = None) -> list[LayOption]:
+        """The legal lays on one hex, each with the position it leads to (lay by picture)."""
+        return lay_options(self, pid, hex_id, tile)
 
 
 def _by_sym(items: list[Any], sym: Any, kind: str) -> Any:

@@ -110,10 +110,12 @@ class Flows:
             if owner is not None and was is None and self.untold(owner) < 0:
                 self.take(owner)
 
-    def idle_runs(self, dividend_by: str | None) -> str | None:
-        """Corporations whose turn ended with no revenue (no train or no route): nothing paid."""
+    def idle_runs(self, dividend_by: str | None, told: str = "") -> str | None:
+        """Corporations whose turn ended with no revenue (no train or no route): nothing paid
+        (unless `told` already says they skipped their run)."""
         idle = [sym for sym, n in self.after.runs.items()
-                if n > self.before.runs.get(sym, 0) and sym != dividend_by]
+                if n > self.before.runs.get(sym, 0) and sym != dividend_by
+                and f"{sym} skips Run Routes" not in told]
         if not idle:
             return None
         return f"{' and '.join(idle)} {'has' if len(idle) == 1 else 'have'} no revenue this turn."

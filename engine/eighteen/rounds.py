@@ -185,6 +185,7 @@ class Round:
             if step.blocking():
                 found = step
                 break
+            self.game.step_skipped(ent, step)
             step.skip()
         self._active, self._active_known = found, True
 

@@ -1,0 +1,60 @@
+"""What the turn prompt is told (who, for whom, step, cash, trains, what is compulsory) and
+the steps a turn passes over, announced with the engine's reason; positions of recorded games
+whose next recorded move shows what was due."""
+from __future__ import annotations
+
+import json
+
+from engine.eighteen import io
+from tests.reference_games import game_path, reference_states
+
+
+def _load(stem: str, upto: int):
+    path = game_path("1830", stem)
+    data = json.loads(path.read_text())
+    return data, io.load(data, upto=upto).game
+
+
+def test_a_train_the_company_must_buy_with_its_presidents_help() -> None:
+    data, game = _load("1830_game_end_bank", 354)
+    bought = data["actions"][355]  # ERIE then bought a 6-train for $630 with $385 in its treasury
+    assert (bought["type"], bought["entity"], bought["price"]) == ("buy_train", "ERIE", 630)
+    [info] = game.turn_info()
+    assert info.acting_for == "ERIE" and info.step == "Buy Trains"
+    assert info.player == game.corporation("ERIE").owner.id
+    assert "treasury $385" in info.facts and "trains none (limit 2)" in info.facts
+    assert info.compulsory == ("ERIE must buy a train (it has none; the cheapest costs $630; "
+                               "its president pays the $245 it lacks)")
+    assert "To act: Player 2 for ERIE — Buy Trains (treasury $385;" in game.status_text()
+
+
+def test_an_auction_bid_to_answer_is_compulsory() -> None:
+    _, game = _load("29133", 9)  # CS: Player 4 bid $55 over Player 2's $50
+    [info] = game.turn_info()
+    assert info.acting_for is None and info.step == "Bid on Companies"
+    assert info.compulsory == "Player 2 must outbid $55 for CS or pass"
+
+
+def test_a_stock_turn_has_nothing_compulsory_and_shows_the_certificates() -> None:
+    _, game = _load("29133", 60)
+    [info] = game.turn_info()
+    assert info.compulsory is None
+    assert any(f.startswith("certificates ") and f.endswith("/16") for f in info.facts)
+
+
+def test_skipped_steps_are_announced_with_the_reason() -> None:
+    """Game 29133, action 43: B&O lays its first tile with no train (the reference state after
+    it shows B&O without trains and its price moved left)."""
+    path = game_path("1830", "29133")
+    data = json.loads(path.read_text())
+    states = {s["idx"]: s for s in reference_states(path)}
+    said: dict[int, str] = {}
+    io.load(data, upto=43, on_state=lambda i, a, g: said.__setitem__(i, g.describe(a)))
+    assert states[43]["corporations"]["B&O"]["trains"] == []
+    assert "B&O skips Run Routes: it has no train." in said[43]
+    assert "Share price: B&O $100 → $90." in said[43]
+    # NYNH at its token limit later skips its token step: the reason is the engine's
+    said.clear()
+    io.load(data, upto=126, on_state=lambda i, a, g: said.__setitem__(i, g.describe(a)))
+    assert states[126]["corporations"]["NYNH"]["tokens_unused"] == 0
+    assert "NYNH skips Place a Token: NYNH has no station tokens left." in said[126]
