@@ -176,6 +176,17 @@ class Game(ABC):
         """One entry per entity that must act now (empty when the title tells nothing more)."""
         return []
 
+    def reference(self, topic: str | None = None) -> str:
+        """Rules reference at hand (a title's privates, phases, limits...); ValueError for an
+        unknown topic."""
+        if topic is not None:
+            raise ValueError(f"{self.title} has no reference topics")
+        return f"{self.title} has no reference sheet."
+
+    def changed_places(self) -> tuple[str, ...]:
+        """Map places (hexes) the last action changed, for a close-up view; () when none."""
+        return ()
+
     # -- shared machinery ----------------------------------------------------------------------
     # Attributes a checkpoint keeps by reference: the log (only ever appended to, after success)
     # and the seats and options (fixed at creation).

@@ -58,3 +58,17 @@ def test_skipped_steps_are_announced_with_the_reason() -> None:
     io.load(data, upto=126, on_state=lambda i, a, g: said.__setitem__(i, g.describe(a)))
     assert states[126]["corporations"]["NYNH"]["tokens_unused"] == 0
     assert "NYNH skips Place a Token: NYNH has no station tokens left." in said[126]
+
+
+def test_reference_lists_privates_phases_certificates_and_market_colours() -> None:
+    _, game = _load("29133", 200)
+    text = game.reference()
+    # 1830 facts: CA is worth $160 and pays $25; phase 4 starts with the first 4-train
+    assert "CA Camden & Amboy: $160, $25;" in text
+    assert "4: first 4-train; yellow, green; limit 3; 2 ORs ← now" in text
+    assert f"Player 1: {game.num_certs(game.player(game.player_list[-1].id))}/16" in text \
+        or "/16" in text
+    assert "brown: shares do not count toward the certificate limit; a player may hold more " \
+           "than 60%; several shares may be bought in one turn" in text
+    assert game.reference("phases").startswith("**Phases**")
+    assert len(game.reference("privates")) < 2000

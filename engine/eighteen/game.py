@@ -24,6 +24,7 @@ from engine.eighteen.trains import Depot, Phase, Phases, Train
 from engine.errors import GameError, IllegalAction, InvalidAction
 from engine.eighteen.preview import LayOption, lay_options
 from engine.eighteen.prompt import turn_info
+from engine.eighteen.reference import reference
 from engine.game import Action, Choice, Game, PlayerId, TurnInfo
 
 
@@ -827,6 +828,13 @@ class EighteenGame(Game):
 
     def turn_info(self) -> list[TurnInfo]:
         return turn_info(self)
+
+    def reference(self, topic: str | None = None) -> str:
+        return reference(self, topic)
+
+    def changed_places(self) -> tuple[str, ...]:
+        hex_id = (self.last_effect or {}).get("hex")
+        return (hex_id,) if hex_id else ()
 
     def lay_options(self, pid: Any, hex_id: str, tile: str | None = None) -> list[LayOption]:
         """The legal lays on one hex, each with the position it leads to (lay by picture)."""
