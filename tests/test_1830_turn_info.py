@@ -66,8 +66,14 @@ def test_reference_lists_privates_phases_certificates_and_market_colours() -> No
     # 1830 facts: CA is worth $160 and pays $25; phase 4 starts with the first 4-train
     assert "CA Camden & Amboy: $160, $25;" in text
     assert "4: first 4-train; yellow, green; limit 3; 2 ORs ← now" in text
-    assert f"Player 1: {game.num_certs(game.player(game.player_list[-1].id))}/16" in text \
-        or "/16" in text
+    # certificates from 18xx.games' own state: a 10% share each, the president's 20% one,
+    # and each private
+    state = [s for s in reference_states(game_path("1830", "29133")) if s["idx"] <= 200][-1]
+    for p in state["players"]:
+        certs = len(p["companies"]) + sum(
+            pct // 10 - (1 if state["corporations"][sym]["president"] == p["id"] else 0)
+            for sym, pct in p["shares"].items())
+        assert f"{game.player(p['id']).name}: {certs}/16" in text
     assert "brown: shares do not count toward the certificate limit; a player may hold more " \
            "than 60%; several shares may be bought in one turn" in text
     assert game.reference("phases").startswith("**Phases**")
