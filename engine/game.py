@@ -183,6 +183,11 @@ class Game(ABC):
             raise ValueError(f"{self.title} has no reference topics")
         return f"{self.title} has no reference sheet."
 
+    def round_name(self) -> str:
+        """The round under way ("Operating Round 2.1"); a frontend shows the whole board when
+        it changes. "" for titles without rounds."""
+        return ""
+
     def changed_places(self) -> tuple[str, ...]:
         """Map places (hexes) the last action changed, for a close-up view; () when none."""
         return ()

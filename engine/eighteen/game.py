@@ -832,6 +832,10 @@ class EighteenGame(Game):
     def reference(self, topic: str | None = None) -> str:
         return reference(self, topic)
 
+    def round_name(self) -> str:
+        r = self.round
+        return f"{r.name} {self.turn}" + (f".{r.round_num}" if isinstance(r, OperatingRound) else "")
+
     def changed_places(self) -> tuple[str, ...]:
         hex_id = (self.last_effect or {}).get("hex")
         return (hex_id,) if hex_id else ()
