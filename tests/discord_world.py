@@ -70,33 +70,80 @@ class Followup:
 
 @dataclass
 class Post:
-    """One message the bot sent to a thread."""
+    """One message the bot sent to a thread, as it reads now."""
 
     text: str
     files: dict[str, bytes]
-    buttons: list[tuple[str, str]]  # (custom id, label)
+    buttons: list[tuple[str, str]]  # (custom id, label); a menu's label is ""
     pinged: list[int]
+    embed: Any = None
+    edits: int = 0
+
+
+class Message:
+    """A message the bot sent, as it reads now (edits applied). `uploads` counts every image
+    sent with it or with an edit, with its bytes."""
+
+    def __init__(self, message_id: int, content: str, **kwargs: Any) -> None:
+        self.id = message_id
+        self.content, self.embed, self.view, self.pinged = content, None, None, []
+        self.attachments: list[SimpleNamespace] = []
+        self.files: dict[str, bytes] = {}
+        self.uploads: list[tuple[str, int]] = []
+        self.edits = 0
+        self._apply(files=kwargs.get("files", []), embed=kwargs.get("embed"),
+                    view=kwargs.get("view"))
+        mentions = kwargs.get("allowed_mentions")
+        users = mentions.users if mentions is not None else []
+        self.pinged = [u.id for u in users] if isinstance(users, list) else []
+
+    def _apply(self, *, files: list[Any], embed: Any, view: Any) -> None:
+        kept = {a.filename: self.files[a.filename] for a in files
+                if isinstance(a, SimpleNamespace) and a.filename in self.files}
+        for f in files:
+            if isinstance(f, discord.File):
+                data = f.fp.getvalue()
+                kept[f.filename] = data
+                self.uploads.append((f.filename, len(data)))
+        self.files = kept
+        self.attachments = [SimpleNamespace(filename=name) for name in kept]
+        self.embed, self.view = embed, view
+
+    async def edit(self, *, content: str | None = None, attachments: list[Any] | None = None,
+                   embed: Any = None, view: Any = None, **_: object) -> "Message":
+        self.edits += 1
+        if content is not None:
+            self.content = content
+        self._apply(files=attachments if attachments is not None else list(self.attachments),
+                    embed=embed, view=view)
+        return self
 
 
 def make_thread(thread_id: int) -> MagicMock:
     thread = MagicMock(spec=discord.Thread)
     thread.id, thread.mention = thread_id, f"<#{thread_id}>"
     thread.jump_url = f"https://discord.com/channels/{GUILD}/{thread_id}"
-    thread.send, thread.add_user, thread.delete = AsyncMock(), AsyncMock(), AsyncMock()
+    thread.messages = []
+
+    async def send(content: str = "", **kwargs: Any) -> Message:
+        message = Message(next(_ids), content, **kwargs)
+        thread.messages.append(message)
+        return message
+
+    thread.send = AsyncMock(side_effect=send)
+    thread.add_user, thread.delete = AsyncMock(), AsyncMock()
     return thread
 
 
 def posts(thread: MagicMock) -> list[Post]:
+    """The thread's messages as they read now (after any edits), since the last
+    `thread.send.reset_mock()`."""
     out = []
-    for call in thread.send.call_args_list:
-        text = call.args[0] if call.args else call.kwargs.get("content", "")
-        files = {f.filename: f.fp.getvalue() for f in call.kwargs.get("files", [])}
-        view = call.kwargs.get("view")
-        buttons = [(item.item.custom_id, item.item.label) for item in view.children] if view else []
-        mentions = call.kwargs.get("allowed_mentions")
-        users = mentions.users if mentions is not None else []
-        pinged = [u.id for u in users] if isinstance(users, list) else []
-        out.append(Post(text, files, buttons, pinged))
+    sent = len(thread.send.call_args_list)
+    for m in thread.messages[len(thread.messages) - sent:]:
+        buttons = [(item.item.custom_id, getattr(item.item, "label", None) or "")
+                   for item in m.view.children] if m.view else []
+        out.append(Post(m.content, dict(m.files), buttons, m.pinged, m.embed, m.edits))
     return out
 
 
