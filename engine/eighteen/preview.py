@@ -1,15 +1,15 @@
 """What a tile lay would look like, for choosing one by picture.
 
 For a hex (and optionally a tile) the legal lays a player may make now, each with the position
-it would lead to (laid on a scratch copy, so tokens move to the right city of an upgrade exactly
-as the rules move them) and its exits in words.
+it would lead to (laid on the game itself and taken back, so tokens move to the right city of an
+upgrade exactly as the rules move them) and its exits in words.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine import checkpoint
 from engine.eighteen.describe import exits_text
 
 if TYPE_CHECKING:
@@ -40,9 +40,13 @@ def lay_options(game: "EighteenGame", pid: Any, hex_id: str, tile: str | None = 
         name = tile_name(action.get("tile"))
         if tile is not None and name != tile:
             continue
-        scratch = copy.deepcopy(game)
-        scratch.process_single(dict(action))
         rotation = int(action.get("rotation", 0))
-        out.append(LayOption(dict(action), name, rotation, exits_text(game, hex_id, name, rotation),
-                             scratch.snapshot()))
+        words = exits_text(game, hex_id, name, rotation)
+        saved = checkpoint.save(game)
+        try:
+            game.process_single(dict(action))
+            after = game.snapshot()
+        finally:
+            checkpoint.restore(saved)
+        out.append(LayOption(dict(action), name, rotation, words, after))
     return out
