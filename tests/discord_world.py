@@ -31,6 +31,7 @@ class Sent:
     ephemeral: bool = False
     files: list[str] = field(default_factory=list, compare=False)
     buttons: list[tuple[str, str]] = field(default_factory=list, compare=False)
+    images: list[bytes] = field(default_factory=list, compare=False, repr=False)
 
 
 def _buttons(view: discord.ui.View | None) -> list[tuple[str, str]]:
@@ -65,7 +66,7 @@ class Followup:
                    **_: object) -> None:
         assert self.response.is_done(), "followups come after the first answer"
         self.response.sent.append(Sent(content, ephemeral, [f.filename for f in files],
-                                       _buttons(view)))
+                                       _buttons(view), [f.fp.getvalue() for f in files]))
 
 
 @dataclass
@@ -219,14 +220,16 @@ class World:
         raise AssertionError(f"no button matches {custom_id}")
 
 
-def fake_renderer(game, view: str) -> bytes:
-    """A stand-in for render/: a tiny PNG whose pixel encodes the view and the log length."""
+def fake_renderer(game, view: str, *focus: object) -> bytes:
+    """A stand-in for render/: a tiny PNG whose pixel encodes the view and the log length
+    (`focus`: the places and runs of a close-up, which it ignores)."""
     from io import BytesIO
 
     from PIL import Image
     buffer = BytesIO()
     shade = len(game.actions) % 256
-    colour = {"map": (shade, 0, 0), "market": (0, shade, 0), "sheet": (0, 0, 0)}.get(
+    colour = {"map": (shade, 0, 0), "market": (0, shade, 0), "sheet": (0, 0, 0),
+              "focus": (0, 0, shade)}.get(
         view, (shade, shade, shade))
     Image.new("RGB", (2, 2), colour).save(buffer, format="PNG")
     return buffer.getvalue()

@@ -54,8 +54,8 @@ async def test_command_tree_fits_discord_limits(world):
     by_name = {p["name"]: p for p in payloads}
     assert set(by_name) == {"game", "play", "notify"}
     assert {o["name"] for o in by_name["game"]["options"]} == {
-        "new", "join", "leave", "start", "act", "undo", "moves", "status", "map", "market",
-        "sheet", "history", "routes", "list", "help", "pause", "resume", "abandon", "replace",
+        "new", "join", "leave", "start", "act", "undo", "moves", "status", "show", "info",
+        "history", "routes", "list", "help", "pause", "resume", "abandon", "replace",
         "rewind", "remind", "import", "export", "approve", "reject"}
     assert {o["name"] for o in by_name["play"]["options"]} == {
         "bid", "pass", "par", "buy", "sell", "private", "lay", "token", "run", "payout",
@@ -280,9 +280,12 @@ async def test_whoever_must_act_is_mentioned_once(world):
     await world.run("join", world.interaction(2, where=thread.id), game=None)
     await world.run("start", world.interaction(1, where=thread.id), game=None)
     assert posts(thread)[-1].pinged == [1, 2]
+    count = len(posts(thread))
     await world.run("act", world.interaction(1, where=thread.id), game=None, action=ADD4)
-    post = posts(thread)[-1]
-    assert post.text == "user1 added 4.\nTo act: user1, user2" and post.pinged == []
+    post = posts(thread)[-1]  # both still act: the same turn's post grows, nobody is pinged again
+    assert len(posts(thread)) == count and post.edits == 1
+    assert post.text.endswith("started. Seat order: 1. user1, 2. user2.\nuser1 added 4.\n"
+                              "To act: user1, user2")
 
 
 async def test_direct_messages_for_those_who_opted_in(world):
@@ -331,7 +334,7 @@ async def test_images_stay_within_the_upload_limit(db_path):
     await world.run("start", world.interaction(1, where=thread.id), game=None)
     post = posts(thread)[-1]
     assert post.files == {}
-    assert "(The board image is too large to attach; use /game board.)" in post.text
+    assert "(The board image is too large to attach; use /game show board.)" in post.text
 
 
 async def test_a_failing_renderer_still_posts_the_move(db_path, caplog):
@@ -342,8 +345,8 @@ async def test_a_failing_renderer_still_posts_the_move(db_path, caplog):
     await world.run("join", world.interaction(2, where=thread.id), game=None)
     await world.run("start", world.interaction(1, where=thread.id), game=None)
     post = posts(thread)[-1]
-    assert post.files == {} and "(The images could not be drawn this time; /game map shows " \
-                                "them.)" in post.text
+    assert post.files == {} and "(The images could not be drawn this time; /game show map " \
+                                "shows them.)" in post.text
     assert "drawing game 1 failed" in caplog.text
 
 

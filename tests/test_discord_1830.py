@@ -34,6 +34,11 @@ class Table:
     def last(self) -> Post:
         return posts(self.thread)[-1]
 
+    @property
+    def labels(self) -> list[str]:
+        """The last post's buttons (the menu of moves left out)."""
+        return [label for cid, label in self.last.buttons if not cid.startswith("rc:s:")]
+
     async def press(self, user: int, label_start: str) -> list[Sent]:
         """Press the last post's button whose label starts so, as `user`."""
         custom_id = next(cid for cid, label in self.last.buttons if label.startswith(label_start))
@@ -65,7 +70,9 @@ async def test_a_four_player_1830_game_through_discord(world):
     assert start.text.endswith("To act: <@1>") and start.pinged == [1]
     assert sorted(start.files) == ["map.png", "market.png", "sheet.png"]
     assert all(png.startswith(b"\x89PNG") for png in start.files.values())
-    assert [label for _, label in start.buttons] == ["Pass (Bid on Companies)"]
+    assert start.buttons[0][0] == "rc:s:1:1"  # the menu of moves, then the buttons
+    assert table.labels == ["Pass (Bid on Companies)"]
+    assert start.embed.title == "To act: user1" and start.embed.description == "Bid on Companies"
 
     # -- the auction: suggestions come from the engine's legal bids ---------------------------
     suggestions = await world.suggest("bid", "company", table.at(1), "cs")
@@ -77,7 +84,9 @@ async def test_a_four_player_1830_game_through_discord(world):
          "user1 bids $50 on CS.")
     post = table.last
     assert post.text == "user1 bids $50 on CS.\nTo act: <@2>" and post.pinged == [2]
-    assert sorted(post.files) == ["map.png", "market.png"]  # the sheet did not change
+    # the stand-in market image changes with every move; map and sheet wait for the round's end
+    assert sorted(post.files) == ["market.png"]
+    assert "Player" not in post.embed.fields[0].value and "cash $600" in post.embed.fields[0].value
     done(await table.play(2, "bid", company="SV"), "user2 buys SV for $20.")
     done(await table.play(3, "bid", company="DH"), "user3 buys DH for $70.")
     done(await table.play(4, "bid", company="Mohawk"), "user4 buys MH for $110.")
@@ -97,6 +106,10 @@ async def test_a_four_player_1830_game_through_discord(world):
     for user in (2, 3, 4):
         await table.press(user, "Pass")
     assert table.last.text.endswith("To act: <@3>")  # user3 presides over PRR
+    assert sorted(table.last.files) == ["map.png", "market.png", "sheet.png"]  # a new round
+    assert table.last.embed.title == "To act: user3 for PRR"
+    assert table.last.embed.description == "Lay/Upgrade Track"
+    turn_post = len(posts(table.thread))
 
     # -- operating round 1: tile, token, trains ----------------------------------------------
     hexes = await world.suggest("lay", "hex", table.at(3), "")
@@ -107,12 +120,16 @@ async def test_a_four_player_1830_game_through_discord(world):
     assert [r.value for r in rotations] == [1]
     done(await table.play(3, "lay", hex="h10", tile="57", rotation=1),
          "PRR lays tile 57 on H10 (Pittsburgh), track W toward H8, E toward Altoona (H12).")
-    assert [label for _, label in table.last.buttons] == ["Done (Place a Token)"]
+    assert table.labels == ["Done (Place a Token)"]
+    assert len(posts(table.thread)) == turn_post and table.last.edits == 1  # the same post
+    assert "focus.png" in table.last.files and table.last.text.splitlines()[-2].startswith(
+        "PRR lays tile 57 on H10")
     cities = await world.suggest("token", "city", table.at(3), "")
     done(await table.play(3, "token", city=cities[0].value),
          "PRR places a station token in H10 (Pittsburgh) for $40. PRR skips Run Routes: it has "
          "no train. Share price: PRR $67 → $65.")
-    assert [label for _, label in table.last.buttons] == ["Buy a 2-train from the bank for $80"]
+    assert table.labels == ["Buy a 2-train from the bank for $80"]
+    assert "PRR must buy a train" in table.last.embed.fields[0].value
     done(await table.press(3, "Buy a 2-train"), "PRR buys a 2-train from the bank for $80.")
     done(await table.play(3, "train", train="2-train"), "PRR buys a 2-train from the bank for $80.")
     done(await table.press(3, "Done"), "PRR passes (Buy Trains).")
@@ -129,19 +146,19 @@ async def test_a_four_player_1830_game_through_discord(world):
     assert routes[0].ephemeral and routes[0].text.startswith("PRR can earn $")
     best = int(routes[0].text.split("$")[1].split(":")[0])
     done(await table.play(3, "pass"), "PRR passes (Lay/Upgrade Track).")
-    assert [label for _, label in table.last.buttons] == [f"Run best routes for ${best}"]
+    assert table.labels == [f"Run best routes for ${best}"]
     sent = await table.press(3, "Run best routes")
     assert sent[-1].text.startswith(f"Done: PRR runs for ${best} (2-train $")
-    buttons = [label for _, label in table.last.buttons]
-    assert buttons == [f"Pay out ${best} (${best // 10} a share)", f"Withhold ${best}"]
+    assert table.labels == [f"Pay out ${best} (${best // 10} a share)", f"Withhold ${best}"]
     sent = await table.press(3, "Pay out")
     assert sent[-1].text.startswith(f"Done: PRR pays out ${best}")
-    assert "Buy a 2-train from the bank for $80" in [label for _, label in table.last.buttons]
+    assert "Buy a 2-train from the bank for $80" in table.labels
     history = await world.run("history", world.interaction(9, where=table.thread.id), last=3,
                               game=None)
     assert history[0].ephemeral and history[0].text.splitlines()[-1].startswith(
         f"{world.bot.service.store.action_count(1)}. PRR pays out ${best}")
-    image = await world.run("market", world.interaction(9, where=table.thread.id), game=None)
+    image = await world.run("show", world.interaction(9, where=table.thread.id), view="market",
+                            game=None)
     assert image == [Sent("Game #1 · market", ephemeral=True, files=["market.png"])]
     assert image[0].files == ["market.png"]
     status = await world.run("status", world.interaction(9, where=table.thread.id), game=None)
@@ -214,9 +231,11 @@ async def test_an_illegal_tile_is_refused_with_the_legal_ones(world):
     sent = await table.play(3, "lay", hex="A1")
     assert sent[-1] == Sent("Refused: hex A1 is not possible for /play lay now; possible: "
                             "H10, H14", True)
-    sent = await table.play(3, "lay", hex="H14", tile="7")
-    assert sent[-1].text == ("Refused: 2 moves fit; give rotation: Lay tile 7 on H14: track SW to "
-                             "I13, W to Altoona; Lay tile 7 on H14: track W to Altoona, NW to G13")
+    sent = await table.play(3, "lay", hex="H14", tile="7")  # two ways: drawn, to pick one
+    assert sent[-1].ephemeral and sent[-1].files == ["lays.png"]
+    assert sent[-1].text == ("2 ways to lay on H14; pick one (numbered as drawn):\n"
+                             "1: SW toward I13, W toward Altoona (H12)\n"
+                             "2: W toward Altoona (H12), NW toward G13")
     sent = await table.game(3, "act", game=None, action='{"type": "lay_tile", "entity": "PRR", '
                             '"entity_type": "corporation", "hex": "H10", "tile": "57-0", '
                             '"rotation": 0}')

@@ -79,9 +79,15 @@ async def test_admin_commands(world):
 async def test_spectators_read_privately(world):
     thread = await three_players(world)
     at = world.interaction(42, where=thread.id)
-    for command in ("map", "market", "sheet"):
-        sent = await world.run(command, world.interaction(42, where=thread.id), game=None)
-        assert sent == [Sent("Refused: tally has no %s image (it has: board)" % command, True)]
+    for view in ("map", "market", "sheet"):
+        sent = await world.run("show", world.interaction(42, where=thread.id), view=view,
+                               game=None)
+        assert sent == [Sent("Refused: tally has no %s image (it has: board)" % view, True)]
+    sent = await world.run("show", world.interaction(42, where=thread.id), view="board",
+                           game=None)
+    assert sent[-1].ephemeral and sent[-1].files == ["board.png"]
+    assert [c.value for c in await world.suggest("show", "view", at, "", group="game")] == \
+        ["board"]
     sent = await world.run("routes", at, company="PRR", game=None)
     assert sent == [Sent("Refused: tally has no train routes", True)]
     assert await world.suggest("routes", "company", at, "", group="game") == []

@@ -61,7 +61,8 @@ async def test_a_deal_is_asked_in_the_thread_and_accepted_by_button_after_a_rest
     assert sent[-1] == Sent("Done: user2 accepted deal #1: user1 took 2 from user2.", True)
     post = posts(thread)[-1]
     assert post.text == "user2 accepted deal #1: user1 took 2 from user2.\nTo act: <@2>"
-    assert list(post.files) == ["board.png"] and post.buttons == [("rc:m:1:2:pass", "pass")]
+    assert list(post.files) == ["board.png"]
+    assert post.buttons == [("rc:s:1:2", ""), ("rc:m:1:2:pass", "pass")]  # the menu, a button
     store = again.bot.service.store
     assert [(a.user_id, a.payload["type"]) for a in store.actions(1)] == [(1, "take")]
     for answer in ("yes", "no"):  # the deal's buttons are stale now

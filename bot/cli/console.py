@@ -288,11 +288,13 @@ async def _moves(console: Console, caller: Caller, args: dict) -> None:
     console.say(moves_text(await console.service.legal_actions(game_id, caller.user_id)))
 
 
-def _image(view: str) -> Handler:
-    async def run(console: Console, caller: Caller, args: dict) -> None:
-        await console.show(await console.service.view(console.game(args), view,
-                                                      console.renderer))
-    return run
+async def _show(console: Console, caller: Caller, args: dict) -> None:
+    view = str(args.get("view") or "map").strip().casefold()
+    await console.show(await console.service.view(console.game(args), view, console.renderer))
+
+
+async def _info(console: Console, caller: Caller, args: dict) -> None:
+    await console.show(await console.service.reference(console.game(args), args.get("topic")))
 
 
 async def _history(console: Console, caller: Caller, args: dict) -> None:
@@ -402,9 +404,10 @@ GAME_COMMANDS: dict[str, Command] = {c.name: c for c in (
             _undo),
     Command("moves", (GAME,), "list every move you can make now", _moves),
     Command("status", (GAME,), "show where the game stands", _status),
-    Command("map", (GAME,), "write the current map image", _image("map")),
-    Command("market", (GAME,), "write the current stock market image", _image("market")),
-    Command("sheet", (GAME,), "write the current company sheet image", _image("sheet")),
+    Command("show", (Param("view", str), GAME), "write a current image: map (default), market, "
+            "sheet", _show),
+    Command("info", (Param("topic", str), GAME), "reference: privates, phases, certificates, "
+            "market colours", _info),
     Command("history", (Param("last", int), GAME), "the last actions, numbered", _history),
     Command("routes", (Param("company", str, True), GAME), "a company's best routes now",
             _routes),

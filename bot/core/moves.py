@@ -31,6 +31,7 @@ class Field:
     shown: Callable[[Any], str] = str
     required: bool = False
     number: bool = False
+    by_label: bool = False  # suggested with the whole move's label (a rotation in words)
 
 
 @dataclass(frozen=True)
@@ -101,8 +102,9 @@ MOVES: dict[str, Move] = {m.name: m for m in (
                        required=True),
                  Field("tile", "tile", "Which tile (suggestions: those legal on that hex)",
                        _tile_name),
-                 Field("rotation", "rotation", "Rotation 0-5 (suggestions: the legal ones)",
-                       number=True)),
+                 Field("rotation", "rotation",
+                       "Which way the track runs (suggestions name its exits)", number=True,
+                       by_label=True)),
          example="/play lay hex:H10 tile:57 rotation:1"),
     Move("token", "Place a station token", ("place_token",),
          pick=("city", "Which city (suggestions list the legal ones)"),
@@ -143,6 +145,15 @@ def choice_key(action: Action) -> str:
     """A short, stable name for one action (an autocomplete value is at most 100 characters)."""
     canonical = json.dumps(action, sort_keys=True, separators=(",", ":"))
     return KEY_PREFIX + hashlib.sha1(canonical.encode()).hexdigest()[:12]
+
+
+def by_key(key: str, choices: Sequence[Choice]) -> Action:
+    """The legal move a menu option or picture button named by its key."""
+    found = next((c for c in choices if choice_key(c.action) == key), None)
+    if found is None:
+        raise Refused("that move is no longer open to you (the game has moved on); pick again "
+                      "from the newest post")
+    return dict(found.action)
 
 
 def _of_move(move: Move, choices: Sequence[Choice]) -> list[Choice]:
@@ -274,6 +285,12 @@ def suggest(move: Move, option: str, args: Mapping[str, Any], choices: Sequence[
     """(name shown, value sent) suggestions for one option while the user types `current`."""
     mine = _of_move(move, choices)
     field = next((f for f in move.fields if f.name == option), None)
+    if field is not None and field.by_label:  # the value is a number; its words are the label
+        found = [(_fit(c.label), field.shown(c.action.get(field.field)))
+                 for c in _by_fields(move, mine, args, skip=option)
+                 if current.strip().casefold() in c.label.casefold()
+                 or current.strip() == field.shown(c.action.get(field.field))]
+        return list(dict.fromkeys(found))[:limit]
     if field is not None:
         counts: dict[str, int] = {}
         for c in _by_fields(move, mine, args, skip=option):
@@ -307,6 +324,29 @@ def moves_text(choices: Sequence[Choice]) -> str:
     if rest:
         lines.append("/game act: " + "; ".join(rest))
     return "\n".join(lines)
+
+
+def grouped_moves(choices: Sequence[Choice], limit: int) -> list[tuple[str, list[Choice]]]:
+    """The legal moves by the /play command that makes each (alike labels once), at most
+    `limit` in all: when there are more, every command keeps a fair share of its first ones."""
+    groups: list[tuple[str, list[Choice]]] = []
+    used: set[int] = set()
+    for move in MOVES.values():
+        alike: dict[str, Choice] = {}
+        for c in _of_move(move, choices):
+            used.add(id(c))
+            alike.setdefault(c.label, c)
+        if alike:
+            groups.append((move.name, list(alike.values())))
+    rest = list({c.label: c for c in choices if id(c) not in used}.values())
+    if rest:
+        groups.append(("act", rest))
+    kept = [0] * len(groups)
+    while sum(kept) < limit and any(k < len(g) for k, (_, g) in zip(kept, groups)):
+        for i, (_, members) in enumerate(groups):
+            if kept[i] < len(members) and sum(kept) < limit:
+                kept[i] += 1
+    return [(name, members[:k]) for (name, members), k in zip(groups, kept) if k]
 
 
 def _fit(label: str, size: int = 100) -> str:

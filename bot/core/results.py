@@ -1,9 +1,10 @@
 """What a frontend hands to the service (who is asking) and what it gets back (what to show)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from engine.game import Choice
+from engine.game import Action, Choice, TurnInfo
 from engine.shapes import bounded_name
 
 
@@ -33,7 +34,8 @@ class Result:
     changed. `duplicate` marks a resubmitted interaction that was ignored. `vote` is the id of
     a request awaiting answers, of `vote_kind` "undo" (a vote) or "deal" (the other owner's
     agreement); `files` are (name, bytes) attachments for the caller; `confirm` is the token of
-    a previewed move the caller may now confirm or cancel.
+    a previewed move the caller may now confirm or cancel. `action` is the move applied (for
+    the thread's pictures of it) and `places` the map places it changed.
     """
 
     text: str = ""
@@ -48,6 +50,8 @@ class Result:
     vote_kind: str = "undo"
     files: tuple[tuple[str, bytes], ...] = ()
     confirm: str | None = None
+    action: Action | None = None
+    places: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -62,7 +66,9 @@ class Refused(Exception):
 class Prompt:
     """What a turn prompt shows: the game's version (buttons carry it, so a button from an
     older turn is recognised), who must act, who was last @mentioned as having to act (stored,
-    so a restart does not mention them again), and the legal choices of the first of them."""
+    so a restart does not mention them again), and the legal choices of the first of them;
+    the turn as the title tells it (for whom, step, cash, what is compulsory), the round under
+    way, and at the end the final ranking (name, score) best first."""
 
     game_id: int
     thread_id: int | None
@@ -71,3 +77,9 @@ class Prompt:
     mentioned: tuple[int, ...] = ()
     names: tuple[str, ...] = ()
     choices: tuple[Choice, ...] = ()
+    turn: tuple[TurnInfo, ...] = ()
+    player_names: dict[Any, str] = field(default_factory=dict)
+    round: str = ""
+    finished: bool = False
+    ranking: tuple[tuple[str, int], ...] = ()
+    views: tuple[str, ...] = ()

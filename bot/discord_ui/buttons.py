@@ -1,11 +1,12 @@
-"""The turn prompt's buttons and the answer buttons of requests (undo votes, proposed deals),
-as persistent Discord components.
+"""The turn prompt's menu and buttons, the buttons of a lay-by-picture answer, and the answer
+buttons of requests (undo votes, proposed deals), as persistent Discord components.
 
-Each button keeps what it means in its custom id (`rc:m:<game>:<version>:<kind>`, and
-`rc:u:<request>:<yes|no>` for an undo vote or `rc:d:<request>:<yes|no>` for a deal), so it works
-after a restart without any view kept in memory; the game version in a move button lets the
-service refuse a button from an older turn, and a request that was answered or lapsed is
-refused by the service from its stored status.
+Each component keeps what it means in its custom id (`rc:m:<game>:<version>:<kind>` for a
+one-click move, `rc:s:<game>:<version>` for the menu, whose options carry the moves' keys,
+`rc:l:<game>:<version>:<key>` for a lay picked by picture, and `rc:u:<request>:<yes|no>` for an
+undo vote or `rc:d:<request>:<yes|no>` for a deal), so it works after a restart without any view
+kept in memory; the game version lets the service refuse a component from an older turn, and a
+request that was answered or lapsed is refused by the service from its stored status.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import discord
 
 from bot.discord_ui.io import caller_of
-from bot.core.moves import Quick, quick_action
+from bot.core.moves import Quick, by_key, quick_action
 
 if TYPE_CHECKING:
     from bot.discord_ui.app import RailchatBot
@@ -46,6 +47,57 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
         result = await bot.service.play(
             self.game_id, caller_of(interaction),
             lambda game, choices: quick_action(kind, choices),
+            version=self.version, interaction_id=interaction.id)
+        await bot.poster.publish(interaction, result)
+
+
+class LayButton(discord.ui.DynamicItem[discord.ui.Button],
+                template=r"^rc:l:(?P<game>\d+):(?P<version>\d+):(?P<key>~[0-9a-f]{12})$"):
+    """One lay of a lay-by-picture answer, named by its number and exits."""
+
+    def __init__(self, game_id: int, version: int, key: str, label: str = "Lay") -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
+                                           custom_id=f"rc:l:{game_id}:{version}:{key}"))
+        self.game_id, self.version, self.key = game_id, version, key
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> LayButton:
+        return cls(int(match["game"]), int(match["version"]), match["key"], item.label or "Lay")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: RailchatBot = interaction.client  # type: ignore[assignment]
+        key = self.key
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await bot.service.play(
+            self.game_id, caller_of(interaction), lambda game, choices: by_key(key, choices),
+            version=self.version, interaction_id=interaction.id)
+        await bot.poster.publish(interaction, result)
+
+
+class MoveMenu(discord.ui.DynamicItem[discord.ui.Select],
+               template=r"^rc:s:(?P<game>\d+):(?P<version>\d+)$"):
+    """The menu of legal moves of one turn (each option's value is the move's key)."""
+
+    def __init__(self, game_id: int, version: int,
+                 options: Sequence[discord.SelectOption] = ()) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"rc:s:{game_id}:{version}", placeholder="Choose a move…",
+            options=list(options) or [discord.SelectOption(label="-", value="-")]))
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str]) -> MoveMenu:
+        return cls(int(match["game"]), int(match["version"]), item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: RailchatBot = interaction.client  # type: ignore[assignment]
+        picked = (self.item.values or [""])[0]
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await bot.service.play(
+            self.game_id, caller_of(interaction),
+            lambda game, choices: by_key(picked, choices),
             version=self.version, interaction_id=interaction.id)
         await bot.poster.publish(interaction, result)
 
@@ -109,18 +161,34 @@ def confirm_view(token: str) -> discord.ui.View:
     return view
 
 
-DYNAMIC_ITEMS: tuple[Any, ...] = (MoveButton, VoteButton, ConfirmButton)
+DYNAMIC_ITEMS: tuple[Any, ...] = (MoveButton, VoteButton, ConfirmButton, LayButton, MoveMenu)
 
 
-def prompt_view(game_id: int, version: int, quick: Sequence[Quick], vote: int | None = None,
-                vote_kind: str = "undo") -> discord.ui.View | None:
-    """Buttons for a thread post: the request's answers first (if any), then the one-click
-    moves."""
+def turn_view(game_id: int, version: int, quick: Sequence[Quick],
+              options: Sequence[discord.SelectOption]) -> discord.ui.View | None:
+    """A turn post's components: the menu of legal moves, then the one-click moves."""
     items: list[discord.ui.Item[Any]] = []
-    if vote is not None:
-        kind = VOTE_PREFIX[vote_kind]
-        items += [VoteButton(kind, vote, True), VoteButton(kind, vote, False)]
+    if options:
+        items.append(MoveMenu(game_id, version, options))
     items += [MoveButton(game_id, version, q.kind, q.label) for q in quick]
+    return _view(items)
+
+
+def request_view(kind: str, request_id: int, game_id: int, version: int,
+                 quick: Sequence[Quick]) -> discord.ui.View | None:
+    """The answer buttons of a request (`kind`: "undo" or "deal"), then the one-click moves
+    of whoever must act (a move lapses the request)."""
+    prefix = VOTE_PREFIX[kind]
+    return _view([VoteButton(prefix, request_id, True), VoteButton(prefix, request_id, False),
+                  *(MoveButton(game_id, version, q.kind, q.label) for q in quick)])
+
+
+def lay_view(game_id: int, version: int, lays: Sequence[tuple[str, str]]) -> discord.ui.View | None:
+    """One button per (key, label) lay of a lay-by-picture answer."""
+    return _view([LayButton(game_id, version, key, label) for key, label in lays])
+
+
+def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
     if not items:
         return None
     view = discord.ui.View(timeout=None)

@@ -111,6 +111,18 @@ def fit_latest(text: str, size: int = MAX_MESSAGE) -> str:
     return text if len(text) <= size else fit("\n".join([head, "…", *lines]), size)
 
 
+def split_message(text: str, size: int = MAX_MESSAGE) -> list[str]:
+    """Messages of at most `size` characters, cut between paragraphs (blank lines) where
+    possible."""
+    parts: list[str] = []
+    for paragraph in text.split("\n\n"):
+        if parts and len(parts[-1]) + 2 + len(paragraph) <= size:
+            parts[-1] += "\n\n" + paragraph
+        else:
+            parts.append(fit(paragraph, size))
+    return parts
+
+
 def fit(text: str, size: int = MAX_MESSAGE) -> str:
     """Shorten to Discord's message limit."""
     return text if len(text) <= size else text[:size - 1] + "…"

@@ -1,11 +1,14 @@
-"""Posting each game's changes to its Discord thread.
+"""Posting each game's changes to its Discord thread: one post per player turn.
 
-Every accepted change is queued; a short moment later one post says what happened (one line
-per change, so rapid moves become a single message and Discord's rate limits are respected),
-who must act next (@mentioned only when that changed since the last mention, which is stored,
-so a restart does not mention them again; plus a direct message to those who opted in), who
-must answer a new request (@mentioned), the current map and market (the sheet when it
-changed), and the turn's and the request's buttons.
+A turn's post opens when the turn passes to a player (who is @mentioned on it, unless that
+was already done, which is stored so a restart does not mention them again): it carries the
+turn prompt (an embed saying for whom, which step, cash, trains and what is compulsory), the
+menu of legal moves and the one-click buttons. Each move of that turn is then edited into the
+same post (one line per move; rapid moves are gathered, Discord's rate limits respected) with
+a close-up of the map area the turn changed (tiles, tokens, runs drawn in colour) and the
+market when it changed. When a round ends the next post carries the full map, market and sheet;
+when the game ends, a post gives the final ranking with them. Requests that others must answer
+(undo votes, deals) get a post of their own with their buttons, pinging who must answer.
 """
 from __future__ import annotations
 
@@ -14,23 +17,27 @@ import hashlib
 import io
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_ui.buttons import prompt_view
+from bot.discord_ui.buttons import request_view, turn_view
 from bot.discord_ui.io import MAX_MESSAGE, fit, game_thread, reply
 from bot.core.moves import quick_moves
+from bot.core.rendering import runs_of
 from bot.core.results import Prompt, Result
-from bot.core.service.base import Renderer
+from bot.discord_ui.turn_prompt import menu_options, prompt_embed
 
 if TYPE_CHECKING:
     from bot.discord_ui.app import RailchatBot
+    from bot.core.service.base import Renderer
 
 log = logging.getLogger(__name__)
 
 MAX_UPLOAD = 10 * 1024 * 1024  # bytes per message without server boosts
-ALWAYS_SHOWN = ("map", "market")  # other views are posted only when their image changed
+# Views shown only whole, when a round starts and at the end: the map (a turn's changes to it
+# are shown close up) and the company sheet (its cash figures change with nearly every move).
+ROUND_ONLY = ("map", "sheet")
 DEFAULT_DELAY = 2.0  # seconds a change waits for the next one before the post goes out
 
 
@@ -38,10 +45,25 @@ DEFAULT_DELAY = 2.0  # seconds a change waits for the next one before the post g
 class Batch:
     thread_id: int | None
     lines: list[str] = field(default_factory=list)
-    views: list[str] = field(default_factory=list)
+    places: list[str] = field(default_factory=list)
+    runs: list[dict[str, Any]] = field(default_factory=list)
     vote: int | None = None
     vote_kind: str = "undo"
     vote_ping: tuple[int, ...] = ()
+    moves_only: bool = True  # every change is a move (not a join, pause, undo, deal answer...)
+
+
+@dataclass
+class TurnPost:
+    """The post of the turn under way, edited as its moves come in."""
+
+    message: Any
+    owners: tuple[int, ...]
+    round: str
+    lines: list[str] = field(default_factory=list)
+    places: list[str] = field(default_factory=list)
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)  # attached now, by file name
 
 
 class ThreadPoster:
@@ -53,7 +75,8 @@ class ThreadPoster:
         self._pending: dict[int, Batch] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._locks: dict[int, asyncio.Lock] = {}
-        self._drawn: dict[tuple[int, str], str] = {}  # digest of the last image posted
+        self._turns: dict[int, TurnPost] = {}
+        self._drawn: dict[tuple[int, str], str] = {}  # digest of the last image shown
 
     async def publish(self, interaction: discord.Interaction, result: Result) -> None:
         """Refusals and duplicates answer only the caller; changes are acknowledged to the
@@ -77,7 +100,9 @@ class ThreadPoster:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         batch.lines.append(result.text)
-        batch.views += [v for v in result.views if v not in batch.views]
+        batch.moves_only = batch.moves_only and result.action is not None
+        batch.places += [p for p in result.places if p not in batch.places]
+        batch.runs += runs_of(result.action)
         if result.vote is not None:
             batch.vote, batch.vote_kind, batch.vote_ping = (result.vote, result.vote_kind,
                                                             result.notify)
@@ -103,76 +128,165 @@ class ThreadPoster:
             if thread is None:
                 return
             prompt = await self.bot.service.prompt(game_id)
-            files, notes = await self._images(game_id, batch.views)
-            text, ping = self._text(batch, prompt, notes)
-            view = prompt_view(game_id, prompt.version, quick_moves(prompt.choices), batch.vote,
-                               batch.vote_kind)
-            kwargs = {"files": files, "allowed_mentions": discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(u) for u in ping])}
-            if view is not None:
-                kwargs["view"] = view
-            await thread.send(text, **kwargs)
-            if prompt.notify and prompt.notify != prompt.mentioned:
-                self.bot.service.mark_mentioned(game_id, prompt.notify)
-            await self._direct_messages(game_id, thread, ping, batch.vote_ping)
+            if batch.vote is not None:
+                await self._request_post(thread, batch, prompt)
+                return
+            turn = self._turns.get(game_id)
+            new_round = turn is None or prompt.round != turn.round
+            if (turn is not None and batch.moves_only and not new_round and not prompt.finished
+                    and prompt.notify and set(prompt.notify) == set(turn.owners)):
+                turn.lines += batch.lines  # the same player goes on: their post grows
+                turn.places += [p for p in batch.places if p not in turn.places]
+                turn.runs += batch.runs
+                await self._edit(game_id, turn, prompt, changed=bool(batch.places or batch.runs))
+                return
+            await self._open_turn(game_id, thread, prompt, batch, full=new_round or prompt.finished)
 
-    def _text(self, batch: Batch, prompt: Prompt, notes: list[str]) -> tuple[str, list[int]]:
-        """The post's text and the users it pings: who must answer a new request, and whoever
-        must act when that changed since they were last mentioned."""
-        ping = list(batch.vote_ping)
+    # -- a turn's post -----------------------------------------------------------------------------
+    async def _open_turn(self, game_id: int, thread: discord.Thread, prompt: Prompt,
+                         batch: Batch, *, full: bool) -> None:
+        """A new post: the moves that passed the turn, then whoever must act now (mentioned
+        once); the whole board at a new round or the end, else what the moves changed."""
+        images, notes = await self._images(game_id, prompt.views if full else _turn_views(prompt),
+                                           always=full)
+        turn = TurnPost(None, prompt.notify, prompt.round, list(batch.lines),
+                        list(batch.places), list(batch.runs))
+        if not full and (batch.places or batch.runs):
+            focus = await self._focus(game_id, turn)
+            if focus is not None:
+                images = {"focus.png": focus, **images}
+        ping = [u for u in prompt.notify if u not in prompt.mentioned]
+        text = self._text(batch.lines + notes, prompt, ping)
+        kwargs: dict[str, Any] = {
+            "files": [discord.File(io.BytesIO(png), filename=name) for name, png in images.items()],
+            "allowed_mentions": discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in ping])}
+        embed = prompt_embed(prompt.turn, prompt.player_names)
+        if embed is not None:
+            kwargs["embed"] = embed
+        view = self._view(prompt)
+        if view is not None:
+            kwargs["view"] = view
+        turn.message = await thread.send(text, **kwargs)
+        turn.files = dict(images)
+        self._turns[game_id] = turn
+        if prompt.notify and prompt.notify != prompt.mentioned:
+            self.bot.service.mark_mentioned(game_id, prompt.notify)
+        await self._direct_messages(game_id, thread, ping, (), embed)
+
+    async def _edit(self, game_id: int, turn: TurnPost, prompt: Prompt, *,
+                    changed: bool) -> None:
+        """The turn's post with its moves so far, its prompt, menu and buttons brought up to
+        date; only images that changed are uploaded again."""
+        files = dict(turn.files)
+        if changed and self.renderer is not None:
+            focus = await self._focus(game_id, turn)
+            if focus is not None:
+                files["focus.png"] = focus
+        changed_views, _ = await self._images(game_id, _turn_views(prompt), always=False)
+        files.update(changed_views)
+        new = {name: png for name, png in files.items() if turn.files.get(name) != png}
+        kept = [a for a in getattr(turn.message, "attachments", []) or []
+                if getattr(a, "filename", None) in files and a.filename not in new]
+        uploads = [discord.File(io.BytesIO(png), filename=name) for name, png in new.items()]
+        text = self._text(turn.lines, prompt, [])
+        edited = await turn.message.edit(content=text, attachments=[*kept, *uploads],
+                                         embed=prompt_embed(prompt.turn, prompt.player_names),
+                                         view=self._view(prompt))
+        turn.message = edited if edited is not None and hasattr(edited, "edit") else turn.message
+        turn.files = files
+
+    def _text(self, lines: list[str], prompt: Prompt | None, ping: list[int]) -> str:
         tail = []
-        if batch.vote_ping:
-            tail.append("To answer: " + " ".join(f"<@{u}>" for u in batch.vote_ping))
-        if prompt.notify:
-            if prompt.notify != prompt.mentioned:
-                ping += [u for u in prompt.notify if u not in ping]
+        if prompt is not None and prompt.finished and prompt.ranking:
+            tail.append("**Final ranking:** " + ", ".join(
+                f"{n}. {name} {score}" for n, (name, score) in enumerate(prompt.ranking, start=1)))
+        elif prompt is not None and prompt.notify:
+            if ping:
                 tail.append("To act: " + " ".join(f"<@{u}>" for u in prompt.notify))
             else:
                 tail.append("To act: " + ", ".join(prompt.names))
-        elif prompt.names:
+        elif prompt is not None and prompt.names:
             tail.append("To act: " + ", ".join(prompt.names))
-        body = "\n".join([*batch.lines, *notes])
         end = "\n".join(tail)
+        body = "\n".join(lines)
         room = MAX_MESSAGE - len(end) - 1
-        return (fit(body, room) + ("\n" + end if end else "")), ping
+        return (fit(body, room) + ("\n" + end if end else "")).strip() or "\u200b"
 
-    async def _images(self, game_id: int, views: list[str]) -> tuple[list[discord.File], list[str]]:
+    def _view(self, prompt: Prompt) -> discord.ui.View | None:
+        """The menu of legal moves and the one-click buttons of the player to act."""
+        return turn_view(prompt.game_id, prompt.version, quick_moves(prompt.choices),
+                         menu_options(prompt.choices))
+
+    # -- requests ------------------------------------------------------------------------------------
+    async def _request_post(self, thread: discord.Thread, batch: Batch, prompt: Prompt) -> None:
+        """A deal or undo request: its own post, pinging who must answer, with its buttons (the
+        turn's post stays the current one)."""
+        assert batch.vote is not None
+        view = request_view(batch.vote_kind, batch.vote, prompt.game_id, prompt.version,
+                            quick_moves(prompt.choices))
+        ping = list(batch.vote_ping)
+        lines = [*batch.lines, "To answer: " + " ".join(f"<@{u}>" for u in ping)]
+        if prompt.names:
+            lines.append("To act: " + ", ".join(prompt.names))
+        await thread.send(fit("\n".join(lines)), view=view,
+                          allowed_mentions=discord.AllowedMentions(
+                              everyone=False, roles=False, users=[discord.Object(u) for u in ping]))
+        await self._direct_messages(prompt.game_id, thread, ping, batch.vote_ping, None)
+
+    # -- images --------------------------------------------------------------------------------------
+    async def _focus(self, game_id: int, turn: TurnPost) -> bytes | None:
+        try:
+            return await self.bot.service.draw_focus(game_id, turn.places, turn.runs, self.renderer)
+        except Exception:
+            log.exception("drawing the focus view of game %s failed", game_id)
+            return None
+
+    async def _images(self, game_id: int, views: tuple[str, ...], *,
+                      always: bool) -> tuple[dict[str, bytes], list[str]]:
+        """The views whose image changed since it was last shown (all of them when `always`)."""
         if not views or self.renderer is None:
-            return [], []
+            return {}, []
         try:
             images = await self.bot.service.draw(game_id, views, self.renderer)
         except Exception:
             log.exception("drawing game %s failed", game_id)
-            return [], ["(The images could not be drawn this time; /game map shows them.)"]
-        files, notes, total = [], [], 0
+            return {}, ["(The images could not be drawn this time; /game show map shows them.)"]
+        out, notes, total = {}, [], 0
         for view, png in images.items():
             digest = hashlib.sha1(png).hexdigest()
-            if view not in ALWAYS_SHOWN and self._drawn.get((game_id, view)) == digest:
+            if not always and self._drawn.get((game_id, view)) == digest:
                 continue
             if total + len(png) > MAX_UPLOAD:
-                notes.append(f"(The {view} image is too large to attach; use /game {view}.)")
+                notes.append(f"(The {view} image is too large to attach; use /game show {view}.)")
                 continue
             total += len(png)
             self._drawn[(game_id, view)] = digest
-            files.append(discord.File(io.BytesIO(png), filename=f"{view}.png"))
-        return files, notes
+            out[f"{view}.png"] = png
+        return out, notes
 
     async def _direct_messages(self, game_id: int, thread: discord.Thread, users: list[int],
-                               asked: tuple[int, ...]) -> None:
-        """To those who opted in: a move to make, or (`asked`) a request to answer."""
+                               asked: tuple[int, ...], embed: discord.Embed | None) -> None:
+        """To those who opted in: a move to make (with the turn prompt), or (`asked`) a
+        request to answer."""
         for user_id in users:
             if not self.bot.service.wants_dm(user_id):
                 continue
             what = "A request awaits your answer" if user_id in asked else "Your move"
             try:
                 user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                await user.send(f"{what} in game #{game_id}: {thread.jump_url}")
+                text = f"{what} in game #{game_id}: {thread.jump_url}"
+                await (user.send(text, embed=embed) if embed is not None else user.send(text))
             except discord.HTTPException as exc:  # DMs closed, or the user left
                 log.info("could not DM user %s: %s", user_id, exc)
 
 
+def _turn_views(prompt: Prompt) -> tuple[str, ...]:
+    return tuple(v for v in prompt.views if v not in ROUND_ONLY)
+
+
 async def post_now(bot: RailchatBot, result: Result) -> None:
-    """A post outside the coalescing (reminders): text and pings only."""
+    """A post outside the turn posts (reminders): text and pings only."""
     if result.thread_id is None:
         return
     thread = await game_thread(bot, result.thread_id)

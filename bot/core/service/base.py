@@ -31,8 +31,9 @@ CHOICE_CACHE = 64
 IMPORTED_BY = 0  # user id recorded for the actions of an imported game file
 
 T = TypeVar("T")
-# Draws one view (a name from Game.views()) of a game as PNG bytes; supplied by render/.
-Renderer = Callable[[Game, str], bytes]
+# Draws one view (a name from Game.views(), or "focus" with the places changed and the runs
+# made) of a game as PNG bytes; supplied by render/.
+Renderer = Callable[..., bytes]
 # Turns the caller's legal choices (and the live game, for typed routes) into one action.
 MoveBuilder = Callable[[Game, list[Choice]], Action]
 

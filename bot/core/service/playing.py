@@ -119,7 +119,8 @@ class Playing(ServiceBase):
             self._forget(record.id)  # the live game is ahead of the log: rebuild next time
             raise
         self._remember(record.id, game, record.version + 1)
-        return self._changed(record, head + text + self._lapsed(record, lapsing), game)
+        changed = self._changed(record, head + text + self._lapsed(record, lapsing), game)
+        return replace(changed, action=recorded, places=game.changed_places())
 
     async def undo(self, game_id: int, caller: Caller,
                    interaction_id: int | None = None) -> Result:

@@ -7,7 +7,7 @@ import asyncio
 import logging
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from bot.core.config import MAX_REMIND_HOURS
 from bot.core.results import Prompt, Refused, Result
@@ -122,13 +122,22 @@ class Views(ServiceBase):
         check)."""
         async with self._lock(game_id):
             record = self._record(game_id, self._guild_of(game_id))
-            if record.status != ACTIVE:
+            if record.status == OPEN:
                 return Prompt(record.id, record.thread_id, record.version)
             game = await self._live(record)
+            seats = self.store.seats(record.id)
+            ranking = tuple((game.player_name(p), v) for p, v in
+                            sorted(game.result().items(), key=lambda kv: -kv[1])) \
+                if game.finished else ()
             prompt = Prompt(record.id, record.thread_id, record.version,
                             notify=self._to_notify(record, game), mentioned=record.mentioned,
-                            names=tuple(game.player_name(p) for p in game.active_players()))
-            if record.paused or not game.active_players() or not choices:
+                            names=tuple(game.player_name(p) for p in game.active_players()),
+                            turn=tuple(game.turn_info()),
+                            player_names={s.player_id: s.name for s in seats},
+                            round=game.round_name(), finished=game.finished, ranking=ranking,
+                            views=tuple(game.views()))
+            if record.status != ACTIVE or record.paused or not game.active_players() \
+                    or not choices:
                 return prompt
             legal = await self._legal(record, game, game.active_players()[0])
             return replace(prompt, choices=tuple(legal))
@@ -161,6 +170,43 @@ class Views(ServiceBase):
                 return {}
             game = await self._live(record)
             return await asyncio.to_thread(lambda: {v: renderer(game, v) for v in views})
+
+    async def draw_focus(self, game_id: int, places: Sequence[str], runs: Sequence[Any],
+                         renderer: Renderer) -> bytes | None:
+        """A close-up of the map where these places changed and these runs went. For a game
+        id the service itself answered with (no server check)."""
+        async with self._lock(game_id):
+            game = await self._live(self._record(game_id, self._guild_of(game_id)))
+            return await asyncio.to_thread(renderer, game, "focus", tuple(places), tuple(runs))
+
+    async def lay_picture(self, game_id: int, user_id: int, hex_id: str, tile: str | None,
+                          draw: Callable[[Game, list[Any]], bytes], *,
+                          guild_id: int | None = None) -> tuple[int, list[Any], bytes]:
+        """The caller's legal lays on one hex (of one tile when given), drawn by `draw`:
+        (game version, the lays, the picture). Refused when there is none."""
+        async with self._lock(game_id):
+            record = self._record(game_id, guild_id)
+            seat = seat_of(self.store.seats(record.id), user_id)
+            if record.status != ACTIVE or record.paused or seat is None:
+                raise Refused("you have no move in this game now")
+            game = await self._live(record)
+            options = getattr(game, "lay_options", None)
+            if options is None:
+                raise Refused(f"{record.title} has no tiles to lay")
+            lays = await asyncio.to_thread(options, seat.player_id, hex_id, tile)
+            if not lays:
+                raise Refused(f"no tile can be laid on {hex_id} by you now")
+            return record.version, lays, await asyncio.to_thread(draw, game, lays)
+
+    async def reference(self, game_id: int, topic: str | None = None, *,
+                        guild_id: int | None = None) -> Result:
+        """The title's rules reference (`/game info`), all of it or one topic."""
+        def look(game: Game) -> str:
+            try:
+                return game.reference(topic.strip().casefold() if topic else None)
+            except ValueError as exc:
+                raise Refused(str(exc)) from None
+        return await self.inspect(game_id, look, guild_id=guild_id)
 
     async def view(self, game_id: int, view: str, renderer: Renderer | None, *,
                    guild_id: int | None = None) -> Result:

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_ui.io import (add_to_thread, caller_of, fit, fit_latest, game_or_refuse,
-                               game_thread, reply, reply_files, resolve_game)
+                               game_thread, reply, reply_files, resolve_game, split_message)
 from bot.core.help_text import help_text
 from bot.core.moves import moves_text
 from bot.core.parsing import (parse_action, parse_game_file, parse_options,
@@ -194,20 +194,37 @@ class GameCog(commands.GroupCog, group_name="game",
         await _answer(interaction, await self.service.status(game_id,
                                                              guild_id=interaction.guild_id))
 
-    @app_commands.command(name="map", description="The game's current map (only to you)")
-    @app_commands.describe(game=GAME_HELP)
-    async def map(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self._image(interaction, game, "map")
+    @app_commands.command(name="show", description="A current image of the game: map, market, "
+                                                   "sheet (only to you)")
+    @app_commands.describe(view="Which image (suggestions: the game's)", game=GAME_HELP)
+    async def show(self, interaction: discord.Interaction, view: str = "map",
+                   game: int | None = None) -> None:
+        await self._image(interaction, game, view.strip().casefold())
 
-    @app_commands.command(name="market", description="The current stock market (only to you)")
-    @app_commands.describe(game=GAME_HELP)
-    async def market(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self._image(interaction, game, "market")
+    @show.autocomplete("view")
+    async def _show_views(self, interaction: discord.Interaction,
+                          current: str) -> list[app_commands.Choice[str]]:
+        game_id = resolve_game(self.bot, interaction, interaction.namespace.game).game_id
+        views = (await self.service.peek(game_id, lambda g: g.views(),
+                                         guild_id=interaction.guild_id) if game_id else None) or ()
+        return [app_commands.Choice(name=v, value=v) for v in views
+                if current.strip().casefold() in v][:AUTOCOMPLETE_LIMIT]
 
-    @app_commands.command(name="sheet", description="The current company sheet (only to you)")
-    @app_commands.describe(game=GAME_HELP)
-    async def sheet(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self._image(interaction, game, "sheet")
+    @app_commands.command(name="info", description="Reference: privates and their powers, "
+                                                   "phases, certificates, market colours")
+    @app_commands.describe(topic="One topic, e.g. privates, phases, certificates, market "
+                                 "(default: all)", game=GAME_HELP)
+    async def info(self, interaction: discord.Interaction, topic: str | None = None,
+                   game: int | None = None) -> None:
+        if (game_id := await self._game_id(interaction, game)) is None:
+            return
+        result = await self.service.reference(game_id, topic, guild_id=interaction.guild_id)
+        if not result.ok:
+            await reply(interaction, f"Refused: {result.error}")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        for part in split_message(result.text):  # one topic per message when it is long
+            await interaction.followup.send(part, ephemeral=True)
 
     @app_commands.command(name="history", description="The last actions, numbered (only to you)")
     @app_commands.describe(last=f"How many actions (1-{HISTORY_LIMIT}, default 10)",

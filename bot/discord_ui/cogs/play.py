@@ -6,21 +6,24 @@ the service applies it, so nothing here knows a rule.
 """
 from __future__ import annotations
 
+import io
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.moves import MOVES, resolve, suggest
+from bot.core.moves import MOVES, choice_key, resolve, suggest
+from bot.core.results import Refused
 from bot.core.routes_input import routes_from_text
-from bot.discord_ui.buttons import confirm_view
-from bot.discord_ui.io import caller_of, game_or_refuse, reply, reply_files, resolve_game
+from bot.discord_ui.buttons import confirm_view, lay_view
+from bot.discord_ui.io import caller_of, fit, game_or_refuse, reply, reply_files, resolve_game
 
 if TYPE_CHECKING:
     from bot.discord_ui.app import RailchatBot
 
 AUTOCOMPLETE_LIMIT = 25
+MAX_PICTURED = 8  # more lays than this on one hex: the refusal asks for the tile first
 GAME_HELP = "Game number (default: this thread's game, or your only game here)"
 Price = app_commands.Range[int, 0, 1_000_000]
 
@@ -48,6 +51,10 @@ class PlayCog(commands.GroupCog, group_name="play",
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._submit(interaction, game_id, name, args)
+
+    async def _submit(self, interaction: discord.Interaction, game_id: int, name: str,
+                      args: dict[str, Any]) -> None:
         move = MOVES[name]
         result = await self.service.play(
             game_id, caller_of(interaction),
@@ -130,7 +137,31 @@ class PlayCog(commands.GroupCog, group_name="play",
     async def lay(self, interaction: discord.Interaction, hex: str, tile: str | None = None,
                   rotation: app_commands.Range[int, 0, 5] | None = None,
                   game: int | None = None) -> None:
-        await self._play(interaction, "lay", game, hex=hex, tile=tile, rotation=rotation)
+        args = {"hex": hex, "tile": tile, "rotation": rotation}
+        if rotation is not None or self.bot.renderer is None:
+            await self._play(interaction, "lay", game, **args)
+            return
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        from bot.core.rendering import draw_lays  # render/ loads on first drawing
+        try:
+            version, lays, png = await self.service.lay_picture(
+                game_id, interaction.user.id, hex.strip().upper(), (tile or "").strip() or None,
+                draw_lays, guild_id=interaction.guild_id)
+        except Refused:  # the move's own refusal says what is possible instead
+            await self._submit(interaction, game_id, "lay", args)
+            return
+        if len(lays) == 1 or len(lays) > MAX_PICTURED:
+            await self._submit(interaction, game_id, "lay", args)
+            return
+        buttons = [(choice_key(lay.action), f"{n}: {lay.words}") for n, lay in
+                   enumerate(lays, start=1)]
+        text = (f"{len(lays)} ways to lay on {hex.strip().upper()}; pick one (numbered as drawn):\n"
+                + "\n".join(label for _, label in buttons))
+        await interaction.followup.send(fit(text), ephemeral=True, files=[
+            discord.File(io.BytesIO(png), filename="lays.png")],
+            view=lay_view(game_id, version, buttons))
 
     @lay.autocomplete("hex")
     async def _lay_hex(self, interaction: discord.Interaction, current: str):

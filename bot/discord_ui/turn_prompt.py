@@ -1,0 +1,43 @@
+"""The turn prompt of a thread post: an embed saying who acts, for which company, in which step,
+with what cash and trains and what is compulsory; and the options of the menu of legal moves
+(at most 25, grouped by the /play command that makes them; the menu is in `bot.discord_ui.buttons`)."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import discord
+
+from bot.core.moves import choice_key, grouped_moves
+from engine.game import Choice, TurnInfo
+
+MENU_OPTIONS = 25      # Discord's limit for a select menu
+EMBED_COLOUR = 0x2D6A4F
+
+
+def prompt_embed(turn: Sequence[TurnInfo], names: dict[Any, str]) -> discord.Embed | None:
+    """Who must act and on what; None when the title tells nothing about the turn."""
+    if not turn:
+        return None
+    first = turn[0]
+    who = names.get(first.player, str(first.player)) if first.player is not None else "nobody"
+    title = f"{who} for {first.acting_for}" if first.acting_for else who
+    embed = discord.Embed(title=f"To act: {title}"[:256], colour=EMBED_COLOUR,
+                          description=first.step[:4096])
+    for info in turn:
+        lines = list(info.facts)
+        if info.compulsory:
+            lines.append(f"**Must:** {info.compulsory}")
+        name = info.acting_for or names.get(info.player, str(info.player))
+        embed.add_field(name=str(name)[:256], value=("\n".join(lines) or "-")[:1024], inline=False)
+    return embed
+
+
+def menu_options(choices: Sequence[Choice]) -> list[discord.SelectOption]:
+    """At most 25 moves, grouped by their /play command (each group keeps a fair share when
+    there are more; /game moves lists them all)."""
+    out = []
+    for group, members in grouped_moves(choices, MENU_OPTIONS):
+        for choice in members:
+            out.append(discord.SelectOption(label=choice.label[:100], value=choice_key(choice.action),
+                                            description=f"/play {group}"[:100]))
+    return out[:MENU_OPTIONS]
