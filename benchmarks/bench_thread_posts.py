@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.rendering import render_view  # noqa: E402
-from bot.results import Caller  # noqa: E402
+from bot.core.rendering import render_view  # noqa: E402
+from bot.core.results import Caller  # noqa: E402
 from engine.eighteen import io as game_files  # noqa: E402
 from tests.discord_world import make_world  # noqa: E402
 from tests.reference_games import game_path  # noqa: E402
@@ -39,10 +39,11 @@ async def replay(path: Path, limit: int | None) -> dict[str, float]:
         assert opened.ok, opened.error
         game_id = opened.game_id
         user_of = {p["id"]: users[i] for i, p in enumerate(data["players"])}
-        moves = []  # a programmed (auto) action's effects are made as the players' own moves
+        moves = []  # programmed (auto) actions are made as the players' own moves
         for _, action in game_files.effective_actions(data["actions"]):
-            done = [action] if not action["type"].startswith("program_") else \
-                action.get("auto_actions") or []
+            done = [] if action["type"].startswith("program_") else \
+                [{k: v for k, v in action.items() if k != "auto_actions"}]
+            done += action.get("auto_actions") or []
             moves += [a for a in done if not a["type"].startswith("program_")]
         if limit is not None:
             moves = moves[:limit]
@@ -59,14 +60,10 @@ async def replay(path: Path, limit: int | None) -> dict[str, float]:
             world.bot.poster.queue(result)
             await world.bot.poster.drain()
         seconds = time.perf_counter() - started
-        sends = thread.send.call_args_list
-        files = [f for call in sends for f in call.kwargs.get("files", [])]
-        edits = [f for m in getattr(world.bot.poster, "edited_messages", []) for f in m]
-        images = files + edits
-        return {"moves": len(moves), "posts": len(sends),
-                "edits": getattr(world.bot.poster, "edit_count", 0),
-                "images": len(images), "image_bytes": sum(len(f.fp.getvalue()) for f in images),
-                "seconds": round(seconds, 1)}
+        messages = thread.messages
+        uploads = [size for m in messages for _, size in m.uploads]
+        return {"moves": len(moves), "posts": len(messages), "edits": sum(m.edits for m in messages),
+                "images": len(uploads), "image_bytes": sum(uploads), "seconds": round(seconds, 1)}
 
 
 def main() -> None:

@@ -79,6 +79,7 @@ class Post:
     pinged: list[int]
     embed: Any = None
     edits: int = 0
+    menu: list[Any] = field(default_factory=list)  # the options of its menu of moves
 
 
 class Message:
@@ -144,7 +145,9 @@ def posts(thread: MagicMock) -> list[Post]:
     for m in thread.messages[len(thread.messages) - sent:]:
         buttons = [(item.item.custom_id, getattr(item.item, "label", None) or "")
                    for item in m.view.children] if m.view else []
-        out.append(Post(m.content, dict(m.files), buttons, m.pinged, m.embed, m.edits))
+        menu = next((list(i.item.options) for i in (m.view.children if m.view else [])
+                     if isinstance(i.item, discord.ui.Select)), [])
+        out.append(Post(m.content, dict(m.files), buttons, m.pinged, m.embed, m.edits, menu))
     return out
 
 
@@ -218,6 +221,19 @@ class World:
                 await self.bot.poster.drain()
                 return interaction.response.sent
         raise AssertionError(f"no button matches {custom_id}")
+
+    async def select(self, custom_id: str, options: list[Any], value: str, interaction):
+        """Pick `value` in a menu known by its custom id and options (as after a restart)."""
+        for cls in DYNAMIC_ITEMS:
+            match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match:
+                menu = discord.ui.Select(custom_id=custom_id, options=options)
+                item = await cls.from_custom_id(interaction, menu, match)
+                item._refresh_state(interaction, {"values": [value]})
+                await item.callback(interaction)
+                await self.bot.poster.drain()
+                return interaction.response.sent
+        raise AssertionError(f"no menu matches {custom_id}")
 
 
 def fake_renderer(game, view: str, *focus: object) -> bytes:
