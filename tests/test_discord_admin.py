@@ -130,3 +130,25 @@ async def test_buttons_work_after_a_restart_and_refuse_when_stale(db_path):
 
 def _user(user_id: int):
     return SimpleNamespace(id=user_id, display_name=f"user{user_id}")
+
+
+async def test_an_admin_undoing_another_players_move_confirms_it_first(world):
+    thread = await three_players(world)
+    await world.run("act", world.interaction(1, where=thread.id), game=None, action=add(1, 4))
+    store = world.bot.service.store
+    sent = await world.run("undo", world.interaction(5, where=thread.id, admin=True), game=None)
+    assert sent[-1].ephemeral and sent[-1].text == (
+        "This takes back user1's move (action 1): user1 added 4. Confirm to take it back.")
+    [(custom_id, label)] = sent[-1].buttons
+    assert label == "Confirm undo" and store.action_count(1) == 1  # nothing taken back yet
+    sent = await world.press(custom_id, world.interaction(5, where=thread.id, admin=True))
+    assert sent[-1].text.startswith("Done: user5 undid action 1: user1 added 4.")
+    assert store.action_count(1) == 0
+    # typed at once with confirm:yes; the player's own undo never asks
+    await world.run("act", world.interaction(1, where=thread.id), game=None, action=add(1, 2))
+    sent = await world.run("undo", world.interaction(5, where=thread.id, admin=True),
+                           confirm=True, game=None)
+    assert sent[-1].text.startswith("Done: user5 undid action 1: user1 added 2.")
+    await world.run("act", world.interaction(1, where=thread.id), game=None, action=add(1, 3))
+    sent = await world.run("undo", world.interaction(1, where=thread.id), game=None)
+    assert sent[-1].text.startswith("Done: user1 undid action 1")

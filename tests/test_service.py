@@ -126,7 +126,10 @@ async def test_undo(service):
     assert undone.notify == (ANN.user_id,) and stored(service, gid) == []
     assert (await service.act(gid, ANN, add(1, 2))).ok
     assert (await service.act(gid, BOB, add(2, 3))).ok
-    assert (await service.undo(gid, Caller(ANN.user_id, "Ann"))).ok  # creator = admin
+    asked = await service.undo(gid, Caller(ANN.user_id, "Ann"))  # creator = admin: confirms
+    assert asked.confirm_undo is not None and not asked.changed and stored(service, gid)[-1] == add(2, 3)
+    assert asked.text == "This takes back Bob's move (action 2): Bob added 3. Confirm to take it back."
+    assert (await service.undo(gid, Caller(ANN.user_id, "Ann"), confirmed=asked.confirm_undo)).ok
     assert stored(service, gid) == [add(1, 2)]
 
 

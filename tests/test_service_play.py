@@ -110,7 +110,9 @@ async def test_an_undo_vote_can_be_rejected_and_goes_stale(service):
     assert (await service.vote(stale.vote, ANN, True)).error == (
         "the game has moved on since this undo was asked; ask again with /game undo")
     assert len(stored(service, gid)) == 4
-    admin_undo = await service.undo(gid, ANN)  # the admin takes back the last move at once
+    asked = await service.undo(gid, ANN)  # the admin takes back Bob's move once confirmed
+    assert asked.text == "This takes back Bob's move (action 4): Bob added 1. Confirm to take it back."
+    admin_undo = await service.undo(gid, ANN, confirmed=asked.confirm_undo)
     assert admin_undo.text == "Ann undid action 4: Bob added 1." and admin_undo.vote is None
 
 
@@ -118,7 +120,16 @@ async def test_admins_undo_and_rewind(service):
     gid = await started(service, ANN, BOB)
     for i in range(4):
         assert (await service.act(gid, [ANN, BOB][i % 2], add(i % 2 + 1, i + 1))).ok
-    assert (await service.undo(gid, ADMIN)).text == "Mod undid action 4: Bob added 4."
+    asked = await service.undo(gid, ADMIN)
+    assert asked.confirm_undo is not None and len(stored(service, gid)) == 4  # nothing yet
+    assert (await service.act(gid, ANN, add(1, 5))).ok  # the game moves on: confirmation void
+    stale = await service.undo(gid, ADMIN, confirmed=asked.confirm_undo)
+    assert stale.error == ("the game has moved on since you were asked to confirm; use /game "
+                           "undo again")
+    assert (await service.undo(gid, ANN)).ok  # Ann takes back her own move at once
+    asked = await service.undo(gid, ADMIN)
+    assert (await service.undo(gid, ADMIN, confirmed=asked.confirm_undo)).text == \
+        "Mod undid action 4: Bob added 4."
     assert (await service.rewind(gid, BOB, 1)).error == (
         "only the creator of game #1 or a server admin can rewind it")
     assert (await service.rewind(gid, ANN, 3)).error == (

@@ -272,7 +272,15 @@ async def _act(console: Console, caller: Caller, args: dict) -> None:
 
 
 async def _undo(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.undo(console.game(args), caller))
+    game_id = console.game(args)
+    result = await console.service.undo(game_id, caller)
+    if result.confirm_undo is not None:  # an admin taking back another player's move
+        if str(args.get("confirm", "")).casefold() in ("yes", "y", "true"):
+            result = await console.service.undo(game_id, caller, confirmed=result.confirm_undo)
+        else:
+            console.say(result.text + " (type /game undo confirm:yes)")
+            return
+    await console.show(result)
 
 
 async def _vote(console: Console, caller: Caller, args: dict, approve: bool) -> None:
@@ -400,7 +408,8 @@ GAME_COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("leave", (GAME,), "give up your seat before the game starts", _leave),
     Command("start", (GAME,), "start the game (its creator)", _start),
     Command("act", (Param("action", str, True), GAME), 'make a move, e.g. {"type": "pass"}', _act),
-    Command("undo", (GAME,), "take back your last move (others approve if they moved since)",
+    Command("undo", (Param("confirm", str), GAME),
+            "take back your last move (others approve if they moved since)",
             _undo),
     Command("moves", (GAME,), "list every move you can make now", _moves),
     Command("status", (GAME,), "show where the game stands", _status),

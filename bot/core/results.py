@@ -35,7 +35,8 @@ class Result:
     a request awaiting answers, of `vote_kind` "undo" (a vote) or "deal" (the other owner's
     agreement); `files` are (name, bytes) attachments for the caller; `confirm` is the token of
     a previewed move the caller may now confirm or cancel. `action` is the move applied (for
-    the thread's pictures of it) and `places` the map places it changed.
+    the thread's pictures of it) and `places` the map places it changed; `confirm_undo` asks
+    the caller to confirm first (an admin taking back another player's move), at that version.
     """
 
     text: str = ""
@@ -52,6 +53,7 @@ class Result:
     confirm: str | None = None
     action: Action | None = None
     places: tuple[str, ...] = ()
+    confirm_undo: int | None = None
 
     @property
     def ok(self) -> bool:

@@ -3,7 +3,8 @@ buttons of requests (undo votes, proposed deals), as persistent Discord componen
 
 Each component keeps what it means in its custom id (`rc:m:<game>:<version>:<kind>` for a
 one-click move, `rc:s:<game>:<version>` for the menu, whose options carry the moves' keys,
-`rc:l:<game>:<version>:<key>` for a lay picked by picture, and `rc:u:<request>:<yes|no>` for an
+`rc:l:<game>:<version>:<key>` for a lay picked by picture, `rc:x:<game>:<version>` for an
+admin's confirmed undo, and `rc:u:<request>:<yes|no>` for an
 undo vote or `rc:d:<request>:<yes|no>` for a deal), so it works after a restart without any view
 kept in memory; the game version lets the service refuse a component from an older turn, and a
 request that was answered or lapsed is refused by the service from its stored status.
@@ -102,6 +103,29 @@ class MoveMenu(discord.ui.DynamicItem[discord.ui.Select],
         await bot.poster.publish(interaction, result)
 
 
+class ConfirmUndo(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"^rc:x:(?P<game>\d+):(?P<version>\d+)$"):
+    """An admin's confirmation that another player's move be taken back (valid while the game
+    is at the version it was asked at)."""
+
+    def __init__(self, game_id: int, version: int) -> None:
+        super().__init__(discord.ui.Button(label="Confirm undo", style=discord.ButtonStyle.danger,
+                                           custom_id=f"rc:x:{game_id}:{version}"))
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> ConfirmUndo:
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: RailchatBot = interaction.client  # type: ignore[assignment]
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await bot.service.undo(self.game_id, caller_of(interaction), interaction.id,
+                                        confirmed=self.version)
+        await bot.poster.publish(interaction, result)
+
+
 VOTE_LABELS = {"u": ("Approve undo", "Reject undo"), "d": ("Accept deal", "Decline deal")}
 VOTE_PREFIX = {"undo": "u", "deal": "d"}  # the request's kind in a custom id
 
@@ -161,7 +185,8 @@ def confirm_view(token: str) -> discord.ui.View:
     return view
 
 
-DYNAMIC_ITEMS: tuple[Any, ...] = (MoveButton, VoteButton, ConfirmButton, LayButton, MoveMenu)
+DYNAMIC_ITEMS: tuple[Any, ...] = (MoveButton, VoteButton, ConfirmButton, LayButton, MoveMenu,
+                                  ConfirmUndo)
 
 
 def turn_view(game_id: int, version: int, quick: Sequence[Quick],
@@ -181,6 +206,10 @@ def request_view(kind: str, request_id: int, game_id: int, version: int,
     prefix = VOTE_PREFIX[kind]
     return _view([VoteButton(prefix, request_id, True), VoteButton(prefix, request_id, False),
                   *(MoveButton(game_id, version, q.kind, q.label) for q in quick)])
+
+
+def undo_confirm_view(game_id: int, version: int) -> discord.ui.View | None:
+    return _view([ConfirmUndo(game_id, version)])
 
 
 def lay_view(game_id: int, version: int, lays: Sequence[tuple[str, str]]) -> discord.ui.View | None:

@@ -122,11 +122,13 @@ class Playing(ServiceBase):
         changed = self._changed(record, head + text + self._lapsed(record, lapsing), game)
         return replace(changed, action=recorded, places=game.changed_places())
 
-    async def undo(self, game_id: int, caller: Caller,
-                   interaction_id: int | None = None) -> Result:
-        """Take back the caller's last action. At once when nobody acted since (or for an
-        admin: the game's last action); otherwise the players whose later actions would be
-        taken back too are asked to approve (see `vote`)."""
+    async def undo(self, game_id: int, caller: Caller, interaction_id: int | None = None, *,
+                   confirmed: int | None = None) -> Result:
+        """Take back the caller's last action. At once when nobody acted since; an admin may
+        take back the game's last action of another player after confirming it (`confirmed`:
+        the game version the confirmation was asked at; until then `confirm` names the move);
+        otherwise the players whose later actions would be taken back too are asked to
+        approve (see `vote`)."""
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
             actions = self.store.actions(record.id)
@@ -136,6 +138,16 @@ class Playing(ServiceBase):
             admin = self._is_admin(record, caller)
             if record.abandoned and not admin:
                 raise Refused(f"game #{record.id} was abandoned")
+            if admin and last.user_id != caller.user_id and confirmed != record.version:
+                if confirmed is not None:
+                    raise Refused("the game has moved on since you were asked to confirm; "
+                                  "use /game undo again")
+                game = await self._live(record)
+                return Result(text=f"This takes back {self._seat_name(record, last.user_id)}'s "
+                                   f"move (action {last.seq}): {self._sentence(game, last)} "
+                                   "Confirm to take it back.",
+                              game_id=record.id, thread_id=record.thread_id,
+                              confirm_undo=record.version)
             if last.user_id == caller.user_id or admin:
                 return await self._rewind(record, len(actions) - 1, caller,
                                           f"{caller.name} undid action {last.seq}: ",

@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.discord_ui.io import (add_to_thread, caller_of, fit, fit_latest, game_or_refuse,
                                game_thread, reply, reply_files, resolve_game, split_message)
 from bot.core.help_text import help_text
+from bot.discord_ui.buttons import undo_confirm_view
 from bot.core.moves import moves_text
 from bot.core.parsing import (parse_action, parse_game_file, parse_options,
                               parse_seat_users)
@@ -138,12 +139,22 @@ class GameCog(commands.GroupCog, group_name="game",
 
     @app_commands.command(name="undo", description="Take back your last move (others may need "
                                                    "to approve)")
-    @app_commands.describe(game=GAME_HELP)
-    async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @app_commands.describe(confirm="yes: an admin taking back another player's move confirms "
+                                   "at once (otherwise a button asks)", game=GAME_HELP)
+    async def undo(self, interaction: discord.Interaction, confirm: bool = False,
+                   game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await self.bot.poster.publish(interaction, await self.service.undo(
-            game_id, caller_of(interaction), interaction.id))
+        result = await self.service.undo(game_id, caller_of(interaction), interaction.id)
+        if result.confirm_undo is not None and confirm:
+            result = await self.service.undo(game_id, caller_of(interaction),
+                                             confirmed=result.confirm_undo)
+        if result.confirm_undo is not None:  # an admin taking back another player's move
+            await interaction.response.send_message(
+                fit(result.text), ephemeral=True,
+                view=undo_confirm_view(game_id, result.confirm_undo))
+            return
+        await self.bot.poster.publish(interaction, result)
 
     @app_commands.command(name="approve", description="Accept a proposed deal, or approve an "
                                                       "undo request")
