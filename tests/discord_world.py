@@ -163,7 +163,8 @@ class World:
         self.dms: list[tuple[int, str]] = []
         bot.get_channel = self.threads.get  # the gateway cache, offline
         bot.get_user = lambda user_id: SimpleNamespace(
-            id=user_id, send=AsyncMock(side_effect=lambda text: self.dms.append((user_id, text))))
+            id=user_id, send=AsyncMock(side_effect=lambda text, embed=None: self.dms.append(
+                (user_id, text) if embed is None else (user_id, text, embed.title))))
 
     async def _create_thread(self, **kwargs: object) -> MagicMock:
         thread = make_thread(700 + len(self.threads))

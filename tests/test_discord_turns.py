@@ -131,3 +131,10 @@ async def test_the_game_over_post_ranks_the_players_and_status_works_in_the_thre
     sent = await world.run("status", world.interaction(2, where=thread.id), game=None)
     assert sent[-1].ephemeral and "finished" in sent[-1].text
     assert "Result: Player 2 1477" in sent[-1].text
+
+
+async def test_direct_messages_carry_the_turn_prompt(world):
+    await world.run("notify", world.interaction(2), group=None, dm="on")
+    table = await open_table(world)
+    await table.play(1, "bid", company="CS", price=50)
+    assert world.dms[-1] == (2, f"Your move in game #1: {table.thread.jump_url}", "To act: user2")
