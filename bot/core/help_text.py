@@ -16,10 +16,12 @@ GAME_COMMANDS = (
     ("start", "start the game (its creator or an admin)"),
     ("status", "where the game stands and who must act (only to you)"),
     ("moves", "every move you can make now (only to you)"),
-    ("map / market / sheet", "the current image (only to you)"),
+    ("show [view]", "the current map, market or sheet (only to you)"),
+    ("info [topic]", "reference: privates, phases, certificates, market colours (only to you)"),
     ("history [last]", "the numbered last actions"),
     ("routes company", "a company's best routes now"),
-    ("undo", "take back your last move (others approve if they moved since)"),
+    ("undo [confirm]", "take back your last move (others approve if they moved since; an "
+                       "admin confirms taking back another player's move)"),
     ("approve request / reject request", "answer a deal offered to you (or withdraw yours), "
                                          "or vote on an undo"),
     ("act action", "a move as JSON (anything the /play commands do not cover)"),
