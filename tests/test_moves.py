@@ -148,3 +148,16 @@ def test_an_impossible_kind_of_move_says_why() -> None:
     choices = game.legal_actions(game.active_players()[0])
     with pytest.raises(Refused, match="no shares may be sold in the first stock round"):
         resolve(MOVES["sell"], {"shares": "B&O"}, choices, game)
+
+
+def test_a_train_typed_without_a_seller_is_the_banks():
+    trains = [choice("Buy a 2-train from the bank for $80", type="buy_train", train="2-1",
+                     price=80, **CORP),
+              choice("Buy NYC's 2-train for $80", type="buy_train", train="2-4", price=80,
+                     **CORP)]
+    move = MOVES["train"]
+    assert resolve(move, {"train": "2"}, trains, None)["train"] == "2-1"
+    assert resolve(move, {"train": "NYC's 2"}, trains, None)["train"] == "2-4"
+    with pytest.raises(Refused, match="2 moves fit"):  # a seller named by name only: ask
+        resolve(move, {"train": "2"}, trains[1:] + [choice(
+            "Buy B&O's 2-train for $80", type="buy_train", train="2-6", price=80, **CORP)], None)

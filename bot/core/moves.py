@@ -234,6 +234,11 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
             raise Refused(f"nothing you can {move.name} matches {str(text)!r}; you can: "
                           f"{_listing(mine)}")
         mine = picked
+    typed = str(args.get(move.pick[0]) or "") if move.pick is not None else ""
+    if len(mine) > 1 and "'s" not in typed:  # no seller named: the bank's, not a company's
+        plain = [c for c in mine if "'s " not in c.label]
+        if plain and len({c.label for c in plain}) == 1:
+            mine = plain
     if len({c.label for c in mine}) == 1:
         mine = mine[:1]  # the engine names them alike: interchangeable (one of two 2-trains)
     if len(mine) > 1:
