@@ -57,7 +57,8 @@ async def test_two_servers_games_side_by_side_see_and_change_nothing_of_each_oth
 
     gone = f"Refused: there is no game #{ours}"
     attempts = [
-        ("status", {}), ("history", {"last": 10}), ("map", {}), ("market", {}), ("sheet", {}),
+        ("status", {}), ("history", {"last": 10}), ("show", {"view": "map"}),
+        ("show", {"view": "sheet"}), ("info", {"topic": None}),
         ("export", {}), ("moves", {}), ("join", {}), ("leave", {}), ("start", {}),
         ("undo", {}), ("pause", {}), ("resume", {}), ("abandon", {}),
         ("rewind", {"action": 0}), ("remind", {"hours": 1.0}),

@@ -295,12 +295,15 @@ def suggest(move: Move, option: str, args: Mapping[str, Any], choices: Sequence[
                  for c in _by_fields(move, mine, args, skip=option)
                  if current.strip().casefold() in c.label.casefold()
                  or current.strip() == field.shown(c.action.get(field.field))]
-        return list(dict.fromkeys(found))[:limit]
+        first: dict[str, Any] = {}  # lays the engine names alike are one suggestion
+        for name, value in found:
+            first.setdefault(name, value)
+        return list(first.items())[:limit]
     if field is not None:
-        counts: dict[str, int] = {}
+        ways: dict[str, set[str]] = {}  # moves the engine names alike count once
         for c in _by_fields(move, mine, args, skip=option):
-            shown = field.shown(c.action.get(field.field))
-            counts[shown] = counts.get(shown, 0) + 1
+            ways.setdefault(field.shown(c.action.get(field.field)), set()).add(c.label)
+        counts = {shown: len(labels) for shown, labels in ways.items()}
         out = []
         for shown, n in counts.items():
             if current.strip().casefold() in shown.casefold():
@@ -324,7 +327,7 @@ def moves_text(choices: Sequence[Choice]) -> str:
         mine = _of_move(move, choices)
         if mine:
             used.update(id(c) for c in mine)
-            lines.append(f"/play {move.name}: " + "; ".join(c.label for c in mine))
+            lines.append(f"/play {move.name}: " + "; ".join(dict.fromkeys(c.label for c in mine)))
     rest = [c.label for c in choices if id(c) not in used]
     if rest:
         lines.append("/game act: " + "; ".join(rest))

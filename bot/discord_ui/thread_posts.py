@@ -227,7 +227,11 @@ class ThreadPoster:
                             quick_moves(prompt.choices))
         ping = list(batch.vote_ping)
         lines = [*batch.lines, "To answer: " + " ".join(f"<@{u}>" for u in ping)]
-        if prompt.names:
+        if prompt.notify and prompt.notify != prompt.mentioned:  # a new turn: mentioned once
+            ping += [u for u in prompt.notify if u not in ping]
+            lines.append("To act: " + " ".join(f"<@{u}>" for u in prompt.notify))
+            self.bot.service.mark_mentioned(prompt.game_id, prompt.notify)
+        elif prompt.names:
             lines.append("To act: " + ", ".join(prompt.names))
         await thread.send(fit("\n".join(lines)), view=view,
                           allowed_mentions=discord.AllowedMentions(

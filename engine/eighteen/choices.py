@@ -136,19 +136,11 @@ def candidates(game: "EighteenGame", entity: Any,
             lays = game.board.legal_lays(
                 corp.sym, colors=set(game.phases.current.tiles), need_connection=ability is None,
                 blocked_hexes=game.blocked_hexes(), hexes=ability.get("hexes") if ability else None)
-            alike: set[tuple[str, str, frozenset[Any]]] = set()
             for hex_id, tile_name, rotation in lays:
                 if ability and tile_name not in ability.get("tiles", []):
                     continue
                 if not getattr(step, "tile_allowed", lambda tile: True)(game.board.tile_defs[tile_name]):
                     continue
-
-                # a symmetric tile turned half way lies the same: offer that lay once
-                shape = frozenset(frozenset((p.a, p.b))
-                                  for p in game.board.tile_defs[tile_name].rotated_paths(rotation))
-                if (hex_id, tile_name, shape) in alike:
-                    continue
-                alike.add((hex_id, tile_name, shape))
                 ids = game.board.available_tile_ids(tile_name)
                 if not ids:
                     continue

@@ -32,7 +32,8 @@ def tile_name(tile_id: Any) -> str:
 
 def lay_options(game: "EighteenGame", pid: Any, hex_id: str, tile: str | None = None) -> list[LayOption]:
     """Every lay `pid` may make now on `hex_id` (of `tile` when given), in the engine's order."""
-    out = []
+    out: list[LayOption] = []
+    seen: set[tuple[str, str]] = set()
     for choice in game.legal_actions(pid):
         action = choice.action
         if action.get("type") != "lay_tile" or action.get("hex") != hex_id:
@@ -42,6 +43,9 @@ def lay_options(game: "EighteenGame", pid: Any, hex_id: str, tile: str | None = 
             continue
         rotation = int(action.get("rotation", 0))
         words = exits_text(game, hex_id, name, rotation)
+        if (name, words) in seen:  # a symmetric tile turned half way lies the same: once
+            continue
+        seen.add((name, words))
         saved = checkpoint.save(game)
         try:
             game.process_single(dict(action))
