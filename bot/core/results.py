@@ -85,3 +85,4 @@ class Prompt:
     finished: bool = False
     ranking: tuple[tuple[str, int], ...] = ()
     views: tuple[str, ...] = ()
+    close_ups: bool = False  # the title names the map places a move changed (focus views)

@@ -35,9 +35,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_UPLOAD = 10 * 1024 * 1024  # bytes per message without server boosts
-# Views shown only whole, when a round starts and at the end: the map (a turn's changes to it
-# are shown close up) and the company sheet (its cash figures change with nearly every move).
-ROUND_ONLY = ("map", "sheet")
+# Views shown only whole, when a round starts and at the end: the company sheet (its cash
+# figures change with nearly every move) and, for titles with close-ups, the map (a turn's
+# changes to it are shown close up).
+ROUND_ONLY = ("sheet",)
 DEFAULT_DELAY = 2.0  # seconds a change waits for the next one before the post goes out
 
 
@@ -64,6 +65,7 @@ class TurnPost:
     places: list[str] = field(default_factory=list)
     runs: list[dict[str, Any]] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)  # attached now, by file name
+    started: bool = True  # False for a post made before the game started
 
 
 class ThreadPoster:
@@ -132,7 +134,7 @@ class ThreadPoster:
                 await self._request_post(thread, batch, prompt)
                 return
             turn = self._turns.get(game_id)
-            new_round = turn is None or prompt.round != turn.round
+            new_round = turn is None or prompt.round != turn.round or not turn.started
             if (turn is not None and batch.moves_only and not new_round and not prompt.finished
                     and prompt.notify and set(prompt.notify) == set(turn.owners)):
                 turn.lines += batch.lines  # the same player goes on: their post grows
@@ -150,7 +152,7 @@ class ThreadPoster:
         images, notes = await self._images(game_id, prompt.views if full else _turn_views(prompt),
                                            always=full)
         turn = TurnPost(None, prompt.notify, prompt.round, list(batch.lines),
-                        list(batch.places), list(batch.runs))
+                        list(batch.places), list(batch.runs), started=bool(prompt.views))
         if not full and (batch.places or batch.runs):
             focus = await self._focus(game_id, turn)
             if focus is not None:
@@ -286,7 +288,8 @@ class ThreadPoster:
 
 
 def _turn_views(prompt: Prompt) -> tuple[str, ...]:
-    return tuple(v for v in prompt.views if v not in ROUND_ONLY)
+    return tuple(v for v in prompt.views
+                 if v not in ROUND_ONLY and not (v == "map" and prompt.close_ups))
 
 
 async def post_now(bot: RailchatBot, result: Result) -> None:

@@ -135,7 +135,8 @@ class Views(ServiceBase):
                             turn=tuple(game.turn_info()),
                             player_names={s.player_id: s.name for s in seats},
                             round=game.round_name(), finished=game.finished, ranking=ranking,
-                            views=tuple(game.views()))
+                            views=tuple(game.views()),
+                            close_ups=type(game).changed_places is not Game.changed_places)
             if record.status != ACTIVE or record.paused or not game.active_players() \
                     or not choices:
                 return prompt
