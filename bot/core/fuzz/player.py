@@ -14,7 +14,7 @@ import random
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from bot.core.fuzz.illegal import Attempt, malformed, mutants
 from bot.core.fuzz.invariants import Invariants, public_state
@@ -29,6 +29,9 @@ from engine.game import Choice, Game
 WEIGHTS = {"run_routes": 20.0, "buy_company": 0.3, "buy_train": 6.0, "lay_tile": 3.0, "place_token": 2.0,
            "par": 2.0, "buy_shares": 2.0, "sell_shares": 0.3, "bankrupt": 0.2}
 PASS_KINDS = ("pass",)
+# Moves of a share-dealing round: the more of them since such a round began, the likelier Pass,
+# so that everyone passes in turn and the round ends.
+SHARE_KINDS = frozenset({"buy_shares", "sell_shares", "par"})
 NEVER_IN_A_REFUSAL = ("Traceback", "internal error", "Something went wrong")
 ADMIN_ID = 1000
 
@@ -71,6 +74,8 @@ class FuzzGame:
         self.game_id = 0
         self.last_action: Any = None
         self.pass_bias = 1.0
+        self.share_moves = 0  # moves offered share dealing since the last move that was not
+        self.service_game: Game | None = None  # the live game of the move being picked
 
     # -- the game -------------------------------------------------------------------------------
     async def run(self) -> GameReport:
@@ -130,6 +135,7 @@ class FuzzGame:
         legal = await self.service.legal_actions(self.game_id, actor.user_id)
         if not legal:
             raise Failure(f"{actor.name} must act but has no legal action")
+        self.service_game = game
         choice = self._pick(legal)
         self.last_action = choice.action
         if self.rng.random() < 0.5:
@@ -145,11 +151,17 @@ class FuzzGame:
             await self._answer_deal(result, game, choice)
         else:
             self.report.actions += 1
-        self.pass_bias = 1.0 if choice.action.get("type") not in PASS_KINDS else self.pass_bias
+        if choice.action.get("type") not in PASS_KINDS:
+            self.pass_bias = 1.0
         await self._check(f"{choice.label!r} {choice.action}")
 
     def _pick(self, legal: list[Choice]) -> Choice:
-        choice = pick_move(self.rng, legal, self.pass_bias)
+        dealing = any(c.action.get("type") in SHARE_KINDS for c in legal)
+        self.share_moves = self.share_moves + 1 if dealing else 0
+        share = min(0.85, 0.01 + 0.025 * self.share_moves) if dealing else None
+        game = self.service_game
+        choice = pick_move(self.rng, legal, self.pass_bias, pass_share=share,
+                           deal=lambda a: game is not None and game.counterparty(a) is not None)
         self.pass_bias = min(self.pass_bias * 1.15, 50.0)  # the longer a turn, the likelier Pass
         return choice
 
@@ -289,8 +301,12 @@ class FuzzGame:
         return str(path)
 
 
-def pick_move(rng: random.Random, legal: list[Choice], pass_bias: float = 1.0) -> Choice:
-    """A legal move drawn by the `WEIGHTS` of its type (Pass weighs `pass_bias`)."""
+def pick_move(rng: random.Random, legal: list[Choice], pass_bias: float = 1.0, *,
+              pass_share: float | None = None,
+              deal: Callable[[dict[str, Any]], bool] | None = None) -> Choice:
+    """A legal move drawn by the `WEIGHTS` of its type. Pass weighs `pass_bias`, or, with
+    `pass_share`, that share of the whole (whatever the number of other moves); a move that
+    needs another player's agreement (`deal`) weighs a tenth."""
     weights = []
     for c in legal:
         kind = c.action.get("type")
@@ -299,7 +315,14 @@ def pick_move(rng: random.Random, legal: list[Choice], pass_bias: float = 1.0) -
             w = pass_bias
         elif kind == "dividend":
             w = 8.0 if c.action.get("kind") == "payout" else 1.0
+        if deal is not None and deal(c.action):
+            w /= 10
         weights.append(w)
+    passes = [i for i, c in enumerate(legal) if c.action.get("type") in PASS_KINDS]
+    others = sum(w for i, w in enumerate(weights) if i not in passes)
+    if pass_share is not None and passes and others:
+        for i in passes:
+            weights[i] = others * pass_share / (1 - pass_share) / len(passes)
     return rng.choices(legal, weights)[0]
 
 
