@@ -7,7 +7,6 @@ replays those after the resumed sequence, as Discord does.
 """
 from __future__ import annotations
 
-import asyncio
 import itertools
 import json
 import re

@@ -223,15 +223,16 @@ class FuzzGame:
         legal = await self.service.legal_actions(self.game_id, actor.user_id)
         attempts = [malformed(self.rng, legal), *mutants(self.rng, game, legal, tries=2)]
         idle = [c for c in self.callers if c.user_id != actor.user_id
-                and self.store_player(c) not in active]
+                and self._player_of(c) not in active]
         for sender, attempt in [(actor, a) for a in attempts] + self._wrong_senders(idle, legal):
             await self._refused(sender, attempt)
 
-    def store_player(self, caller: Caller) -> Any:
+    def _player_of(self, caller: Caller) -> Any:
         return next(s.player_id for s in self.store.seats(self.game_id)
                     if s.user_id == caller.user_id)
 
-    def _wrong_senders(self, idle: list[Caller], legal: list[Choice]) -> list[tuple[Caller, Attempt]]:
+    def _wrong_senders(self, idle: list[Caller],
+                       legal: list[Choice]) -> list[tuple[Caller, Attempt]]:
         if not legal:
             return []
         move = self.rng.choice(legal).action
