@@ -28,7 +28,8 @@ async def until(condition, what: str, seconds: float = 15.0) -> None:
         if condition():
             return
         await asyncio.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}; requests: {[(r.method, r.path) for r in LOG[0]]}")
+    seen = [(r.method, r.path) for r in LOG[0]]
+    raise AssertionError(f"timed out waiting for {what}; requests: {seen}")
 
 
 @pytest.fixture

@@ -45,7 +45,8 @@ def test_a_failure_writes_a_game_file_that_replays(tmp_path: Path, monkeypatch) 
     report = asyncio.run(fuzz_game("1830", 4, 5, max_actions=50, out_dir=tmp_path))
     assert report.failure and "planted problem" in report.failure
     data = json.loads(Path(report.file).read_text())
-    assert data["railchat_fuzz"]["seed"] == 5 and "planted problem" in data["railchat_fuzz"]["failure"]
+    about = data["railchat_fuzz"]
+    assert about["seed"] == 5 and "planted problem" in about["failure"]
     game = create_game("1830", [PlayerInfo(p["id"], p["name"]) for p in data["players"]], {},
                        data["settings"]["seed"])
     for action in data["actions"]:

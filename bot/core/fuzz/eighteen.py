@@ -45,7 +45,8 @@ def problems(game: Game, money_at_start: Any) -> list[str]:
         if total != 100:
             out.append(f"{corp.sym}'s shares add up to {total}%")
         presidents = [s for s in corp.all_shares if s.president]
-        if corp.owner is not None and (len(presidents) != 1 or presidents[0].owner is not corp.owner):
+        if corp.owner is not None and (len(presidents) != 1
+                                       or presidents[0].owner is not corp.owner):
             out.append(f"{corp.sym}'s president {corp.owner.name} does not hold its "
                        "president's certificate")
     out += _company_problems(game)

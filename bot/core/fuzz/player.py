@@ -26,7 +26,8 @@ from engine.game import Choice, Game
 # Relative weight of a legal move by its type, so that random games finish: runs, payouts and
 # train purchases move an 18xx game towards its end; selling drags it out. Types not named
 # weigh 1; a title with other move names plays uniformly, which is still valid play.
-WEIGHTS = {"run_routes": 20.0, "buy_company": 0.3, "buy_train": 6.0, "lay_tile": 3.0, "place_token": 2.0,
+WEIGHTS = {"run_routes": 20.0, "buy_company": 0.3, "buy_train": 6.0, "lay_tile": 3.0,
+           "place_token": 2.0,
            "par": 2.0, "buy_shares": 2.0, "sell_shares": 0.3, "bankrupt": 0.2}
 PASS_KINDS = ("pass",)
 # Moves of a share-dealing round: the more of them since such a round began, the likelier Pass,
