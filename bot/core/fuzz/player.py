@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import tempfile
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -93,10 +94,11 @@ class FuzzGame:
                 await self._replay_matches()
             if self.save_dir is not None:
                 self.report.file = await self._write_file(self.save_dir, {})
-        except Failure as exc:
-            self.report.failure = str(exc)
+        except Exception as exc:  # noqa: BLE001 - an exception from the service is a finding
+            failure = str(exc) if isinstance(exc, Failure) else _exception(exc)
+            self.report.failure = failure
             self.report.file = await self._write_file(self.out_dir, {
-                "failure": str(exc), "last_move": self.last_action})
+                "failure": failure, "last_move": self.last_action})
         finally:
             self.store.close()
             self.scratch.store.close()
@@ -326,6 +328,13 @@ def pick_move(rng: random.Random, legal: list[Choice], pass_bias: float = 1.0, *
         for i in passes:
             weights[i] = others * pass_share / (1 - pass_share) / len(passes)
     return rng.choices(legal, weights)[0]
+
+
+def _exception(exc: Exception) -> str:
+    """An exception that escaped the service, with where it was raised."""
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    return (f"exception {type(exc).__name__}: {exc} at {where.filename}:{where.lineno} "
+            f"({where.name})")
 
 
 def _ok(result: Result, what: str) -> None:

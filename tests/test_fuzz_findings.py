@@ -1,0 +1,32 @@
+"""Bugs the fuzzer found, each replayed from the game file it wrote (tests/data/fuzz/). A bug
+in a title's engine that is not fixed yet is a strict xfail: it turns into a failure, and the
+mark must go, once the engine is fixed."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.game import PlayerInfo
+from engine.titles import create_game
+
+FILES = Path(__file__).parent / "data" / "fuzz"
+
+
+def _replay(name: str):
+    data = json.loads((FILES / name).read_text())
+    game = create_game(data["title"], [PlayerInfo(p["id"], p["name"]) for p in data["players"]],
+                       {}, data["settings"]["seed"])
+    for action in data["actions"]:
+        game.process({k: v for k, v in action.items() if k != "id"})
+    return game
+
+
+@pytest.mark.xfail(strict=True, raises=KeyError, reason=(
+    "String Railway: rerolling the mountain rebuilds the board without the bases B1-B3 while "
+    "the company's `reached` still names B1, so straight_rails looks up board.stations['B1']"))
+def test_string_railway_lists_moves_after_the_mountain_is_rerolled() -> None:
+    game = _replay("fuzz-string_railway-577090037.json")
+    assert game.active_players() == [1]
+    assert game.legal_actions(1)
