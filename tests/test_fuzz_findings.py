@@ -30,3 +30,11 @@ def test_string_railway_lists_moves_after_the_mountain_is_rerolled() -> None:
     game = _replay("fuzz-string_railway-577090037.json")
     assert game.active_players() == [1]
     assert game.legal_actions(1)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "1860: in operating round 1.1 IWNJ must buy a train but no player controls it, so nobody "
+    "must act and the game is not over"))
+def test_1860_someone_acts_after_a_stock_round_of_passes() -> None:
+    game = _replay("fuzz-1860-1588945316.json")  # ends with the stock round's last pass
+    assert game.finished or game.active_players()
