@@ -64,8 +64,6 @@ class StringRailway(Game):
             name = seat.name if len(self.players) != 2 else f"{seat.name} (B{i + 1})"
             self.companies.append(Company(i, seat.id, name, f"B{i + 1}", 3, dict(rails),
                                           {f"B{i + 1}"}))
-        for i, sq in enumerate(self.squares):
-            self.board.add_base(f"B{i + 1}", sq, i)
         self.turns_each = sum(rails.values())
         self.turn = 0
         self.deck_pos = 0
@@ -90,6 +88,8 @@ class StringRailway(Game):
                 self.squares, river_line, self.sizes)
         check_mountain(mountain, area, self.sizes)
         self.board = Board(self.area_points, river, mountain, self.sizes, self.expert)
+        for i, sq in enumerate(self.squares):     # a new river or mountain keeps the bases
+            self.board.add_base(f"B{i + 1}", sq, i)
 
     def setup_seat(self, what: str) -> int:
         """The company index whose seat lays the river or the mountain (as the rules assign)."""
