@@ -6,8 +6,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.eighteen import io
-from engine.errors import GameError
 
 
 def add_parser(subparsers: Any) -> None:
@@ -19,6 +17,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    from engine.eighteen import io
+    from engine.errors import GameError
+
     try:
         data = io.read_file(args.file)
         game = io.load(data, upto=args.upto).game

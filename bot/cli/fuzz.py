@@ -3,11 +3,9 @@ broken invariant or wrongly handled move (bot/core/fuzz). Same seed, same games.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +38,8 @@ def game_seeds(seed: int, games: int) -> list[int]:
 
 def _one(title: str, players: int, seed: int, max_actions: int, replay_every: int,
          out: str, save: str | None) -> Any:
+    import asyncio
+
     from bot.core.fuzz.player import fuzz_game
     return asyncio.run(fuzz_game(title, players, seed, max_actions=max_actions,
                                  replay_every=replay_every, out_dir=Path(out),
@@ -63,6 +63,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if args.jobs == 1:
         reports = [_one(*job) for job in jobs]
     else:
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(args.jobs) as pool:
             reports = list(pool.map(_one, *zip(*jobs)))
     seconds = time.monotonic() - started

@@ -6,9 +6,6 @@ import json
 import sys
 from typing import Any
 
-from engine.eighteen import io
-from engine.eighteen.states import public_state
-from engine.errors import GameError
 
 
 def add_parser(subparsers: Any) -> None:
@@ -23,6 +20,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _load(path: str) -> dict[str, Any]:
+    from engine.eighteen import io
+    from engine.errors import GameError
+
     try:
         return io.read_file(path)
     except (OSError, GameError) as exc:
@@ -30,6 +30,9 @@ def _load(path: str) -> dict[str, Any]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from engine.eighteen import io
+    from engine.errors import GameError
+
     data = _load(args.file)
     try:
         loaded = io.load(data, upto=args.upto)
@@ -53,12 +56,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def state_line(idx: int, action: dict[str, Any] | None, game: Any) -> str:
+    from engine.eighteen.states import public_state
+
     line = {"idx": idx, "id": action.get("id") if action else 0, "type": action.get("type") if action else None}
     line.update(public_state(game))
     return json.dumps(line, separators=(",", ":"))
 
 
 def cmd_states(args: argparse.Namespace) -> int:
+    from engine.eighteen import io
+    from engine.errors import GameError
+
     data = _load(args.file)
     game = io.new_game(data)
     print(state_line(-1, None, game))

@@ -14,8 +14,6 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from engine.eighteen import io
-from engine.errors import GameError
 
 
 @dataclass(frozen=True)
@@ -38,6 +36,9 @@ class RouteCheck:
 
 def route_checks(data: dict[str, Any]) -> Iterator[RouteCheck]:
     """Replay `data`; before each run_routes, time the best-routes search for that company."""
+    from engine.eighteen import io
+    from engine.errors import GameError
+
     game = io.new_game(data)
     for index, action in io.effective_actions(data["actions"]):
         check = None
@@ -75,6 +76,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def cmd_routes(args: argparse.Namespace) -> int:
+    from engine.eighteen import io
+    from engine.errors import GameError
+
     try:
         data = io.read_file(args.file)
         checks = []
