@@ -32,7 +32,9 @@ async def test_the_1860_opening_auction_in_the_console(db_path, tmp_path):
     out = await session(console, "as 2: /play bid company:RPSC", "as 3: /play pass", "as 1: /play pass",
                         "as 2: /play pass", "as 3: /play par IOW 82", "/game status")
     assert out[0] == "player 2 buys RPSC for $130."
-    assert out[8:10] == ["player 3 pars IOW at $82.", "To act: player 1"]
+    # the director's certificate is 20%: 2 × 82
+    assert out[8:10] == ["player 3 pars IOW at $82, paying $164 for the president's certificate.",
+                         "To act: player 1"]
     assert out[-1] == "Players: player 1 $670; player 2 $515; player 3 $506"
 
 
@@ -44,7 +46,10 @@ async def test_a_recorded_1860_game_is_finished_in_the_console(db_path, tmp_path
     assert out[-1] == "/play run: Run best routes for $340"     # the players ran NGStL for $330
     out = await session(console, "as 2: /play run", "as 1: /play run", "/game status")
     assert out[0] == "Refused: it is not your turn in game #1; waiting for Player 1"
-    assert out[1] == ("NGStL runs for $340 (9+5-train $340). IOW is nationalised and ceases to operate. "
-                      "NGStL is nationalised and ceases to operate. Game over (nationalization): "
-                      "Player 1 $12609, Player 2 $11004.")
+    assert out[1].startswith("NGStL runs for $340 (9+5-train $340).")
+    assert ("IOW is nationalised and ceases to operate. NGStL is nationalised and ceases to operate. "
+            "Game over (nationalization): Player 1 $12609, Player 2 $11004.") in out[1]
+    # the $340 is paid out to the holders of 80% and 20% of NGStL
+    assert "Player 2 +$68" in out[1] and "Player 1 +$272" in out[1]
+    assert "no revenue" not in out[1]
     assert "Result: Player 1 12609, Player 2 11004" in out

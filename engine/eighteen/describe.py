@@ -267,9 +267,7 @@ def status(game: Any) -> str:
         acting = f"{who} for {info.acting_for}" if info.acting_for else who
         lines.append(f"To act: {acting} — {info.step} ({'; '.join(info.facts)})"
                      + (f". Compulsory: {info.compulsory}." if info.compulsory else ""))
-    bids = [f"{company.sym} {', '.join(f'{p.name} ${price}' for p, price in sorted(entries, key=lambda e: -e[1]))}"
-            for st in getattr(r, "steps", ()) for company, entries in (getattr(st, "bids", None) or {}).items()
-            if entries]
+    bids = _bid_lines(r)
     if bids:
         lines.append("Bids: " + "; ".join(bids))
     lines.append("Players: " + "; ".join(f"{p.name} ${p.cash}" for p in game.player_list))
@@ -279,3 +277,20 @@ def status(game: Any) -> str:
             f"{c.sym} ${c.share_price.price} (cash ${c.cash}, trains {','.join(t.name for t in c.trains) or '-'})"
             for c in floated))
     return "\n".join(lines)
+
+
+def _bid_lines(round_: Any) -> list[str]:
+    """Open bids of an auction step: per private ({company: [(player, price)]}, 1830), or the
+    players' bids on the item for sale ({player: price}, 1860; negative = no bid yet)."""
+    lines: list[str] = []
+    for step in getattr(round_, "steps", ()):
+        by_player: list[tuple[Any, int]] = []
+        for key, entries in (getattr(step, "bids", None) or {}).items():
+            if isinstance(entries, list) and entries:
+                ranked = sorted(entries, key=lambda e: -e[1])
+                lines.append(f"{key.sym} " + ", ".join(f"{p.name} ${price}" for p, price in ranked))
+            elif isinstance(entries, int) and entries > 0:
+                by_player.append((key, entries))
+        if by_player:
+            lines.append(", ".join(f"{p.name} ${price}" for p, price in sorted(by_player, key=lambda e: -e[1])))
+    return lines

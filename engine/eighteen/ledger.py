@@ -26,7 +26,7 @@ class Ledger:
     holdings: dict[tuple[str, str], int]      # (holder, corporation) -> percent
     privates: dict[str, tuple[str | None, int]]  # open private -> (owner, revenue)
     round: tuple[str, int, int]               # round name, turn, round number
-    runs: dict[str, int]                      # operating turns each corporation has finished
+    runs: dict[str, tuple[int, int]]          # operating turns finished, and the last one's payout
 
 
 def take(game: Any) -> Ledger:
@@ -47,7 +47,9 @@ def take(game: Any) -> Ledger:
                   pars={c.sym: c.par_price.price if c.par_price else None for c in game.corporations},
                   floated=frozenset(c.sym for c in game.corporations if c.floated),
                   holdings=holdings, privates=privates, round=(r.name, game.turn, r.round_num),
-                  runs={c.sym: len(c.operating_history) for c in game.corporations})
+                  runs={c.sym: (len(c.operating_history),
+                                c.operating_history[-1][2] if c.operating_history else 0)
+                        for c in game.corporations})
 
 
 def _owner(entity: Any) -> str | None:
@@ -113,8 +115,8 @@ class Flows:
     def idle_runs(self, dividend_by: str | None, told: str = "") -> str | None:
         """Corporations whose turn ended with no revenue (no train or no route): nothing paid
         (unless `told` already says they skipped their run)."""
-        idle = [sym for sym, n in self.after.runs.items()
-                if n > self.before.runs.get(sym, 0) and sym != dividend_by
+        idle = [sym for sym, (n, paid) in self.after.runs.items()
+                if n > self.before.runs.get(sym, (0, 0))[0] and not paid and sym != dividend_by
                 and f"{sym} skips Run Routes" not in told]
         if not idle:
             return None
