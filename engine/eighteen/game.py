@@ -459,7 +459,7 @@ class EighteenGame(Game):
         return self.board.locate_city(city)
 
     def place_token(self, corp: Corporation, hex_id: str, city: int, slot: Any, *, cost: int,
-                    need_connection: bool, extra: bool = False, home: bool = False,
+                    need_connection: bool, extra: bool = False,
                     position: int | None = None) -> None:
         """`position`: where a lifted token goes back in the corporation's list of stations (it
         is the same token, so it keeps its place)."""

@@ -10,6 +10,13 @@ from engine.eighteen.rounds import Round, Step
 from engine.errors import IllegalAction, InvalidAction
 
 
+def routes_field(action: dict[str, Any]) -> list[Any]:
+    routes = action.get("routes")
+    if not isinstance(routes, list):
+        raise InvalidAction("run_routes needs a list of 'routes'")
+    return routes
+
+
 def _int_field(action: dict[str, Any], key: str) -> int:
     value = action.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
@@ -188,7 +195,7 @@ class HomeToken(Step):
         if got_hex != hex_id:
             raise IllegalAction(f"{corp.sym}'s token must go back on {hex_id}")
         self.game.place_token(corp, hex_id, city, action.get("slot"), cost=0, need_connection=False,
-                              home=True, position=pending.get("position"))
+                              position=pending.get("position"))
         self.round.pending_tokens.pop(0)
 
 
@@ -263,9 +270,7 @@ class Route(Step):
         return ["run_routes"]
 
     def process_run_routes(self, action: dict[str, Any], corp: Corporation) -> None:
-        routes = action.get("routes")
-        if not isinstance(routes, list):
-            raise InvalidAction("run_routes needs a list of 'routes'")
+        routes = routes_field(action)
         self.round.revenue = self.game.check_routes(corp, routes)
         self.round.routes = routes
         self.pass_()

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.eighteen.entities import Corporation, spend
-from engine.eighteen.operating import BuyTrain, DiscardTrain, Dividend, OperatingRound, Route, Token, Track
+from engine.eighteen.operating import (BuyTrain, DiscardTrain, Dividend, OperatingRound, Route, Token, Track,
+                                       routes_field)
 from engine.errors import IllegalAction, InvalidAction
 
 if TYPE_CHECKING:
@@ -113,9 +114,7 @@ class Route1860(Route):
         return ["run_routes"]
 
     def process_run_routes(self, action: dict[str, Any], corp: Corporation) -> None:
-        routes = action.get("routes")
-        if not isinstance(routes, list):
-            raise InvalidAction("run_routes needs a list of 'routes'")
+        routes = routes_field(action)
         if not routes and self.game.can_run_route(corp) and (corp.trains or self.game.insolvent(corp)) \
                 and not (self.game.receivership(corp) and self.game.nationalization):
             raise IllegalAction(f"{corp.sym} must run a route")
