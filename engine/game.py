@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Collection, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Collection, Mapping, Sequence, TypeVar
 
 from engine import checkpoint
 from engine.errors import GameError, GameOver, IllegalAction, InvalidAction
 from engine.shapes import MOVE, check_bounded
+
+T = TypeVar("T")
 
 Action = dict[str, Any]
 PlayerId = int | str
@@ -72,8 +74,10 @@ class Game(ABC):
         """Build the initial state from players, options and seed."""
 
     @abstractmethod
-    def _apply(self, action: Action) -> Action:
-        """Apply one action (may mutate before failing); return the action as recorded."""
+    def _apply(self, action: Action, *, story: bool = True) -> Action:
+        """Apply one action (may mutate before failing); return the action as recorded.
+        `story=False`: nobody will read this action's sentence (a replay or a probe), so the
+        bookkeeping kept only to narrate it can be skipped."""
 
     @abstractmethod
     def active_players(self) -> list[PlayerId]:
@@ -197,11 +201,13 @@ class Game(ABC):
     # and the seats and options (fixed at creation).
     CHECKPOINT_SHARED: ClassVar[tuple[str, ...]] = ("actions", "players", "options")
 
-    def process(self, action: Action, by: PlayerId | None = None, *, atomic: bool = True) -> Action:
+    def process(self, action: Action, by: PlayerId | None = None, *, atomic: bool = True,
+                story: bool | None = None) -> Action:
         """Apply one action; `by` is the player submitting it, who must control the entity
         it acts for (their own seat, a company they preside, a private they own). A refused
         action leaves the game exactly as it was (its state is saved first and put back).
-        `atomic=False` skips the save, for replays that throw the game away on a refusal."""
+        `atomic=False` skips the save, for replays that throw the game away on a refusal (and
+        that describe no action as it happens, unless `story` says otherwise)."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise InvalidAction("an action is a JSON object with a string 'type'")
         if self.finished and action["type"] != "message":
@@ -210,7 +216,7 @@ class Game(ABC):
             self._check_actor(action, by)
         saved = checkpoint.save(self) if atomic else None
         try:
-            recorded = self._apply(action)
+            recorded = self._apply(action, story=atomic if story is None else story)
         except GameError:
             if saved is not None:
                 checkpoint.restore(saved)
@@ -221,6 +227,18 @@ class Game(ABC):
             raise GameError(f"internal error while applying {action['type']}: {exc}") from exc
         self.actions.append(recorded)
         return recorded
+
+    def try_out(self, action: Action, by: PlayerId | None, look: Callable[["Game", Action], T]) -> T:
+        """What `look` sees of the game with the action applied; then the game is put back as
+        it was (a refusal raises, as `process` would). Telling what a move would do, e.g. to
+        the other side of a deal, costs no copy of the game."""
+        saved = checkpoint.save(self)
+        count = len(self.actions)
+        try:
+            return look(self, self.process(action, by, atomic=False, story=True))
+        finally:
+            checkpoint.restore(saved)
+            del self.actions[count:]
 
     def is_legal(self, action: Action) -> bool:
         """Would this action be accepted now? Tried on the game itself, then undone."""
@@ -238,7 +256,7 @@ class Game(ABC):
             if not saved:
                 saved.append(checkpoint.save(self))
             try:
-                self._apply(action)
+                self._apply(action, story=False)
             except GameError:
                 return False
             finally:

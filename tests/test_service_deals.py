@@ -127,7 +127,7 @@ async def test_an_accepted_deal_the_engine_now_refuses_is_refused_with_its_reaso
     await service.act(gid, ANN, take(1, 2, 1))
     game = await service._live(service.store.game(gid))
 
-    def refuse(self, action):
+    def refuse(self, action, **_):
         raise IllegalAction("Bob's points are frozen")
     # on the class: a refused action rebuilds the instance, which would drop an instance patch
     monkeypatch.setattr(type(game), "_apply", refuse)

@@ -32,7 +32,7 @@ class Tally(Game):
     def target(self) -> int:
         return int(self.options.get("target", 100))
 
-    def _apply(self, action: Action) -> Action:
+    def _apply(self, action: Action, *, story: bool = True) -> Action:
         player = action.get("entity")
         if player not in self.scores:
             raise InvalidAction(f"unknown player {player!r}")

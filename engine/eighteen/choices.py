@@ -193,7 +193,8 @@ def candidates(game: "EighteenGame", entity: Any,
             for train in entity.trains:
                 yield f"Discard a {train.name}-train", {**base, "train": train.id}
         elif t == "bankrupt":
-            yield f"Declare {entity.sym}'s president bankrupt", base
+            if game.bankruptcy_problem(entity) is None:  # saves trying it when it cannot be
+                yield f"Declare {entity.sym}'s president bankrupt", base
 
 
 def _title_choices(game: "EighteenGame", entity: Any, action_type: str) -> list[tuple[str, dict[str, Any]]] | None:

@@ -18,12 +18,21 @@ class Holder:
 
     def __init__(self) -> None:
         self.shares: list[Share] = []
+        self.percents: dict[Corporation, int] = {}  # kept by `take`/`give`: asked at every step
+
+    def take(self, share: "Share") -> None:
+        self.shares.append(share)
+        self.percents[share.corp] = self.percents.get(share.corp, 0) + share.percent
+
+    def give(self, share: "Share") -> None:
+        self.shares.remove(share)
+        self.percents[share.corp] -= share.percent
 
     def shares_of(self, corp: "Corporation") -> list["Share"]:
         return [s for s in self.shares if s.corp is corp]
 
     def percent_of(self, corp: "Corporation") -> int:
-        return sum(s.percent for s in self.shares if s.corp is corp)
+        return self.percents.get(corp, 0)
 
 
 class CashHolder(Holder):
@@ -137,7 +146,7 @@ class Corporation(CashHolder):
         self.owner: Player | None = None
         self.operating_history: list[tuple[int, int, int]] = []  # (turn, round_num, revenue)
         for i, pct in enumerate(share_percents):
-            self.shares.append(Share(self, i, pct, i == 0, self))
+            self.take(Share(self, i, pct, i == 0, self))
         self.all_shares: list[Share] = list(self.shares)
         self.extra_tokens = 0
         self.placed_tokens: list[str] = []  # hex of each station token, in placement order

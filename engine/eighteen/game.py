@@ -13,7 +13,7 @@ from engine.eighteen.auction import AuctionRound, CompanyPendingPar, WaterfallAu
 from engine.eighteen.entities import (Ability, Bank, Company, Corporation, Player, Pool, Share,
                                       spend)
 from engine.eighteen.market import (ABOVE_60_ZONES, MULTIPLE_BUY_ZONES, NO_CERT_LIMIT_ZONES,
-                                    SharePrice, StockMarket, operating_key)
+                                    SharePrice, StockMarket)
 from engine.eighteen.operating import (Bankrupt, BuyCompany, BuyTrain, DiscardTrain, Dividend,
                                        Exchange, HomeToken, OperatingRound, Route, SpecialToken,
                                        SpecialTrack, Token, Track)
@@ -381,10 +381,10 @@ class EighteenGame(Game):
         return ib - ia if ia < ib else ib - (ia - len(order))
 
     def operating_sort_key(self, corp: Corporation) -> tuple:
-        return operating_key(corp)
+        return self.market.operating_key(corp)
 
     def operating_order(self) -> list[Corporation]:
-        return sorted([c for c in self.corporations if c.floated and not c.closed], key=operating_key)
+        return sorted([c for c in self.corporations if c.floated and not c.closed], key=self.market.operating_key)
 
     # -- track and tokens ----------------------------------------------------------------------
     def token_cities(self, corp: Corporation) -> list[str]:
@@ -603,19 +603,28 @@ class EighteenGame(Game):
                     self.close_company(c)
 
     # -- bankruptcy ---------------------------------------------------------------------------------
-    def declare_bankrupt(self, corp: Corporation) -> None:
+    def bankruptcy_problem(self, corp: Corporation) -> str | None:
+        """Why `corp`'s president may not declare bankruptcy now (None: they may)."""
         player = corp.owner
         if player is None:
-            raise IllegalAction(f"{corp.sym} has no president")
+            return f"{corp.sym} has no president"
         if not self.must_buy_train(corp):
-            raise IllegalAction(f"{corp.sym} does not have to buy a train, so its president cannot go bankrupt")
+            return f"{corp.sym} does not have to buy a train, so its president cannot go bankrupt"
         needed = self.depot.min_price(self.phases)
         sellable = sum(self.max_emergency_sale(player, c, corp) for c in self.corporations)
         if player.cash + corp.cash + sellable >= needed:
-            raise IllegalAction(f"{player.name} cannot go bankrupt: {corp.sym}'s cash plus "
-                                f"{player.name}'s cash and sellable shares reach ${needed}")
+            return (f"{player.name} cannot go bankrupt: {corp.sym}'s cash plus "
+                    f"{player.name}'s cash and sellable shares reach ${needed}")
+        return None
+
+    def declare_bankrupt(self, corp: Corporation) -> None:
+        problem = self.bankruptcy_problem(corp)
+        if problem:
+            raise IllegalAction(problem)
+        player = corp.owner
+        assert player is not None
         for c in sorted([c for c in self.corporations if player.shares_of(c) and c.share_price],
-                        key=operating_key):
+                        key=self.market.operating_key):
             while True:
                 bundles = [b for b in sh.sellable_bundles(self, player, c)
                            if self.emergency_sale_ok(player, c, corp, b[0], b[1])]
@@ -705,9 +714,9 @@ class EighteenGame(Game):
                   + ", ".join(f"{p.name} ${self.player_value(p)}" for p in ranking) + ".")
 
     # -- processing ---------------------------------------------------------------------------------
-    def _apply(self, action: Action) -> Action:
+    def _apply(self, action: Action, *, story: bool = True) -> Action:
         self.events = []
-        self.ledger_before = ledger.take(self)  # the money story compares against it
+        self.ledger_before = ledger.take(self) if story else None  # the money story's "before"
         atype = action["type"]
         if atype == "message":
             return action

@@ -153,14 +153,15 @@ def imported(action: dict[str, Any]) -> dict[str, Any]:
 
 
 def load(data: dict[str, Any], upto: int | None = None, on_state: Any = None) -> LoadedGame:
-    """Replay a game file; `upto` = last index (in the file's action list) to apply."""
+    """Replay a game file; `upto` = last index (in the file's action list) to apply. `on_state`
+    sees the game after each action, as it happens, so the game keeps what it needs to tell it."""
     game = new_game(data)
     loaded = LoadedGame(game, data)
     for idx, action in effective_actions(data["actions"]):
         if upto is not None and idx > upto:
             break
         try:
-            game.process(imported(action), atomic=False)
+            game.process(imported(action), atomic=False, story=on_state is not None)
         except GameError as exc:
             raise ReplayError(idx, action, str(exc)) from exc
         loaded.processed += 1

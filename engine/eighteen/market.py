@@ -1,7 +1,7 @@
 """The 2-D stock market: cells with zones, company markers stacked per cell, and movement."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -13,14 +13,15 @@ ABOVE_60_ZONES = {"orange", "brown"}
 MULTIPLE_BUY_ZONES = {"brown"}
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True)
 class SharePrice:
+    """A cell of the market; which markers stand on it is the market's `stacks`."""
+
     row: int
     col: int
     price: int
     zone: str
     can_par: bool
-    corporations: list["Corporation"] = field(default_factory=list)
 
     @property
     def coordinates(self) -> tuple[int, int]:
@@ -35,7 +36,11 @@ class SharePrice:
 
 
 class StockMarket:
+    # the cells never change: a checkpoint keeps them by reference and saves only the stacks
+    CHECKPOINT_SHARED = ("grid", "par_prices", "repar_cells")
+
     def __init__(self, grid: list[list[dict[str, Any] | None]]) -> None:
+        self.stacks: dict[tuple[int, int], list[Corporation]] = {}  # top of the stack first
         self.grid: list[list[SharePrice | None]] = []
         for r, row in enumerate(grid):
             cells: list[SharePrice | None] = []
@@ -49,6 +54,20 @@ class StockMarket:
             self.grid.append(cells)
         pars = [p for row in self.grid for p in row if p and p.can_par]
         self.par_prices = sorted(pars, key=lambda p: (p.price, p.col, p.row), reverse=True)
+
+    def stack(self, sp: SharePrice) -> list["Corporation"]:
+        """The markers on a cell, the one that operates first first (read only)."""
+        return self.stacks.get(sp.coordinates, [])
+
+    def _place(self, corp: "Corporation", sp: SharePrice) -> None:
+        self.stacks.setdefault(sp.coordinates, []).append(corp)
+
+    def _lift(self, corp: "Corporation", sp: SharePrice) -> None:
+        stack = self.stacks.get(sp.coordinates)
+        if stack and corp in stack:
+            stack.remove(corp)
+            if not stack:
+                del self.stacks[sp.coordinates]
 
     def cell(self, row: int, col: int) -> SharePrice | None:
         if row < 0 or col < 0 or row >= len(self.grid) or col >= len(self.grid[row]):
@@ -89,9 +108,9 @@ class StockMarket:
         if sp is None or sp is corp.share_price:
             return
         assert corp.share_price is not None
-        corp.share_price.corporations.remove(corp)
+        self._lift(corp, corp.share_price)
         corp.share_price = sp
-        sp.corporations.append(corp)
+        self._place(corp, sp)
 
     def move_right(self, corp: "Corporation") -> None:
         self._move(corp, self._right(*corp.share_price.coordinates))  # type: ignore[union-attr]
@@ -106,18 +125,17 @@ class StockMarket:
         self._move(corp, self._down(*corp.share_price.coordinates))  # type: ignore[union-attr]
 
     def set_par(self, corp: "Corporation", sp: SharePrice) -> None:
-        sp.corporations.append(corp)
+        self._place(corp, sp)
         corp.share_price = sp
         corp.par_price = sp
 
     def remove(self, corp: "Corporation") -> None:
-        if corp.share_price and corp in corp.share_price.corporations:
-            corp.share_price.corporations.remove(corp)
+        if corp.share_price:
+            self._lift(corp, corp.share_price)
 
-
-def operating_key(corp: "Corporation") -> tuple:
-    """Operating order: higher price, then further right, then higher row, then top of stack."""
-    sp = corp.share_price
-    assert sp is not None
-    stack = sp.corporations.index(corp) if corp in sp.corporations else 0
-    return (-sp.price, -sp.col, sp.row, stack, corp.name)
+    def operating_key(self, corp: "Corporation") -> tuple:
+        """Operating order: higher price, then further right, then higher row, then top of stack."""
+        sp = corp.share_price
+        assert sp is not None
+        stack = self.stack(sp)
+        return (-sp.price, -sp.col, sp.row, stack.index(corp) if corp in stack else 0, corp.name)

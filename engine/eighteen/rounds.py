@@ -47,8 +47,16 @@ class Step:
         """Why this entity cannot take this action in this step now (None: no specific reason)."""
         return None
 
+    def can_act(self, entity: Any) -> bool:
+        """Whether `entity` has any action here; steps whose full list is costly answer it
+        without building the list (asked after every action, to find who must act)."""
+        return bool(self.actions(entity))
+
     def blocking(self) -> bool:
-        return self.blocks and bool(self.current_actions())
+        if not self.blocks:
+            return False
+        entity = self.current_entity()
+        return entity is not None and not getattr(entity, "closed", False) and self.can_act(entity)
 
     # -- transitions ---------------------------------------------------------------------------
     def setup(self) -> None:

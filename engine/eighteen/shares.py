@@ -10,8 +10,8 @@ if TYPE_CHECKING:
 
 
 def move_share(share: Share, to: Holder) -> None:
-    share.owner.shares.remove(share)
-    to.shares.append(share)
+    share.owner.give(share)
+    to.take(share)
     share.owner = to
 
 

@@ -26,7 +26,7 @@ def snapshot(game: "EighteenGame") -> dict[str, Any]:
             "ipo_pct": c.percent_of(c), "pool_pct": game.pool.percent_of(c),
             "trains": [t.name for t in c.trains], "tokens_unused": c.tokens_unused,
             "token_count": len(c.token_costs), "companies": [co.sym for co in c.companies],
-            "market": [sp.row, sp.col, sp.corporations.index(c)] if sp else None,
+            "market": [sp.row, sp.col, game.market.stack(sp).index(c)] if sp else None,
             "operated": c.sym in operated, "last_revenue": c.last_revenue, "home": c.home,
         }
     companies = {co.sym: {"name": co.name, "value": co.value, "revenue": co.revenue,

@@ -39,6 +39,12 @@ class BuySellParShares(Step):
             acts.append("pass")
         return acts
 
+    def can_act(self, entity: Any) -> bool:
+        # a player who must sell can sell, so selling need not be asked about twice
+        return (entity is self.current_entity() and isinstance(entity, Player)
+                and (self.can_buy_any(entity) or self.can_ipo_any(entity)
+                     or bool(self.purchasable_companies(entity)) or self.can_sell_any(entity)))
+
     def explain(self, entity: Any, action_type: str) -> str | None:
         if not isinstance(entity, Player):
             return None

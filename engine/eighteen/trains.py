@@ -110,7 +110,7 @@ class Depot:
         return not self.upcoming and not self.discarded
 
 
-@dataclass
+@dataclass(frozen=True)
 class Phase:
     name: str
     on: str | None

@@ -50,6 +50,6 @@ class ZigZagMarket(StockMarket):
     def to_bottom(self, corp: "Corporation") -> None:
         """The marker goes under the others in its cell (it operates after them)."""
         sp = corp.share_price
-        if sp is not None and corp in sp.corporations:
-            sp.corporations.remove(corp)
-            sp.corporations.append(corp)
+        if sp is not None and corp in self.stack(sp):
+            self._lift(corp, sp)
+            self._place(corp, sp)

@@ -143,7 +143,7 @@ class StringRailway(Game):
         return out
 
     # -- actions -------------------------------------------------------------------------------
-    def _apply(self, action: Action) -> Action:
+    def _apply(self, action: Action, *, story: bool = True) -> Action:
         kind = action["type"]
         if kind == "message":
             self.sentences.append(f"{action.get('entity')}: {action.get('message', '')}")

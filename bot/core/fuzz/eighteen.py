@@ -41,9 +41,13 @@ def problems(game: Game, money_at_start: Any) -> list[str]:
                 out.append(f"share {share.id} has {held[id(share)]} holders")
         if corp.closed:
             continue
-        total = sum(h.percent_of(corp) for h in _share_holders(game))
+        total = sum(s.percent for h in _share_holders(game) for s in h.shares if s.corp is corp)
         if total != 100:
             out.append(f"{corp.sym}'s shares add up to {total}%")
+        for h in _share_holders(game):  # the holdings kept for speed agree with the certificates
+            pct = sum(s.percent for s in h.shares_of(corp))
+            if h.percent_of(corp) != pct:
+                out.append(f"{h.name} is counted with {h.percent_of(corp)}% of {corp.sym} but holds {pct}%")
         presidents = [s for s in corp.all_shares if s.president]
         if corp.owner is not None and (len(presidents) != 1
                                        or presidents[0].owner is not corp.owner):

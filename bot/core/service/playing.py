@@ -4,7 +4,6 @@ undo requests and their votes, and an admin's rewind.
 from __future__ import annotations
 
 import asyncio
-import copy
 from dataclasses import replace
 
 from bot.core.results import Caller, Refused, Result
@@ -89,8 +88,8 @@ class Playing(ServiceBase):
             raise Refused(f"this deal takes {game.player_name(other)}'s property and nobody "
                           "holds that seat to agree to it; a game admin can give the seat with "
                           "/game replace")
-        # the engine judges the move on a copy, so nobody is asked to agree to an illegal one
-        sentence = await asyncio.to_thread(_sentence_on_copy, game, action, seat.player_id)
+        # the engine judges the move first, so nobody is asked to agree to an illegal one
+        sentence = await asyncio.to_thread(_sentence_if_done, game, action, seat.player_id)
         request, replaced = self.store.open_deal(record.id, record.version, caller.user_id,
                                                  action, sentence, interaction_id)
         lines = [f"{seat.name} proposes deal #{request.id} to {seller.name}: {sentence}",
@@ -321,11 +320,10 @@ def _counterparty(game: Game, action: Action) -> PlayerId | None:
     return game.counterparty(action)
 
 
-def _sentence_on_copy(game: Game, action: Action, by: PlayerId) -> str:
-    """What the action would do, told by the engine after applying it to a copy of the game
-    (an illegal action raises the engine's GameError; the live game is untouched)."""
-    scratch = copy.deepcopy(game)
-    return ServiceBase._describe(scratch, scratch.process(action, by))
+def _sentence_if_done(game: Game, action: Action, by: PlayerId) -> str:
+    """What the action would do, told by the engine after trying it on the game and putting the
+    game back (an illegal action raises the engine's GameError; the live game is untouched)."""
+    return game.try_out(action, by, ServiceBase._describe)
 
 
 def _acting_for(action: Action, player: PlayerId, legal: list[Choice]) -> Action:

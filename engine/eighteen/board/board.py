@@ -211,7 +211,7 @@ class Board:
         if cached is None or cached[0] != self._version:
             cached = (self._version, self.network().reach(corp))
             self._reach_cache[corp] = cached
-            if self.route_available(corp):
+            if corp not in self.routes_found and self.route_available(corp):
                 self.routes_found.add(corp)
         return cached[1]
 
@@ -365,7 +365,7 @@ class Board:
         if not old.paths and new.paths and len(new.cities) > 1:
             # 18xx.games checks the new track for the laying company while the tokens still
             # stand on the new tile, and its graph remembers a route seen then (routes_found).
-            if self.route_available(corp):
+            if corp not in self.routes_found and self.route_available(corp):
                 self.routes_found.add(corp)
             for city in new_cities.values():
                 lifted.extend(c for c in city.slots if c is not None)

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from engine.eighteen.board.hexgrid import opposite
-from engine.eighteen.board.tiles import NodeEnd, NodeKind, Revenue, TileDef
+from engine.eighteen.board.tiles import NodeKind, Revenue, TileDef
 
 
 @dataclass(frozen=True)
@@ -47,17 +47,12 @@ class Node:
         return corp in self.tokens
 
 
-@dataclass(frozen=True)
-class TrackPath:
+class TrackPath(NamedTuple):   # a tuple: thousands are made each time track changes
     id: int
     hex: str
     edges: tuple[int, ...]
     nodes: tuple[int, ...]         # network node ids at the ends that are revenue centres
-
-    @property
-    def ends(self) -> tuple[tuple[str, int], ...]:
-        """Both ends as ("edge", side) / ("node", node id), in a fixed order."""
-        return tuple(("edge", e) for e in self.edges) + tuple(("node", n) for n in self.nodes)
+    ends: tuple[tuple[str, int], ...]  # both ends as ("edge", side) / ("node", node id): edges first
 
 
 @dataclass(frozen=True)
@@ -73,6 +68,20 @@ class Chain:
 
     def other(self, node: int) -> int:
         return self.b if node == self.a else self.a
+
+
+class _Move(NamedTuple):
+    """Leaving a path by one end: a revenue centre (`node`), or a hex side (`side`, toward
+    `other`'s side `back`, `side_bit` its bit in the used sides) and the states entered next."""
+
+    nodes: tuple[int, ...]
+    node: int
+    hex: str
+    side: int
+    other: str | None
+    back: int
+    side_bit: int
+    next: tuple[int, ...]
 
 
 @dataclass
@@ -97,8 +106,10 @@ class TrackNetwork:
         self.nodes: list[Node] = []
         self.node_at: dict[tuple[str, int], int] = {}
         self.paths: list[TrackPath] = []
-        self.edge_paths: dict[tuple[str, int], list[int]] = defaultdict(list)
-        self.node_paths: dict[int, list[int]] = defaultdict(list)
+        # walk states (see `reach`: 2 * path id + end) that enter a path by this side / from
+        # this revenue centre; `state >> 1` is the path
+        self.edge_states: dict[tuple[str, int], list[int]] = defaultdict(list)
+        self.node_states: dict[int, list[int]] = defaultdict(list)
         for hex_id in sorted(tiles):
             tile, rotation = tiles[hex_id]
             for index, node in enumerate(tile.nodes):
@@ -106,16 +117,24 @@ class TrackNetwork:
                 self.nodes.append(Node(nid, hex_id, index, node.kind, node.revenue, node.groups,
                                        tuple(city_tokens.get((hex_id, index), ()))))
                 self.node_at[(hex_id, index)] = nid
-            for path in tile.rotated_paths(rotation):
-                ends = (path.a, path.b)
-                tp = TrackPath(len(self.paths), hex_id, tuple(e for e in ends if isinstance(e, int)),
-                               tuple(self.node_at[(hex_id, e.index)] for e in ends if isinstance(e, NodeEnd)))
-                self.paths.append(tp)
-                for e in tp.edges:
-                    self.edge_paths[(hex_id, e)].append(tp.id)
-                for n in tp.nodes:
-                    self.node_paths[n].append(tp.id)
+            first = self.node_at.get((hex_id, 0), 0)   # the tile's nodes are numbered in order
+            for edges, indexes in tile.path_ends(rotation):
+                pid = len(self.paths)
+                nodes = tuple(first + i for i in indexes)
+                ends = tuple(("edge", e) for e in edges) + tuple(("node", n) for n in nodes)
+                self.paths.append(TrackPath(pid, hex_id, edges, nodes, ends))
+                for k, (kind, value) in enumerate(ends):
+                    if kind == "edge":
+                        self.edge_states[(hex_id, value)].append(2 * pid + k)
+                    else:
+                        self.node_states[value].append(2 * pid + k)
         self.side_id, self.side_count = sides if sides is not None else side_ids(neighbours)
+
+    def paths_at_node(self, nid: int) -> list[int]:
+        return [s >> 1 for s in self.node_states.get(nid, ())]
+
+    def paths_at_side(self, hex_id: str, side: int) -> list[int]:
+        return [s >> 1 for s in self.edge_states.get((hex_id, side), ())]
 
     def with_tokens(self, city_tokens: Mapping[tuple[str, int], Sequence[str | None]]) -> "TrackNetwork":
         """The same track with other station tokens: the track and its chains are shared, only
@@ -142,51 +161,67 @@ class TrackNetwork:
         can find nothing new and is dropped. `starts` limits the walk to some of the stations;
         `first_stop` ends it as soon as a second revenue centre is found."""
         found = Reach()
-        stack: list[tuple[int, tuple[str, int], int]] = []          # (path, entry end, used bits)
-        walked: dict[tuple[int, tuple[str, int]], list[int]] = defaultdict(list)
-
-        def stop_bit(nid: int) -> int:
-            return 1 << (self.side_count + nid)
-
-        def leave_node(nid: int, arrived_on: int | None, used: int) -> None:
-            for pid in self.node_paths[nid]:
-                if pid != arrived_on:
-                    stack.append((pid, ("node", nid), used))
-
+        moves = self._moves
+        stack: list[tuple[int, int]] = []                     # (walk state, used bits)
+        walked: dict[int, list[int]] = {}
+        base = self.side_count
+        blocked = [n.blocks(corp) for n in self.nodes]
         for nid in (self.token_nodes(corp) if starts is None else starts):
             found.nodes.add(nid)
             hex_id = self.nodes[nid].hex
             found.edges[hex_id].update(self.neighbours.get(hex_id, {}).keys())
-            leave_node(nid, None, stop_bit(nid))
+            bit = 1 << (base + nid)
+            stack.extend((state, bit) for state in self.node_states.get(nid, ()))
         while stack:
-            pid, entry, used = stack.pop()
-            path = self.paths[pid]
-            exits = [e for e in path.edges if ("edge", e) != entry]
-            if any(used >> self.side_id[(path.hex, e)] & 1 for e in exits if (path.hex, e) in self.side_id):
+            state, used = stack.pop()
+            move = moves.get(state) or self._move(state)
+            if move.side_bit and used & move.side_bit:
                 continue
-            earlier = walked[(pid, entry)]
-            if any(not mask & ~used for mask in earlier):
-                continue
-            earlier[:] = [mask for mask in earlier if used & ~mask]
-            earlier.append(used)
-            found.paths.add(pid)
-            found.nodes.update(path.nodes)
+            earlier = walked.get(state)
+            if earlier is None:
+                walked[state] = [used]
+            else:
+                if any(not mask & ~used for mask in earlier):
+                    continue
+                earlier[:] = [mask for mask in earlier if used & ~mask]
+                earlier.append(used)
+            found.paths.add(state >> 1)
+            found.nodes.update(move.nodes)
             if first_stop and len(found.nodes) > 1:
                 break
-            for nid in path.nodes:
-                if ("node", nid) != entry and not used & stop_bit(nid) and not self.nodes[nid].blocks(corp):
-                    leave_node(nid, pid, used | stop_bit(nid))
-            for side in exits:
-                found.edges[path.hex].add(side)
-                other = self.neighbours.get(path.hex, {}).get(side)
-                if other is None:
-                    continue
-                back = opposite(side)
-                found.edges[other].add(back)
-                crossed = used | 1 << self.side_id[(path.hex, side)]
-                for npid in self.edge_paths.get((other, back), ()):
-                    stack.append((npid, ("edge", back), crossed))
+            if move.node >= 0:
+                bit = 1 << (base + move.node)
+                if not used & bit and not blocked[move.node]:
+                    stack.extend((nxt, used | bit) for nxt in move.next)
+                continue
+            found.edges[move.hex].add(move.side)
+            if move.other is not None:
+                found.edges[move.other].add(move.back)
+                crossed = used | move.side_bit
+                stack.extend((nxt, crossed) for nxt in move.next)
         return found
+
+    @cached_property
+    def _moves(self) -> dict[int, "_Move"]:
+        """Walk states already worked out by `_move`; shared by the network's token variants."""
+        return {}
+
+    def _move(self, state: int) -> "_Move":
+        """A walk state is a path entered by one of its two ends (state = 2 * path id + end):
+        where the walk leaves it and the states it may go on to."""
+        path = self.paths[state >> 1]
+        kind, value = path.ends[1 - (state & 1)]
+        if kind == "node":
+            move = _Move(path.nodes, value, path.hex, -1, None, -1, 0,
+                         tuple(s for s in self.node_states.get(value, ()) if s >> 1 != path.id))
+        else:
+            other = self.neighbours.get(path.hex, {}).get(value)
+            back = opposite(value)
+            move = (_Move(path.nodes, -1, path.hex, value, None, -1, 0, ()) if other is None else
+                    _Move(path.nodes, -1, path.hex, value, other, back, 1 << self.side_id[(path.hex, value)],
+                          tuple(self.edge_states.get((other, back), ()))))
+        self._moves[state] = move
+        return move
 
     def route_available(self, corp: str) -> bool:
         """Some single station of `corp` reaches a second revenue centre (18xx.games judges each
@@ -199,7 +234,7 @@ class TrackNetwork:
         """Every chain of the network, each once, in a deterministic order."""
         found: dict[tuple[int, int, int], Chain] = {}
         for node in self.nodes:
-            for pid in self.node_paths[node.id]:
+            for pid in self.paths_at_node(node.id):
                 self._extend_chain(node.id, pid, ("node", node.id), [pid], [self.paths[pid].hex], 0, found)
         ordered = sorted(found.values(), key=lambda c: (c.a, c.b, c.sides, c.paths))
         return [Chain(i, c.a, c.b, c.paths, c.hexes, c.sides) for i, c in enumerate(ordered)]
@@ -224,9 +259,48 @@ class TrackNetwork:
                 continue
             other = self.neighbours[path.hex][value]
             back = opposite(value)
-            for npid in self.edge_paths.get((other, back), ()):
+            for npid in self.paths_at_side(other, back):
                 self._extend_chain(start, npid, ("edge", back), paths + [npid], hexes + [other],
                                    sides | 1 << sid, found)
+
+    def chains_along(self, hexes: Sequence[str]) -> list[Chain]:
+        """The chains crossing exactly these hexes, read in either direction, in the order of
+        `chains`. Checking a submitted route needs only these: they are walked for along the
+        named hexes instead of listing every chain of the network (unless that list exists)."""
+        listed = self.__dict__.get("chains_by_hexes")
+        if listed is not None:
+            return listed.get(tuple(hexes), [])
+        found: dict[tuple[int, int, int], Chain] = {}
+        for index in range(len(self.nodes)):
+            nid = self.node_at.get((hexes[0], index))
+            if nid is None:
+                break
+            for pid in self.paths_at_node(nid):
+                self._walk_along(nid, pid, ("node", nid), [pid], 0, tuple(hexes), found)
+        return sorted(found.values(), key=lambda c: (c.a, c.b, c.sides, c.paths))
+
+    def _walk_along(self, start: int, pid: int, entry: tuple[str, int], paths: list[int], sides: int,
+                    hexes: tuple[str, ...], found: dict[tuple[int, int, int], Chain]) -> None:
+        path = self.paths[pid]
+        depth = len(paths)
+        for kind, value in path.ends:
+            if (kind, value) == entry:
+                continue
+            if kind == "node":
+                if value != start and depth == len(hexes):
+                    a, b = (start, value) if start < value else (value, start)
+                    ps, hs = (paths, hexes) if start < value else (paths[::-1], hexes[::-1])
+                    found.setdefault((a, b, sides), Chain(-1, a, b, tuple(ps), tuple(hs), sides))
+                continue
+            sid = self.side_id.get((path.hex, value))
+            if sid is None or sides >> sid & 1 or depth == len(hexes):
+                continue
+            other = self.neighbours[path.hex][value]
+            if other != hexes[depth]:
+                continue
+            back = opposite(value)
+            for npid in self.paths_at_side(other, back):
+                self._walk_along(start, npid, ("edge", back), paths + [npid], sides | 1 << sid, hexes, found)
 
     @cached_property
     def node_chains(self) -> dict[int, list[Chain]]:

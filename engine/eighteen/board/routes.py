@@ -145,9 +145,9 @@ def _find_chain(network: TrackNetwork, train: str, hexes: Any, hint: set[str]) -
         if len(ends) != 2 or not all(e.isdigit() for e in ends):
             raise InvalidAction(f"train {train}: {hexes[0]!r} should look like 'F2 0.1'")
         wanted = {network.node_at.get((hex_id, int(e))) for e in ends}
-        matches = [c for c in network.chains_by_hexes.get((hex_id,), []) if {c.a, c.b} == wanted]
+        matches = [c for c in network.chains_along((hex_id,)) if {c.a, c.b} == wanted]
     else:
-        matches = network.chains_by_hexes.get(tuple(hexes), [])
+        matches = network.chains_along(hexes)
     if not matches:
         raise IllegalAction(f"train {train}: there is no track joining stops along {'-'.join(hexes)}")
     for chain in matches:

@@ -104,6 +104,8 @@ class TileDef:
     count: int = 0                    # copies in the supply (0 for a map hex's own tile)
     # rotated_paths answers, kept: the track graph is rebuilt from them after every lay
     _rotations: dict[int, tuple[PathDef, ...]] = field(default_factory=dict, compare=False, repr=False)
+    _ends: dict[int, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = field(
+        default_factory=dict, compare=False, repr=False)
 
     @property
     def cities(self) -> tuple[int, ...]:
@@ -112,6 +114,13 @@ class TileDef:
     @property
     def towns(self) -> tuple[int, ...]:
         return tuple(i for i, n in enumerate(self.nodes) if n.kind in (NodeKind.TOWN, NodeKind.HALT))
+
+    def path_ends(self, rotation: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """(hex sides, node indexes) of each rotated path, kept like `rotated_paths`."""
+        ends = self._ends.get(rotation)
+        if ends is None:
+            ends = self._ends[rotation] = tuple((p.edges, p.node_indexes) for p in self.rotated_paths(rotation))
+        return ends
 
     def rotated_paths(self, rotation: int) -> tuple[PathDef, ...]:
         paths = self._rotations.get(rotation)
