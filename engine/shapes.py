@@ -28,7 +28,43 @@ def bounded_name(name: str) -> str:
 
 def check_bounded(value: Any, limits: Limits, what: str) -> None:
     """Raise InvalidAction naming the first part of `value` beyond `limits` (or not JSON data).
-    Iterative, so no nesting can overflow Python's stack."""
+    Iterative, so no nesting can overflow Python's stack. Most values fit: they are checked
+    without naming every part, and only a value that does not fit is walked again for the
+    name of its first offending part."""
+    if not _fits(value, limits):
+        _name_the_problem(value, limits, what)
+
+
+def _fits(value: Any, limits: Limits) -> bool:
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    string, integer, items, depth_limit = limits.string, limits.integer, limits.items, limits.depth
+    while stack:
+        item, depth = pop()
+        kind = type(item)
+        if kind is str:
+            if len(item) > string:
+                return False
+        elif kind is int or kind is float:
+            if not abs(item) <= integer:
+                return False
+        elif kind is dict:
+            if depth >= depth_limit or len(item) > items:
+                return False
+            for key, sub in item.items():
+                if type(key) is not str or len(key) > string:
+                    return False
+                push((sub, depth + 1))
+        elif kind is list:
+            if depth >= depth_limit or len(item) > items:
+                return False
+            extend((sub, depth + 1) for sub in item)
+        elif not (kind is bool or item is None):
+            return False  # subclasses and other types: the slow walk decides and names them
+    return True
+
+
+def _name_the_problem(value: Any, limits: Limits, what: str) -> None:
     stack: list[tuple[Any, str, int]] = [(value, what, 0)]
     while stack:
         item, where, depth = stack.pop()
