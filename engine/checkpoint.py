@@ -17,17 +17,13 @@ from enum import Enum
 from typing import Any
 
 _ATOMS = frozenset({str, int, float, bool, type(None), bytes, tuple, frozenset})
-_IMMUTABLE: dict[type, bool] = {}
+_IMMUTABLE: dict[type, bool] = {}  # per class: never walked (see `_immutable`, or no __dict__)
 
 
 def _immutable(cls: type) -> bool:
-    known = _IMMUTABLE.get(cls)
-    if known is None:
-        params = getattr(cls, "__dataclass_params__", None)
-        known = _IMMUTABLE[cls] = bool(
-            issubclass(cls, (type, Enum)) or (params is not None and params.frozen)
-            or getattr(cls, "CHECKPOINT_SKIP", False))
-    return known
+    params = getattr(cls, "__dataclass_params__", None)
+    return bool(issubclass(cls, (type, Enum)) or (params is not None and params.frozen)
+                or getattr(cls, "CHECKPOINT_SKIP", False))
 
 
 class Saved:
@@ -39,39 +35,46 @@ class Saved:
 
 
 def save(root: Any) -> Saved:
-    """The state of `root` and of every object and container reachable from it."""
+    """The state of `root` and of every object and container reachable from it. One loop over
+    a work list (no call per value): this runs before every move and every legality probe."""
     saved = Saved()
-    pending: list[Any] = [root]
+    objects, containers = saved.objects, saved.containers
+    atoms, immutable = _ATOMS, _IMMUTABLE
     seen = {id(root)}
-    atoms = _ATOMS
-
-    def visit(value: Any) -> None:
-        kind = type(value)
-        if kind in atoms or id(value) in seen:
-            return
-        if kind is list or kind is dict or kind is set:
-            seen.add(id(value))
-            saved.containers.append((value, value.copy()))
-            items = value.items() if kind is dict else ((None, v) for v in value)
-            for k, v in items:
-                if type(k) not in atoms:
-                    visit(k)
-                if type(v) not in atoms:
-                    visit(v)
-            return
-        if not hasattr(value, "__dict__") or _immutable(kind):
-            return
-        seen.add(id(value))
-        pending.append(value)
-
+    pending: list[Any] = [root]
     while pending:
-        obj = pending.pop()
-        shared = getattr(obj, "CHECKPOINT_SHARED", ())
-        attrs = obj.__dict__
-        saved.objects.append((obj, attrs.copy()))
-        for key, value in attrs.items():
-            if type(value) not in atoms and key not in shared:
-                visit(value)
+        value = pending.pop()
+        kind = type(value)
+        items: Any
+        if kind is list or kind is set:
+            containers.append((value, value.copy()))
+            items = value
+        elif kind is dict:
+            containers.append((value, value.copy()))
+            for key in value:
+                if type(key) not in atoms and id(key) not in seen:
+                    seen.add(id(key))
+                    pending.append(key)
+            items = value.values()
+        else:
+            attrs = value.__dict__
+            objects.append((value, attrs.copy()))
+            shared = getattr(kind, "CHECKPOINT_SHARED", ())
+            items = [v for k, v in attrs.items() if k not in shared] if shared else attrs.values()
+        for item in items:
+            item_kind = type(item)
+            if item_kind in atoms or id(item) in seen:
+                continue
+            if item_kind is list or item_kind is dict or item_kind is set:
+                seen.add(id(item))
+                pending.append(item)
+                continue
+            fixed = immutable.get(item_kind)
+            if fixed is None:
+                fixed = immutable[item_kind] = _immutable(item_kind) or not hasattr(item, "__dict__")
+            if not fixed:
+                seen.add(id(item))
+                pending.append(item)
     return saved
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine.eighteen.entities import Corporation
-from engine.eighteen.market import StockMarket, operating_key
+from engine.eighteen.market import StockMarket
 from engine.g1830 import DATA
 from tests.g1830_helpers import act, finish_auction_simply, new_game
 
@@ -52,7 +52,7 @@ def test_operating_order_price_then_right_then_top_then_stack() -> None:
     market.set_par(corps["C&O"], market.cell(2, 6))        # $82, column 6, row 2
     market.set_par(corps["PRR"], market.cell(3, 7))        # $82, column 7, row 3
     market.set_par(corps["B&O"], market.cell(3, 7))        # same cell, under PRR
-    order = sorted(corps.values(), key=operating_key)
+    order = sorted(corps.values(), key=market.operating_key)
     assert [c.sym for c in order] == ["PRR", "B&O", "C&O", "ERIE"]
     assert [c.share_price.price for c in order] == [82, 82, 82, 82]
 

@@ -81,3 +81,37 @@ def test_reached_stops_are_the_stops_of_legal_routes(seed: int, steps: int) -> N
         for candidate in enumerate_routes(network, corp, None, "brown"):
             routed.update(candidate.nodes)
         assert network.reach(corp).nodes == routed, (seed, steps, corp)
+
+
+@pytest.mark.parametrize("title", ["1830", "1860"])
+def test_the_network_renewed_for_one_lay_is_the_one_built_anew(title: str) -> None:
+    """After a lay only the laid hex is renewed in the track graph (its neighbours' paths keep
+    their numbers); that shortcut must give exactly the graph a full build gives, at every lay
+    of a recorded game."""
+    from engine.eighteen import io
+    from engine.eighteen.board.graph import TrackNetwork
+    from tests.reference_games import require_games
+
+    path = require_games(title)[0]
+    data = json.loads(path.read_text())
+    game = io.new_game(data)
+    board = game.board
+    board.network()
+    renewed = 0
+    for _, action in io.effective_actions(data["actions"]):
+        game.process(io.imported(action), atomic=False)
+        if action["type"] != "lay_tile":
+            continue
+        before = board._network_cache
+        quick = board.network()
+        tokens = {key: tuple(city.slots) for key, city in board._cities.items()}
+        full = TrackNetwork({h: board._current(h)[:2] for h in board.hexes}, board._neighbours, tokens)
+        renewed += before is not None and before[1].hex_slot is quick.hex_slot  # not built anew
+        assert quick.nodes == full.nodes and quick.paths == full.paths
+        assert {k: sorted(v) for k, v in quick.edge_states.items() if v} == \
+            {k: sorted(v) for k, v in full.edge_states.items() if v}
+        assert {k: sorted(v) for k, v in quick.node_states.items() if v} == \
+            {k: sorted(v) for k, v in full.node_states.items() if v}
+        assert [(c.a, c.b, c.paths, c.sides) for c in quick.chains] == \
+            [(c.a, c.b, c.paths, c.sides) for c in full.chains]
+    assert renewed > 10

@@ -138,3 +138,21 @@ async def test_direct_messages_carry_the_turn_prompt(world):
     table = await open_table(world)
     await table.play(1, "bid", company="CS", price=50)
     assert world.dms[-1] == (2, f"Your move in game #1: {table.thread.jump_url}", "To act: user2")
+
+
+async def test_an_autocomplete_asks_the_engine_only_for_its_command_s_moves(world, monkeypatch):
+    table = await open_table(world)
+    await _to_first_operating_round(table)
+    game = await world.bot.service._live(world.bot.service.store.game(1))
+    asked: list = []
+    listing = type(game).legal_actions
+
+    def spy(self, player, kinds=None):
+        asked.append(kinds)
+        return listing(self, player, kinds)
+    monkeypatch.setattr(type(game), "legal_actions", spy)
+    world.bot.service._choices.clear()
+    cities = await world.suggest("token", "city", table.at(3), "")
+    assert asked == [("place_token",)] and all("token" in c.name for c in cities)
+    await world.suggest("lay", "hex", table.at(3), "")
+    assert asked[-1] == ("lay_tile",)

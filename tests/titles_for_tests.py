@@ -9,6 +9,7 @@ from another player's score to one's own: a deal that player must agree to (`cou
 from __future__ import annotations
 
 import random
+from typing import Collection
 
 from engine.errors import IllegalAction, InvalidAction, NotYourTurn
 from engine.game import Action, Choice, Game, PlayerId
@@ -97,12 +98,13 @@ class Tally(Game):
         acting = ", ".join(self.player_name(p) for p in self.active_players()) or "nobody"
         return f"Total {sum(self.scores.values())} of {self.target}: {scores}. To act: {acting}"
 
-    def legal_actions(self, player: PlayerId) -> list[Choice]:
+    def legal_actions(self, player: PlayerId, kinds: Collection[str] | None = None) -> list[Choice]:
         if player not in self.active_players():
             return []
         base = {"entity": player, "entity_type": "player"}
-        return ([Choice(f"add {n}", {"type": "add", "amount": n, **base}) for n in range(1, 10)]
-                + [Choice("pass", {"type": "pass", **base})])
+        found = ([Choice(f"add {n}", {"type": "add", "amount": n, **base}) for n in range(1, 10)]
+                 + [Choice("pass", {"type": "pass", **base})])
+        return [c for c in found if kinds is None or c.action["type"] in kinds]
 
     def views(self) -> tuple[str, ...]:
         return ("board",)

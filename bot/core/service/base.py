@@ -10,7 +10,7 @@ import logging
 import secrets
 import sqlite3
 from collections import OrderedDict
-from typing import Any, Awaitable, Callable, Iterable, Mapping, TypeVar
+from typing import Any, Awaitable, Callable, Collection, Iterable, Mapping, TypeVar
 
 from bot.core.config import DEFAULT_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
@@ -145,13 +145,18 @@ class ServiceBase:
             raise Refused(f"it is not your turn in game #{record.id}; waiting for "
                           f"{player_names(game, game.active_players())}")
 
-    async def _legal(self, record: GameRecord, game: Game, player_id: Any) -> list[Choice]:
-        """The engine's legal choices for one player, computed once per game version (the
-        caller holds the game's lock, so the state cannot change meanwhile)."""
-        key = (record.id, record.version, json.dumps(player_id))
+    async def _legal(self, record: GameRecord, game: Game, player_id: Any,
+                     kinds: Collection[str] | None = None) -> list[Choice]:
+        """The engine's legal choices for one player (of `kinds` of action only, when given),
+        computed once per game version (the caller holds the game's lock, so the state cannot
+        change meanwhile). The whole list, once made, also answers for any kinds."""
+        whole = (record.id, record.version, json.dumps(player_id))
+        if kinds is not None and whole in self._choices:
+            return [c for c in self._choices[whole] if c.action.get("type") in kinds]
+        key = whole if kinds is None else (*whole, tuple(sorted(kinds)))
         cached = self._choices.get(key)
         if cached is None:
-            cached = await asyncio.to_thread(game.legal_actions, player_id)
+            cached = await asyncio.to_thread(game.legal_actions, player_id, kinds)
             self._choices[key] = cached
             while len(self._choices) > CHOICE_CACHE:
                 self._choices.popitem(last=False)

@@ -7,7 +7,7 @@ import asyncio
 import logging
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from bot.core.config import MAX_REMIND_HOURS
 from bot.core.results import Prompt, Refused, Result
@@ -98,11 +98,12 @@ class Views(ServiceBase):
                           notify=self._to_notify(record, game))
         return await self._run(game_id, None, body, guild_id)
 
-    async def legal_actions(self, game_id: int, user_id: int, *,
-                            guild_id: int | None = None) -> list[Choice]:
+    async def legal_actions(self, game_id: int, user_id: int, *, guild_id: int | None = None,
+                            kinds: Collection[str] | None = None) -> list[Choice]:
         """What this user may do now in the game of server `guild_id` (empty for spectators,
-        paused and closed games); cached per game version, so autocomplete asks the engine
-        once per turn."""
+        paused and closed games); `kinds` limits it to those action types (an autocomplete
+        computes only what its command offers). Cached per game version, so autocomplete asks
+        the engine once per turn."""
         async with self._lock(game_id):
             record = self._visible(game_id, guild_id)
             if record is None or record.status != ACTIVE or record.paused:
@@ -114,7 +115,7 @@ class Views(ServiceBase):
                 game = await self._live(record)
             except Refused:
                 return []
-            return await self._legal(record, game, seat.player_id)
+            return await self._legal(record, game, seat.player_id, kinds)
 
     async def prompt(self, game_id: int, *, choices: bool = True) -> Prompt:
         """Who must act now and (unless `choices` is False) the first of them's legal choices,

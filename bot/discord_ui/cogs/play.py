@@ -70,7 +70,7 @@ class PlayCog(commands.GroupCog, group_name="play",
         move = MOVES[name]
         typed = {o.name: getattr(interaction.namespace, o.name, None) for o in move.options}
         choices = await self.service.legal_actions(game_id, interaction.user.id,
-                                                   guild_id=interaction.guild_id)
+                                                   guild_id=interaction.guild_id, kinds=move.types)
         return [app_commands.Choice(name=shown, value=value)
                 for shown, value in suggest(move, option, typed, choices, current,
                                             AUTOCOMPLETE_LIMIT)]

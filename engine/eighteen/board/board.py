@@ -118,6 +118,7 @@ class Board:
         self._neighbours = {h: hx.neighbours for h, hx in self.hexes.items()}
         self._sides = side_ids(self._neighbours)
         self._network_cache: tuple[int, TrackNetwork, int] | None = None
+        self._last_lay: str | None = None
         # Corporations whose stations were ever seen to reach a route when their reach was
         # worked out (18xx.games' track graph keeps that for the rest of the game).
         self.routes_found: set[str] = set()
@@ -198,9 +199,12 @@ class Board:
         cached = self._network_cache
         if cached is None or cached[0] != self._version:
             tokens = {key: tuple(city.slots) for key, city in self._cities.items()}
+            network = None
             if cached is not None and cached[2] == self._track_version:
                 network = cached[1].with_tokens(tokens)
-            else:
+            elif cached is not None and cached[2] == self._track_version - 1 and self._last_lay:
+                network = cached[1].with_tile(self._last_lay, *self._current(self._last_lay)[:2], tokens)
+            if network is None:
                 tiles = {h: self._current(h)[:2] for h in self.hexes}
                 network = TrackNetwork(tiles, self._neighbours, tokens, self._sides)
             self._network_cache = cached = (self._version, network, self._track_version)
@@ -361,6 +365,7 @@ class Board:
         self._where[copy_id] = hex_id
         self._version += 1
         self._track_version += 1
+        self._last_lay = hex_id     # the network of the track before it needs only this hex renewed
         lifted: list[str] = []
         if not old.paths and new.paths and len(new.cities) > 1:
             # 18xx.games checks the new track for the laying company while the tokens still

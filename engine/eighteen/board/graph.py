@@ -12,7 +12,7 @@ the same side twice (18xx.games `check_overlap`).
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Mapping, NamedTuple, Sequence
 
@@ -45,6 +45,14 @@ class Node:
 
     def tokened_by(self, corp: str) -> bool:
         return corp in self.tokens
+
+    def with_tokens(self, city_tokens: Mapping[tuple[str, int], Sequence[str | None]]) -> "Node":
+        """This centre with the stations `city_tokens` gives it (itself when they are the same)."""
+        if self.kind is not NodeKind.CITY:
+            return self
+        tokens = tuple(city_tokens.get((self.hex, self.index), ()))
+        return self if tokens == self.tokens else \
+            Node(self.id, self.hex, self.index, self.kind, self.revenue, self.groups, tokens)
 
 
 class TrackPath(NamedTuple):   # a tuple: thousands are made each time track changes
@@ -95,40 +103,75 @@ class Reach:
     paths: set[int] = field(default_factory=set)
 
 
+PATH_SLOTS = 8                      # path numbers per hex: more than any tile has paths
+_DERIVED = ("chains", "node_chains", "chains_by_hexes", "_moves")  # cached from the track
+
+
 class TrackNetwork:
     CHECKPOINT_SKIP = True          # a read-only snapshot of the board
 
     def __init__(self, tiles: Mapping[str, tuple[TileDef, int]], neighbours: Mapping[str, Mapping[int, str]],
                  city_tokens: Mapping[tuple[str, int], Sequence[str | None]],
                  sides: tuple[dict[tuple[str, int], int], int] | None = None) -> None:
-        """`sides` (side ids and their count) may be passed in: they depend only on the map."""
+        """`sides` (side ids and their count) may be passed in: they depend only on the map.
+
+        Revenue centres are numbered in hex order. Each hex owns PATH_SLOTS path numbers (unused
+        ones are None), so a tile laid renumbers nothing elsewhere: see `with_tile`."""
         self.neighbours = neighbours
         self.nodes: list[Node] = []
         self.node_at: dict[tuple[str, int], int] = {}
-        self.paths: list[TrackPath] = []
+        order = sorted(tiles)
+        self.hex_slot = {hex_id: i for i, hex_id in enumerate(order)}
+        self.paths: list[TrackPath | None] = [None] * (PATH_SLOTS * len(order))
         # walk states (see `reach`: 2 * path id + end) that enter a path by this side / from
         # this revenue centre; `state >> 1` is the path
         self.edge_states: dict[tuple[str, int], list[int]] = defaultdict(list)
         self.node_states: dict[int, list[int]] = defaultdict(list)
-        for hex_id in sorted(tiles):
+        for hex_id in order:
             tile, rotation = tiles[hex_id]
             for index, node in enumerate(tile.nodes):
                 nid = len(self.nodes)
                 self.nodes.append(Node(nid, hex_id, index, node.kind, node.revenue, node.groups,
                                        tuple(city_tokens.get((hex_id, index), ()))))
                 self.node_at[(hex_id, index)] = nid
-            first = self.node_at.get((hex_id, 0), 0)   # the tile's nodes are numbered in order
-            for edges, indexes in tile.path_ends(rotation):
-                pid = len(self.paths)
-                nodes = tuple(first + i for i in indexes)
-                ends = tuple(("edge", e) for e in edges) + tuple(("node", n) for n in nodes)
-                self.paths.append(TrackPath(pid, hex_id, edges, nodes, ends))
-                for k, (kind, value) in enumerate(ends):
-                    if kind == "edge":
-                        self.edge_states[(hex_id, value)].append(2 * pid + k)
-                    else:
-                        self.node_states[value].append(2 * pid + k)
+            self._add_paths(hex_id, tile, rotation)
         self.side_id, self.side_count = sides if sides is not None else side_ids(neighbours)
+
+    def _add_paths(self, hex_id: str, tile: TileDef, rotation: int) -> None:
+        first = self.node_at.get((hex_id, 0), 0)   # a tile's nodes are numbered in order
+        pid = PATH_SLOTS * self.hex_slot[hex_id]
+        for edges, indexes in tile.path_ends(rotation):
+            nodes = tuple(first + i for i in indexes)
+            ends = tuple(("edge", e) for e in edges) + tuple(("node", n) for n in nodes)
+            self.paths[pid] = TrackPath(pid, hex_id, edges, nodes, ends)
+            for k, (kind, value) in enumerate(ends):
+                if kind == "edge":
+                    self.edge_states[(hex_id, value)].append(2 * pid + k)
+                else:
+                    self.node_states[value].append(2 * pid + k)
+            pid += 1
+
+    def with_tile(self, hex_id: str, tile: TileDef, rotation: int,
+                  city_tokens: Mapping[tuple[str, int], Sequence[str | None]]) -> "TrackNetwork | None":
+        """This network with one hex's tile replaced, numbered as a full build would number it;
+        None when the tile has another number of revenue centres (then build anew)."""
+        old = [n for n in self.nodes if n.hex == hex_id]
+        if len(old) != len(tile.nodes) or len(tile.paths) > PATH_SLOTS:
+            return None
+        other = object.__new__(TrackNetwork)
+        other.__dict__.update({k: v for k, v in self.__dict__.items() if k not in _DERIVED})
+        other.nodes = [Node(n.id, hex_id, n.index, tile.nodes[n.index].kind, tile.nodes[n.index].revenue,
+                            tile.nodes[n.index].groups, tuple(city_tokens.get((hex_id, n.index), ())))
+                       if n.hex == hex_id else n.with_tokens(city_tokens) for n in self.nodes]
+        base = PATH_SLOTS * self.hex_slot[hex_id]
+        other.paths = list(self.paths)
+        other.paths[base:base + PATH_SLOTS] = [None] * PATH_SLOTS
+        other.edge_states = defaultdict(list, {key: states for key, states in self.edge_states.items()
+                                               if key[0] != hex_id})
+        other.node_states = defaultdict(list, {nid: states for nid, states in self.node_states.items()
+                                               if self.nodes[nid].hex != hex_id})
+        other._add_paths(hex_id, tile, rotation)
+        return other
 
     def paths_at_node(self, nid: int) -> list[int]:
         return [s >> 1 for s in self.node_states.get(nid, ())]
@@ -141,8 +184,7 @@ class TrackNetwork:
         the revenue centres are made again (a token placed needs no rebuild of the graph)."""
         other = object.__new__(TrackNetwork)
         other.__dict__.update(self.__dict__)
-        other.nodes = [replace(n, tokens=tuple(city_tokens.get((n.hex, n.index), ())))
-                       if n.kind is NodeKind.CITY else n for n in self.nodes]
+        other.nodes = [n.with_tokens(city_tokens) for n in self.nodes]
         return other
 
     # -- reach ---------------------------------------------------------------------------

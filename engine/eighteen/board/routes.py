@@ -103,7 +103,7 @@ class Run:
 def _ambiguous(network: TrackNetwork, hex_id: str) -> bool:
     """Does the tile join more than one pair of stops inside the hex? Then a connection inside it
     is named "<hex> <node>.<node>", as 18xx.games names it."""
-    return sum(1 for p in network.paths if p.hex == hex_id and len(p.nodes) == 2) > 1
+    return sum(1 for p in network.paths if p is not None and p.hex == hex_id and len(p.nodes) == 2) > 1
 
 
 def resolve_route(network: TrackNetwork, route: Mapping[str, Any]) -> Run:
