@@ -111,10 +111,12 @@ async def play(db_path: Path, game_id: int, *, seconds: float, tasks: int, seed:
 
 
 def main() -> None:
-    """`python -m tests.random_play DB GAME SECONDS TASKS SEED`: one process's share, as JSON."""
+    """`python -m tests.random_play DB GAME SECONDS TASKS SEED`: one process's share, as JSON
+    (after a first line "ready", printed once loaded, so that a test starts its own share then)."""
     from tests.titles_for_tests import register
     register()
     db, game, seconds, tasks, seed = sys.argv[1:6]
+    print("ready", flush=True)
     tally = asyncio.run(play(Path(db), int(game), seconds=float(seconds), tasks=int(tasks),
                              seed=int(seed)))
     print(json.dumps({"applied": tally.applied, "outcomes": dict(tally.outcomes),

@@ -138,6 +138,9 @@ async def test_two_processes_and_many_tasks_play_one_game_without_gap_or_duplica
     other = subprocess.Popen([sys.executable, "-m", "tests.random_play", str(db_path), str(gid),
                               "4", "6", "2"], cwd=ROOT, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
+    assert other.stdout is not None
+    # both shares start together however long the other process takes to load on a busy machine
+    assert (await asyncio.to_thread(other.stdout.readline)).strip() == "ready"
     here = await play(db_path, gid, seconds=4, tasks=6, seed=1)
     out, err = other.communicate(timeout=120)
     assert other.returncode == 0, err

@@ -109,16 +109,20 @@ def candidates(game: "EighteenGame", entity: Any,
                     if avail:
                         share = avail[0]
                         price = sh.bundle_price([share], share.percent, corp)
+                        checked = _stock_step_checks(step, "process_buy_shares",
+                                                     lambda: step.buy_problem(entity, [share]))
                         yield (f"Buy {share.percent}% of {corp.sym} from the {where} for ${price}",
-                               {**base, "shares": [share.id], "percent": share.percent})
+                               {**base, "shares": [share.id], "percent": share.percent, **checked})
         elif t == "sell_shares" and isinstance(entity, Player):
             for corp in game.corporations:
                 for shares, percent in sh.sellable_bundles(game, entity, corp):
                     if corp.share_price is None:
                         continue
                     price = sh.bundle_price(shares, percent, corp)
+                    checked = _stock_step_checks(step, "process_sell_shares",
+                                                 lambda: step.can_sell(entity, shares, percent))
                     yield (f"Sell {percent}% of {corp.sym} for ${price}",
-                           {**base, "shares": [s.id for s in shares], "percent": percent})
+                           {**base, "shares": [s.id for s in shares], "percent": percent, **checked})
         elif t == "buy_company":
             comps = (step.purchasable_companies(entity) if isinstance(step, BuySellParShares)
                      else game.purchasable_companies(entity))
@@ -195,6 +199,16 @@ def candidates(game: "EighteenGame", entity: Any,
         elif t == "bankrupt":
             if game.bankruptcy_problem(entity) is None:  # saves trying it when it cannot be
                 yield f"Declare {entity.sym}'s president bankrupt", base
+
+
+def _stock_step_checks(step: Any, handler: str, problem: Any) -> dict[str, bool]:
+    """Mark a stock-round purchase or sale as checked when the step processing it is the
+    generic one, whose handler refuses exactly what `problem()` names (a title's own handler
+    may check more: then the move is tried on the game like any other)."""
+    if (isinstance(step, BuySellParShares) and getattr(type(step), handler) is getattr(BuySellParShares, handler)
+            and problem() is None):
+        return {TRUSTED: True}
+    return {}
 
 
 def _title_choices(game: "EighteenGame", entity: Any, action_type: str) -> list[tuple[str, dict[str, Any]]] | None:
