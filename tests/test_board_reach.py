@@ -114,4 +114,7 @@ def test_the_network_renewed_for_one_lay_is_the_one_built_anew(title: str) -> No
             {k: sorted(v) for k, v in full.node_states.items() if v}
         assert [(c.a, c.b, c.paths, c.sides) for c in quick.chains] == \
             [(c.a, c.b, c.paths, c.sides) for c in full.chains]
+        for corp in game.corporations:  # walks kept from the graph before the lay still hold
+            fast, slow = quick.reach(corp.sym), full.reach(corp.sym)
+            assert (fast.nodes, fast.paths, dict(fast.edges)) == (slow.nodes, slow.paths, dict(slow.edges))
     assert renewed > 10

@@ -171,6 +171,9 @@ class TrackNetwork:
         other.node_states = defaultdict(list, {nid: states for nid, states in self.node_states.items()
                                                if self.nodes[nid].hex != hex_id})
         other._add_paths(hex_id, tile, rotation)
+        if "_moves" in self.__dict__:  # path numbers are kept: walks that never touch the hex too
+            other._moves = {state: move for state, move in self._moves.items()
+                            if move.hex != hex_id and move.other != hex_id}
         return other
 
     def paths_at_node(self, nid: int) -> list[int]:
