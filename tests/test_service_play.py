@@ -63,9 +63,9 @@ async def test_legal_choices_are_computed_once_per_version(service, monkeypatch)
     calls = []
     original = type(game).legal_actions
 
-    def counting(self, player):
+    def counting(self, player, kinds=None):
         calls.append(player)
-        return original(self, player)
+        return original(self, player, kinds)
     monkeypatch.setattr(type(game), "legal_actions", counting)
     for _ in range(3):
         assert len(await service.legal_actions(gid, ANN.user_id)) == 10
