@@ -1,12 +1,16 @@
 """A small Discord stand-in on loopback for the wire tests: the REST routes railchat uses and a
 gateway websocket, so that discord.py's own HTTP client and gateway code run unchanged.
 
-It records every request, can answer the next requests of a route with 429 or 500 first, and
-can drop the gateway connection; events sent after READY carry sequence numbers and a RESUME
-replays those after the resumed sequence, as Discord does.
+It records every request (multipart uploads parsed into their files), keeps the messages and
+threads as Discord would (a post's attachments, edits that keep or replace them, threads
+created in a channel and deleted), can answer the next requests of a route with 429 or 500
+first, refuses uploads over the 10 MiB limit with 413, and can drop the gateway connection (at
+once or when a given request arrives). Events carry sequence numbers; events dispatched while
+the connection is down are sent when the bot resumes, as Discord does.
 """
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import re
@@ -19,8 +23,11 @@ APP_ID = 900
 GUILD_ID = 1001
 CHANNEL_ID = 1002
 THREAD_ID = 1003
+UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes a message may upload without server boosts
 BOT_USER = {"id": str(APP_ID), "username": "railchat", "discriminator": "0", "avatar": None,
             "bot": True, "global_name": None}
+MESSAGE = re.compile(r"/channels/(\d+)/messages(?:/(\d+))?")
+WEBHOOK = re.compile(r"/webhooks/\d+/([^/]+)(?:/messages/(@original|\d+))?")
 
 
 def user(uid: int, name: str) -> dict[str, Any]:
@@ -29,25 +36,69 @@ def user(uid: int, name: str) -> dict[str, Any]:
 
 
 @dataclass
+class Upload:
+    """One file of a multipart request (`field`: files[N])."""
+
+    field: str
+    filename: str
+    data: bytes
+
+
+@dataclass
 class Request:
     method: str
     path: str
-    body: Any
+    body: Any  # the JSON body, or a multipart request's payload_json
+    files: list[Upload] = field(default_factory=list)
+
+
+@dataclass
+class Attachment:
+    id: int
+    filename: str
+    data: bytes
+
+
+@dataclass
+class Posted:
+    """A message as Discord holds it: `where` is a channel id, or the interaction token of a
+    follow-up."""
+
+    id: int
+    where: int | str
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: list[Attachment]
+    flags: int = 0
+    edits: int = 0
+
+
+class Rejected(Exception):
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code = status, code
 
 
 @dataclass
 class FakeDiscord:
     requests: list[Request] = field(default_factory=list)
     failures: dict[str, list[int]] = field(default_factory=dict)  # route pattern: statuses
+    drop_at: list[str] = field(default_factory=list)  # route patterns that drop the gateway
     events: list[dict[str, Any]] = field(default_factory=list)  # dispatched, with "s"
     sockets: list[web.WebSocketResponse] = field(default_factory=list)
+    messages: dict[int, Posted] = field(default_factory=dict)
+    threads: dict[int, dict[str, Any]] = field(default_factory=lambda: {THREAD_ID: thread_data()})
+    deleted: list[int] = field(default_factory=list)  # threads deleted
     identifies: int = 0
     resumes: int = 0
     ids: Any = field(default_factory=lambda: itertools.count(5000))
     port: int = 0
+    live: web.WebSocketResponse | None = None  # the connection that identified or resumed
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     async def start(self) -> None:
-        app = web.Application()
+        app = web.Application(client_max_size=4 * UPLOAD_LIMIT)
         app.router.add_get("/ws", self._gateway)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app)
@@ -68,32 +119,52 @@ class FakeDiscord:
     def calls(self, method: str, pattern: str) -> list[Request]:
         return [r for r in self.requests if r.method == method and re.fullmatch(pattern, r.path)]
 
+    def posts(self, where: int | str) -> list[Posted]:
+        """The messages of a channel (or of an interaction token), oldest first."""
+        return [m for m in self.messages.values() if m.where == where]
+
     # -- REST ------------------------------------------------------------------------------------
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         body: Any = None
+        files: list[Upload] = []
         if request.content_type == "application/json":
             body = await request.json()
         elif request.content_type.startswith("multipart/"):
             body = {}
             async for part in await request.multipart():
-                body[part.name] = (json.loads(await part.text()) if part.name == "payload_json"
-                                   else await part.read())
+                if part.name == "payload_json":
+                    body = json.loads(await part.text())
+                else:
+                    files.append(Upload(part.name or "", part.filename or "",
+                                        bytes(await part.read())))
+        route = f"{request.method} {path}"
+        for pattern in [p for p in self.drop_at if re.fullmatch(p, route)]:
+            self.drop_at.remove(pattern)
+            task = asyncio.create_task(self.drop())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         for pattern, statuses in self.failures.items():
-            if statuses and re.fullmatch(pattern, f"{request.method} {path}"):
+            if statuses and re.fullmatch(pattern, route):
                 status = statuses.pop(0)
-                self.requests.append(Request(request.method, path + f" -> {status}", body))
+                self.requests.append(Request(request.method, path + f" -> {status}", body, files))
                 if status == 429:
                     return _json({"message": "You are being rate limited.",
-                                              "retry_after": 0.05, "global": False},
-                                             status=429, headers={"Via": "1.1 google",
-                                                                  "Retry-After": "1"})
-                return _json({"message": "500: Internal Server Error", "code": 0},
-                                         status=status)
-        self.requests.append(Request(request.method, path, body))
-        return _json(self._answer(request.method, path, body))
+                                  "retry_after": 0.05, "global": False},
+                                 status=429, headers={"Via": "1.1 google", "Retry-After": "1"})
+                return _json({"message": "500: Internal Server Error", "code": 0}, status=status)
+        try:
+            if sum(len(f.data) for f in files) > UPLOAD_LIMIT:
+                raise Rejected(413, 40005, "Request entity too large")
+            answer = await self._answer(request.method, path, body, files)
+        except Rejected as exc:
+            self.requests.append(Request(request.method, path + f" -> {exc.status}", body,
+                                         files))
+            return _json({"message": str(exc), "code": exc.code}, status=exc.status)
+        self.requests.append(Request(request.method, path, body, files))
+        return _json(answer)
 
-    def _answer(self, method: str, path: str, body: Any) -> Any:
+    async def _answer(self, method: str, path: str, body: Any, files: list[Upload]) -> Any:
         if path in ("/gateway", "/gateway/bot"):
             return {"url": f"ws://127.0.0.1:{self.port}/ws", "shards": 1,
                     "session_start_limit": {"total": 1000, "remaining": 1000,
@@ -108,21 +179,97 @@ class FakeDiscord:
             return [{**c, "id": str(next(self.ids)), "application_id": str(APP_ID),
                      "version": "1", "default_member_permissions": None, "type": c.get("type", 1)}
                     for c in body]
-        if path == f"/channels/{THREAD_ID}":
-            return thread_data()
-        if re.fullmatch(r"/channels/\d+/messages(/\d+)?", path) or \
-                re.fullmatch(r"/webhooks/\d+/[^/]+(/messages/@original)?", path):
-            payload = body.get("payload_json", body) if isinstance(body, dict) else {}
-            return message(next(self.ids), int(path.split("/")[2]) if "channels" in path
-                           else THREAD_ID, payload.get("content") or "")
-        callback = re.fullmatch(r"/interactions/(\d+)/[^/]+/callback", path)
+        if path == f"/channels/{CHANNEL_ID}/threads" and method == "POST":
+            return await self._create_thread(body)
+        channel = re.fullmatch(r"/channels/(\d+)", path)
+        if channel:
+            return self._thread(int(channel.group(1)), delete=method == "DELETE")
+        posted = MESSAGE.fullmatch(path)
+        if posted:
+            self._thread(int(posted.group(1)))
+            return self._message(method, int(posted.group(1)), posted.group(2), body, files)
+        hook = WEBHOOK.fullmatch(path)
+        if hook:
+            return self._message(method, hook.group(1), hook.group(2), body, files)
+        callback = re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path)
         if callback:  # what discord.py asks for with `with_response`
             flags = (body.get("data") or {}).get("flags", 0)
+            resource: dict[str, Any] = {"type": body["type"]}
+            if body["type"] == 4:  # an answer at once: the interaction's first message
+                resource["message"] = self._message("POST", callback.group(2), None,
+                                                    body.get("data"), files)
             return {"interaction": {"id": callback.group(1), "type": 2,
                                     "response_message_loading": body["type"] == 5,
                                     "response_message_ephemeral": bool(flags & 64)},
-                    "resource": {"type": body["type"]}}
+                    "resource": resource}
         return {}  # thread membership and the like
+
+    async def _create_thread(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A thread in the text channel; Discord also tells the gateway (THREAD_CREATE)."""
+        if not 1 <= len(body.get("name") or "") <= 100:
+            raise Rejected(400, 50035, "Invalid Form Body: name must be 1 to 100 characters")
+        data = thread_data(next(self.ids), body["name"], body.get("type", 11),
+                           body.get("auto_archive_duration", 4320))
+        self.threads[int(data["id"])] = data
+        await self.dispatch("THREAD_CREATE", {**data, "newly_created": True})
+        return data
+
+    def _thread(self, thread_id: int, *, delete: bool = False) -> dict[str, Any]:
+        if thread_id not in self.threads or thread_id in self.deleted:
+            raise Rejected(404, 10003, "Unknown Channel")
+        if delete:
+            self.deleted.append(thread_id)
+        return self.threads[thread_id]
+
+    def _message(self, method: str, where: int | str, message_id: str | None, body: Any,
+                 files: list[Upload]) -> dict[str, Any]:
+        """Post (POST) or edit (PATCH) a message; uploads become attachments, and an edit keeps
+        exactly the earlier attachments its `attachments` list names."""
+        body = body or {}
+        if method == "POST":
+            message = Posted(next(self.ids), where, "", [], [], [],
+                             flags=body.get("flags", 0))
+            self.messages[message.id] = message
+        else:
+            message = self._find(where, message_id)
+            message.edits += 1
+        if "attachments" in body or files:
+            message.attachments = self._attachments(message, body, files)
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                setattr(message, key, body[key] if body[key] is not None else
+                        ("" if key == "content" else []))
+        return message_data(message, self.base)
+
+    def _find(self, where: int | str, message_id: str | None) -> Posted:
+        if message_id not in (None, "@original") and int(message_id) in self.messages:
+            found = self.messages[int(message_id)]
+            if found.where == where:
+                return found
+        elif message_id == "@original" and self.posts(where):
+            return self.posts(where)[0]
+        raise Rejected(404, 10008, "Unknown Message")
+
+    def _attachments(self, message: Posted, body: dict[str, Any],
+                     files: list[Upload]) -> list[Attachment]:
+        uploads = {f.field: f for f in files}
+        old = {a.id: a for a in message.attachments}
+        listed = body.get("attachments")
+        if listed is None:  # files without an attachments list: all of them, in order
+            listed = [{"id": n} for n in range(len(files))]
+        out = []
+        for entry in listed:
+            upload = uploads.pop(f"files[{entry['id']}]", None)
+            if upload is not None:
+                out.append(Attachment(next(self.ids), entry.get("filename") or upload.filename,
+                                      upload.data))
+            elif int(entry["id"]) in old:
+                out.append(old[int(entry["id"])])
+            else:
+                raise Rejected(400, 50035, f"Invalid Form Body: unknown attachment {entry}")
+        if uploads:
+            raise Rejected(400, 50035, f"Invalid Form Body: files not listed: {list(uploads)}")
+        return out
 
     # -- gateway -------------------------------------------------------------------------------
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -139,29 +286,33 @@ class FakeDiscord:
             elif data["op"] == 2:
                 self.identifies += 1
                 self.events.clear()
-                await self._send(ws, "READY", {
-                    "v": 10, "user": BOT_USER, "session_id": "s1", "guilds": [],
+                self.live = ws
+                await self.dispatch("READY", {
+                    "v": 10, "user": BOT_USER, "session_id": "s1",
+                    "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
                     "resume_gateway_url": f"ws://127.0.0.1:{self.port}/ws",
                     "application": {"id": str(APP_ID), "flags": 0}})
-                await self._send(ws, "GUILD_CREATE", guild_data())
+                await self.dispatch("GUILD_CREATE", guild_data(self.threads))
             elif data["op"] == 6:
                 self.resumes += 1
                 for event in [e for e in self.events if e["s"] > (data["d"]["seq"] or 0)]:
                     await ws.send_json(event)
+                self.live = ws
                 await ws.send_json({"op": 0, "t": "RESUMED", "s": len(self.events), "d": {}})
         return ws
 
-    async def _send(self, ws: web.WebSocketResponse, kind: str, data: Any) -> None:
+    async def dispatch(self, kind: str, data: Any) -> None:
+        """Send an event; while the connection is down it waits for the resume."""
         event = {"op": 0, "t": kind, "s": len(self.events) + 1, "d": data}
         self.events.append(event)
-        await ws.send_json(event)
-
-    async def dispatch(self, kind: str, data: Any) -> None:
-        await self._send(self.sockets[-1], kind, data)
+        if self.live is not None and not self.live.closed:
+            await self.live.send_json(event)
 
     async def drop(self) -> None:
         """Close the gateway connection as a network failure would (resumable)."""
-        await self.sockets[-1].close(code=4000)
+        ws, self.live = self.live, None
+        if ws is not None:
+            await ws.close(code=4000)
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -170,41 +321,56 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
                         headers={"Content-Type": "application/json", **(headers or {})})
 
 
-def thread_data() -> dict[str, Any]:
-    return {"id": str(THREAD_ID), "type": 11, "guild_id": str(GUILD_ID),
-            "parent_id": str(CHANNEL_ID), "name": "railchat game", "owner_id": str(APP_ID),
+def thread_data(tid: int = THREAD_ID, name: str = "railchat game", kind: int = 11,
+                archive: int = 10080) -> dict[str, Any]:
+    return {"id": str(tid), "type": kind, "guild_id": str(GUILD_ID),
+            "parent_id": str(CHANNEL_ID), "name": name, "owner_id": str(APP_ID),
             "message_count": 0, "member_count": 1, "rate_limit_per_user": 0,
-            "thread_metadata": {"archived": False, "auto_archive_duration": 10080,
+            "thread_metadata": {"archived": False, "auto_archive_duration": archive,
                                 "archive_timestamp": "2026-01-01T00:00:00+00:00",
                                 "locked": False}}
 
 
-def guild_data() -> dict[str, Any]:
+def channel_data() -> dict[str, Any]:
+    return {"id": str(CHANNEL_ID), "type": 0, "name": "games", "position": 0,
+            "permission_overwrites": [], "guild_id": str(GUILD_ID)}
+
+
+def guild_data(threads: dict[int, dict[str, Any]]) -> dict[str, Any]:
     return {"id": str(GUILD_ID), "name": "test", "icon": None, "owner_id": "1",
             "member_count": 3, "large": False, "unavailable": False, "features": [],
             "roles": [{"id": str(GUILD_ID), "name": "@everyone", "permissions": "274877975552",
                        "position": 0, "color": 0, "hoist": False, "managed": False,
                        "mentionable": False}],
-            "channels": [{"id": str(CHANNEL_ID), "type": 0, "name": "games", "position": 0,
-                          "permission_overwrites": [], "guild_id": str(GUILD_ID)}],
-            "threads": [thread_data()], "members": [], "voice_states": [], "presences": [],
-            "emojis": [], "stickers": [], "stage_instances": [], "guild_scheduled_events": []}
+            "channels": [channel_data()], "threads": list(threads.values()), "members": [],
+            "voice_states": [], "presences": [], "emojis": [], "stickers": [],
+            "stage_instances": [], "guild_scheduled_events": []}
 
 
-def message(mid: int, channel: int, content: str) -> dict[str, Any]:
-    return {"id": str(mid), "channel_id": str(channel), "author": BOT_USER, "content": content,
-            "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None, "tts": False,
-            "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
-            "embeds": [], "pinned": False, "type": 0, "components": []}
+def message_data(message: Posted, base: str) -> dict[str, Any]:
+    channel = message.where if isinstance(message.where, int) else THREAD_ID
+    return {"id": str(message.id), "channel_id": str(channel), "author": BOT_USER,
+            "content": message.content, "timestamp": "2026-01-01T00:00:00+00:00",
+            "edited_timestamp": "2026-01-01T00:00:01+00:00" if message.edits else None,
+            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
+            "attachments": [{"id": str(a.id), "filename": a.filename, "size": len(a.data),
+                             "url": f"{base}/attachments/{a.id}/{a.filename}",
+                             "proxy_url": f"{base}/attachments/{a.id}/{a.filename}"}
+                            for a in message.attachments],
+            "embeds": message.embeds, "pinned": False, "type": 0, "flags": message.flags,
+            "components": message.components}
 
 
 def command_interaction(iid: int, who: dict[str, Any], group: str, sub: str,
-                        options: dict[str, Any]) -> dict[str, Any]:
-    """INTERACTION_CREATE for `/group sub option:value...` typed in the game thread."""
+                        options: dict[str, Any],
+                        where: dict[str, Any] | None = None) -> dict[str, Any]:
+    """INTERACTION_CREATE for `/group sub option:value...` typed in a channel or thread (`where`,
+    as Discord describes it; default: the game thread)."""
+    where = where or thread_data()
     return {"id": str(iid), "application_id": str(APP_ID), "type": 2, "token": f"tok{iid}",
-            "version": 1, "guild_id": str(GUILD_ID), "channel_id": str(THREAD_ID),
-            "channel": thread_data(), "app_permissions": "274877975552", "locale": "en-US",
-            "guild_locale": "en-US", "entitlements": [], "attachment_size_limit": 10485760,
+            "version": 1, "guild_id": str(GUILD_ID), "channel_id": where["id"], "channel": where,
+            "app_permissions": "274877975552", "locale": "en-US",
+            "guild_locale": "en-US", "entitlements": [], "attachment_size_limit": UPLOAD_LIMIT,
             "authorizing_integration_owners": {},
             "member": {"user": who, "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
                        "deaf": False, "mute": False, "flags": 0, "permissions": "274877975552"},

@@ -1,26 +1,42 @@
 """Discord at the wire: the real discord.py client (its HTTP and gateway code, not stand-ins)
-against tests/fake_discord.py on loopback. Command sync, deferred answers and follow-ups, thread
-posts; a 429 and a 500 on the way, a dropped gateway and a redelivered interaction lose or
-double no move and no post."""
+against tests/fake_discord.py on loopback, driven by INTERACTION_CREATE events as Discord
+sends them. Command sync, deferred answers and follow-ups (with image attachments), game threads
+created by `/game new`, turn posts edited in place; a 429 or a 500 on the way, a dropped
+gateway and a redelivered interaction lose or double no move and no post."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+from dataclasses import dataclass
 
 import discord
 import pytest
 import yarl
+from PIL import Image
 
 from bot.core.results import Caller
 from bot.core.service import GameService
 from bot.core.store import Store
 from bot.discord_ui.app import RailchatBot
+from engine.game import TurnInfo
 from tests import fake_discord
-from tests.fake_discord import GUILD_ID, THREAD_ID, FakeDiscord, command_interaction, user
+from tests.fake_discord import (CHANNEL_ID, GUILD_ID, THREAD_ID, UPLOAD_LIMIT, FakeDiscord,
+                                Posted, channel_data, command_interaction, user)
+from tests.titles_for_tests import Tally
 
 ANN, BOB = user(11, "ann"), user(12, "bob")
 POSTS = rf"/channels/{THREAD_ID}/messages"
 LOG: list = []  # the running fake's requests, named when a wait times out
+FAILURES = ("429", "500", "dropped gateway")
+
+
+@dataclass
+class Wire:
+    fake: FakeDiscord
+    bot: RailchatBot
+    service: GameService
+    game_id: int
 
 
 async def until(condition, what: str, seconds: float = 15.0) -> None:
@@ -32,42 +48,105 @@ async def until(condition, what: str, seconds: float = 15.0) -> None:
     raise AssertionError(f"timed out waiting for {what}; requests: {seen}")
 
 
+def board_png(game, view: str, *focus: object) -> bytes:
+    """A stand-in for render/ that the tests can read back: a PNG whose red channel is the
+    sum of the amounts added in the game's log (a pass leaves the picture as it was)."""
+    added = sum(a.get("amount", 0) for a in game.actions if a.get("type") == "add")
+    buffer = io.BytesIO()
+    Image.new("RGB", (48, 32), (added % 256, 40, 80)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def red_of(png: bytes) -> int:
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG" and image.size == (48, 32)
+    return image.getpixel((0, 0))[0]
+
+
+def tally_turn(game) -> list[TurnInfo]:
+    """A turn prompt for the test title, so that posts carry an embed."""
+    return [TurnInfo(p, None, "Add 1 to 9, or pass", (f"Score {game.scores[p]}",))
+            for p in game.active_players()]
+
+
 @pytest.fixture
-async def wire(db_path, monkeypatch):
-    fake = FakeDiscord()
-    LOG[:] = [fake.requests]
-    await fake.start()
-    monkeypatch.setattr(discord.http.Route, "BASE", f"{fake.base}/api/v10")
-    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
-                        yarl.URL(f"ws://127.0.0.1:{fake.port}/ws"))
-    service = GameService(Store(db_path), new_seed=lambda: 1)
-    ann, bob = Caller(11, "ann", guild_id=GUILD_ID), Caller(12, "bob", guild_id=GUILD_ID)
-    created = await service.create_game(ann, "tally", seats=2, guild_id=GUILD_ID,
-                                        channel_id=fake_discord.CHANNEL_ID, thread_id=THREAD_ID)
-    await service.join(created.game_id, bob)
-    await service.start(created.game_id, ann)
-    bot = RailchatBot(service, post_delay=0.01)
-    runner = asyncio.create_task(bot.start("not-a-real-token"))
-    await until(bot.is_ready, "the bot to be ready")
-    yield fake, bot, service, created.game_id
-    await bot.close()
-    await asyncio.wait_for(runner, 10)
-    await fake.stop()
-    service.store.close()
+async def connect(db_path, monkeypatch):
+    """Start the bot on the fake Discord with a started two-player tally game in THREAD_ID
+    (`free_for_all`: both may add at any time, so one turn post collects every move)."""
+    running: list[tuple[Wire, asyncio.Task]] = []
+    monkeypatch.setattr(Tally, "turn_info", tally_turn, raising=False)
+
+    async def start(free_for_all: bool = False) -> Wire:
+        fake = FakeDiscord()
+        LOG[:] = [fake.requests]
+        await fake.start()
+        monkeypatch.setattr(discord.http.Route, "BASE", f"{fake.base}/api/v10")
+        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
+                            yarl.URL(f"ws://127.0.0.1:{fake.port}/ws"))
+        service = GameService(Store(db_path), new_seed=lambda: 1)
+        ann, bob = Caller(11, "ann", guild_id=GUILD_ID), Caller(12, "bob", guild_id=GUILD_ID)
+        created = await service.create_game(
+            ann, "tally", seats=2, guild_id=GUILD_ID, channel_id=CHANNEL_ID, thread_id=THREAD_ID,
+            options={"free_for_all": True} if free_for_all else None)
+        await service.join(created.game_id, bob)
+        await service.start(created.game_id, ann)
+        bot = RailchatBot(service, renderer=board_png, post_delay=0.01)
+        bot._connection.guild_ready_timeout = 0.05  # discord.py's wait for more servers
+        wire = Wire(fake, bot, service, created.game_id)
+        running.append((wire, asyncio.create_task(bot.start("not-a-real-token"))))
+        await until(bot.is_ready, "the bot to be ready")
+        return wire
+
+    yield start
+    for wire, runner in running:
+        await wire.bot.close()
+        await asyncio.wait_for(runner, 10)
+        await wire.fake.stop()
+        wire.service.store.close()
 
 
-async def move(fake: FakeDiscord, iid: int, who: dict, amount: int) -> None:
+@pytest.fixture
+async def wire(connect) -> Wire:
+    return await connect()
+
+
+def fail(fake: FakeDiscord, failure: str, route: str) -> None:
+    """The next request of `route` is answered 429 or 500, or drops the gateway."""
+    if failure == "dropped gateway":
+        fake.drop_at.append(route)
+    else:
+        fake.failures.setdefault(route, []).append(int(failure))
+
+
+async def command(fake: FakeDiscord, iid: int, who: dict, group: str, sub: str,
+                  where: dict | None = None, **options) -> None:
     await fake.dispatch("INTERACTION_CREATE", command_interaction(
-        iid, who, "game", "act", {"action": json.dumps({"type": "add", "amount": amount})}))
+        iid, who, group, sub, options, where or fake.threads[THREAD_ID]))
 
 
-def thread_posts(fake: FakeDiscord) -> list[str]:
-    return [r.body.get("content") or r.body["payload_json"]["content"]
-            for r in fake.calls("POST", POSTS)]
+async def move(fake: FakeDiscord, iid: int, who: dict, amount: int | None) -> None:
+    action = {"type": "add", "amount": amount} if amount else {"type": "pass"}
+    await command(fake, iid, who, "game", "act", action=json.dumps(action))
+
+
+def answered(fake: FakeDiscord, iid: int) -> list[Posted]:
+    """The messages that answered interaction `iid` (at once, or deferred and followed up)."""
+    return fake.posts(f"tok{iid}")
+
+
+def thread_posts(fake: FakeDiscord, thread: int = THREAD_ID) -> list[str]:
+    return [m.content for m in fake.posts(thread)]
+
+
+async def settled(fake: FakeDiscord) -> None:
+    """Give a doubled post or edit the time to arrive."""
+    await asyncio.sleep(0.3)
+    assert not [r.path for r in fake.requests if r.path.endswith("-> 413")], "upload too large"
 
 
 async def test_commands_sync_and_a_move_is_answered_and_posted(wire) -> None:
-    fake, bot, service, gid = wire
+    fake = wire.fake
     synced = fake.calls("PUT", r"/applications/900/commands")
     assert len(synced) == 1
     groups = {c["name"]: c for c in synced[0].body}
@@ -78,45 +157,172 @@ async def test_commands_sync_and_a_move_is_answered_and_posted(wire) -> None:
     callback = fake.calls("POST", r"/interactions/7001/tok7001/callback")
     assert [c.body["type"] for c in callback] == [5]  # deferred, thinking, only to ann
     assert callback[0].body["data"]["flags"] == 64
-    answer = fake.calls("POST", r"/webhooks/900/tok7001")
-    assert len(answer) == 1 and answer[0].body["content"].startswith("Done")
+    await until(lambda: answered(fake, 7001), "the answer")
+    [answer] = answered(fake, 7001)
+    assert answer.content.startswith("Done") and answer.flags == 64
     [post] = thread_posts(fake)
     assert "ann" in post.lower() and "3" in post
-    assert service.store.action_count(gid) == 1
+    assert wire.service.store.action_count(wire.game_id) == 1
 
 
 async def test_429_and_500_are_retried_without_losing_or_doubling_a_post(wire) -> None:
-    fake, bot, service, gid = wire
+    fake = wire.fake
     fake.failures[f"POST {POSTS}"] = [429, 500]
     fake.failures[r"POST /webhooks/900/tok7002"] = [500]
     await move(fake, 7002, ANN, 4)
     await until(lambda: thread_posts(fake), "the thread post after 429 and 500")
-    await until(lambda: fake.calls("POST", r"/webhooks/900/tok7002"),
-                "the follow-up after a 500")
-    await asyncio.sleep(0.3)  # a doubled post would arrive by now
+    await until(lambda: answered(fake, 7002), "the follow-up after a 500")
+    await settled(fake)
     assert [r.path for r in fake.requests if r.path.startswith(POSTS)] == [
         f"{POSTS} -> 429", f"{POSTS} -> 500", POSTS]
     assert len(thread_posts(fake)) == 1
-    assert len(fake.calls("POST", r"/webhooks/900/tok7002")) == 1
-    assert service.store.action_count(gid) == 1
+    assert len(answered(fake, 7002)) == 1
+    assert wire.service.store.action_count(wire.game_id) == 1
 
 
 async def test_a_dropped_gateway_resumes_and_a_redelivered_interaction_is_applied_once(
         wire) -> None:
-    fake, bot, service, gid = wire
+    fake, bot = wire.fake, wire.bot
     await move(fake, 7003, ANN, 2)
     await until(lambda: len(thread_posts(fake)) == 1, "the first post")
     await fake.drop()
     await until(lambda: fake.resumes + fake.identifies >= 2, "the bot to reconnect")
-    await until(lambda: not fake.sockets[-1].closed and bot.is_ready(), "the new connection")
+    await until(lambda: fake.live is not None and bot.is_ready(), "the new connection")
     await move(fake, 7003, ANN, 2)  # the same interaction delivered again
     await move(fake, 7004, BOB, 5)  # and a new one on the new connection
     await until(lambda: len(thread_posts(fake)) == 2, "the post of bob's move")
-    await until(lambda: fake.calls("POST", r"/interactions/7003/tok7003/callback")
-                and len(fake.calls("POST", r"/interactions/7003/tok7003/callback")) == 2,
+    await until(lambda: len(answered(fake, 7003)) == 2,
                 "the answer to the redelivered interaction")
-    await asyncio.sleep(0.3)
-    assert service.store.action_count(gid) == 2
+    await settled(fake)
+    assert wire.service.store.action_count(wire.game_id) == 2
     assert len(thread_posts(fake)) == 2
-    second = fake.calls("POST", r"/webhooks/900/tok7003")
-    assert "already handled" in second[-1].body["content"]
+    assert "already handled" in answered(fake, 7003)[-1].content
+
+
+async def test_an_interaction_sent_while_the_gateway_is_down_arrives_on_resume(wire) -> None:
+    fake = wire.fake
+    await fake.drop()
+    await move(fake, 7005, ANN, 6)  # Discord holds it until the bot resumes
+    await until(lambda: thread_posts(fake), "the post of the move sent during the outage")
+    await settled(fake)
+    assert fake.resumes == 1 and fake.identifies == 1
+    assert len(thread_posts(fake)) == 1 and len(answered(fake, 7005)) == 1
+    assert wire.service.store.action_count(wire.game_id) == 1
+
+
+# -- follow-ups and posts with attachments --------------------------------------------------------
+@pytest.mark.parametrize("failure", FAILURES)
+async def test_images_reach_the_thread_post_and_the_follow_up_as_uploads(wire, failure) -> None:
+    fake = wire.fake
+    fail(fake, failure, f"POST {POSTS}")
+    fail(fake, failure, r"POST /webhooks/900/tok7102")
+    await move(fake, 7101, ANN, 7)
+    await until(lambda: thread_posts(fake), "the turn post with its image")
+    await command(fake, 7102, ANN, "game", "show", view="board")
+    await until(lambda: answered(fake, 7102), "the follow-up with the image")
+    await settled(fake)
+    [post] = fake.posts(THREAD_ID)
+    assert [a.filename for a in post.attachments] == ["board.png"]
+    assert red_of(post.attachments[0].data) == 7
+    assert [e["title"] for e in post.embeds] == ["To act: bob"]
+    [shown] = answered(fake, 7102)
+    assert shown.flags == 64 and [a.filename for a in shown.attachments] == ["board.png"]
+    assert red_of(shown.attachments[0].data) == 7
+    uploads = fake.calls("POST", r"/webhooks/900/tok7102(?: -> \d+)?")
+    for request in uploads:  # a retry sends the whole file again
+        [upload] = request.files
+        assert upload.field == "files[0]" and upload.filename == "board.png"
+        assert upload.data == shown.attachments[0].data and len(upload.data) <= UPLOAD_LIMIT
+        assert request.body["attachments"] == [{"id": 0, "filename": "board.png"}]
+        assert request.body["flags"] == 64
+    assert len(uploads) == (1 if failure == "dropped gateway" else 2)
+    assert [r.path for r in fake.requests if r.path.startswith(POSTS)] == (
+        [POSTS] if failure == "dropped gateway" else [f"{POSTS} -> {failure}", POSTS])
+    assert wire.service.store.action_count(wire.game_id) == 1
+
+
+# -- game threads ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("failure", FAILURES)
+async def test_game_new_opens_a_thread_that_the_game_is_played_in(wire, failure) -> None:
+    fake, store = wire.fake, wire.service.store
+    threads = rf"/channels/{CHANNEL_ID}/threads"
+    fail(fake, failure, f"POST {threads}")
+    await command(fake, 7201, ANN, "game", "new", where=channel_data(), title="tally", seats=2)
+    await until(lambda: answered(fake, 7201), "the answer to /game new")
+    [created] = fake.calls("POST", threads)
+    assert {k: created.body[k] for k in ("name", "type", "auto_archive_duration")} == {
+        "name": "tally · ann's game", "type": 11, "auto_archive_duration": 10080}
+    [tid] = [t for t in fake.threads if t != THREAD_ID]
+    assert fake.threads[tid]["parent_id"] == str(CHANNEL_ID)
+    assert fake.threads[tid]["type"] == 11 and fake.threads[tid]["name"] == "tally · ann's game"
+    [record] = [g for g in store.games(statuses=None, limit=10) if g.id != wire.game_id]
+    assert record.thread_id == tid and record.channel_id == CHANNEL_ID
+    assert answered(fake, 7201)[0].content == f"Game #{record.id} is open in <#{tid}>."
+    assert fake.calls("PUT", rf"/channels/{tid}/thread-members/11")
+    where = fake.threads[tid]
+    await command(fake, 7202, BOB, "game", "join", where=where)
+    await until(lambda: answered(fake, 7202), "the answer to /game join")
+    await command(fake, 7203, ANN, "game", "start", where=where)
+    await until(lambda: answered(fake, 7203), "the answer to /game start")
+    await command(fake, 7204, ANN, "game", "act", where=where,
+                  action=json.dumps({"type": "add", "amount": 2}))
+    await until(lambda: any("ann added 2" in p for p in thread_posts(fake, tid)),
+                "the move's post in the new thread")
+    await settled(fake)
+    assert sum(p.count("ann added 2.") for p in thread_posts(fake, tid)) == 1
+    assert fake.deleted == [] and thread_posts(fake) == []
+    boards = [a.data for m in fake.posts(tid) for a in m.attachments if a.filename == "board.png"]
+    assert red_of(boards[-1]) == 2  # the thread shows the board after the move
+    assert store.action_count(record.id) == 1
+    assert len(store.games(statuses=None, limit=10)) == 2
+
+
+async def test_a_redelivered_game_new_leaves_one_game_and_one_thread(wire) -> None:
+    fake, store = wire.fake, wire.service.store
+    for _ in range(2):
+        await command(fake, 7301, ANN, "game", "new", where=channel_data(), title="tally")
+    await until(lambda: len(answered(fake, 7301)) == 2, "both answers")
+    await settled(fake)
+    [record] = [g for g in store.games(statuses=None, limit=10) if g.id != wire.game_id]
+    new_threads = [t for t in fake.threads if t != THREAD_ID]
+    assert len(new_threads) == 2 and fake.deleted == [t for t in new_threads
+                                                      if t != record.thread_id]
+    assert fake.posts(fake.deleted[0]) == [] and len(fake.posts(record.thread_id)) == 1
+    assert "already handled" in answered(fake, 7301)[1].content
+
+
+# -- turn posts edited in place -------------------------------------------------------------------
+@pytest.mark.parametrize("failure", FAILURES)
+async def test_a_turn_post_is_edited_in_place_with_its_new_image(connect, failure) -> None:
+    wire = await connect(free_for_all=True)
+    fake = wire.fake
+    await move(fake, 7401, ANN, 3)
+    await until(lambda: thread_posts(fake), "the turn post")
+    [first] = fake.posts(THREAD_ID)
+    [original] = first.attachments
+    edits = rf"/channels/{THREAD_ID}/messages/{first.id}"
+    fail(fake, failure, f"PATCH {edits}")
+    await move(fake, 7402, BOB, None)  # a pass: the picture stays
+    await until(lambda: first.edits == 1, "the edit for bob's pass")
+    fail(fake, failure, f"PATCH {edits}")
+    await move(fake, 7403, ANN, 2)
+    await until(lambda: first.edits == 2, "the edit for ann's second move")
+    await settled(fake)
+    assert fake.posts(THREAD_ID) == [first] and first.edits == 2
+    lines = first.content.splitlines()
+    assert lines[:3] == ["ann added 3.", "bob passed.", "ann added 2."]
+    assert lines[3:] == ["To act: ann, bob"]
+    [image] = first.attachments
+    assert image.filename == "board.png" and red_of(image.data) == 5
+    [embed] = first.embeds  # brought up to date: both may act
+    assert embed["title"] == "To act: ann" and [f["name"] for f in embed["fields"]] == [
+        "ann", "bob"]
+    patches = fake.calls("PATCH", edits)
+    assert len(patches) == 2
+    kept, replaced = patches
+    assert kept.files == [] and kept.body["attachments"][0]["id"] == original.id
+    assert [f.filename for f in replaced.files] == ["board.png"]
+    assert replaced.body["attachments"] == [{"id": 0, "filename": "board.png"}]
+    failed = [r for r in fake.requests if r.path.startswith(edits + " -> ")]
+    assert len(failed) == (0 if failure == "dropped gateway" else 2)
+    assert wire.service.store.action_count(wire.game_id) == 3
