@@ -11,8 +11,8 @@ cut off before its answer may have been stored or not; either is accepted, nothi
 move's action and its interaction id are stored together or not at all). A move cut off is
 sent again by the next child with the same interaction id, as Discord redelivers an
 interaction or a user retries it: it must be answered "already handled" exactly when the first
-attempt was stored, so that no move is applied twice. Games are opened, seated and started by the child too (those steps are
-killed as well).
+attempt was stored, so that no move is applied twice. The child also opens, seats and starts
+games (those steps are killed as well).
 
 Children are forked from this process with the engine already imported (Linux), so a kill
 costs little more than the play before it.

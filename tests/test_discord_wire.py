@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import random
 from dataclasses import dataclass
 
 import discord
@@ -20,7 +21,6 @@ from bot.core.service import GameService
 from bot.core.store import Store
 from bot.discord_ui.app import RailchatBot
 from engine.game import TurnInfo
-from tests import fake_discord
 from tests.fake_discord import (CHANNEL_ID, GUILD_ID, THREAD_ID, UPLOAD_LIMIT, FakeDiscord,
                                 Posted, channel_data, command_interaction, user)
 from tests.titles_for_tests import Tally
@@ -77,7 +77,7 @@ async def connect(db_path, monkeypatch):
     running: list[tuple[Wire, asyncio.Task]] = []
     monkeypatch.setattr(Tally, "turn_info", tally_turn, raising=False)
 
-    async def start(free_for_all: bool = False) -> Wire:
+    async def start(free_for_all: bool = False, renderer=board_png) -> Wire:
         fake = FakeDiscord()
         LOG[:] = [fake.requests]
         await fake.start()
@@ -91,7 +91,7 @@ async def connect(db_path, monkeypatch):
             options={"free_for_all": True} if free_for_all else None)
         await service.join(created.game_id, bob)
         await service.start(created.game_id, ann)
-        bot = RailchatBot(service, renderer=board_png, post_delay=0.01)
+        bot = RailchatBot(service, renderer=renderer, post_delay=0.01)
         bot._connection.guild_ready_timeout = 0.05  # discord.py's wait for more servers
         wire = Wire(fake, bot, service, created.game_id)
         running.append((wire, asyncio.create_task(bot.start("not-a-real-token"))))
@@ -326,3 +326,29 @@ async def test_a_turn_post_is_edited_in_place_with_its_new_image(connect, failur
     failed = [r for r in fake.requests if r.path.startswith(edits + " -> ")]
     assert len(failed) == (0 if failure == "dropped gateway" else 2)
     assert wire.service.store.action_count(wire.game_id) == 3
+
+
+def huge_png(game, view: str, *focus: object) -> bytes:
+    """A picture over Discord's upload limit (noise does not compress)."""
+    buffer = io.BytesIO()
+    Image.frombytes("L", (3400, 3400), random.Random(len(game.actions)).randbytes(3400 * 3400)
+                    ).save(buffer, format="PNG", compress_level=0)
+    assert len(buffer.getvalue()) > UPLOAD_LIMIT
+    return buffer.getvalue()
+
+
+async def test_an_image_over_the_upload_limit_is_left_out_with_a_note(connect) -> None:
+    """Discord refuses a message whose uploads pass 10 MiB (the fake answers 413): the post and
+    the answer go out without the image, saying why."""
+    wire = await connect(renderer=huge_png)
+    fake = wire.fake
+    await move(fake, 7501, ANN, 3)
+    await until(lambda: thread_posts(fake), "the turn post")
+    await command(fake, 7502, ANN, "game", "show", view="board")
+    await until(lambda: answered(fake, 7502), "the answer to /game show")
+    await settled(fake)
+    [post] = fake.posts(THREAD_ID)
+    assert post.attachments == [] and "board image is too large to attach" in post.content
+    [shown] = answered(fake, 7502)
+    assert shown.attachments == [] and "board.png is 11.0 MiB, more than Discord lets me " \
+        "upload in one message (10 MiB); it is left out." in shown.content

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 2000
+MAX_UPLOAD = 10 * 1024 * 1024  # bytes one message may upload without server boosts
 
 
 def caller_of(interaction: discord.Interaction) -> Caller:
@@ -72,8 +73,17 @@ async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool 
 async def reply_files(interaction: discord.Interaction, text: str,
                       files: tuple[tuple[str, bytes], ...],
                       view: discord.ui.View | None = None) -> None:
-    """Answer only the caller with attachments (images, exported games) and buttons."""
-    attachments = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
+    """Answer only the caller with attachments (images, exported games) and buttons; a file
+    that would take the message over Discord's upload limit is named instead of sent (Discord
+    would refuse the whole answer)."""
+    attachments, total = [], 0
+    for name, data in files:
+        if total + len(data) > MAX_UPLOAD:
+            text += (f"\n({name} is {len(data) / 2**20:.1f} MiB, more than Discord lets me "
+                     f"upload in one message ({MAX_UPLOAD // 2**20} MiB); it is left out.)")
+            continue
+        total += len(data)
+        attachments.append(discord.File(io.BytesIO(data), filename=name))
     extra: dict = {"view": view} if view is not None else {}
     if interaction.response.is_done():
         await interaction.followup.send(fit(text), files=attachments, ephemeral=True, **extra)

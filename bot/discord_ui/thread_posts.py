@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_ui.buttons import request_view, turn_view
-from bot.discord_ui.io import MAX_MESSAGE, fit, game_thread, reply
+from bot.discord_ui.io import MAX_MESSAGE, MAX_UPLOAD, fit, game_thread, reply
 from bot.core.moves import quick_moves
 from bot.core.rendering import runs_of
 from bot.core.results import Prompt, Result
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_UPLOAD = 10 * 1024 * 1024  # bytes per message without server boosts
 # Views shown only whole, when a round starts and at the end: the company sheet (its cash
 # figures change with nearly every move) and, for titles with close-ups, the map (a turn's
 # changes to it are shown close up).
