@@ -119,6 +119,16 @@ def fail(fake: FakeDiscord, failure: str, route: str) -> None:
         fake.failures.setdefault(route, []).append(int(failure))
 
 
+async def failed(fake: FakeDiscord, failure: str) -> None:
+    """The failures asked for happened (and the bot came back after a dropped gateway)."""
+    if failure == "dropped gateway":
+        assert not fake.drop_at
+        await until(lambda: fake.resumes >= 1 and fake.live is not None, "the resume")
+    else:
+        assert not any(fake.failures.values())
+        assert [r for r in fake.requests if r.path.endswith(f" -> {failure}")]
+
+
 async def command(fake: FakeDiscord, iid: int, who: dict, group: str, sub: str,
                   where: dict | None = None, **options) -> None:
     await fake.dispatch("INTERACTION_CREATE", command_interaction(
@@ -221,6 +231,7 @@ async def test_images_reach_the_thread_post_and_the_follow_up_as_uploads(wire, f
     await command(fake, 7102, ANN, "game", "show", view="board")
     await until(lambda: answered(fake, 7102), "the follow-up with the image")
     await settled(fake)
+    await failed(fake, failure)
     [post] = fake.posts(THREAD_ID)
     assert [a.filename for a in post.attachments] == ["board.png"]
     assert red_of(post.attachments[0].data) == 7
@@ -269,6 +280,7 @@ async def test_game_new_opens_a_thread_that_the_game_is_played_in(wire, failure)
     await until(lambda: any("ann added 2" in p for p in thread_posts(fake, tid)),
                 "the move's post in the new thread")
     await settled(fake)
+    await failed(fake, failure)
     assert sum(p.count("ann added 2.") for p in thread_posts(fake, tid)) == 1
     assert fake.deleted == [] and thread_posts(fake) == []
     boards = [a.data for m in fake.posts(tid) for a in m.attachments if a.filename == "board.png"]
@@ -308,6 +320,7 @@ async def test_a_turn_post_is_edited_in_place_with_its_new_image(connect, failur
     await move(fake, 7403, ANN, 2)
     await until(lambda: first.edits == 2, "the edit for ann's second move")
     await settled(fake)
+    await failed(fake, failure)
     assert fake.posts(THREAD_ID) == [first] and first.edits == 2
     lines = first.content.splitlines()
     assert lines[:3] == ["ann added 3.", "bob passed.", "ann added 2."]
@@ -323,8 +336,8 @@ async def test_a_turn_post_is_edited_in_place_with_its_new_image(connect, failur
     assert kept.files == [] and kept.body["attachments"][0]["id"] == original.id
     assert [f.filename for f in replaced.files] == ["board.png"]
     assert replaced.body["attachments"] == [{"id": 0, "filename": "board.png"}]
-    failed = [r for r in fake.requests if r.path.startswith(edits + " -> ")]
-    assert len(failed) == (0 if failure == "dropped gateway" else 2)
+    answered_with_failure = [r for r in fake.requests if r.path.startswith(edits + " -> ")]
+    assert len(answered_with_failure) == (0 if failure == "dropped gateway" else 2)
     assert wire.service.store.action_count(wire.game_id) == 3
 
 
