@@ -281,7 +281,9 @@ async def test_game_new_opens_a_thread_that_the_game_is_played_in(wire, failure)
                 "the move's post in the new thread")
     await settled(fake)
     await failed(fake, failure)
-    assert sum(p.count("ann added 2.") for p in thread_posts(fake, tid)) == 1
+    posted = "\n".join(thread_posts(fake, tid))
+    for line in ("ann opened game", "bob joined game", "has started", "ann added 2."):
+        assert posted.count(line) == 1, line
     assert fake.deleted == [] and thread_posts(fake) == []
     boards = [a.data for m in fake.posts(tid) for a in m.attachments if a.filename == "board.png"]
     assert red_of(boards[-1]) == 2  # the thread shows the board after the move
