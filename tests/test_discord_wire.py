@@ -367,3 +367,24 @@ async def test_an_image_over_the_upload_limit_is_left_out_with_a_note(connect) -
     [shown] = answered(fake, 7502)
     assert shown.attachments == [] and "board.png is 11.0 MiB, more than Discord lets me " \
         "upload in one message (10 MiB); it is left out." in shown.content
+
+
+async def test_a_turn_post_deleted_by_a_moderator_is_posted_again_with_its_moves(
+        connect) -> None:
+    wire = await connect(free_for_all=True)
+    fake = wire.fake
+    await move(fake, 7601, ANN, 3)
+    await until(lambda: thread_posts(fake), "the turn post")
+    [first] = fake.posts(THREAD_ID)
+    del fake.messages[first.id]  # a moderator deletes it in the Discord client
+    await move(fake, 7602, BOB, 4)
+    await until(lambda: thread_posts(fake), "the turn posted again")
+    await settled(fake)
+    [again] = fake.posts(THREAD_ID)
+    assert again.content.splitlines()[:2] == ["ann added 3.", "bob added 4."]
+    assert [a.filename for a in again.attachments] == ["board.png"]
+    assert red_of(again.attachments[0].data) == 7
+    assert fake.calls("PATCH", rf"/channels/{THREAD_ID}/messages/{first.id} -> 404")
+    await move(fake, 7603, ANN, 1)  # the new post is the one edited from now on
+    await until(lambda: again.edits == 1, "the edit of the new post")
+    assert again.content.splitlines()[2] == "ann added 1."

@@ -139,8 +139,15 @@ class ThreadPoster:
                 turn.lines += batch.lines  # the same player goes on: their post grows
                 turn.places += [p for p in batch.places if p not in turn.places]
                 turn.runs += batch.runs
-                await self._edit(game_id, turn, prompt, changed=bool(batch.places or batch.runs))
-                return
+                try:
+                    await self._edit(game_id, turn, prompt,
+                                     changed=bool(batch.places or batch.runs))
+                    return
+                except discord.NotFound:  # deleted in Discord: the turn's moves go in a new post
+                    log.info("the turn post of game %s is gone; posting the turn again", game_id)
+                    batch = Batch(batch.thread_id, list(turn.lines), list(turn.places),
+                                  list(turn.runs))
+                    new_round = True  # its images went with it
             await self._open_turn(game_id, thread, prompt, batch, full=new_round or prompt.finished)
 
     # -- a turn's post -----------------------------------------------------------------------------
