@@ -3,10 +3,11 @@ gateway websocket, so that discord.py's own HTTP client and gateway code run unc
 
 It records every request (multipart uploads parsed into their files), keeps the messages and
 threads as Discord would (a post's attachments, edits that keep or replace them, threads
-created in a channel and deleted), can answer the next requests of a route with 429 or 500
-first, refuses uploads over the 10 MiB limit with 413, and can drop the gateway connection (at
-once or when a given request arrives). Events carry sequence numbers; events dispatched while
-the connection is down are sent when the bot resumes, as Discord does.
+created in a channel and deleted), refuses messages over Discord's limits (content, embeds,
+components) with 400 and uploads over 10 MiB with 413, can answer the next requests of a route
+with 429 or 500 first, and can drop the gateway connection (at once or when a given request
+arrives). Events carry sequence numbers; events dispatched while the connection is down are
+sent when the bot resumes, as Discord does.
 """
 from __future__ import annotations
 
@@ -194,6 +195,9 @@ class FakeDiscord:
         callback = re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path)
         if callback:  # what discord.py asks for with `with_response`
             flags = (body.get("data") or {}).get("flags", 0)
+            if body["type"] == 8:  # autocomplete
+                if len((body.get("data") or {}).get("choices", [])) > 25:
+                    raise Rejected(400, 50035, "Invalid Form Body: more than 25 choices")
             resource: dict[str, Any] = {"type": body["type"]}
             if body["type"] == 4:  # an answer at once: the interaction's first message
                 resource["message"] = self._message("POST", callback.group(2), None,
@@ -226,6 +230,7 @@ class FakeDiscord:
         """Post (POST) or edit (PATCH) a message; uploads become attachments, and an edit keeps
         exactly the earlier attachments its `attachments` list names."""
         body = body or {}
+        check_limits(body)
         if method == "POST":
             message = Posted(next(self.ids), where, "", [], [], [],
                              flags=body.get("flags", 0))
@@ -313,6 +318,36 @@ class FakeDiscord:
         ws, self.live = self.live, None
         if ws is not None:
             await ws.close(code=4000)
+
+
+def check_limits(body: dict[str, Any]) -> None:
+    """Discord's limits on a message (400 Invalid Form Body when one is passed)."""
+    problems = []
+    if len(body.get("content") or "") > 2000:
+        problems.append("content over 2000 characters")
+    embeds = body.get("embeds") or []
+    if len(embeds) > 10:
+        problems.append("more than 10 embeds")
+    for embed in embeds:
+        fields = embed.get("fields") or []
+        sizes = [len(embed.get("title") or ""), len(embed.get("description") or "")] + [
+            len(f.get("name") or "") + len(f.get("value") or "") for f in fields]
+        if len(embed.get("title") or "") > 256 or len(embed.get("description") or "") > 4096 \
+                or len(fields) > 25 or sum(sizes) > 6000 \
+                or any(len(f["name"]) > 256 or len(f["value"]) > 1024 for f in fields):
+            problems.append("an embed over its limits")
+    rows = body.get("components") or []
+    if len(rows) > 5 or any(len(r.get("components", [])) > 5 for r in rows):
+        problems.append("more than 5 rows of components or 5 items in a row")
+    for item in (i for r in rows for i in r.get("components", [])):
+        options = item.get("options") or []
+        if len(item.get("custom_id") or "") > 100 or len(item.get("label") or "") > 80 \
+                or len(options) > 25 or any(len(o["label"]) > 100 or len(o["value"]) > 100
+                                            or len(o.get("description") or "") > 100
+                                            for o in options):
+            problems.append(f"a component over its limits: {item}")
+    if problems:
+        raise Rejected(400, 50035, "Invalid Form Body: " + "; ".join(problems))
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:

@@ -11,6 +11,7 @@ import json
 import random
 from dataclasses import dataclass
 
+import aiohttp
 import discord
 import pytest
 import yarl
@@ -150,9 +151,10 @@ def thread_posts(fake: FakeDiscord, thread: int = THREAD_ID) -> list[str]:
 
 
 async def settled(fake: FakeDiscord) -> None:
-    """Give a doubled post or edit the time to arrive."""
+    """Give a doubled post or edit the time to arrive; nothing was refused as over Discord's
+    limits."""
     await asyncio.sleep(0.3)
-    assert not [r.path for r in fake.requests if r.path.endswith("-> 413")], "upload too large"
+    assert not [r.path for r in fake.requests if r.path.endswith(("-> 400", "-> 413"))]
 
 
 async def test_commands_sync_and_a_move_is_answered_and_posted(wire) -> None:
@@ -388,3 +390,28 @@ async def test_a_turn_post_deleted_by_a_moderator_is_posted_again_with_its_moves
     await move(fake, 7603, ANN, 1)  # the new post is the one edited from now on
     await until(lambda: again.edits == 1, "the edit of the new post")
     assert again.content.splitlines()[2] == "ann added 1."
+
+
+async def test_the_fake_refuses_what_discord_refuses() -> None:
+    """The limits the other tests rely on: over 2000 characters, 25 menu options or 10 MiB of
+    uploads, Discord answers 400 or 413."""
+    fake = FakeDiscord()
+    await fake.start()
+    url = f"{fake.base}/api/v10{POSTS}"
+    menu = {"type": 1, "components": [{"type": 3, "custom_id": "m", "options": [
+        {"label": str(n), "value": str(n)} for n in range(26)]}]}
+    try:
+        async with aiohttp.ClientSession() as session:
+            for payload in ({"content": "x" * 2001}, {"content": "x", "components": [menu]}):
+                async with session.post(url, json=payload) as answer:
+                    assert answer.status == 400
+            form = aiohttp.FormData()
+            form.add_field("payload_json", json.dumps({"content": "big"}))
+            form.add_field("files[0]", b"\0" * (UPLOAD_LIMIT + 1), filename="big.png")
+            async with session.post(url, data=form) as answer:
+                assert answer.status == 413
+            async with session.post(url, json={"content": "x" * 2000}) as answer:
+                assert answer.status == 200
+    finally:
+        await fake.stop()
+    assert len(fake.posts(THREAD_ID)) == 1
