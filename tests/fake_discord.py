@@ -3,11 +3,11 @@ gateway websocket, so that discord.py's own HTTP client and gateway code run unc
 
 It records every request (multipart uploads parsed into their files), keeps the messages and
 threads as Discord would (a post's attachments, edits that keep or replace them, threads
-created in a channel and deleted), refuses messages over Discord's limits (content, embeds,
-components) with 400 and uploads over 10 MiB with 413, can answer the next requests of a route
-with 429 or 500 first, and can drop the gateway connection (at once or when a given request
-arrives). Events carry sequence numbers; events dispatched while the connection is down are
-sent when the bot resumes, as Discord does.
+created in a channel and deleted), refuses commands and messages over Discord's limits (names,
+descriptions, options; content, embeds, components) with 400 and uploads over 10 MiB with 413,
+can answer the next requests of a route with 429 or 500 first, and can drop the gateway
+connection (at once or when a given request arrives). Events carry sequence numbers; events
+dispatched while the connection is down are sent when the bot resumes, as Discord does.
 """
 from __future__ import annotations
 
@@ -177,6 +177,7 @@ class FakeDiscord:
                     "bot_public": True, "bot_require_code_grant": False, "owner": BOT_USER,
                     "verify_key": "00", "flags": 0, "summary": ""}
         if re.fullmatch(r"/applications/\d+(/guilds/\d+)?/commands", path) and method == "PUT":
+            check_commands(body)
             return [{**c, "id": str(next(self.ids)), "application_id": str(APP_ID),
                      "version": "1", "default_member_permissions": None, "type": c.get("type", 1)}
                     for c in body]
@@ -318,6 +319,33 @@ class FakeDiscord:
         ws, self.live = self.live, None
         if ws is not None:
             await ws.close(code=4000)
+
+
+def check_commands(commands: list[dict[str, Any]]) -> None:
+    """Discord's rules for slash commands (400 when one is broken): lowercase names of 1-32
+    characters, descriptions of 1-100, at most 25 options or subcommands and 25 choices at each
+    level, required options before optional ones."""
+    problems = []
+
+    def walk(items: list[dict[str, Any]], where: str) -> None:
+        if len(items) > 25:
+            problems.append(f"{where}: more than 25 options")
+        required = [bool(o.get("required")) for o in items if o.get("type", 1) > 2]
+        if required != sorted(required, reverse=True):
+            problems.append(f"{where}: a required option after an optional one")
+        for item in items:
+            name = f"{where} {item.get('name')}".strip()
+            if not re.fullmatch(r"[-_a-z0-9]{1,32}", item.get("name") or ""):
+                problems.append(f"{name}: bad name")
+            if not 1 <= len(item.get("description") or "") <= 100:
+                problems.append(f"{name}: description not 1 to 100 characters")
+            if len(item.get("choices") or []) > 25:
+                problems.append(f"{name}: more than 25 choices")
+            walk(item.get("options") or [], name)
+
+    walk(commands, "")
+    if problems:
+        raise Rejected(400, 50035, "Invalid Form Body: " + "; ".join(problems))
 
 
 def check_limits(body: dict[str, Any]) -> None:

@@ -394,7 +394,8 @@ async def test_a_turn_post_deleted_by_a_moderator_is_posted_again_with_its_moves
 
 async def test_the_fake_refuses_what_discord_refuses() -> None:
     """The limits the other tests rely on: over 2000 characters, 25 menu options or 10 MiB of
-    uploads, Discord answers 400 or 413."""
+    uploads, or a command with a required option after an optional one, Discord answers 400
+    or 413."""
     fake = FakeDiscord()
     await fake.start()
     url = f"{fake.base}/api/v10{POSTS}"
@@ -412,6 +413,14 @@ async def test_the_fake_refuses_what_discord_refuses() -> None:
                 assert answer.status == 413
             async with session.post(url, json={"content": "x" * 2000}) as answer:
                 assert answer.status == 200
+            command = {"name": "game", "description": "d", "options": [
+                {"name": "a", "description": "d", "type": 3},
+                {"name": "b", "description": "d", "type": 3, "required": True}]}
+            async with session.put(f"{fake.base}/api/v10/applications/900/commands",
+                                   json=[command]) as answer:
+                assert answer.status == 400
+                assert "a required option after an optional one" in (await answer.json())[
+                    "message"]
     finally:
         await fake.stop()
     assert len(fake.posts(THREAD_ID)) == 1
