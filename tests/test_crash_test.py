@@ -2,7 +2,9 @@
 checks see an acknowledged action lost, changed, or a log with a gap."""
 from __future__ import annotations
 
+import asyncio
 import importlib.util
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -21,18 +23,29 @@ def _script():
     return module
 
 
-def test_a_few_kills_and_the_checks_see_a_lost_or_changed_action(tmp_path: Path) -> None:
-    db = tmp_path / "crash.db"
+def test_a_few_kills(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--kills", "3", "--seed", "4",
-                           "--db", str(db)], capture_output=True, text=True, timeout=300)
+                           "--db", str(tmp_path / "crash.db")], capture_output=True, text=True,
+                          timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("3 SIGKILLs in ") and "none lost" in done.stdout
-    crash = _script()
-    store = Store(db)
-    [game, *_] = [r.id for r in store.games(statuses=None, limit=10) if store.action_count(r.id)]
+
+
+def test_the_checks_see_an_action_lost_or_changed_and_a_gap(tmp_path: Path) -> None:
+    crash, db = _script(), tmp_path / "crash.db"
+    child = crash.Child(db, 1, 3, io.StringIO())
+
+    async def play() -> int:
+        await child.top_up()
+        [game] = child.service.store.games(limit=1)
+        for _ in range(6):
+            await child.play(game.id)
+        return game.id
+    game = asyncio.run(play())
+    store = child.service.store
     count, last = crash.log_end(store, game)
     store.close()
-    assert count > 0 and crash.check(db, {game: (count, last)}, None, None) == []
+    assert count >= 3 and crash.check(db, {game: (count, last)}, None, None) == []
     assert crash.check(db, {game: (count + 1, last)}, None, None) == [
         f"game {game}: {count} actions stored, {count + 1} acknowledged"]
     assert crash.check(db, {game: (count, "0" * 16)}, None, None) == [
