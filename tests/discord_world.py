@@ -132,7 +132,15 @@ def make_thread(thread_id: int) -> MagicMock:
         thread.messages.append(message)
         return message
 
+    async def fetch_message(message_id: int) -> Message:
+        found = next((m for m in thread.messages if m.id == message_id), None)
+        if found is None:
+            raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
+                                   "Unknown Message")
+        return found
+
     thread.send = AsyncMock(side_effect=send)
+    thread.fetch_message = AsyncMock(side_effect=fetch_message)
     thread.add_user, thread.delete = AsyncMock(), AsyncMock()
     return thread
 

@@ -168,3 +168,16 @@ def m006_action_versions(db: Database) -> None:
     db.execute("ALTER TABLE actions ADD COLUMN version INTEGER")
     db.execute("ALTER TABLE actions ADD COLUMN digest TEXT")
     db.execute("CREATE INDEX actions_digest ON actions (game_id, user_id, digest)")
+
+
+@MIGRATIONS()
+def m007_turn_posts(db: Database) -> None:
+    """The thread post of each game's turn under way (its message id and what the poster
+    knows of it: moves shown, places, runs, digests of the images attached and last drawn),
+    so that a restarted bot keeps editing the same post instead of starting a new one."""
+    db.execute("""
+        CREATE TABLE turn_posts (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id),
+            message_id INTEGER NOT NULL,
+            state TEXT NOT NULL
+        )""")

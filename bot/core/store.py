@@ -418,6 +418,19 @@ class Store:
             self.db.execute("UPDATE games SET mentioned = ? WHERE id = ?",
                             [json.dumps(list(user_ids)), game_id])
 
+    def turn_post(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        """The message id and poster state of the game's turn post (see `set_turn_post`)."""
+        row = self._one("SELECT message_id, state FROM turn_posts WHERE game_id = ?", [game_id])
+        return (row["message_id"], json.loads(row["state"])) if row else None
+
+    def set_turn_post(self, game_id: int, message_id: int, state: dict[str, Any]) -> None:
+        """Remember the thread post of the turn under way and what it shows (a JSON object
+        the poster alone reads), so a restart goes on editing it."""
+        with self._write():
+            self.db["turn_posts"].upsert({"game_id": game_id, "message_id": message_id,
+                                          "state": json.dumps(state, sort_keys=True)},
+                                         pk="game_id")
+
     # -- helpers -------------------------------------------------------------------------------
     @contextmanager
     def _write(self) -> Iterator[None]:

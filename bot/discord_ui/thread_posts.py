@@ -6,7 +6,8 @@ turn prompt (an embed saying for whom, which step, cash, trains and what is comp
 menu of legal moves and the one-click buttons. Each move of that turn is then edited into the
 same post (one line per move; rapid moves are gathered, Discord's rate limits respected) with
 a close-up of the map area the turn changed (tiles, tokens, runs drawn in colour) and the
-market when it changed. When a round ends the next post carries the full map, market and sheet;
+market when it changed. The turn's post is stored (its message id, the moves shown, digests of
+its images), so a restarted bot goes on editing it. When a round ends the next post carries the full map, market and sheet;
 when the game ends, a post gives the final ranking with them. Requests that others must answer
 (undo votes, deals) get a post of their own with their buttons, pinging who must answer.
 """
@@ -63,8 +64,20 @@ class TurnPost:
     lines: list[str] = field(default_factory=list)
     places: list[str] = field(default_factory=list)
     runs: list[dict[str, Any]] = field(default_factory=list)
-    files: dict[str, bytes] = field(default_factory=dict)  # attached now, by file name
+    files: dict[str, str] = field(default_factory=dict)  # attached now: file name -> digest
     started: bool = True  # False for a post made before the game started
+
+    def state(self) -> dict[str, Any]:
+        """What is stored of the post (all but the message, known by its id)."""
+        return {"owners": list(self.owners), "round": self.round, "lines": self.lines,
+                "places": self.places, "runs": self.runs, "files": self.files,
+                "started": self.started}
+
+    @classmethod
+    def restored(cls, message: Any, state: dict[str, Any]) -> TurnPost:
+        return cls(message, tuple(state["owners"]), state["round"], list(state["lines"]),
+                   list(state["places"]), list(state["runs"]), dict(state["files"]),
+                   bool(state["started"]))
 
 
 class ThreadPoster:
@@ -132,7 +145,7 @@ class ThreadPoster:
             if batch.vote is not None:
                 await self._request_post(thread, batch, prompt)
                 return
-            turn = self._turns.get(game_id)
+            turn = self._turns.get(game_id) or await self._restore(game_id, thread)
             new_round = turn is None or prompt.round != turn.round or not turn.started
             if (turn is not None and batch.moves_only and not new_round and not prompt.finished
                     and prompt.notify and set(prompt.notify) == set(turn.owners)):
@@ -176,8 +189,8 @@ class ThreadPoster:
         if view is not None:
             kwargs["view"] = view
         turn.message = await thread.send(text, **kwargs)
-        turn.files = dict(images)
-        self._turns[game_id] = turn
+        turn.files = {name: _digest(png) for name, png in images.items()}
+        self._keep(game_id, turn)
         if prompt.notify and prompt.notify != prompt.mentioned:
             self.bot.service.mark_mentioned(game_id, prompt.notify)
         await self._direct_messages(game_id, thread, ping, (), embed)
@@ -186,23 +199,48 @@ class ThreadPoster:
                     changed: bool) -> None:
         """The turn's post with its moves so far, its prompt, menu and buttons brought up to
         date; only images that changed are uploaded again."""
-        files = dict(turn.files)
+        files: dict[str, bytes] = {}
         if changed and self.renderer is not None:
             focus = await self._focus(game_id, turn)
             if focus is not None:
                 files["focus.png"] = focus
         changed_views, _ = await self._images(game_id, _turn_views(prompt), always=False)
         files.update(changed_views)
-        new = {name: png for name, png in files.items() if turn.files.get(name) != png}
+        new = {name: png for name, png in files.items() if turn.files.get(name) != _digest(png)}
         kept = [a for a in getattr(turn.message, "attachments", []) or []
-                if getattr(a, "filename", None) in files and a.filename not in new]
+                if getattr(a, "filename", None) in turn.files and a.filename not in new]
         uploads = [discord.File(io.BytesIO(png), filename=name) for name, png in new.items()]
         text = self._text(turn.lines, prompt, [])
         edited = await turn.message.edit(content=text, attachments=[*kept, *uploads],
                                          embed=prompt_embed(prompt.turn, prompt.player_names),
                                          view=self._view(prompt))
         turn.message = edited if edited is not None and hasattr(edited, "edit") else turn.message
-        turn.files = files
+        turn.files.update({name: _digest(png) for name, png in new.items()})
+        self._keep(game_id, turn)
+
+    def _keep(self, game_id: int, turn: TurnPost) -> None:
+        """The turn's post, remembered here and in the store (with the digests of the images
+        last drawn) for a restart."""
+        self._turns[game_id] = turn
+        drawn = {view: digest for (game, view), digest in self._drawn.items() if game == game_id}
+        self.bot.service.remember_turn_post(game_id, turn.message.id,
+                                            {**turn.state(), "drawn": drawn})
+
+    async def _restore(self, game_id: int, thread: discord.Thread) -> TurnPost | None:
+        """The turn's post a previous run of the bot stored, if its message still exists."""
+        stored = self.bot.service.turn_post(game_id)
+        if stored is None:
+            return None
+        message_id, state = stored
+        try:
+            message = await thread.fetch_message(message_id)
+        except discord.HTTPException as exc:  # deleted meanwhile: a new post will start
+            log.info("the turn post %s of game %s is gone: %s", message_id, game_id, exc)
+            return None
+        for view, digest in state.get("drawn", {}).items():
+            self._drawn.setdefault((game_id, view), digest)
+        turn = self._turns[game_id] = TurnPost.restored(message, state)
+        return turn
 
     def _text(self, lines: list[str], prompt: Prompt | None, ping: list[int]) -> str:
         tail = []
@@ -266,7 +304,7 @@ class ThreadPoster:
             return {}, ["(The images could not be drawn this time; /game show map shows them.)"]
         out, notes, total = {}, [], 0
         for view, png in images.items():
-            digest = hashlib.sha1(png).hexdigest()
+            digest = _digest(png)
             if not always and self._drawn.get((game_id, view)) == digest:
                 continue
             if total + len(png) > MAX_UPLOAD:
@@ -291,6 +329,10 @@ class ThreadPoster:
                 await (user.send(text, embed=embed) if embed is not None else user.send(text))
             except discord.HTTPException as exc:  # DMs closed, or the user left
                 log.info("could not DM user %s: %s", user_id, exc)
+
+
+def _digest(png: bytes) -> str:
+    return hashlib.sha1(png).hexdigest()
 
 
 def _turn_views(prompt: Prompt) -> tuple[str, ...]:

@@ -161,6 +161,14 @@ class Views(ServiceBase):
         """Remember who was just @mentioned as having to act (see `Prompt.mentioned`)."""
         self.store.set_mentioned(game_id, user_ids)
 
+    def turn_post(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        """The message id and state of the game's stored turn post (see `remember_turn_post`)."""
+        return self.store.turn_post(game_id)
+
+    def remember_turn_post(self, game_id: int, message_id: int, state: dict[str, Any]) -> None:
+        """Store the thread post of the turn under way, so a restart goes on editing it."""
+        self.store.set_turn_post(game_id, message_id, state)
+
     async def draw(self, game_id: int, views: Sequence[str],
                    renderer: Renderer) -> dict[str, bytes]:
         """Images of the game's current state by view name (none before it starts); drawing
