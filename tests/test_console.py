@@ -52,6 +52,17 @@ async def test_a_hot_seat_game(console):
                        "#1 · tally · in play · player 1, player 2"]
 
 
+async def test_undo_then_redo_in_the_console(console):
+    out = await session(console, "as 1: /game new tally seats:2 options:target=30",
+                        "as 2: /game join", "as 1: /game start", "/game act " + ADD % (4, 1),
+                        "/game undo", "/game redo", "/game redo")
+    assert out[-5:] == ["player 1 undid action 1: player 1 added 4.", "To act: player 1",
+                        "player 1 redid action 1: player 1 added 4.", "To act: player 2",
+                        "Refused: a redo puts back the last undo only while nobody has moved "
+                        "since; the game has changed since that undo (a move, an undo or a "
+                        "redo), so it cannot be redone"]
+
+
 async def test_a_short_game_is_played_to_its_end(console):
     out = await session(console, "as 1: /game new tally seats:2 options:target=22",
                         "as 2: /game join", "as 1: /game start", "/game act " + ADD % (3, 1),

@@ -56,7 +56,7 @@ async def test_command_tree_fits_discord_limits(world):
     assert {o["name"] for o in by_name["game"]["options"]} == {
         "new", "join", "leave", "start", "act", "undo", "moves", "status", "show", "info",
         "history", "routes", "list", "help", "pause", "resume", "abandon", "replace",
-        "rewind", "remind", "import", "export", "approve", "reject"}
+        "rewind", "remind", "import", "export", "approve", "reject", "redo"}
     assert {o["name"] for o in by_name["play"]["options"]} == {
         "bid", "pass", "par", "buy", "sell", "private", "lay", "token", "run", "payout",
         "withhold", "train", "discard", "bankrupt", "station", "rail", "forfeit", "hint", "reroll"}

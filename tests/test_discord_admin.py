@@ -152,3 +152,16 @@ async def test_an_admin_undoing_another_players_move_confirms_it_first(world):
     await world.run("act", world.interaction(1, where=thread.id), game=None, action=add(1, 3))
     sent = await world.run("undo", world.interaction(1, where=thread.id), game=None)
     assert sent[-1].text.startswith("Done: user1 undid action 1")
+
+
+async def test_redo_through_the_command_tree(world):
+    thread = await three_players(world)
+    await world.run("act", world.interaction(1, where=thread.id), game=None, action=add(1, 4))
+    await world.run("undo", world.interaction(1, where=thread.id), game=None)
+    sent = await world.run("redo", world.interaction(2, where=thread.id), game=None)
+    assert sent[-1] == Sent("Refused: only user1 (who undid it) or a game admin can redo it", True)
+    sent = await world.run("redo", world.interaction(1, where=thread.id), game=None)
+    assert sent[-1].text.startswith("Done: user1 redid action 1: user1 added 4.")
+    assert world.bot.service.store.action_count(1) == 1
+    post = posts(thread)[-1]
+    assert post.text.startswith("user1 redid action 1: user1 added 4.") and post.pinged == [2]

@@ -283,6 +283,10 @@ async def _undo(console: Console, caller: Caller, args: dict) -> None:
     await console.show(result)
 
 
+async def _redo(console: Console, caller: Caller, args: dict) -> None:
+    await console.show(await console.service.redo(console.game(args), caller))
+
+
 async def _vote(console: Console, caller: Caller, args: dict, approve: bool) -> None:
     await console.show(await console.service.vote(args["request"], caller, approve))
 
@@ -411,6 +415,8 @@ GAME_COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("undo", (Param("confirm", str), GAME),
             "take back your last move (others approve if they moved since)",
             _undo),
+    Command("redo", (GAME,), "put back what the last undo took back, while nobody has moved "
+            "since", _redo),
     Command("moves", (GAME,), "list every move you can make now", _moves),
     Command("status", (GAME,), "show where the game stands", _status),
     Command("show", (Param("view", str), GAME), "write a current image: map (default), market, "

@@ -22,6 +22,8 @@ GAME_COMMANDS = (
     ("routes company", "a company's best routes now"),
     ("undo [confirm]", "take back your last move (others approve if they moved since; an "
                        "admin confirms taking back another player's move)"),
+    ("redo", "put back what the last undo took back, while nobody has moved since (who undid "
+             "it, or an admin)"),
     ("approve request / reject request", "answer a deal offered to you (or withdraw yours), "
                                          "or vote on an undo"),
     ("act action", "a move as JSON (anything the /play commands do not cover)"),

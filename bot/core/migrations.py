@@ -181,3 +181,10 @@ def m007_turn_posts(db: Database) -> None:
             message_id INTEGER NOT NULL,
             state TEXT NOT NULL
         )""")
+
+
+@MIGRATIONS()
+def m008_redo(db: Database) -> None:
+    """Each undone action keeps the game version its undo left the game at: while the game
+    is still at that version (nobody acted, undid or redid since), a redo puts it back."""
+    db.execute("ALTER TABLE undone_actions ADD COLUMN redo_version INTEGER")

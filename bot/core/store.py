@@ -94,6 +94,16 @@ def _now() -> str:
 
 
 @dataclass(frozen=True)
+class Undone:
+    """The actions one undo (or rewind) took back, oldest first; `redo_version` is the game
+    version the undo left, at which alone they may be redone."""
+
+    undone_by: int
+    redo_version: int
+    actions: tuple[ActionRecord, ...]
+
+
+@dataclass(frozen=True)
 class Request:
     """A question to other players about game `version`: an undo (take the log back to `keep`
     actions; the affected players vote) or a deal (apply `action` for the requester once the
@@ -257,11 +267,28 @@ class Store:
         with self._change(interaction_id, "act", game_id, version):
             if answers is not None:
                 self.db.execute("UPDATE requests SET status = 'done' WHERE id = ?", [answers])
-            self.db["actions"].insert({
-                "game_id": game_id, "seq": seq, "user_id": user_id,
-                "payload": json.dumps(payload, sort_keys=True), "created_at": now, "text": text,
-                "version": self.version(game_id), "digest": digest,
-            })
+            self._insert_action(game_id, seq, user_id, payload, now, text, digest)
+            self._advance(game_id, FINISHED if finished else ACTIVE, now)
+
+    def last_undone(self, game_id: int) -> Undone | None:
+        """The actions the game's latest undo or rewind took back (None: nothing was)."""
+        row = self._one("SELECT max(redo_version) AS v FROM undone_actions WHERE game_id = ?",
+                        [game_id])
+        if row is None or row["v"] is None:
+            return None
+        rows = self._all("SELECT * FROM undone_actions WHERE game_id = ? AND redo_version = ? "
+                         "ORDER BY seq", [game_id, row["v"]])
+        return Undone(rows[0]["undone_by"], row["v"], tuple(_action(r) for r in rows))
+
+    def redo(self, game_id: int, actions: Sequence[ActionRecord], texts: Sequence[str], *,
+             finished: bool, version: int, interaction_id: int | None = None) -> None:
+        """Put undone actions back at the end of the log, each by its original user, with
+        the sentences the engine wrote for them now; only while the game is at `version`."""
+        now = _now()
+        with self._change(interaction_id, "redo", game_id, version):
+            for action, text in zip(actions, texts, strict=True):
+                self._insert_action(game_id, action.seq, action.user_id, action.payload, now,
+                                    text, None)
             self._advance(game_id, FINISHED if finished else ACTIVE, now)
 
     def undo_last_action(self, game_id: int, undone_by: int,
@@ -276,9 +303,10 @@ class Store:
                interaction_id: int | None = None, *,
                version: int | None = None) -> list[ActionRecord]:
         """Keep the first `keep` actions; move the later ones to `undone_actions` (returned,
-        oldest first). The game is active again."""
+        oldest first), redoable at the version this leaves. The game is active again."""
         now = _now()
         with self._change(interaction_id, "undo", game_id, version):
+            redo_version = (self.version(game_id) or 0) + 1  # see _advance
             rows = self._all("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
                              [game_id, keep])
             if not rows:
@@ -288,6 +316,7 @@ class Store:
                     "game_id": game_id, "seq": row["seq"], "user_id": row["user_id"],
                     "payload": row["payload"], "created_at": row["created_at"],
                     "text": row["text"], "undone_by": undone_by, "undone_at": now,
+                    "redo_version": redo_version,
                 })
             self.db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", [game_id, keep])
             self.db.execute("UPDATE games SET abandoned_at = NULL WHERE id = ?", [game_id])
@@ -464,6 +493,14 @@ class Store:
                 except sqlite3.IntegrityError:
                     raise DuplicateInteraction(interaction_id) from None
             yield
+
+    def _insert_action(self, game_id: int, seq: int, user_id: int, payload: Action, now: str,
+                       text: str | None, digest: str | None) -> None:
+        self.db["actions"].insert({
+            "game_id": game_id, "seq": seq, "user_id": user_id,
+            "payload": json.dumps(payload, sort_keys=True), "created_at": now, "text": text,
+            "version": self.version(game_id), "digest": digest,
+        })
 
     def _insert_request(self, game_id: int, kind: str, version: int, requested_by: int,
                         **fields: Any) -> int:

@@ -172,6 +172,52 @@ class Playing(ServiceBase):
                 notify=tuple(u for u in affected if u > 0), vote=request.id, vote_kind=UNDO)
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
+    async def redo(self, game_id: int, caller: Caller,
+                   interaction_id: int | None = None) -> Result:
+        """Put back what the last undo (or rewind) took back, while nobody has acted, undone
+        or redone since; by whoever undid it or a game admin. Each action is checked by the
+        engine again and made for the player who first made it."""
+        async def body(record: GameRecord) -> Result:
+            self._require_started(record)
+            if record.abandoned:
+                raise Refused(f"game #{record.id} was abandoned")
+            undone = self.store.last_undone(record.id)
+            if undone is None:
+                raise Refused(f"nothing was undone in game #{record.id}, so there is nothing "
+                              "to redo")
+            if undone.redo_version != record.version:
+                raise Refused("a redo puts back the last undo only while nobody has moved "
+                              "since; the game has changed since that undo (a move, an undo "
+                              "or a redo), so it cannot be redone")
+            if caller.user_id != undone.undone_by and not self._is_admin(record, caller):
+                raise Refused(f"only {self._seat_name(record, undone.undone_by)} (who undid "
+                              "it) or a game admin can redo it")
+            game = await self._live(record)
+            seats = self.store.seats(record.id)
+            texts = []
+            try:
+                for action in undone.actions:
+                    seat = seat_of(seats, action.user_id)
+                    by = seat.player_id if seat is not None else None
+                    recorded = await asyncio.to_thread(game.process, action.payload, by)
+                    texts.append(self._describe(game, recorded))
+            except GameError as exc:
+                self._forget(record.id)
+                raise Refused(f"the undone action cannot be made again: {exc}") from None
+            try:
+                self.store.redo(record.id, undone.actions, texts, finished=game.finished,
+                                version=record.version, interaction_id=interaction_id)
+            except BaseException:
+                self._forget(record.id)
+                raise
+            self._remember(record.id, game, record.version + 1)
+            first = undone.actions[0].seq
+            which = f"action {first}" if len(undone.actions) == 1 else \
+                f"actions {first}-{undone.actions[-1].seq}"
+            return self._changed(self._fresh(record),
+                                 f"{caller.name} redid {which}: " + " ".join(texts), game)
+        return await self._run(game_id, interaction_id, body, caller.guild_id)
+
     async def vote(self, request_id: int, caller: Caller, approve: bool,
                    interaction_id: int | None = None) -> Result:
         """One player's answer to a request: an undo vote or a proposed deal. Any change to

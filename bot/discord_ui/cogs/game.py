@@ -156,6 +156,15 @@ class GameCog(commands.GroupCog, group_name="game",
             return
         await self.bot.poster.publish(interaction, result)
 
+    @app_commands.command(name="redo", description="Put back what the last undo took back, "
+                                                   "while nobody has moved since")
+    @app_commands.describe(game=GAME_HELP)
+    async def redo(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        if (game_id := await self._game_id(interaction, game)) is None:
+            return
+        await self.bot.poster.publish(
+            interaction, await self.service.redo(game_id, caller_of(interaction), interaction.id))
+
     @app_commands.command(name="approve", description="Accept a proposed deal, or approve an "
                                                       "undo request")
     @app_commands.describe(request="The deal or undo request number (suggestions: the open ones)")

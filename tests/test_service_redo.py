@@ -1,0 +1,110 @@
+"""Redo: after an undo, `redo` puts the undone actions back while nobody has moved since,
+through the service (Tally for the rules of who and when; 1830, 1860 and String Railway for
+the titles), and refuses with the reason otherwise."""
+from __future__ import annotations
+
+import pytest
+
+from bot.core.results import Caller
+from bot.core.service import GameService
+from bot.core.store import Store
+from tests.test_service import ANN, BOB, CY, add, started, stored
+
+ADMIN = Caller(50, "Mod", is_admin=True)
+
+
+@pytest.fixture
+def service(db_path):
+    return GameService(Store(db_path), new_seed=lambda: 4242)
+
+
+async def test_a_redo_puts_back_what_the_undo_took_back(service):
+    gid = await started(service, ANN, BOB)
+    assert (await service.act(gid, ANN, add(1, 3))).ok
+    before = (await service.status(gid)).text
+    assert (await service.undo(gid, ANN)).ok and stored(service, gid) == []
+    redone = await service.redo(gid, ANN)
+    assert redone.ok and redone.changed, redone.error
+    assert redone.text == "Ann redid action 1: Ann added 3."
+    assert stored(service, gid) == [add(1, 3)]
+    assert [a.user_id for a in service.store.actions(gid)] == [ANN.user_id]
+    assert (await service.status(gid)).text == before
+    assert redone.notify == (BOB.user_id,)  # Bob's turn again, as before the undo
+    # the redo is done: a second one has nothing left to put back
+    assert (await service.redo(gid, ANN)).error.startswith(
+        "a redo puts back the last undo only while nobody has moved since")
+
+
+async def test_no_redo_once_anyone_moved_since_the_undo(service):
+    gid = await started(service, ANN, BOB)
+    assert (await service.act(gid, ANN, add(1, 3))).ok
+    assert (await service.undo(gid, ANN)).ok
+    assert (await service.act(gid, ANN, add(1, 5))).ok
+    refused = await service.redo(gid, ANN)
+    assert refused.error == ("a redo puts back the last undo only while nobody has moved since; "
+                             "the game has changed since that undo (a move, an undo or a redo), "
+                             "so it cannot be redone")
+    assert stored(service, gid) == [add(1, 5)]
+
+
+async def test_nothing_to_redo_and_who_may(service):
+    gid = await started(service, ANN, BOB, CY)
+    assert (await service.redo(gid, BOB)).error == (
+        "nothing was undone in game #1, so there is nothing to redo")
+    assert (await service.act(gid, ANN, add(1))).ok
+    assert (await service.act(gid, BOB, add(2))).ok
+    assert (await service.undo(gid, BOB)).ok
+    assert (await service.redo(gid, CY)).error == "only Bob (who undid it) or a game admin can redo it"
+    assert (await service.redo(gid, ADMIN)).text == "Mod redid action 2: Bob added 1."
+    assert [a.user_id for a in service.store.actions(gid)] == [ANN.user_id, BOB.user_id]
+
+
+async def test_a_rewind_of_several_actions_is_redone_whole(service):
+    gid = await started(service, ANN, BOB)
+    for i in range(4):
+        assert (await service.act(gid, [ANN, BOB][i % 2], add(i % 2 + 1, i + 1))).ok
+    assert (await service.rewind(gid, ANN, 1)).ok
+    redone = await service.redo(gid, ANN)
+    assert redone.text == "Ann redid actions 2-4: Bob added 2. Ann added 3. Bob added 4."
+    assert stored(service, gid) == [add(1, 1), add(2, 2), add(1, 3), add(2, 4)]
+    # the redone log is the game's: it goes on from there, and undoes again
+    assert (await service.act(gid, ANN, add(1, 5))).ok
+    assert (await service.undo(gid, ANN)).ok and (await service.redo(gid, ANN)).ok
+    assert len(stored(service, gid)) == 5
+
+
+async def test_a_redo_survives_a_restart(db_path):
+    first = GameService(Store(db_path), new_seed=lambda: 4242)
+    gid = await started(first, ANN, BOB)
+    assert (await first.act(gid, ANN, add(1, 3))).ok
+    assert (await first.undo(gid, ANN)).ok
+    again = GameService(Store(db_path), new_seed=lambda: 4242)
+    assert (await again.redo(gid, ANN)).text == "Ann redid action 1: Ann added 3."
+
+
+def first_choice(game, choices):
+    return choices[0].action
+
+
+@pytest.mark.parametrize("title, seats", [("1830", 4), ("1860", 3), ("string_railway", 2)])
+async def test_undo_and_redo_in_each_title(service, title, seats):
+    players = [Caller(100 + n, f"P{n}") for n in range(1, seats + 1)]
+    created = await service.create_game(players[0], title, seats=seats)
+    assert created.ok, created.error
+    for p in players[1:]:
+        assert (await service.join(created.game_id, p)).ok
+    assert (await service.start(created.game_id, players[0])).ok
+    gid = created.game_id
+    by_id = {p.user_id: p for p in players}
+    for _ in range(3):
+        prompt = await service.prompt(gid)
+        assert (await service.play(gid, by_id[prompt.notify[0]], first_choice)).ok
+    last = service.store.actions(gid)[-1]
+    log, status = stored(service, gid), (await service.status(gid)).text
+    mover = by_id[last.user_id]
+    assert (await service.undo(gid, mover)).ok and len(stored(service, gid)) == 2
+    redone = await service.redo(gid, mover)
+    assert redone.ok, redone.error
+    assert redone.text == f"{mover.name} redid action 3: {last.text}"
+    assert stored(service, gid) == log and (await service.status(gid)).text == status
+    assert service.store.actions(gid)[-1].user_id == mover.user_id
