@@ -108,6 +108,12 @@ class Game(ABC):
         """Why whoever must act now cannot take this kind of action (None: no specific reason)."""
         return None
 
+    def explain_choice(self, action_type: str, text: str) -> str | None:
+        """Why none of the legal moves of this type is the one the player named in `text`
+        (e.g. a share over the holding limit, a train not yet for sale), stating the rule
+        (None: no specific reason)."""
+        return None
+
     def counterparty(self, action: Action) -> PlayerId | None:
         """Another player who must agree before this action is applied (a negotiated sale of
         their property), or None. Titles without such deals keep this default."""

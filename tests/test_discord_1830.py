@@ -191,7 +191,9 @@ async def test_every_refusal_is_private_and_changes_nothing(world):
                             "on Baltimore & Ohio is $600", True)
     # a move that is not open now, and typed text that matches nothing
     sent = await table.play(1, "lay", hex="H10")
-    assert sent[-1].text.startswith("Refused: you cannot lay now; you can: Buy SV")
+    assert sent[-1].text.startswith(
+        "Refused: you cannot lay now: it is Bid on Companies in Auction Round 1; tiles are laid "
+        "by a company in its operating turn, before its token; you can: /play bid: Buy SV")
     sent = await table.play(1, "bid", company="Reading")
     assert sent[-1].text.startswith("Refused: nothing you can bid matches 'Reading'; you can: ")
     assert store.action_count(1) == 0 and len(posts(table.thread)) == posted

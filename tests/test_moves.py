@@ -53,7 +53,7 @@ def test_an_agreed_price_replaces_the_suggested_one():
         resolve(MOVES["train"], {"train": "~000000000000"}, TRAINS, None)
     passing = [choice("Pass (Buy Trains)", type="pass", **CORP)]
     assert resolve(MOVES["pass"], {}, passing, None) == {"type": "pass", **CORP}
-    with pytest.raises(Refused, match=r"you cannot payout now; you can: Pass \(Buy Trains\)"):
+    with pytest.raises(Refused, match=r"you cannot payout now; you can: /play pass: Pass \(Buy Trains\)$"):
         resolve(MOVES["payout"], {}, passing, None)
 
 

@@ -60,6 +60,8 @@ class Move:
     example: str = ""
     kind: str | None = None  # the action's "kind" this command makes (dividends)
     typed: bool = False    # the pick may also be free text the title reads (`typed_action`)
+    # the amount names one of the legal prices (a par) instead of setting a price of its own
+    amount_picks: bool = False
     preview: bool = False  # shown to the player first, made on Confirm (`Game.preview`)
 
     @property
@@ -88,7 +90,9 @@ MOVES: dict[str, Move] = {m.name: m for m in (
     Move("pass", "Pass, or finish the current step of your turn", ("pass",),
          example="/play pass"),
     Move("par", "Start a company: choose it and its par price", ("par",),
-         pick=("company", "Company and par price, e.g. PRR 67"), example="/play par company:PRR 67"),
+         pick=("company", "Company and par price, e.g. PRR 67"),
+         amount=("price", "The par price, e.g. 67 (or typed after the company)"),
+         amount_picks=True, example="/play par company:PRR price:67"),
     Move("buy", "Buy a share (or exchange a private for one)", ("buy_shares",),
          pick=("share", "Which share, e.g. PRR IPO"), example="/play buy share:PRR IPO"),
     Move("sell", "Sell shares", ("sell_shares",),
@@ -214,7 +218,7 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
         if typed is not None:
             return typed
     if not mine:
-        others = _listing(choices) if choices else "nothing"
+        others = _open_moves(choices) if choices else "nothing"
         reason = next(filter(None, (game.explain(t) for t in move.types)), None) if game else None
         because = f": {reason}" if reason else ""
         raise Refused(f"you cannot {move.name} now{because}; you can: {others}")
@@ -228,12 +232,24 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
             raise Refused(f"{field.name} {typed} is not possible for /play {move.name} now; "
                           f"possible: {', '.join(legal)}")
         mine = narrowed
+    args = _price_typed_after(move, args, mine)
+    amount = args.get(move.amount[0]) if move.amount is not None else None
     if move.pick is not None and (text := args.get(move.pick[0])):
         picked = _by_text(mine, str(text))
         if not picked:
-            raise Refused(f"nothing you can {move.name} matches {str(text)!r}; you can: "
-                          f"{_listing(mine)}")
+            raise Refused(f"nothing you can {move.name} matches {str(text)!r}"
+                          f"{_why_not(move, game, str(text))}; you can: {_listing(mine)}")
         mine = picked
+    if move.amount_picks and amount is not None:
+        priced = [c for c in mine if amount in _prices(c.label)]
+        if not priced:
+            named = f"{args.get(move.pick[0]) or ''} {amount}" if move.pick else str(amount)
+            reason = _why_not(move, game, named).removeprefix(": ") or \
+                f"${amount} is not a price you can {move.name} at"
+            raise Refused(f"{reason}; you can: {_listing(mine)}")
+        mine = priced
+    elif amount is not None and len({_unpriced(c.action) for c in mine}) == 1:
+        mine = mine[:1]  # one move at several suggested prices: the price given is used
     typed = str(args.get(move.pick[0]) or "") if move.pick is not None else ""
     if len(mine) > 1 and "'s" not in typed:  # no seller named: the bank's, not a company's
         plain = [c for c in mine if "'s " not in c.label]
@@ -241,6 +257,14 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
             mine = plain
     if len({c.label for c in mine}) == 1:
         mine = mine[:1]  # the engine names them alike: interchangeable (one of two 2-trains)
+    if len(mine) > 1 and move.amount is not None and _only_prices_differ(mine):
+        prices = ", ".join(dict.fromkeys(f"${p}" for c in mine for p in _prices(c.label)))
+        named = str(args.get(move.pick[0]) or "") if move.pick else ""
+        example = f"/play {move.name} {move.pick[0]}:{named.strip()} " if move.pick else \
+            f"/play {move.name} "
+        first = next(iter(_prices(mine[0].label)), 0)
+        raise Refused(f"give the {move.amount[0]} too: {len(mine)} prices are open ({prices}), "
+                      f"e.g. {example}{move.amount[0]}:{first}")
     if len(mine) > 1:
         open_fields = [f.name for f in move.fields if len(_distinct(f, mine)) > 1]
         if move.pick is not None and not open_fields:
@@ -248,7 +272,7 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
         which = " and ".join(open_fields) or "a more exact choice"
         raise Refused(f"{len(mine)} moves fit; give {which}: {_listing(mine)}")
     action = dict(mine[0].action)
-    if move.amount is not None and (amount := args.get(move.amount[0])) is not None:
+    if move.amount is not None and not move.amount_picks and amount is not None:
         if "price" not in action:
             raise Refused(f"{move.amount[0]} does not apply to: {mine[0].label}")
         action["price"] = amount
@@ -257,6 +281,54 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
             raise Refused("this game does not take routes typed as hexes")
         action["routes"] = routes(game, action, str(text))
     return action
+
+
+_PRICE_AFTER = re.compile(r"^(.*\S)\s+[$£]?(\d{1,7})$")
+_PRICE = re.compile(r"[$£](\d+)")
+
+
+def _price_typed_after(move: Move, args: Mapping[str, Any],
+                       mine: list[Choice]) -> Mapping[str, Any]:
+    """A price typed after the pick ("CA 180") is the amount option, as if given by name,
+    when the whole text names no legal move: `/play bid CA 180` is `/play bid company:CA
+    price:180`."""
+    if move.pick is None or move.amount is None or args.get(move.amount[0]) is not None:
+        return args
+    text = str(args.get(move.pick[0]) or "").strip()
+    match = _PRICE_AFTER.match(text)
+    if match is None or text.startswith(KEY_PREFIX) or _by_text(mine, text):
+        return args
+    return {**args, move.pick[0]: match[1], move.amount[0]: int(match[2])}
+
+
+def _prices(label: str) -> list[int]:
+    return [int(p) for p in _PRICE.findall(label)]
+
+
+def _unpriced(action: Action) -> str:
+    return json.dumps({k: v for k, v in action.items() if k != "price"}, sort_keys=True)
+
+
+def _only_prices_differ(choices: list[Choice]) -> bool:
+    """The choices are one move at several prices (their labels differ only in the price)."""
+    return len({_PRICE.sub("$", c.label) for c in choices}) == 1
+
+
+def _why_not(move: Move, game: Game | None, text: str) -> str:
+    """The title's reason (its rule) why nothing legal is what `text` names, as ": reason"."""
+    if game is None:
+        return ""
+    reason = next(filter(None, (game.explain_choice(t, text) for t in move.types)), None)
+    return f": {reason}" if reason else ""
+
+
+def _open_moves(choices: Sequence[Choice]) -> str:
+    """The caller's legal moves, each group named by the /play command that makes it."""
+    groups = grouped_moves(choices, SHOWN_OPTIONS)
+    shown = "; ".join(("/game act: " if name == "act" else f"/play {name}: ")
+                      + " or ".join(c.label for c in members) for name, members in groups)
+    more = len({c.label for c in choices}) - sum(len(m) for _, m in groups)
+    return shown + (f"; and {more} more (/game moves lists them)" if more > 0 else "")
 
 
 def _typed(move: Move, args: Mapping[str, Any], mine: list[Choice], choices: Sequence[Choice],

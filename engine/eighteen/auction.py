@@ -23,6 +23,17 @@ class CompanyPendingPar(Step):
     def actions(self, entity: Any) -> list[str]:
         return ["par"] if entity is self.current_entity() else []
 
+    def explain_choice(self, entity: Any, action_type: str, words: set[str]) -> str | None:
+        if action_type != "par" or entity is not self.current_entity():
+            return None
+        company = self.round.companies_pending_par[0]
+        corp = self.game.company_president_corporation(company)
+        if corp.sym.casefold() not in words and any(
+                c.sym.casefold() in words for c in self.game.corporations):
+            return (f"{company.name} came with the {corp.sym} president's certificate, so "
+                    f"{corp.sym} is the company to par now")
+        return self.game.par_price_problem(corp, words)
+
     def process_par(self, action: dict[str, Any], entity: Player) -> None:
         company = self.round.companies_pending_par[0]
         corp = self.game.corporation(action.get("corporation"))

@@ -166,7 +166,9 @@ class BuyCompany(Step):
         price = _int_field(action, "price")
         lo, hi = self.game.company_min_price(company), self.game.company_max_price(company)
         if not lo <= price <= hi:
-            raise IllegalAction(f"{company.name} must be bought for between ${lo} and ${hi}")
+            raise IllegalAction(f"a company buys a private for a price agreed with its owner "
+                                f"within the title's range: {company.name} (face value "
+                                f"${company.value}) for between ${lo} and ${hi}")
         seller = company.owner
         assert isinstance(seller, Player)
         self.game.transfer_company(company, corp, price, seller)
@@ -361,11 +363,49 @@ class BuyTrain(Step):
         return []
 
     def explain(self, entity: Any, action_type: str) -> str | None:
+        if action_type == "pass" and isinstance(entity, Corporation) \
+                and self.game.must_buy_train(entity):
+            return self.compulsory(entity)
         if action_type == "buy_train" and isinstance(entity, Corporation):
             if not self.room(entity):
                 return f"{entity.sym} is at its train limit ({self.game.train_limit})"
             return f"{entity.sym} cannot afford any train (it has ${entity.cash})"
         return None
+
+    def compulsory(self, corp: Corporation) -> str:
+        """The rule that makes a company buy a train now, and how it pays for one."""
+        cheapest = min(self.game.depot.available(self.game.phases), key=lambda t: t.price)
+        text = (f"a train is compulsory: {corp.sym} owns no train and has a route, so it must "
+                f"buy one before its turn ends (from the bank the cheapest is a {cheapest.name}-"
+                f"train for ${cheapest.price})")
+        if corp.cash < cheapest.price:
+            text += (f". {corp.sym} has ${corp.cash}: its president pays the other "
+                     f"${cheapest.price - corp.cash}, and if short of that too, must first sell "
+                     "shares to raise it (emergency money raising)")
+        return text
+
+    def explain_choice(self, entity: Any, action_type: str, words: set[str]) -> str | None:
+        if action_type != "buy_train" or not isinstance(entity, Corporation):
+            return None
+        names = {t.name for t in self.game.depot.all_trains.values()}
+        named = [n for n in names if n.casefold() in words or f"{n}-train".casefold() in words]
+        if not named:
+            return None
+        name = named[0]
+        available = self.game.depot.available(self.game.phases)
+        if any(t.name == name for t in available):
+            price = min(t.price for t in available if t.name == name)
+            if not self.room(entity):
+                return f"{entity.sym} is at its train limit ({self.game.train_limit})"
+            return (f"a {name}-train costs ${price} and {entity.sym} has ${entity.cash}; only a "
+                    "company that must buy a train may have its president pay part")
+        upcoming = [t for t in self.game.depot.upcoming if t.name == name]
+        if not upcoming:
+            return f"the bank has no {name}-train left"
+        first = self.game.depot.upcoming[0]
+        left = sum(1 for t in self.game.depot.upcoming if t.name == first.name)
+        return (f"no {name}-train is for sale yet: the bank sells its trains in order, and "
+                f"{left} {first.name}-train{'s' if left > 1 else ''} must be bought first")
 
     def room(self, corp: Corporation) -> bool:
         return len(corp.trains) < self.game.train_limit

@@ -52,6 +52,11 @@ class Step:
         without building the list (asked after every action, to find who must act)."""
         return bool(self.actions(entity))
 
+    def explain_choice(self, entity: Any, action_type: str, words: set[str]) -> str | None:
+        """Why no legal action of this type is the one these typed words (casefolded) name,
+        stating the rule (None: no specific reason)."""
+        return None
+
     def blocking(self) -> bool:
         if not self.blocks:
             return False

@@ -61,6 +61,44 @@ class BuySellParShares(Step):
                 return "privates cannot change hands in the first stock round"
         return None
 
+    def explain_choice(self, entity: Any, action_type: str, words: set[str]) -> str | None:
+        if not isinstance(entity, Player) or action_type not in ("buy_shares", "par"):
+            return None
+        for corp in self.game.corporations:
+            if corp.sym.casefold() not in words:
+                continue
+            if action_type == "par":
+                return self.par_problem(entity, corp, words)
+            if not corp.ipoed:
+                return (f"{corp.sym} has not been parred yet: its shares are sold only after a "
+                        "player starts it by choosing its par price")
+            offered = self.game.pool.shares_of(corp) + corp.shares_of(corp)
+            if not offered:
+                return (f"no {corp.sym} share is for sale: its IPO is sold out and the bank pool "
+                        "holds none")
+            return self.buy_problem(entity, [min(offered, key=lambda s: s.percent)])
+        return None
+
+    def par_problem(self, player: Player, corp: Corporation, words: set[str]) -> str | None:
+        """Why the player cannot par `corp` (at the price among `words`, if any)."""
+        if corp.ipoed:
+            price = corp.par_price.price if corp.par_price else None
+            at = f" at ${price}" if price else ""
+            return f"{corp.sym} is already parred{at}; only a company not yet started is parred"
+        if self.game.par_restricted(corp):
+            return f"{corp.sym} cannot be parred now"
+        wrong_price = self.game.par_price_problem(corp, words)
+        if wrong_price:
+            return wrong_price
+        cheapest = min((cell.price for cell in self.game.par_prices(corp)), default=0)
+        if player.cash < 2 * cheapest:
+            return (f"parring buys the president's certificate (20%) at twice the par price, at "
+                    f"least ${2 * cheapest} for {corp.sym}; {player.name} has ${player.cash}")
+        if not self.can_gain(player, corp, 20):
+            return (f"{player.name} is at the certificate limit ({self.game.cert_limit}); the "
+                    "president's certificate would pass it")
+        return None
+
     def bought(self) -> bool:
         return any(a["type"] in ("buy_shares", "par", "buy_company") for a in self.round.current_actions)
 
@@ -94,13 +132,20 @@ class BuySellParShares(Step):
         if player.cash < price:
             return f"{player.name} has ${player.cash} and cannot pay ${price} for {percent}% of {corp.sym}"
         if self.sold_corp(player, corp):
-            return f"{player.name} sold {corp.sym} this round and cannot buy it again"
+            return (f"{player.name} sold {corp.sym} this round and cannot buy it again: shares "
+                    "of a company sold in a stock round may not be bought back in that round")
         if self.bought() and not self.can_buy_multiple(corp, owner):
             return f"{player.name} has already bought this turn"
         if not self.game.holding_ok(player, corp, percent):
-            return f"{player.name} may not hold more than {self.game.max_ownership_percent}% of {corp.sym}"
+            limit = self.game.max_ownership_percent
+            return (f"{player.name} holds {player.percent_of(corp)}% of {corp.sym}: no player may "
+                    f"hold more than {limit}% of one company (the {limit}% holding limit, lifted "
+                    "only while its share price is in the market's orange or brown zone)")
         if self.game.counts_for_limit(corp) and self.game.num_certs(player) >= self.game.cert_limit:
-            return f"{player.name} is at the certificate limit ({self.game.cert_limit})"
+            return (f"{player.name} holds {self.game.num_certs(player)} certificates, the "
+                    f"certificate limit for {len(self.game.player_list)} players "
+                    f"({self.game.cert_limit}); sell one first, or buy a share that does not "
+                    "count toward the limit")
         return None
 
     def can_buy_any(self, player: Player) -> bool:

@@ -169,6 +169,14 @@ class BuyTrain1860(BuyTrain):
             return ["buy_train"]
         return ["buy_train", "pass"] if self.room(entity) else []
 
+    def compulsory(self, corp: Corporation) -> str:
+        """1860: a company without a train that can pay for one must buy it (its president
+        never pays a part; a company that cannot pay becomes insolvent instead)."""
+        price = self.game.depot.min_price(self.game.phases)
+        return (f"a train is compulsory: {corp.sym} owns no train and has the ${corp.cash} to "
+                f"buy one (the cheapest from the bank costs ${price}), so it must buy one before "
+                "its turn ends")
+
     def buyable_trains(self, corp: Corporation) -> list[Any]:
         game = self.game
         depot = game.depot.available(game.phases)

@@ -94,8 +94,8 @@ class PlayCog(commands.GroupCog, group_name="play",
     @_command("par")
     @_described("par")
     async def par(self, interaction: discord.Interaction, company: str,
-                  game: int | None = None) -> None:
-        await self._play(interaction, "par", game, company=company)
+                  price: Price | None = None, game: int | None = None) -> None:
+        await self._play(interaction, "par", game, company=company, price=price)
 
     @par.autocomplete("company")
     async def _par_company(self, interaction: discord.Interaction, current: str):
