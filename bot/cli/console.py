@@ -4,7 +4,9 @@ hot-seat, on the same service and store.
 A line looks like `as 2: /play bid company:CS price:50`. `as N:` picks the local player (user
 id N, shown as "player N") and stays in force for the following lines. Options are written
 `name:value`; the first option may be given without its name (`/game status 3`,
-`/play buy PRR IPO`). Without a terminal the console reads lines from standard input, so
+`/play buy PRR IPO`). `menu` (or `/play menu`) lists the acting player's legal moves numbered,
+as Discord's menu of moves offers them, and a line holding only a number makes that move.
+Without a terminal the console reads lines from standard input, so
 sessions can be scripted. Images are written as PNG files after each change.
 """
 from __future__ import annotations
@@ -17,7 +19,8 @@ from pathlib import Path
 from typing import Awaitable, Callable, Iterable, Iterator, TextIO
 
 from bot.core.help_text import help_text
-from bot.core.moves import MOVES, Move, moves_text, resolve
+from bot.core.moves import (MENU_LIMIT, MOVES, Move, by_key, choice_key, grouped_moves,
+                            moves_text, resolve)
 from bot.core.parsing import (MAX_INTEGER, parse_action, parse_game_file, parse_options,
                               parse_seat_users)
 from bot.core.results import Caller, Result
@@ -60,6 +63,15 @@ class Command:
         return " ".join([head, *(p.usage for p in self.params)])
 
 
+@dataclass(frozen=True)
+class Menu:
+    """Numbered moves shown to a player: the keys of their legal choices at a game version."""
+
+    game_id: int
+    version: int
+    keys: tuple[str, ...]
+
+
 class ConsoleInputError(ValueError):
     """A line the console cannot read; the message says how to write it."""
 
@@ -75,6 +87,7 @@ class Console:
         self.user_id = 1
         self.game_id: int | None = None
         self.previews: dict[int, str] = {}  # player -> token of the move shown to confirm
+        self.menus: dict[int, Menu] = {}  # player -> the numbered moves last shown to them
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -113,12 +126,36 @@ class Console:
             if not line:
                 self.say(f"Now playing as player {self.user_id}.")
                 return
-        if line.lower() == "help":
-            line = "/game help"
+        if line.lower() in ("help", "menu"):
+            line = "/game help" if line.lower() == "help" else "/play menu"
+        caller = Caller(self.user_id, f"player {self.user_id}")
+        if line.isdigit():
+            await self.pick(caller, int(line))
+            return
         command, rest = find_command(line)
         args = parse_arguments(rest, command)
-        caller = Caller(self.user_id, f"player {self.user_id}")
         await command.run(self, caller, args)
+
+    async def pick(self, caller: Caller, number: int) -> None:
+        """Make move `number` of the menu last shown to the caller, if the game has not moved
+        on since."""
+        menu = self.menus.get(caller.user_id)
+        if menu is None:
+            raise ConsoleInputError("a number picks a move from your menu: type menu first")
+        if not 1 <= number <= len(menu.keys):
+            raise ConsoleInputError(f"your menu has moves 1 to {len(menu.keys)}; type menu to "
+                                    "see it again")
+        if self.service.store.version(menu.game_id) != menu.version:
+            del self.menus[caller.user_id]
+            raise ConsoleInputError("the game has moved on since that menu; type menu for the "
+                                    "moves open now")
+        key = menu.keys[number - 1]
+        result = await self.service.play(menu.game_id, caller,
+                                         lambda game, choices: by_key(key, choices),
+                                         version=menu.version)
+        if result.ok:
+            del self.menus[caller.user_id]
+        await self.show(result)
 
     def game(self, args: dict) -> int:
         """The game named, else the one this session last showed, else the only open or
@@ -395,6 +432,30 @@ def _confirm(approve: bool) -> Handler:
     return run
 
 
+async def _menu(console: Console, caller: Caller, args: dict) -> None:
+    """The caller's legal moves, numbered, grouped as Discord's menu of moves groups them."""
+    game_id = console.game(args)
+    version = console.service.store.version(game_id)
+    choices = await console.service.legal_actions(game_id, caller.user_id)
+    if not choices or version is None:
+        console.menus.pop(caller.user_id, None)
+        console.say("You have no move to make now.")
+        return
+    lines, keys = [f"Your moves in game #{game_id} (type a number to make one):"], []
+    groups = grouped_moves(choices, MENU_LIMIT)
+    for name, members in groups:
+        command = "/game act" if name == "act" else f"/play {name}"
+        for choice in members:
+            keys.append(choice_key(choice.action))
+            lines.append(f"{len(keys)}. {choice.label}  [{command}]")
+    more = len({c.label for c in choices}) - len(keys)
+    if more > 0:
+        lines.append(f"(and {more} more: /game moves lists them all)")
+    console.menus[caller.user_id] = Menu(game_id, version, tuple(keys))
+    console.game_id = game_id
+    console.say("\n".join(lines))
+
+
 async def _hint(console: Console, caller: Caller, args: dict) -> None:
     await console.show(await console.service.hints(console.game(args), caller))
 
@@ -449,11 +510,13 @@ GAME_COMMANDS: dict[str, Command] = {c.name: c for c in (
 PLAY_COMMANDS: dict[str, Command] = {m.name: _play_command(m) for m in MOVES.values()}
 # typed stand-ins for the Confirm and Cancel buttons of a previewed move (Discord has no such
 # commands: its preview carries the buttons)
-BUTTON_STANDINS = ("/play confirm", "/play cancel")
+BUTTON_STANDINS = ("/play confirm", "/play cancel", "/play menu")
 PLAY_COMMANDS.update({c.name: c for c in (
     Command("confirm", (), "make the move just previewed to you", _confirm(True), "/play"),
     Command("cancel", (), "drop the move just previewed to you", _confirm(False), "/play"),
     Command("hint", (GAME,), "the best moves for you now", _hint, "/play"),
+    Command("menu", (GAME,), "your moves numbered (then type a number to make one); also: menu",
+            _menu, "/play"),
 )})
 GROUPS: dict[str, dict[str, Command]] = {"/game": GAME_COMMANDS, "/play": PLAY_COMMANDS}
 TOP_LEVEL: dict[str, Command] = {"notify": Command(
@@ -478,6 +541,6 @@ async def play(service: GameService, db_path: str, *, renderer: Renderer | None 
                out: TextIO = sys.stdout) -> None:
     """A console session; with a renderer, each change writes its images to `images_dir`."""
     console = Console(service, out, images_dir=images_dir, renderer=renderer)
-    console.say(f"railchat console on {db_path}. Type /game help for the commands, "
-                "'as N: ...' to act as player N, quit to leave.")
+    console.say(f"railchat console on {db_path}. Type /game help for the commands, menu for "
+                "your moves by number, 'as N: ...' to act as player N, quit to leave.")
     await console.run(stdin_lines(stream), echo=not stream.isatty())

@@ -19,6 +19,7 @@ from engine.game import Action, Choice, Game
 
 KEY_PREFIX = "~"  # autocomplete values that name one choice exactly (users never type this)
 SHOWN_OPTIONS = 8  # options listed in a refusal that asks the user to pick
+MENU_LIMIT = 25  # moves in a menu of moves (Discord's limit for a select menu)
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ from typing import Any, Sequence
 
 import discord
 
-from bot.core.moves import choice_key, grouped_moves
+from bot.core.moves import MENU_LIMIT, choice_key, grouped_moves
 from engine.game import Choice, TurnInfo
 
-MENU_OPTIONS = 25      # Discord's limit for a select menu
+MENU_OPTIONS = MENU_LIMIT  # Discord's limit for a select menu
 EMBED_COLOUR = 0x2D6A4F
 
 
