@@ -253,7 +253,7 @@ def fake_renderer(game, view: str, *focus: object) -> bytes:
     from PIL import Image
     buffer = BytesIO()
     shade = len(game.actions) % 256
-    colour = {"map": (shade, 0, 0), "market": (0, shade, 0), "sheet": (0, 0, 0),
+    colour = {"map": (shade, 0, 0), "market": (0, shade, 0), "sheet": (shade, shade, 0),
               "focus": (0, 0, shade)}.get(
         view, (shade, shade, shade))
     Image.new("RGB", (2, 2), colour).save(buffer, format="PNG")

@@ -84,8 +84,9 @@ async def test_a_four_player_1830_game_through_discord(world):
          "user1 bids $50 on CS.")
     post = table.last
     assert post.text == "user1 bids $50 on CS.\nTo act: <@2>" and post.pinged == [2]
-    # the stand-in market image changes with every move; map and sheet wait for the round's end
-    assert sorted(post.files) == ["market.png"]
+    # the stand-in images change with every move: the market shows whenever it changed, the
+    # sheet after a move that changed holdings (a bid), the map waits for the round's end
+    assert sorted(post.files) == ["market.png", "sheet.png"]
     assert "Player" not in post.embed.fields[0].value and "cash $600" in post.embed.fields[0].value
     done(await table.play(2, "bid", company="SV"), "user2 buys SV for $20.")
     done(await table.play(3, "bid", company="DH"), "user3 buys DH for $70.")
@@ -124,13 +125,18 @@ async def test_a_four_player_1830_game_through_discord(world):
     assert len(posts(table.thread)) == turn_post and table.last.edits == 1  # the same post
     assert "focus.png" in table.last.files and table.last.text.splitlines()[-2].startswith(
         "PRR lays tile 57 on H10")
+    message = table.thread.messages[-1]
+    sheets = lambda: [n for n, _ in message.uploads].count("sheet.png")  # noqa: E731
+    assert sheets() == 1  # the round's sheet: a tile lay changes no holdings
     cities = await world.suggest("token", "city", table.at(3), "")
     done(await table.play(3, "token", city=cities[0].value),
          "PRR places a station token in H10 (Pittsburgh) for $40. PRR skips Run Routes: it has "
          "no train. Share price: PRR $67 → $65.")
     assert table.labels == ["Buy a 2-train from the bank for $80"]
     assert "PRR must buy a train" in table.last.embed.fields[0].value
+    assert sheets() == 1
     done(await table.press(3, "Buy a 2-train"), "PRR buys a 2-train from the bank for $80.")
+    assert sheets() == 2 and table.thread.messages[-1] is message  # a train: a new sheet
     done(await table.play(3, "train", train="2-train"), "PRR buys a 2-train from the bank for $80.")
     done(await table.press(3, "Done"), "PRR passes (Buy Trains).")
     for user in (1, 2, 3, 4):  # stock round 2: everybody passes

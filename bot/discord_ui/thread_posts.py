@@ -5,8 +5,9 @@ was already done, which is stored so a restart does not mention them again): it 
 turn prompt (an embed saying for whom, which step, cash, trains and what is compulsory), the
 menu of legal moves and the one-click buttons. Each move of that turn is then edited into the
 same post (one line per move; rapid moves are gathered, Discord's rate limits respected) with
-a close-up of the map area the turn changed (tiles, tokens, runs drawn in colour) and the
-market when it changed. The turn's post is stored (its message id, the moves shown, digests of
+a close-up of the map area the turn changed (tiles, tokens, runs drawn in colour), the
+market when it changed, and the player sheet when a move changed what someone owns (a bid,
+shares, a private, a train) and its picture changed. The turn's post is stored (its message id, the moves shown, digests of
 its images), so a restarted bot goes on editing it. When a round ends the next post carries the full map, market and sheet;
 when the game ends, a post gives the final ranking with them. Requests that others must answer
 (undo votes, deals) get a post of their own with their buttons, pinging who must answer.
@@ -35,10 +36,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Views shown only whole, when a round starts and at the end: the company sheet (its cash
-# figures change with nearly every move) and, for titles with close-ups, the map (a turn's
-# changes to it are shown close up).
+# Views shown whole when a round starts and at the end, and otherwise only after a move that
+# changed what someone owns: the player sheet (its cash figures change with nearly every move,
+# which alone is not worth a new picture); for titles with close-ups, the map is shown whole
+# only then too (a turn's changes to it are shown close up).
 ROUND_ONLY = ("sheet",)
+# The kinds of move that change the sheet's holdings: bids, shares, privates, trains.
+HOLDING_MOVES = frozenset({"bid", "par", "buy_shares", "sell_shares", "buy_company",
+                           "buy_train", "discard_train", "bankrupt"})
 DEFAULT_DELAY = 2.0  # seconds a change waits for the next one before the post goes out
 
 
@@ -52,6 +57,7 @@ class Batch:
     vote_kind: str = "undo"
     vote_ping: tuple[int, ...] = ()
     moves_only: bool = True  # every change is a move (not a join, pause, undo, deal answer...)
+    kinds: set[str] = field(default_factory=set)  # the types of the moves made
 
 
 @dataclass
@@ -117,6 +123,8 @@ class ThreadPoster:
         batch.moves_only = batch.moves_only and result.action is not None
         batch.places += [p for p in result.places if p not in batch.places]
         batch.runs += runs_of(result.action)
+        if result.action is not None:
+            batch.kinds.add(str(result.action.get("type")))
         if result.vote is not None:
             batch.vote, batch.vote_kind, batch.vote_ping = (result.vote, result.vote_kind,
                                                             result.notify)
@@ -154,7 +162,8 @@ class ThreadPoster:
                 turn.runs += batch.runs
                 try:
                     await self._edit(game_id, turn, prompt,
-                                     changed=bool(batch.places or batch.runs))
+                                     changed=bool(batch.places or batch.runs),
+                                     holdings=bool(batch.kinds & HOLDING_MOVES))
                     return
                 except discord.NotFound:  # deleted in Discord: the turn's moves go in a new post
                     log.info("the turn post of game %s is gone; posting the turn again", game_id)
@@ -168,8 +177,9 @@ class ThreadPoster:
                          batch: Batch, *, full: bool) -> None:
         """A new post: the moves that passed the turn, then whoever must act now (mentioned
         once); the whole board at a new round or the end, else what the moves changed."""
-        images, notes = await self._images(game_id, prompt.views if full else _turn_views(prompt),
-                                           always=full)
+        views = prompt.views if full else _turn_views(
+            prompt, holdings=bool(batch.kinds & HOLDING_MOVES))
+        images, notes = await self._images(game_id, views, always=full)
         turn = TurnPost(None, prompt.notify, prompt.round, list(batch.lines),
                         list(batch.places), list(batch.runs), started=bool(prompt.views))
         if not full and (batch.places or batch.runs):
@@ -196,15 +206,16 @@ class ThreadPoster:
         await self._direct_messages(game_id, thread, ping, (), embed)
 
     async def _edit(self, game_id: int, turn: TurnPost, prompt: Prompt, *,
-                    changed: bool) -> None:
+                    changed: bool, holdings: bool) -> None:
         """The turn's post with its moves so far, its prompt, menu and buttons brought up to
-        date; only images that changed are uploaded again."""
+        date; only images that changed are uploaded again (the sheet when `holdings`)."""
         files: dict[str, bytes] = {}
         if changed and self.renderer is not None:
             focus = await self._focus(game_id, turn)
             if focus is not None:
                 files["focus.png"] = focus
-        changed_views, _ = await self._images(game_id, _turn_views(prompt), always=False)
+        changed_views, _ = await self._images(game_id, _turn_views(prompt, holdings=holdings),
+                                              always=False)
         files.update(changed_views)
         new = {name: png for name, png in files.items() if turn.files.get(name) != _digest(png)}
         kept = [a for a in getattr(turn.message, "attachments", []) or []
@@ -335,9 +346,11 @@ def _digest(png: bytes) -> str:
     return hashlib.sha1(png).hexdigest()
 
 
-def _turn_views(prompt: Prompt) -> tuple[str, ...]:
+def _turn_views(prompt: Prompt, *, holdings: bool = False) -> tuple[str, ...]:
+    """The views a turn's post shows when they changed (`holdings`: a move changed what
+    someone owns, so the sheet is worth showing)."""
     return tuple(v for v in prompt.views
-                 if v not in ROUND_ONLY and not (v == "map" and prompt.close_ups))
+                 if (v not in ROUND_ONLY or holdings) and not (v == "map" and prompt.close_ups))
 
 
 async def post_now(bot: RailchatBot, result: Result) -> None:
