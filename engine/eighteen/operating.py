@@ -81,7 +81,8 @@ class SpecialTrack(Step):
             raise IllegalAction(f"{company.name} can only lay tile {', '.join(ability.get('tiles'))}")
         if ability.type == "teleport":
             if self.round.num_laid_track >= self.game.tile_lays:
-                raise IllegalAction(f"{corp.sym} has already laid its track this turn")
+                raise IllegalAction(f"{corp.sym} has already laid its track this turn (a "
+                                    "company lays track once in its operating turn)")
             self.game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=False)
             self.round.num_laid_track += 1
             if corp.next_token_cost is None:
@@ -207,7 +208,8 @@ class Track(Step):
 
     def explain(self, entity: Any, action_type: str) -> str | None:
         if action_type == "lay_tile" and isinstance(entity, Corporation):
-            return f"{entity.sym} has already laid its track this turn"
+            return (f"{entity.sym} has already laid its track this turn (a company lays track "
+                    "once in its operating turn)")
         return None
 
     def actions(self, entity: Any) -> list[str]:
@@ -489,7 +491,9 @@ class BuyTrain(Step):
         if not sh.fits_pool(game, corp, percent):
             raise IllegalAction(f"the market may hold at most {game.market_share_limit}% of {corp.sym}")
         if not sh.can_dump(game, player, corp, shares, percent):
-            raise IllegalAction(f"{player.name} cannot sell the {corp.sym} president's certificate")
+            raise IllegalAction(f"{player.name} cannot sell the {corp.sym} president's certificate: "
+                                f"it is sold only when another player holds "
+                                f"{game.presidents_percent}% to take the presidency")
         if corp is corp_buying and corp.owner is player:
             others = max((p.percent_of(corp) for p in game.player_list if p is not player), default=0)
             if player.percent_of(corp) - percent < others:

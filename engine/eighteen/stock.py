@@ -135,7 +135,8 @@ class BuySellParShares(Step):
             return (f"{player.name} sold {corp.sym} this round and cannot buy it again: shares "
                     "of a company sold in a stock round may not be bought back in that round")
         if self.bought() and not self.can_buy_multiple(corp, owner):
-            return f"{player.name} has already bought this turn"
+            return (f"{player.name} has already bought this turn (one purchase per stock "
+                    "turn, then pass or sell)")
         if not self.game.holding_ok(player, corp, percent):
             limit = self.game.max_ownership_percent
             return (f"{player.name} holds {player.percent_of(corp)}% of {corp.sym}: no player may "
@@ -251,7 +252,8 @@ class BuySellParShares(Step):
         if self.game.par_restricted(corp):
             raise IllegalAction(f"{corp.sym} cannot be parred now")
         if self.bought():
-            raise IllegalAction(f"{player.name} has already bought this turn")
+            raise IllegalAction(f"{player.name} has already bought this turn (one purchase "
+                                "per stock turn, then pass or sell)")
         price = self.game.par_cell(action.get("share_price"), player, check_cash=True)
         if not self.can_gain(player, corp, 20):
             raise IllegalAction(f"{player.name} is at the certificate limit ({self.game.cert_limit})")

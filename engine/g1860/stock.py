@@ -123,7 +123,8 @@ class BuySellPar(BuySellParShares):
         if corp.ipoed:
             raise IllegalAction(f"{corp.sym} is already parred")
         if self.bought():
-            raise IllegalAction(f"{player.name} has already bought this turn")
+            raise IllegalAction(f"{player.name} has already bought this turn (one purchase "
+                                "per stock turn, then pass or sell)")
         cell = self.game.legal_par(corp, action.get("share_price"))
         if cell.price * 2 > player.cash:
             raise IllegalAction(f"{player.name} has £{player.cash}; par £{cell.price} costs £{cell.price * 2}")
