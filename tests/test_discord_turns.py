@@ -156,3 +156,23 @@ async def test_an_autocomplete_asks_the_engine_only_for_its_command_s_moves(worl
     assert asked == [("place_token",)] and all("token" in c.name for c in cities)
     await world.suggest("lay", "hex", table.at(3), "")
     assert asked[-1] == ("lay_tile",)
+
+
+async def test_prices_by_name_or_typed_after_the_company_alike(world):
+    table = await open_table(world)
+    for user, company in ((1, "SV"), (2, "CS"), (3, "DH"), (4, "MH")):
+        done = await table.play(user, "bid", company=company)
+        assert done[-1].text.startswith("Done"), done
+    # a bid: the price typed after the company is the price option
+    sent = await table.play(1, "bid", company="CA 170")
+    assert sent[-1].text.startswith("Done: user1 buys CA for $170.")
+    sent = await table.play(2, "bid", company="BO", price=230)
+    assert sent[-1].text.startswith("Done: user2 buys BO for $230.")
+    # a par without its price lists the prices; the price option (or typed after) picks one
+    sent = await table.play(2, "par", company="B&O")
+    assert sent[-1].text == ("Refused: give the price too: 6 prices are open ($100, $90, $82, "
+                             "$76, $71, $67), e.g. /play par company:B&O price:100")
+    sent = await table.play(2, "par", company="B&O", price=50)
+    assert sent[-1].text.startswith("Refused: $50 is not a par price; B&O can be parred at $100")
+    sent = await table.play(2, "par", company="B&O", price=90)
+    assert sent[-1].text.startswith("Done: user2 pars B&O at $90.")
