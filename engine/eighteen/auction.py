@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.eighteen.entities import Company, Player
+from engine.eighteen.explain import par_price_problem
 from engine.eighteen.rounds import Round, Step
 from engine.errors import IllegalAction, InvalidAction
 
@@ -32,7 +33,7 @@ class CompanyPendingPar(Step):
                 c.sym.casefold() in words for c in self.game.corporations):
             return (f"{company.name} came with the {corp.sym} president's certificate, so "
                     f"{corp.sym} is the company to par now")
-        return self.game.par_price_problem(corp, words)
+        return par_price_problem(self.game, corp, words)
 
     def process_par(self, action: dict[str, Any], entity: Player) -> None:
         company = self.round.companies_pending_par[0]

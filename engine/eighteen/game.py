@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar, Collection
 
-from engine.eighteen import ledger
+from engine.eighteen import explain, ledger
 from engine.eighteen import shares as sh
 from engine.eighteen.choices import legal_actions
 from engine.eighteen.describe import describe_action, skip_sentence, status
@@ -26,22 +26,6 @@ from engine.eighteen.preview import LayOption, lay_options
 from engine.eighteen.prompt import turn_info
 from engine.eighteen.reference import reference
 from engine.game import Action, Choice, Game, PlayerId, TurnInfo
-
-
-# When each kind of move is made, for a refusal of one made at another time.
-WHEN_DONE = {
-    "bid": "privates are bid on in the opening auction",
-    "par": "a company is parred (started) by a player in a stock round",
-    "buy_shares": "shares are bought in stock rounds",
-    "sell_shares": "shares are sold in stock rounds (and by a president raising money for a "
-                   "compulsory train)",
-    "lay_tile": "tiles are laid by a company in its operating turn, before its token",
-    "place_token": "tokens are placed by a company in its operating turn, after its track",
-    "run_routes": "trains run in a company's operating turn, after track and token",
-    "dividend": "revenue is paid out or withheld right after a company's run",
-    "buy_train": "trains are bought at the end of a company's operating turn",
-    "buy_company": "companies buy privates in operating rounds, once the phase allows it",
-}
 
 
 class EighteenGame(Game):
@@ -814,30 +798,10 @@ class EighteenGame(Game):
             reason = step.explain(entity, action_type)
             if reason:
                 return reason
-        when = WHEN_DONE.get(action_type)
-        if when is None or hasattr(step, f"process_{action_type}"):
-            return None  # this step makes such moves: no rule of timing to tell
-        return (f"it is {step.description} in {self.round_name()}; {when}")
-
-    def par_price_problem(self, corp: Corporation, words: set[str]) -> str | None:
-        """A typed number among `words` that is not one of the corporation's par prices."""
-        prices = [cell.price for cell in self.par_prices(corp)]
-        wrong = [int(w) for w in words if w.isdigit() and int(w) not in prices]
-        if not wrong:
-            return None
-        listed = ", ".join(f"${p}" for p in prices)
-        return f"${wrong[0]} is not a par price; {corp.sym} can be parred at {listed}"
+        return explain.timing(self, step, action_type)
 
     def explain_choice(self, action_type: str, text: str) -> str | None:
-        step = self.round.active_step()
-        if step is None:
-            return None
-        words = {w.strip("$£").casefold() for w in text.replace(",", " ").split()}
-        for entity in self.active_entities():
-            reason = step.explain_choice(entity, action_type, words)
-            if reason:
-                return reason
-        return None
+        return explain.explain_choice(self, action_type, text)
 
     def counterparty(self, action: Action) -> PlayerId | None:
         """The other player whose property an action would take at a negotiated price (a private

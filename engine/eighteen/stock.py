@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.eighteen import shares as sh
+from engine.eighteen.explain import par_price_problem
 from engine.eighteen.entities import Company, Corporation, Player, Share
 from engine.eighteen.rounds import Round, Step
 from engine.errors import IllegalAction, InvalidAction
@@ -87,7 +88,7 @@ class BuySellParShares(Step):
             return f"{corp.sym} is already parred{at}; only a company not yet started is parred"
         if self.game.par_restricted(corp):
             return f"{corp.sym} cannot be parred now"
-        wrong_price = self.game.par_price_problem(corp, words)
+        wrong_price = par_price_problem(self.game, corp, words)
         if wrong_price:
             return wrong_price
         cheapest = min((cell.price for cell in self.game.par_prices(corp)), default=0)
