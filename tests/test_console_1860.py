@@ -53,3 +53,17 @@ async def test_a_recorded_1860_game_is_finished_in_the_console(db_path, tmp_path
     assert "Player 2 +$68" in out[1] and "Player 1 +$272" in out[1]
     assert "no revenue" not in out[1]
     assert "Result: Player 1 12609, Player 2 11004" in out
+
+
+async def test_the_1860_auction_is_drawn_while_bids_for_the_pick_stand(db_path, tmp_path):
+    from bot.core.rendering import render_view
+    console = Console(GameService(Store(db_path), new_seed=lambda: 7), io.StringIO(),
+                      images_dir=tmp_path / "img", renderer=render_view)
+    out = await session(console, "as 1: /game new 1860 seats:3", "as 2: /game join",
+                        "as 3: /game join", "as 1: /game start",
+                        "as 1: /play bid company:pick price:20")
+    images = tmp_path / "img"
+    assert out[-5:] == ["player 1 bids $20 for the pick.",
+                        f"Image: {images / 'game-1-map.png'}",
+                        f"Image: {images / 'game-1-market.png'}",
+                        f"Image: {images / 'game-1-sheet.png'}", "To act: player 2"]

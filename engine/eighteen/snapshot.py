@@ -50,7 +50,8 @@ def snapshot(game: "EighteenGame") -> dict[str, Any]:
     bids: dict[str, list[dict[str, Any]]] = {}
     for step in getattr(r, "steps", ()):
         for company, entries in (getattr(step, "bids", None) or {}).items():
-            if entries:
+            # bids on privates (1830's auction); 1860's bids are for the pick, by player
+            if entries and isinstance(company, Company):
                 bids[company.sym] = [{"player": p.id, "price": price}
                                      for p, price in sorted(entries, key=lambda e: -e[1])]
     return {
