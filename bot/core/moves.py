@@ -246,7 +246,7 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
         if not priced:
             named = f"{args.get(move.pick[0]) or ''} {amount}" if move.pick else str(amount)
             reason = _why_not(move, game, named).removeprefix(": ") or \
-                f"${amount} is not a price you can {move.name} at"
+                f"{amount} is not a price you can {move.name} at"
             raise Refused(f"{reason}; you can: {_listing(mine)}")
         mine = priced
     elif amount is not None and len({_unpriced(c.action) for c in mine}) == 1:
@@ -259,7 +259,7 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
     if len({c.label for c in mine}) == 1:
         mine = mine[:1]  # the engine names them alike: interchangeable (one of two 2-trains)
     if len(mine) > 1 and move.amount is not None and _only_prices_differ(mine):
-        prices = ", ".join(dict.fromkeys(f"${p}" for c in mine for p in _prices(c.label)))
+        prices = ", ".join(dict.fromkeys(m[0] for c in mine for m in _PRICE.finditer(c.label)))
         named = str(args.get(move.pick[0]) or "") if move.pick else ""
         example = f"/play {move.name} {move.pick[0]}:{named.strip()} " if move.pick else \
             f"/play {move.name} "
