@@ -260,3 +260,47 @@ def test_the_route_finder_is_never_below_what_the_players_ran() -> None:
     checks = list(route_checks(json.loads(game_path("1860", "19354").read_text())))
     assert len(checks) == 75 and all(c.best >= c.recorded for c in checks)
     assert sum(c.best > c.recorded for c in checks) == 42
+
+
+# -- upgrades (§7.3) --------------------------------------------------------------------------------
+def _before(name: str, moves: int) -> Game1860:
+    """The game as it stood after `moves` moves (undone ones not counted)."""
+    data = json.loads(game_path("1860", name).read_text())
+    game = io.load(data, upto=list(io.effective_actions(data["actions"]))[moves - 1][0]).game
+    assert isinstance(game, Game1860)
+    return game
+
+
+def test_an_upgrade_must_lie_within_reach_of_the_biggest_train() -> None:
+    """IOW runs a 2+1 and a 3+2: J4 and J6 lie within the three big stations its 3+2 counts, H6,
+    I7 and I9 beyond them (the 18xx.games engine accepts and refuses the same lays here)."""
+    game = _before("1860_game_end_stock_market", 178)
+    lay = {"type": "lay_tile", "entity": "IOW", "entity_type": "corporation"}
+    for hex_id, tile, rotation in (("H6", "18-0", 3), ("I7", "755-0", 2), ("I9", "12-0", 2)):
+        with pytest.raises(IllegalAction, match=f"{hex_id} is beyond the reach of IOW's biggest train"):
+            game.process({**lay, "hex": hex_id, "tile": tile, "rotation": rotation})
+    assert game.is_legal({**lay, "hex": "J4", "tile": "12-0", "rotation": 0})
+    assert game.is_legal({**lay, "hex": "J6", "tile": "757-0", "rotation": 2})
+
+
+def test_a_company_without_a_train_cannot_upgrade() -> None:
+    game = _before("1860_game_end_bank", 125)      # IWNJ has no train yet; G7 holds a yellow tile
+    with pytest.raises(IllegalAction, match="IWNJ has no train, and only a company with a train may upgrade"):
+        act(game, "IWNJ", "lay_tile", hex="G7", tile="761-0", rotation=0)
+
+
+def test_an_upgrade_adds_usable_track_or_changes_a_reachable_value() -> None:
+    """Semi-restrictive: IOW's tile 625 on K7 would only repeat track it has, at the same value."""
+    game = _before("1860_game_end_bank", 221)
+    with pytest.raises(IllegalAction, match="adds no track IOW's trains can use and changes no value"):
+        act(game, "IOW", "lay_tile", hex="K7", tile="625-0", rotation=1)
+    offered = {(c.action["hex"], c.action["rotation"]) for c in game.legal_actions(game.corporation("IOW").owner.id)
+               if c.action["type"] == "lay_tile" and c.action["tile"].startswith("625-")}
+    assert ("K7", 1) not in offered
+
+
+def test_ryde_s_green_tile_is_laid_only_as_printed() -> None:
+    game = _before("1860_game_end_stock_market", 178)
+    with pytest.raises(IllegalAction, match="tile 758 is laid only as printed, never turned"):
+        act(game, "IOW", "lay_tile", hex="I3", tile="758-0", rotation=1)
+    act(game, "IOW", "lay_tile", hex="I3", tile="758-0", rotation=0)

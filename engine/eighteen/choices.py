@@ -154,8 +154,10 @@ def candidates(game: "EighteenGame", entity: Any,
                 if cost <= corp.cash:
                     extra = f"; ${cost} terrain" if cost else ""
                     track = exits_text(game, hex_id, tile_name, rotation, short=True)
+                    checked = getattr(step, "lay_fully_checked", lambda hex_id: True)(hex_id)
                     yield (f"Lay tile {tile_name} on {hex_id}: track {track}{extra}",
-                           {**base, "hex": hex_id, "tile": ids[0], "rotation": rotation, TRUSTED: True})
+                           {**base, "hex": hex_id, "tile": ids[0], "rotation": rotation,
+                            **({TRUSTED: True} if checked else {})})
         elif t == "place_token":
             corp = entity.owner if isinstance(entity, Company) else entity
             if isinstance(step, HomeToken):

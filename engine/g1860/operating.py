@@ -10,6 +10,7 @@ from engine.eighteen.entities import Corporation, spend
 from engine.eighteen.operating import (BuyTrain, DiscardTrain, Dividend, OperatingRound, Route, Token, Track,
                                        routes_field)
 from engine.errors import IllegalAction, InvalidAction
+from engine.g1860 import upgrades
 
 if TYPE_CHECKING:
     from engine.g1860.game import Game1860
@@ -47,6 +48,11 @@ class Track1860(Track):
             return not r.upgraded_track and not r.laid_city, False
         return False, False
 
+    def lay_fully_checked(self, hex_id: str) -> bool:
+        """A lay on an empty hex needs only the board's checks; an upgrade has 1860's own (train
+        reach, new track or value), which the move itself applies."""
+        return self.game.board.tile_def_on(hex_id)[0].color == "white"
+
     def tile_allowed(self, tile: Any) -> bool:
         """May this tile be the next lay of the turn (the allowance, and cities only first)?"""
         may_lay, may_upgrade = self.allowance()
@@ -80,7 +86,16 @@ class Track1860(Track):
             if tile.color != "yellow":
                 raise IllegalAction(f"{corp.sym} may not upgrade now: one upgrade replaces all lays of a turn")
             raise IllegalAction(f"{corp.sym} may not lay more yellow track this turn")
+        old, old_rotation = game.board.tile_def_on(hex_id)
+        upgrade = old.color != "white"
+        train = upgrades.biggest_train(game, corp) if upgrade else upgrades.NO_TRAIN
+        values_before = upgrades.stop_values(game.board.network(), corp.sym, hex_id, train) if upgrade else []
         game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=True)
+        if upgrade:
+            problem = upgrades.upgrade_problem(game.board.network(), corp.sym, hex_id, train, values_before,
+                                               old, old_rotation, game.board.reach(corp.sym).paths)
+            if problem:
+                raise IllegalAction(f"{corp.sym} cannot upgrade {hex_id}: {problem}")
         if tile.color != "yellow":
             self.round.upgraded_track = True
         if tile.cities:

@@ -175,6 +175,12 @@ class Board:
                     kinds[NodeKind.OFFBOARD], tuple(describe_path(tile, p) for p in tile.rotated_paths(rotation)),
                     hex_id not in self._laid)
 
+    def tile_def_on(self, hex_id: str) -> tuple[TileDef, int]:
+        """(definition, rotation) of the tile now on a hex (its printed one until a lay)."""
+        self._hex(hex_id)
+        tile, rotation, _ = self._current(hex_id)
+        return tile, rotation
+
     def laid_tiles(self) -> dict[str, tuple[str, int]]:
         return {hex_id: (self._copies[tile_id], rotation) for hex_id, (tile_id, rotation) in sorted(self._laid.items())}
 
@@ -281,6 +287,8 @@ class Board:
 
     def _rotation_problem(self, hx: MapHex, new: TileDef, rotation: int) -> str | None:
         old, old_rotation, _ = self._current(hx.id)
+        if new.fixed_rotation and rotation != 0:
+            return f"tile {new.name} is laid only as printed, never turned"
         exits = new.exits(rotation)
         dead = sorted(e for e in exits if e not in hx.neighbours)
         if dead:

@@ -102,6 +102,7 @@ class TileDef:
     label: str | None = None
     upgrades: tuple[str, ...] = ()
     count: int = 0                    # copies in the supply (0 for a map hex's own tile)
+    fixed_rotation: bool = False      # laid only as printed (1860's Ryde, Newport, Merstone tiles)
     # rotated_paths answers, kept: the track graph is rebuilt from them after every lay
     _rotations: dict[int, tuple[PathDef, ...]] = field(default_factory=dict, compare=False, repr=False)
     _ends: dict[int, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = field(
@@ -197,7 +198,7 @@ def tile_from_manifest(raw: Mapping[str, Any]) -> TileDef:
     name = str(raw["name"])
     return TileDef(name=name, color=raw["color"], nodes=parse_nodes(raw), paths=parse_paths(raw, f"tile {name}"),
                    label=raw.get("label"), upgrades=tuple(str(u) for u in raw.get("upgrades_to", ())),
-                   count=int(raw.get("count", 0)))
+                   count=int(raw.get("count", 0)), fixed_rotation=bool(raw.get("fixed_rotation")))
 
 
 def tile_from_hex(raw: Mapping[str, Any]) -> TileDef:
