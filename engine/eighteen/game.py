@@ -623,7 +623,11 @@ class EighteenGame(Game):
             raise IllegalAction(problem)
         player = corp.owner
         assert player is not None
-        for c in sorted([c for c in self.corporations if player.shares_of(c) and c.share_price],
+        # Shares are sold as the step under way allows sales: declared in the train step they go
+        # to the market; declared earlier in the company's turn (before its track) none is sold,
+        # as on 18xx.games, whose bankruptcy sells what the active step would let be sold.
+        selling = isinstance(self.round.active_step(), BuyTrain)
+        for c in sorted([c for c in self.corporations if selling and player.shares_of(c) and c.share_price],
                         key=self.market.operating_key):
             while True:
                 bundles = [b for b in sh.sellable_bundles(self, player, c)

@@ -444,6 +444,10 @@ class BuyTrain(Step):
                 raise IllegalAction(f"a {train.name} from the bank costs ${face}")
         else:
             lo, hi = self.spend_range(corp, train)
+            if lo > hi:
+                raise IllegalAction(f"{corp.sym} cannot buy {train.owner.sym}'s {train.name}-train now: after "
+                                    f"the shares sold this turn it would have to pay at least ${lo}, "
+                                    f"more than the ${hi} it may pay for it")
             if not lo <= price <= hi:
                 raise IllegalAction(f"{corp.sym} may only spend between ${lo} and ${hi} on "
                                     f"{train.owner.sym}'s {train.name} train")
@@ -470,7 +474,10 @@ class BuyTrain(Step):
             self.pass_()
 
     def spend_range(self, corp: Corporation, train: Any) -> tuple[int, int]:
-        if corp.cash < train.price and corp.owner is not None and self.game.must_buy_train(corp):
+        """What `corp` may pay for another company's train. Short of its price, the range counts
+        the president's cash, and after a share sold this turn starts where that sale was still
+        needed (as on 18xx.games, even once a train was bought and none is compulsory)."""
+        if corp.cash < train.price and corp.owner is not None:
             max_possible = corp.cash + corp.owner.cash
             lo = max_possible - self.last_share_sold_price + 1 if self.last_share_sold_price else 1
             return lo, min(train.price, max_possible)
