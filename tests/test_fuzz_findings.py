@@ -35,6 +35,18 @@ def test_string_railway_lists_moves_after_the_mountain_is_rerolled() -> None:
     assert game.legal_actions(1)
 
 
+@pytest.mark.parametrize("name, seat", [("fuzz-string_railway-1399756255.json", 3),
+                                        ("fuzz-string_railway-2045421347.json", 4)])
+def test_string_railway_a_setup_seat_out_of_rerolls_is_not_waited_for(name, seat) -> None:
+    # the seat that lays the river (mountain) rerolled it for the last time and stayed among
+    # the players who must act, with no move left to list
+    game = _replay(name)
+    assert game.rolls["river" if seat == 3 else "mountain"] == game.max_rolls
+    assert seat not in game.active_players()
+    for player in game.active_players():
+        assert game.legal_actions(player)
+
+
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
     "1860: in operating round 1.1 IWNJ must buy a train but no player controls it, so nobody "
     "must act and the game is not over"))

@@ -129,9 +129,10 @@ MOVES: dict[str, Move] = {m.name: m for m in (
          pick=("train", "Which train to discard"), example="/play discard train:3"),
     Move("bankrupt", "Declare bankruptcy (when the company cannot buy a needed train)",
          ("bankrupt",), example="/play bankrupt"),
-    Move("station", "Place the station you drew, by its centre (String Railway)",
-         ("place_station",), pick=("at", "Its centre x y, e.g. 40 25 (suggestions: free grid "
-                                         "points)"), typed=True, example="/play station at:40 25"),
+    Move("station", "Place the station you drew, by its centre (String Railway); one that "
+         "fits nowhere is set aside", ("place_station", "set_aside_station"),
+         pick=("at", "Its centre x y, e.g. 40 25 (suggestions: free grid points), or: set aside"),
+         typed=True, example="/play station at:40 25"),
     Move("rail", "Lay a rail: you see it and its score first, then confirm (String Railway)",
          ("lay_rail",), pick=("path", "Kind and stops, e.g. short B1 S3 (40 20) S5; "
                                       "suggestions: straight rails"),

@@ -7,15 +7,16 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from shapely.geometry import LineString, Polygon
-from shapely.ops import nearest_points
+from shapely.ops import nearest_points, unary_union
 
 from engine.errors import IllegalAction, InvalidAction
 from engine.strings.geometry import (Point, Square, contacts, crossings, fmt, length,
-                                     self_contact)
+                                     self_contact, swept)
 from engine.strings.setup import Sizes
 from engine.strings.stations import OWNER_EFFECT, TYPES, value
 
 RAIL_KINDS = ("short", "long")
+ROOM_MARGIN = 1e-6  # how far inside the free region a listed station centre keeps (cm)
 
 
 @dataclass
@@ -137,6 +138,20 @@ class Board:
                 raise IllegalAction(f"{name} would touch rail #{n} near {self._near(geom, shape)}; "
                                     "stations may touch no string")
         return sq
+
+    def room(self) -> Any:
+        """The centres where a drawn station fits now: the area minus every string and station
+        grown by the station square, shrunk by ROOM_MARGIN so that each of its points passes
+        `check_station`. Empty: the station fits nowhere."""
+        h = self.sizes.station / 2
+        blocked = swept(list(self.area.exterior.coords), h) + swept(self.river, h) \
+            + swept(self.mountain, h)
+        for st in self.stations.values():
+            sq = st.square
+            blocked.append(Square(sq.x0 - h, sq.y0 - h, sq.x1 + h, sq.y1 + h).shape())
+        for rail in self.rails:
+            blocked += swept(rail.points, h)
+        return self.area.difference(unary_union(blocked)).buffer(-ROOM_MARGIN)
 
     @staticmethod
     def _near(geom: Any, shape: Any) -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Collection
 
+import shapely
+
 from engine.errors import GameError
 from engine.game import Choice, PlayerId
 from engine.strings.stations import TYPES
@@ -41,19 +43,46 @@ def choices(game: "StringRailway", player: PlayerId,
 
 
 def station_spots(game: "StringRailway", player: PlayerId) -> list[Choice]:
-    """Grid points where the next drawn station fits."""
-    kind = game.pending[0]
-    minx, miny, maxx, maxy = game.board.area.bounds
+    """Where the next drawn station fits (grid points first), or setting it aside when it fits
+    nowhere."""
+    name = TYPES[game.pending[0]].display
+    spots = free_spots(game)
+    if not spots:
+        return [Choice(f"set the {name} station aside (it fits nowhere)",
+                       {"type": "set_aside_station", "entity": player})]
+    return [Choice(f"place {name} at {x:g} {y:g}",
+                   {"type": "place_station", "entity": player, "x": x, "y": y})
+            for x, y in spots]
+
+
+def free_spots(game: "StringRailway") -> list[tuple[float, float]]:
+    """Centres where the next drawn station fits: the image's labelled grid points where it
+    does, else one point inside each free region, rounded as far as it still fits. Empty: the
+    station fits nowhere."""
+    board, kind = game.board, game.pending[0]
+    room = board.room()
+    if room.is_empty:
+        return []
+    minx, miny, maxx, maxy = room.bounds
+    xs = [gx * GRID for gx in range(math.ceil(minx / GRID), math.floor(maxx / GRID) + 1)]
+    ys = [gy * GRID for gy in range(math.ceil(miny / GRID), math.floor(maxy / GRID) + 1)]
+    grid = [(float(x), float(y)) for x in xs for y in ys]
+    if grid:
+        inside = shapely.contains_xy(room, [p[0] for p in grid], [p[1] for p in grid])
+        found = [p for p, ok in zip(grid, inside) if ok]
+        if found:
+            return found
     out = []
-    for gx in range(math.ceil(minx / GRID), math.floor(maxx / GRID) + 1):
-        for gy in range(math.ceil(miny / GRID), math.floor(maxy / GRID) + 1):
-            x, y = gx * GRID, gy * GRID
+    for part in getattr(room, "geoms", [room]):
+        p = part.representative_point()
+        for digits in (0, 1, 2, 4, 8):
+            x, y = round(p.x, digits), round(p.y, digits)
             try:
-                game.board.check_station(kind, x, y)
+                board.check_station(kind, x, y)
             except GameError:
                 continue
-            out.append(Choice(f"place {TYPES[kind].display} at {x} {y}",
-                              {"type": "place_station", "entity": player, "x": x, "y": y}))
+            out.append((x, y))
+            break
     return out
 
 

@@ -135,10 +135,10 @@ class StringRailway(Game):
         if self.finished:
             return []
         out = [self.current.player]
-        if not self.started:
+        if not self.started:  # a seat with a reroll left may still change its shape
             for what in ("river", "mountain"):
                 pid = self.companies[self.setup_seat(what)].player
-                if pid not in out:
+                if pid not in out and self.rolls[what] < self.max_rolls:
                     out.append(pid)
         return out
 
@@ -148,7 +148,8 @@ class StringRailway(Game):
         if kind == "message":
             self.sentences.append(f"{action.get('entity')}: {action.get('message', '')}")
             return dict(action)
-        handler = {"place_station": self._place, "lay_rail": self._lay,
+        handler = {"place_station": self._place, "set_aside_station": self._set_aside,
+                   "lay_rail": self._lay,
                    "forfeit_rail": self._forfeit, "reroll": self._reroll,
                    "set_shape": self._set_shape}.get(kind)
         if handler is None:
@@ -187,6 +188,25 @@ class StringRailway(Game):
         owned = f", owned by {company.name}" if st.owner is not None else ""
         return ({"type": "place_station", "entity": action["entity"], "x": x, "y": y},
                 f"{company.name} placed {st.name} at {fmt(st.centre)}{owned}.")
+
+    def _set_aside(self, action: Action) -> tuple[Action, str]:
+        """A drawn station that fits nowhere leaves the game unplaced (README: String Railway)."""
+        company = self._turn_of(action)
+        if not self.pending:
+            raise IllegalAction(f"{company.name} has no drawn station to set aside")
+        name = TYPES[self.pending[0]].display
+        if not self.board.room().is_empty:
+            raise IllegalAction(f"the {name} station still fits in the play area (e.g. centred "
+                                f"at {fmt(self.spot())}); place it")
+        self.pending.pop(0)
+        return ({"type": "set_aside_station", "entity": action["entity"]},
+                f"{company.name} set the drawn {name} station aside: it fits nowhere in the "
+                "play area.")
+
+    def spot(self) -> tuple[float, float]:
+        """One centre where the next drawn station fits (the roundest one found)."""
+        from engine.strings.choices import free_spots
+        return free_spots(self)[0]
 
     def plan(self, player: PlayerId, rail: str, path: list[Any]) -> RailPlan:
         """Check a rail the player's company would lay now and score it; changes nothing."""
@@ -378,7 +398,8 @@ class StringRailway(Game):
         return found if kinds is None else [c for c in found if c.action["type"] in kinds]
 
     def action_fields(self) -> Mapping[str, frozenset[str]] | None:
-        return {"place_station": frozenset({"x", "y"}), "lay_rail": frozenset({"rail", "path"}),
+        return {"place_station": frozenset({"x", "y"}), "set_aside_station": frozenset(),
+                "lay_rail": frozenset({"rail", "path"}),
                 "forfeit_rail": frozenset({"rail"}), "reroll": frozenset({"what"}),
                 "set_shape": frozenset({"what", "points"}), "message": frozenset({"message"})}
 
@@ -389,7 +410,7 @@ class StringRailway(Game):
     def explain(self, action_type: str) -> str | None:
         if self.finished:
             return "the game is over"
-        if action_type == "place_station" and not self.pending:
+        if action_type in ("place_station", "set_aside_station") and not self.pending:
             return "every drawn station is placed; lay (or forfeit) a rail"
         if action_type in ("lay_rail", "forfeit_rail") and self.pending:
             return f"first place the drawn {TYPES[self.pending[0]].display} station"

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from shapely.geometry import Polygon, box
+from shapely.geometry import MultiPoint, Polygon, box
 
 Point = tuple[float, float]
 EPS = 1e-9
@@ -72,6 +72,13 @@ class Square:
             if t0 > t1 + EPS:
                 return None
         return (t0, max(t0, t1))
+
+
+def swept(points: Sequence[Point], half: float) -> list[Polygon]:
+    """Each segment of a polyline swept by an axis-aligned square of half-side `half`: the
+    centres where such a square meets the segment (Minkowski sum), one polygon per segment."""
+    return [MultiPoint([(p[0] + dx, p[1] + dy) for p in (a, b) for dx in (-half, half)
+                        for dy in (-half, half)]).convex_hull for a, b in zip(points, points[1:])]
 
 
 def contacts(points: Sequence[Point], square: Square) -> list[tuple[float, float]]:

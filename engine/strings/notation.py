@@ -54,7 +54,9 @@ def path(text: str) -> tuple[str | None, list[Any]]:
 def typed_action(game: "StringRailway", entity: PlayerId, action_type: str,
                  typed: Mapping[str, str]) -> Action:
     text = " ".join(str(v) for v in typed.values() if v)
-    if action_type == "place_station":
+    if action_type in ("place_station", "set_aside_station"):
+        if "aside" in text.lower().split():  # a station that fits nowhere: `set aside`
+            return {"type": "set_aside_station", "entity": entity}
         x, y = point(text)
         return {"type": "place_station", "entity": entity, "x": x, "y": y}
     if action_type == "lay_rail":

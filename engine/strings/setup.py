@@ -10,11 +10,11 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from shapely.geometry import LineString, MultiPoint, Polygon
+from shapely.geometry import LineString, Polygon
 from shapely.ops import nearest_points, unary_union
 
 from engine.errors import InvalidAction
-from engine.strings.geometry import Point, Square, fmt, length, self_contact
+from engine.strings.geometry import Point, Square, fmt, length, self_contact, swept
 from engine.strings.stations import DRAWN, TYPES
 
 
@@ -74,12 +74,7 @@ def base_square(area: Polygon, vertex: Point, size: float) -> Square:
         if area.buffer(1e-9).covers(sq.shape()):
             return sq
     # centres whose square fits: the area minus every edge swept by the square
-    coords = list(area.exterior.coords)
-    swept = []
-    for a, b in zip(coords, coords[1:]):
-        corners = [(p[0] + dx, p[1] + dy) for p in (a, b) for dx in (-h, h) for dy in (-h, h)]
-        swept.append(MultiPoint(corners).convex_hull)
-    feasible = area.difference(unary_union(swept))
+    feasible = area.difference(unary_union(swept(list(area.exterior.coords), h)))
     if feasible.is_empty:
         raise InvalidAction(f"no {size:g}×{size:g} base fits in the area near corner {fmt(vertex)}")
     centre = nearest_points(feasible, Square.centred(vertex[0], vertex[1], size).shape())[0]
