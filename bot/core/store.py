@@ -122,12 +122,17 @@ class Request:
 
 
 class Store:
-    def __init__(self, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT,
+                 durable: bool = True) -> None:
+        """`durable=False` skips the disk flush of each commit (a throwaway database, such as
+        the fuzzer's: what it checks does not depend on surviving a power cut)."""
         self.path = str(path)
         self.db = Database(sqlite3.connect(self.path, timeout=busy_timeout))
         self.db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
         if self.path != ":memory:":
             self.db.enable_wal()
+        if not durable:
+            self.db.execute("PRAGMA synchronous = OFF")
         self.db.execute("PRAGMA foreign_keys = ON")
         with self._write():  # two processes opening one new file migrate it once
             MIGRATIONS.apply(self.db)

@@ -6,16 +6,20 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+import numpy as np
+import shapely
+from shapely import STRtree
 from shapely.geometry import LineString, Polygon
 from shapely.ops import nearest_points, unary_union
 
 from engine.errors import IllegalAction, InvalidAction
-from engine.strings.geometry import (Point, Square, contacts, crossings, fmt, length,
-                                     self_contact, swept)
+from engine.strings.geometry import (Point, Square, bounds, boxes_apart, comes_near, contacts,
+                                     crossings, fmt, length, self_contact, swept)
 from engine.strings.setup import Sizes
 from engine.strings.stations import OWNER_EFFECT, TYPES, value
 
 RAIL_KINDS = ("short", "long")
+TOUCH = 1e-9        # a station this close to a string or station touches it (cm)
 ROOM_MARGIN = 1e-6  # how far inside the free region a listed station centre keeps (cm)
 
 
@@ -50,6 +54,8 @@ class Company:
 
 @dataclass
 class Rail:
+    CHECKPOINT_SKIP = True  # never changed once laid: a checkpoint need not copy it
+
     company: int
     kind: str
     stops: list[Any]
@@ -69,7 +75,10 @@ class Change:
 
 @dataclass
 class RailPlan:
-    """A checked rail and everything laying it would change; `apply` does it."""
+    """A checked rail and everything laying it would change; `Board.lay` does it. Complete
+    when `plan_rail` returns it, and never changed after (a checkpoint need not copy it)."""
+
+    CHECKPOINT_SKIP = True
 
     company: int
     kind: str
@@ -87,13 +96,16 @@ class RailPlan:
 
 class Board:
     # the shapes of the table never change once play starts (a new roll builds a new Board)
-    CHECKPOINT_SHARED = ("area", "area_points", "river", "mountain", "mountain_shape",
-                         "river_line", "mountain_ring", "sizes")
+    CHECKPOINT_SHARED = ("area", "area_points", "area_ring", "river", "mountain",
+                         "mountain_shape", "river_line", "mountain_ring", "sizes",
+                         "fixed_blocked")
 
     def __init__(self, area: Sequence[Point], river: Sequence[Point], mountain: Sequence[Point],
                  sizes: Sizes, expert: bool) -> None:
         self.area_points = [tuple(p) for p in area]
         self.area = Polygon(self.area_points)
+        shapely.prepare(self.area)   # asked about every station and rail
+        self.area_ring = list(self.area.exterior.coords)
         self.river = [tuple(p) for p in river]
         self.mountain = [tuple(p) for p in mountain] + [tuple(mountain[0])]
         self.mountain_shape = Polygon(self.mountain)
@@ -101,6 +113,8 @@ class Board:
         self.mountain_ring = LineString(self.mountain)
         self.sizes = sizes
         self.expert = expert
+        # the area's edge, river and mountain grown by the station square (see `_blocked`)
+        self.fixed_blocked = swept([self.area_ring, self.river, self.mountain], sizes.station / 2)
         self.stations: dict[str, Station] = {}
         self.rails: list[Rail] = []
         self.drawn_count = 0
@@ -118,40 +132,64 @@ class Board:
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
                 raise InvalidAction("a station's x and y are numbers (its centre)")
         sq = Square.centred(float(x), float(y), self.sizes.station)
-        shape = sq.shape()
         name = f"the {TYPES[kind].display} station at {fmt((x, y))}"
-        if not self.area.contains(shape):
-            raise IllegalAction(f"{name} would stick out of the play area; stations go wholly "
-                                "inside it")
-        for what, geom in (("the edge of the play area", self.area.exterior),
-                           ("the river", self.river_line), ("the mountain", self.mountain_ring)):
-            if geom.distance(shape) <= 1e-9:
-                raise IllegalAction(f"{name} would touch {what} near {self._near(geom, shape)}; "
-                                    "stations may touch no string")
+        # the common case without shapely objects: centre inside, no string near the square
+        inside = shapely.contains_xy(self.area, sq.centre[0], sq.centre[1]) \
+            and not comes_near(self.area_ring, sq, 2 * TOUCH)
+        strings = (("the edge of the play area", self.area_ring, self.area.exterior),
+                   ("the river", self.river, self.river_line),
+                   ("the mountain", self.mountain, self.mountain_ring))
+        if not inside or any(comes_near(pts, sq, 2 * TOUCH) for _, pts, _ in strings[1:]):
+            shape = sq.shape()
+            if not self.area.contains(shape):
+                raise IllegalAction(f"{name} would stick out of the play area; stations go "
+                                    "wholly inside it")
+            for what, _, geom in strings:
+                if geom.distance(shape) <= TOUCH:
+                    raise IllegalAction(f"{name} would touch {what} near "
+                                        f"{self._near(geom, shape)}; stations may touch no string")
         for st in self.stations.values():
-            if st.square.shape().distance(shape) <= 1e-9:
+            if st.square.gap(sq) <= TOUCH:
                 raise IllegalAction(f"{name} would touch {st.name}; stations may touch no other "
                                     "station")
         for n, rail in enumerate(self.rails, 1):
-            geom = LineString(rail.points)
-            if geom.distance(shape) <= 1e-9:
+            if not comes_near(rail.points, sq, 2 * TOUCH):
+                continue
+            geom, shape = LineString(rail.points), sq.shape()
+            if geom.distance(shape) <= TOUCH:
                 raise IllegalAction(f"{name} would touch rail #{n} near {self._near(geom, shape)}; "
                                     "stations may touch no string")
         return sq
 
-    def room(self) -> Any:
-        """The centres where a drawn station fits now: the area minus every string and station
-        grown by the station square, shrunk by ROOM_MARGIN so that each of its points passes
-        `check_station`. Empty: the station fits nowhere."""
+    def _blocked(self) -> list[Any]:
+        """Every string and station grown by the station square: the centres where a drawn
+        station would touch it (the area's edge included)."""
         h = self.sizes.station / 2
-        blocked = swept(list(self.area.exterior.coords), h) + swept(self.river, h) \
-            + swept(self.mountain, h)
-        for st in self.stations.values():
-            sq = st.square
-            blocked.append(Square(sq.x0 - h, sq.y0 - h, sq.x1 + h, sq.y1 + h).shape())
-        for rail in self.rails:
-            blocked += swept(rail.points, h)
-        return self.area.difference(unary_union(blocked)).buffer(-ROOM_MARGIN)
+        squares = [st.square.grown(h) for st in self.stations.values()]
+        grown = shapely.box([q.x0 for q in squares], [q.y0 for q in squares],
+                            [q.x1 for q in squares], [q.y1 for q in squares])
+        return self.fixed_blocked + list(grown) + swept([r.points for r in self.rails], h)
+
+    def room(self) -> Any:
+        """The centres where a drawn station fits now: the area minus `_blocked`, shrunk by
+        ROOM_MARGIN so that each of its points passes `check_station`. Empty: it fits nowhere."""
+        return self.area.difference(unary_union(self._blocked())).buffer(-ROOM_MARGIN)
+
+    def fits_at(self, centres: Sequence[Point]) -> list[bool]:
+        """For each centre, whether a drawn station fits there with ROOM_MARGIN to spare (all
+        at once: the suggestions test every grid point)."""
+        if not centres:
+            return []
+        xs, ys = np.array([c[0] for c in centres]), np.array([c[1] for c in centres])
+        blocked = self._blocked()
+        m = ROOM_MARGIN
+        # pairs whose bounding boxes come within the margin, then their exact distance
+        which, what = STRtree(blocked).query(shapely.box(xs - m, ys - m, xs + m, ys + m))
+        dist = shapely.distance(shapely.points(xs[which], ys[which]),
+                                np.array(blocked, dtype=object)[what])
+        near = np.zeros(len(centres), dtype=bool)
+        near[which[dist <= m]] = True
+        return list(shapely.contains_xy(self.area, xs, ys) & ~near)
 
     @staticmethod
     def _near(geom: Any, shape: Any) -> str:
@@ -235,9 +273,13 @@ class Board:
     def _visits(self, points: list[Point], stops: Sequence[Any]) -> list[str]:
         """Stations the rail reaches, in path order; once each, Terminals only at an end."""
         total = length(points)
+        box = bounds(points)
         found = []
         for st in self.stations.values():
-            spans = contacts(points, st.square)
+            sq = st.square
+            if boxes_apart(box, (sq.x0, sq.y0, sq.x1, sq.y1)):
+                continue
+            spans = contacts(points, sq)
             if not spans:
                 continue
             if len(spans) > 1:
@@ -274,7 +316,10 @@ class Board:
             whose = "its own" if own else f"{companies[rail.company].name}'s"
             strings.append((rail.points, False, f"{whose} {rail.kind} rail", cost))
         squares = [st.square for st in self.stations.values()]
+        box = bounds(plan.points)
         for pts, closed, what, cost in strings:
+            if boxes_apart(box, bounds(pts)):
+                continue
             for p in crossings(plan.points, pts, closed):
                 if any(sq.holds(p) for sq in squares):
                     plan.free_crossings.append(p)

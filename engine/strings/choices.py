@@ -6,8 +6,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Collection
 
-import shapely
-
 from engine.errors import GameError
 from engine.game import Choice, PlayerId
 from engine.strings.stations import TYPES
@@ -60,18 +58,16 @@ def free_spots(game: "StringRailway") -> list[tuple[float, float]]:
     does, else one point inside each free region, rounded as far as it still fits. Empty: the
     station fits nowhere."""
     board, kind = game.board, game.pending[0]
+    minx, miny, maxx, maxy = board.area.bounds
+    grid = [(float(gx * GRID), float(gy * GRID))
+            for gx in range(math.ceil(minx / GRID), math.floor(maxx / GRID) + 1)
+            for gy in range(math.ceil(miny / GRID), math.floor(maxy / GRID) + 1)]
+    found = [p for p, ok in zip(grid, board.fits_at(grid)) if ok]
+    if found:
+        return found
     room = board.room()
     if room.is_empty:
         return []
-    minx, miny, maxx, maxy = room.bounds
-    xs = [gx * GRID for gx in range(math.ceil(minx / GRID), math.floor(maxx / GRID) + 1)]
-    ys = [gy * GRID for gy in range(math.ceil(miny / GRID), math.floor(maxy / GRID) + 1)]
-    grid = [(float(x), float(y)) for x in xs for y in ys]
-    if grid:
-        inside = shapely.contains_xy(room, [p[0] for p in grid], [p[1] for p in grid])
-        found = [p for p, ok in zip(grid, inside) if ok]
-        if found:
-            return found
     out = []
     for part in getattr(room, "geoms", [room]):
         p = part.representative_point()

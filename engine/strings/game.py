@@ -28,6 +28,8 @@ class StringRailway(Game):
     min_players = 2
     max_players = 5
     option_names = opts.OPTION_NAMES
+    # fixed once the game is set up (a checkpoint keeps them as they are)
+    CHECKPOINT_SHARED = Game.CHECKPOINT_SHARED + ("order", "area_points", "squares")
 
     # -- setup ---------------------------------------------------------------------------------
     def setup(self) -> None:

@@ -10,7 +10,9 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from shapely.geometry import MultiPoint, Polygon, box
+import numpy as np
+import shapely
+from shapely.geometry import Polygon, box
 
 Point = tuple[float, float]
 EPS = 1e-9
@@ -50,6 +52,15 @@ class Square:
     def shape(self) -> Polygon:
         return box(self.x0, self.y0, self.x1, self.y1)
 
+    def grown(self, by: float) -> "Square":
+        return Square(self.x0 - by, self.y0 - by, self.x1 + by, self.y1 + by)
+
+    def gap(self, other: "Square") -> float:
+        """The distance between two squares (0 when they touch or overlap)."""
+        gx = max(0.0, other.x0 - self.x1, self.x0 - other.x1)
+        gy = max(0.0, other.y0 - self.y1, self.y0 - other.y1)
+        return math.hypot(gx, gy)
+
     def holds(self, p: Point) -> bool:
         """The point lies in the closed square."""
         return (self.x0 - EPS <= p[0] <= self.x1 + EPS) and (self.y0 - EPS <= p[1] <= self.y1 + EPS)
@@ -74,11 +85,36 @@ class Square:
         return (t0, max(t0, t1))
 
 
-def swept(points: Sequence[Point], half: float) -> list[Polygon]:
-    """Each segment of a polyline swept by an axis-aligned square of half-side `half`: the
+def swept(lines: Sequence[Sequence[Point]], half: float) -> list[Polygon]:
+    """Each segment of the polylines swept by an axis-aligned square of half-side `half`: the
     centres where such a square meets the segment (Minkowski sum), one polygon per segment."""
-    return [MultiPoint([(p[0] + dx, p[1] + dy) for p in (a, b) for dx in (-half, half)
-                        for dy in (-half, half)]).convex_hull for a, b in zip(points, points[1:])]
+    segments = [(a, b) for line in lines for a, b in zip(line, line[1:])]
+    if not segments:
+        return []
+    ends = np.asarray(segments, dtype=float)           # (n, 2 ends, 2 coordinates)
+    corners = np.array([(dx, dy) for dx in (-half, half) for dy in (-half, half)])
+    hulls = np.concatenate([ends[:, 0, None, :] + corners, ends[:, 1, None, :] + corners], axis=1)
+    return list(shapely.convex_hull(shapely.multipoints(hulls)))
+
+
+Box = tuple[float, float, float, float]
+
+
+def bounds(points: Sequence[Point]) -> Box:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def boxes_apart(a: Box, b: Box, tol: float = 1e-6) -> bool:
+    """The boxes are more than `tol` apart along x or y: nothing in one meets the other."""
+    return a[0] > b[2] + tol or b[0] > a[2] + tol or a[1] > b[3] + tol or b[1] > a[3] + tol
+
+
+def comes_near(points: Sequence[Point], square: Square, tol: float) -> bool:
+    """Whether a polyline meets the square grown by `tol` on every side: a cheap test that a
+    string may lie within `tol` of the square (it never misses one that does)."""
+    grown = square.grown(tol)
+    return any(grown.clip(a, b) is not None for a, b in zip(points, points[1:]))
 
 
 def contacts(points: Sequence[Point], square: Square) -> list[tuple[float, float]]:

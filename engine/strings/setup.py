@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
+import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.ops import nearest_points, unary_union
 
@@ -74,7 +75,7 @@ def base_square(area: Polygon, vertex: Point, size: float) -> Square:
         if area.buffer(1e-9).covers(sq.shape()):
             return sq
     # centres whose square fits: the area minus every edge swept by the square
-    feasible = area.difference(unary_union(swept(list(area.exterior.coords), h)))
+    feasible = area.difference(unary_union(swept([list(area.exterior.coords)], h)))
     if feasible.is_empty:
         raise InvalidAction(f"no {size:g}×{size:g} base fits in the area near corner {fmt(vertex)}")
     centre = nearest_points(feasible, Square.centred(vertex[0], vertex[1], size).shape())[0]
@@ -121,6 +122,9 @@ def check_mountain(points: Sequence[Point], area: Polygon, sizes: Sizes) -> Poly
 def generate_river(rng: random.Random, area: Polygon, bases: list[Square], sizes: Sizes) -> list[Point]:
     """A meandering river from just outside one side of the area into it."""
     keep_clear = unary_union([b.shape().buffer(4) for b in bases])
+    inner = area.buffer(-3)
+    shapely.prepare(keep_clear)
+    shapely.prepare(inner)
     coords = list(area.exterior.coords)
     for _ in range(500):
         i = rng.randrange(len(coords) - 1)
@@ -148,7 +152,7 @@ def generate_river(rng: random.Random, area: Polygon, bases: list[Square], sizes
         line = LineString(pts)
         if line.intersects(keep_clear) or self_contact(pts) is not None:
             continue
-        if not area.buffer(-3).contains(LineString(pts[1:])):
+        if not inner.contains(LineString(pts[1:])):
             continue
         try:
             check_river(pts, area, sizes)
@@ -162,6 +166,9 @@ def generate_mountain(rng: random.Random, area: Polygon, bases: list[Square], ri
                       sizes: Sizes) -> list[Point]:
     """A lumpy loop somewhere inside the area, clear of the bases and the river."""
     keep_clear = unary_union([b.shape().buffer(4) for b in bases] + [river.buffer(3)])
+    inner = area.buffer(-3)
+    shapely.prepare(keep_clear)
+    shapely.prepare(inner)
     minx, miny, maxx, maxy = area.bounds
     for _ in range(1000):
         c = (rng.uniform(minx, maxx), rng.uniform(miny, maxy))
@@ -175,7 +182,7 @@ def generate_mountain(rng: random.Random, area: Polygon, bases: list[Square], ri
         poly = Polygon(pts)
         if not poly.is_valid or poly.intersects(keep_clear):
             continue
-        if not area.buffer(-3).contains(poly):
+        if not inner.contains(poly):
             continue
         try:
             check_mountain(pts, area, sizes)

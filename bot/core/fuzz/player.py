@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import tempfile
 import traceback
 from dataclasses import dataclass, field
@@ -68,9 +69,9 @@ class FuzzGame:
         self.replay_every, self.illegal_rate = replay_every, illegal_rate
         self.out_dir, self.save_dir = out_dir, save_dir
         engine_seed = self.rng.randrange(2**31)
-        self.store = Store(db_dir / "fuzz.db")
+        self.store = fresh_store(db_dir / "fuzz.db")
         self.service = GameService(self.store, new_seed=lambda: engine_seed)
-        self.scratch = GameService(Store(db_dir / "replay.db"))
+        self.scratch = GameService(fresh_store(db_dir / "replay.db"))
         self.callers = [Caller(ADMIN_ID + i, f"P{i + 1}") for i in range(players)]
         self.spectator = Caller(999, "Spectator")
         self.game_id = 0
@@ -112,6 +113,7 @@ class FuzzGame:
         for caller in self.callers[1:]:
             _ok(await self.service.join(self.game_id, caller), "join")
         _ok(await self.service.start(self.game_id, self.callers[0]), "start")
+        self.seats = self.store.seats(self.game_id)  # fixed from now on
 
     async def _game(self) -> Game:
         game = await self.service.peek(self.game_id, lambda g: g)
@@ -120,7 +122,7 @@ class FuzzGame:
         return game
 
     def _caller(self, player_id: Any) -> Caller:
-        seat = next(s for s in self.store.seats(self.game_id) if s.player_id == player_id)
+        seat = next(s for s in self.seats if s.player_id == player_id)
         return self.callers[seat.seat - 1]
 
     def _interaction(self) -> int:
@@ -227,11 +229,13 @@ class FuzzGame:
         attempts = [malformed(self.rng, legal), *mutants(self.rng, game, legal, tries=2)]
         idle = [c for c in self.callers if c.user_id != actor.user_id
                 and self._player_of(c) not in active]
+        # each refusal must leave the position as it was before the first of them
+        before = (self.store.version(self.game_id), public_state(game))
         for sender, attempt in [(actor, a) for a in attempts] + self._wrong_senders(idle, legal):
-            await self._refused(sender, attempt)
+            await self._refused(sender, attempt, before)
 
     def _player_of(self, caller: Caller) -> Any:
-        return next(s.player_id for s in self.store.seats(self.game_id)
+        return next(s.player_id for s in self.seats
                     if s.user_id == caller.user_id)
 
     def _wrong_senders(self, idle: list[Caller],
@@ -244,9 +248,8 @@ class FuzzGame:
             out.append((self.rng.choice(idle), Attempt("not their turn", move)))
         return out
 
-    async def _refused(self, sender: Caller, attempt: Attempt) -> None:
-        before_version = self.store.version(self.game_id)
-        before = public_state(await self._game())
+    async def _refused(self, sender: Caller, attempt: Attempt, before: tuple[int, str]) -> None:
+        """`before`: the stored version and public state that the refusal must leave."""
         result = await self.service.act(self.game_id, sender, attempt.action, self._interaction())
         self.report.illegal += 1
         what = f"{attempt.kind} move {attempt.action!r:.300} by {sender.name}"
@@ -255,9 +258,9 @@ class FuzzGame:
         if not result.error.strip() or any(w in result.error for w in NEVER_IN_A_REFUSAL):
             raise Failure(f"the {what} was refused without a proper message: {result.error!r}")
         self.report.refusals[attempt.kind] = self.report.refusals.get(attempt.kind, 0) + 1
-        if self.store.version(self.game_id) != before_version:
+        if self.store.version(self.game_id) != before[0]:
             raise Failure(f"the refused {what} changed the stored game")
-        if public_state(await self._game()) != before:
+        if public_state(await self._game()) != before[1]:
             raise Failure(f"the refused {what} changed the position")
 
     # -- checks ----------------------------------------------------------------------------------
@@ -303,6 +306,21 @@ class FuzzGame:
         path = folder / f"fuzz-{self.report.title}-{self.report.seed}.json"
         path.write_text(json.dumps(data, indent=1, default=str))
         return str(path)
+
+
+_TEMPLATES: dict[str, Any] = {}  # this process's migrated empty database (a TemporaryDirectory)
+
+
+def fresh_store(path: Path) -> Store:
+    """A new empty database at `path`, copied from one migrated once per process: creating
+    and migrating each game's two databases cost more than playing the game. Commits are not
+    flushed to disk (`durable=False`): the fuzzer checks rules and replays, not power cuts
+    (benchmarks/crash_test.py does)."""
+    if "dir" not in _TEMPLATES:
+        _TEMPLATES["dir"] = tempfile.TemporaryDirectory(prefix="railchat-fuzz-template-")
+        Store(Path(_TEMPLATES["dir"].name) / "empty.db").close()
+    shutil.copyfile(Path(_TEMPLATES["dir"].name) / "empty.db", path)
+    return Store(path, durable=False)
 
 
 def pick_move(rng: random.Random, legal: list[Choice], pass_bias: float = 1.0, *,
