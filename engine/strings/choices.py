@@ -94,6 +94,7 @@ def straight_rails(game: "StringRailway", player: PlayerId) -> list[Choice]:
             key = frozenset((start, end))
             if end == start or key in seen:
                 continue
+            seen.add(key)  # the reverse path is the same string: legal alike, scored alike
             gap = math.dist(board.stations[start].centre, st.centre)
             for kind in ("short", "long"):
                 if company.rails[kind] <= 0 or gap > (board.sizes.long if kind == "long"
@@ -102,8 +103,7 @@ def straight_rails(game: "StringRailway", player: PlayerId) -> list[Choice]:
                 try:
                     plan = board.plan_rail(game.companies, company.index, kind, [start, end])
                 except GameError:
-                    continue
-                seen.add(key)
+                    break  # the long rail would fail alike: only the kind and length differ
                 out.append(Choice(f"{kind} rail {start}–{end} ({plan.gain(company.index):+d} VP)",
                                   {"type": "lay_rail", "entity": player, "rail": kind,
                                    "path": [start, end]}))
