@@ -139,3 +139,54 @@ async def test_a_chat_game_exports_to_a_file_that_replays(db_path):
     assert len(data["settings"]["station_order"]) == 38
     game = io.load(data).game
     assert [s.centre for s in game.board.stations.values()][-1] == (60, 20)
+
+
+async def test_a_preview_is_confirmed_after_a_bot_restart(world, db_path):
+    from bot.core.rendering import render_view
+    thread = await started(world)
+    at = lambda w, user: w.interaction(user, where=thread.id)  # noqa: E731
+    for x_y in ("20 20", "40 40", "60 20"):
+        await world.play("station", at(world, 1), game=None, at=x_y)
+    shown = await world.play("rail", at(world, 1), game=None, path="short B1 S1")
+    confirm, cancel = (cid for cid, _ in shown[-1].buttons)
+    world.bot.service.store.close()
+    # a new process: a new bot and service on the same database; the old buttons still work
+    again = await make_world(db_path, renderer=render_view)
+    again.threads.update(world.threads)
+    assert (await again.press(confirm, at(again, 2)))[-1].text.startswith(
+        "Refused: only the player who asked")
+    done = await again.press(confirm, at(again, 1))
+    assert done[-1].text.startswith("Done: user1 (B1) laid a short rail B1–S1"), done
+    gone = await again.press(cancel, at(again, 1))
+    assert gone[-1].text.startswith("Refused: this preview has expired")
+
+
+async def test_stored_previews_go_stale_and_only_the_newest_are_kept(db_path, monkeypatch):
+    import bot.core.service.previews as previews
+    monkeypatch.setattr(previews, "PREVIEWS_KEPT", 2)
+    service = GameService(Store(db_path), new_seed=lambda: 1)
+    ann, bo = Caller(1, "ann"), Caller(2, "bo")
+    created = await service.create_game(ann, "string_railway", seats=2,
+                                        options={"station_order": "central central central "
+                                                 "central", "river": "-5 50 30 50",
+                                                 "mountain": "50 50 65 50 65 65 50 65"})
+    game_id = created.game_id
+    await service.join(game_id, bo)
+    await service.start(game_id, ann)
+    from bot.core.moves import MOVES, resolve
+
+    def typed(name, text):
+        return lambda g, c: resolve(MOVES[name], {MOVES[name].pick[0]: text}, c, g)
+    for spot in ("20 20", "50 20"):
+        assert (await service.play(game_id, ann, typed("station", spot))).ok
+    tokens = [(await service.preview(game_id, ann, typed("rail", path))).confirm
+              for path in ("B1 S1", "long B1 S2", "long B1 S1 S2")]
+    service.store.close()
+    restarted = GameService(Store(db_path), new_seed=lambda: 1)
+    oldest = await restarted.confirm(tokens[0], ann, True)
+    assert oldest.error.startswith("this preview has expired")      # only 2 kept
+    assert (await restarted.confirm(tokens[2], ann, True)).ok
+    stale = await restarted.confirm(tokens[1], ann, True)
+    assert "moved on since this preview" in stale.error
+    record = restarted.store.game(game_id)
+    assert restarted.store.action_count(game_id) == 3 and record is not None

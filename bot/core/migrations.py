@@ -188,3 +188,19 @@ def m008_redo(db: Database) -> None:
     """Each undone action keeps the game version its undo left the game at: while the game
     is still at that version (nobody acted, undid or redid since), a redo puts it back."""
     db.execute("ALTER TABLE undone_actions ADD COLUMN redo_version INTEGER")
+
+
+@MIGRATIONS()
+def m009_previews(db: Database) -> None:
+    """Moves shown to a player and awaiting their Confirm (a previewed String Railway rail):
+    what Confirm makes, stored so that a bot restart between the preview and the button press
+    loses nothing. `version` is the game's version when it was shown."""
+    db.execute("""
+        CREATE TABLE previews (
+            token TEXT PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            version INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        )""")

@@ -121,6 +121,17 @@ class Request:
     text: str | None = None
 
 
+@dataclass(frozen=True)
+class Preview:
+    """A move shown to one player, made when they confirm it while the game is at `version`."""
+
+    token: str
+    game_id: int
+    version: int
+    user_id: int
+    action: Action
+
+
 class Store:
     def __init__(self, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT,
                  durable: bool = True) -> None:
@@ -385,6 +396,31 @@ class Store:
     def mark_reminded(self, game_id: int, when: str) -> None:
         with self._write():
             self.db.execute("UPDATE games SET reminded_at = ? WHERE id = ?", [when, game_id])
+
+    # -- previewed moves awaiting Confirm ------------------------------------------------------
+    def save_preview(self, token: str, game_id: int, version: int, user_id: int,
+                     action: Action, keep: int) -> None:
+        """Store a previewed move; only the `keep` newest previews are kept."""
+        with self._write():
+            self.db.execute("INSERT INTO previews (token, game_id, version, user_id, action, "
+                            "created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                            [token, game_id, version, user_id,
+                             json.dumps(action, sort_keys=True), _now()])
+            self.db.execute("DELETE FROM previews WHERE rowid NOT IN (SELECT rowid FROM "
+                            "previews ORDER BY rowid DESC LIMIT ?)", [keep])
+
+    def preview(self, token: str) -> Preview | None:
+        row = self._one("SELECT * FROM previews WHERE token = ?", [token])
+        if row is None:
+            return None
+        return Preview(row["token"], row["game_id"], row["version"], row["user_id"],
+                       json.loads(row["action"]))
+
+    def drop_preview(self, token: str) -> bool:
+        """Remove a preview; False if it was already gone (confirmed or cancelled elsewhere)."""
+        with self._write():
+            return self.db.execute("DELETE FROM previews WHERE token = ?",
+                                   [token]).rowcount > 0
 
     # -- notifications and undo votes ----------------------------------------------------------
     def wants_dm(self, user_id: int) -> bool:

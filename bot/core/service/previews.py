@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping
 from bot.core.results import Caller, Result
 from bot.core.service.base import MoveBuilder, ServiceBase, move_digest
 from bot.core.store import GameRecord
-from engine.game import Action, Game
+from engine.game import Game
 
 # Draws a view of a game from a given snapshot (a previewed move's).
 SnapshotDrawer = Callable[[Game, str, Mapping[str, Any]], bytes]
@@ -18,10 +18,8 @@ PREVIEWS_KEPT = 256
 
 
 class Previews(ServiceBase):
-    def _previews(self) -> dict[str, tuple[int, int, int, Action]]:
-        """Previewed moves awaiting Confirm: token -> (game, version, user, action); kept in
-        memory, so a restart only costs a player a new preview."""
-        return self.__dict__.setdefault("_pending_previews", {})
+    """Previewed moves awaiting Confirm live in the store (table `previews`), so that a
+    restart between the preview and the button press loses nothing."""
 
     async def preview(self, game_id: int, caller: Caller, build: MoveBuilder,
                       drawer: SnapshotDrawer | None = None, *,
@@ -41,10 +39,8 @@ class Previews(ServiceBase):
                                           move_digest(action))
             text, snapshot = shown
             token = secrets.token_hex(6)
-            pending = self._previews()
-            pending[token] = (record.id, record.version, caller.user_id, action)
-            while len(pending) > PREVIEWS_KEPT:
-                pending.pop(next(iter(pending)))
+            self.store.save_preview(token, record.id, record.version, caller.user_id, action,
+                                    keep=PREVIEWS_KEPT)
             files: tuple[tuple[str, bytes], ...] = ()
             if drawer is not None and game.views():
                 png = await asyncio.to_thread(drawer, game, game.views()[0], snapshot)
@@ -57,14 +53,16 @@ class Previews(ServiceBase):
     async def confirm(self, token: str, caller: Caller, approve: bool,
                       interaction_id: int | None = None) -> Result:
         """Make (or drop) a previewed move; refused if the game moved on since the preview."""
-        pending = self._previews().get(token)
+        pending = self.store.preview(token)
         if pending is None:
-            return Result(error="this preview has expired; preview the move again")
-        game_id, version, user_id, action = pending
-        if caller.user_id != user_id:
+            return Result(error="this preview has expired (it was confirmed, cancelled or "
+                                "replaced by newer ones); preview the move again")
+        game_id, version, action = pending.game_id, pending.version, pending.action
+        if caller.user_id != pending.user_id:
             return Result(error="only the player who asked for this preview can confirm it",
                           game_id=game_id)
-        del self._previews()[token]
+        if not self.store.drop_preview(token):  # a second press raced this one
+            return Result(error="this preview was just confirmed or cancelled", game_id=game_id)
         if not approve:
             return Result(text="Cancelled; nothing changed.", game_id=game_id)
         if self.store.version(game_id) != version:
