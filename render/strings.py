@@ -29,7 +29,9 @@ HALO = tint(HIGHLIGHT, 0.55)
 LEGEND = ("Ba base · Ce central · Ci city · Tr transit · Re regional · Ju junction · "
           "Su suburban · Te terminal · Vi village · Sc scenic",
           "VP owner/others · dots: companies served (coloured) and free · ⊗ crossing paid, "
-          "○ crossing on a station (free)")
+          "○ crossing on a station (free)",
+          "Points: x y in cm (scales below and left) or a cell, e.g. D4 (letters above, "
+          "numbers right): its centre")
 STATION_FILL = {"base": "#FFFFFF", "central": "#F7D774", "city": "#F2B6A0", "transit": "#BFD7EA",
                 "regional": "#CFE6B8", "junction": "#E2C8EC", "suburban": "#E9E2B0",
                 "terminal": "#D0D0D0", "village": "#DCEFD8", "scenic": "#BFE6DF"}
@@ -65,7 +67,11 @@ def render_string_board(snap: Mapping[str, Any], options: Collection[str] = ()) 
     companies = snap["companies"]
     table_h = (64 + 40 * len(companies) + 34 * _breakdown_lines(snap) + 30 * len(LEGEND) + 16) * SS
     img = Image.new("RGB", (WIDTH * SS, int(cv.board_h + table_h)), PAGE)
-    img.paste(_table_top(_key(snap["area"]), _key(snap["river"]), _key(snap["mountain"])))
+    cells = snap.get("cells") or {}
+    img.paste(_table_top(_key(snap["area"]), _key(snap["river"]), _key(snap["mountain"]),
+                         tuple((str(n), float(v)) for n, v in cells.get("columns", ())),
+                         tuple((str(n), float(v)) for n, v in cells.get("rows", ())),
+                         float(cells.get("size", 0))))
     draw = ImageDraw.Draw(img)   # opaque colours only: blending every text costs time
     _board(draw, cv, snap)
     _table(draw, cv, snap, int(cv.board_h))
@@ -81,9 +87,10 @@ def _key(points: Sequence[Sequence[float]]) -> tuple[tuple[float, float], ...]:
 
 
 @lru_cache(maxsize=8)
-def _table_top(area: tuple, river: tuple, mountain: tuple) -> Image.Image:
-    """The part of the board that never changes in a game (area, grid, mountain, river), drawn
-    once per game and process."""
+def _table_top(area: tuple, river: tuple, mountain: tuple, columns: tuple = (), rows: tuple = (),
+               cell: float = 0.0) -> Image.Image:
+    """The part of the board that never changes in a game (area, grid with its scales and cell
+    names, mountain, river), drawn once per game and process."""
     snap = {"area": area, "river": river, "mountain": mountain}
     cv = _Canvas(snap)
     img = Image.new("RGB", (WIDTH * SS, int(cv.board_h)), PAGE)
@@ -91,6 +98,7 @@ def _table_top(area: tuple, river: tuple, mountain: tuple) -> Image.Image:
     pts = [cv.xy(p) for p in area]
     draw.polygon(pts, fill=AREA_FILL)
     _grid(draw, cv)
+    _cell_names(draw, cv, columns, rows, cell)
     draw.polygon([cv.xy(p) for p in mountain], fill=MOUNTAIN_FILL + "B0")
     _hatch(img, cv, list(mountain))
     draw.line([cv.xy(p) for p in mountain + mountain[:1]], fill=MOUNTAIN_EDGE, width=3 * SS,
@@ -134,7 +142,6 @@ def _grid(draw: ImageDraw.ImageDraw, cv: _Canvas) -> None:
             if x % 10 == 0:
                 w = text_width(str(x), 13 * SS)
                 draw.text((bottom[0] - w / 2, bottom[1] + 8 * SS), str(x), fill=MUTED, font=font)
-                draw.text((top[0] - w / 2, top[1] - 24 * SS), str(x), fill=MUTED, font=font)
         x += GRID
     y = (int(cv.miny) // GRID) * GRID
     while y <= cv.maxy:
@@ -144,8 +151,22 @@ def _grid(draw: ImageDraw.ImageDraw, cv: _Canvas) -> None:
             if y % 10 == 0:
                 w = text_width(str(y), 13 * SS)
                 draw.text((left[0] - w - 8 * SS, left[1] - 9 * SS), str(y), fill=MUTED, font=font)
-                draw.text((right[0] + 8 * SS, right[1] - 9 * SS), str(y), fill=MUTED, font=font)
         y += GRID
+
+
+def _cell_names(draw: ImageDraw.ImageDraw, cv: _Canvas, columns: tuple, rows: tuple,
+                cell: float) -> None:
+    """Cell names in bold ink, centred on their column above the board and on their row to its
+    right (the centimetre scales are below and to the left)."""
+    size = 21 * SS
+    font = pil_font(True, size)
+    for letter, x0 in columns:
+        x, top = cv.xy((x0 + cell / 2, cv.maxy))
+        draw.text((x - text_width(letter, size, True) / 2, top - 34 * SS), letter, fill=INK,
+                  font=font)
+    for number, y0 in rows:
+        right, y = cv.xy((cv.maxx, y0 + cell / 2))
+        draw.text((right + 8 * SS, y - 14 * SS), number, fill=INK, font=font)
 
 
 def _hatch(img: Image.Image, cv: _Canvas, mountain: list[tuple[float, float]]) -> None:

@@ -8,13 +8,13 @@ import pytest
 
 from engine.errors import GameError, IllegalAction
 from engine.game import PlayerInfo
-from engine.strings.choices import GRID
+from engine.strings.grid import centres
 from engine.strings.game import StringRailway
 
 # A 20 cm square: the bases fill its corners and leave a cross 8 cm wide; the river's stub
 # (x = 10, y < 2) and the mountain (a triangle at the centre, grown by the half station: the
-# square 6.5..13.5) leave four gaps for a station's centre, one per arm, with no point of the
-# image's 10 cm grid: (10, 10) touches the mountain, the others the bases or the edge.
+# square 6.5..13.5) leave four gaps for a station's centre, one per arm, and no centre of the
+# image's cells A1, A2, C1, C2 ((5, 5) ... (15, 15)): each lies in a base grown by a station.
 CROWDED = {"area": [[0, 0], [20, 0], [20, 20], [0, 20]], "river": [[10, -1], [10, 2]],
            "mountain": [[9.5, 9.5], [10.5, 9.5], [10, 10.5]], "station_order": ["central"] * 10}
 GAPS = {"right": (13.5, 17, 9, 11), "bottom": (9, 11, 5, 6.5), "top": (9, 11, 13.5, 17),
@@ -43,10 +43,10 @@ def fits_somewhere(g: StringRailway, step: float = 0.25) -> bool:
 
 def test_off_grid_gaps_are_offered_one_per_region():
     g = crowded()
-    for x in range(0, 21, GRID):
-        for y in range(0, 21, GRID):
-            with pytest.raises(IllegalAction):
-                g.board.check_station("central", x, y)
+    assert len(centres(g.board.area.bounds)) == 4
+    for x, y in centres(g.board.area.bounds):
+        with pytest.raises(IllegalAction):
+            g.board.check_station("central", x, y)
     spots = [(c.action["x"], c.action["y"]) for c in g.legal_actions("p1")]
     assert sorted(gap_of(x, y) for x, y in spots) == sorted(GAPS)
 
@@ -85,24 +85,22 @@ def test_typed_set_aside_reads_as_the_move():
 
 
 @pytest.mark.parametrize("seed", [3, 11, 29])
-def test_listed_grid_spots_are_exactly_the_grid_points_that_pass_the_check(seed):
+def test_listed_spots_are_exactly_the_cell_centres_that_pass_the_check(seed):
     """The listing reads the free region; the check tests one square: they must agree."""
     rng = random.Random(seed)
     g = StringRailway([PlayerInfo(i, f"P{i}") for i in range(1, 4)], {}, seed)
-    minx, miny, maxx, maxy = g.board.area.bounds
     compared = 0
     while not g.finished:
         player = g.current.player
         listed = g.legal_actions(player)
         if g.pending:
             legal = set()
-            for x in range(0, int(maxx) + 1, GRID):
-                for y in range(0, int(maxy) + 1, GRID):
-                    try:
-                        g.board.check_station(g.pending[0], x, y)
-                    except GameError:
-                        continue
-                    legal.add((float(x), float(y)))
+            for x, y in centres(g.board.area.bounds):
+                try:
+                    g.board.check_station(g.pending[0], x, y)
+                except GameError:
+                    continue
+                legal.add((x, y))
             spots = {(c.action["x"], c.action["y"]) for c in listed
                      if c.action["type"] == "place_station"}
             if legal:

@@ -1,5 +1,5 @@
 """Legal String Railway moves as complete actions, for autocomplete and the console's list:
-station spots on the image's 5 cm grid, straight rails between two stations, forfeits and the
+station spots at the centres of the image's named cells, straight rails between two stations, forfeits and the
 setup choices. Any other legal spot or path can be typed; these are the ready-made ones."""
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Collection
 
 from engine.errors import GameError
 from engine.game import Choice, PlayerId
+from engine.strings import grid as cells
 from engine.strings.stations import TYPES
 
 if TYPE_CHECKING:
     from engine.strings.game import StringRailway
 
-GRID = 10  # cm between suggested station spots (the labelled lines of the image)
 
 
 def choices(game: "StringRailway", player: PlayerId,
@@ -48,20 +48,22 @@ def station_spots(game: "StringRailway", player: PlayerId) -> list[Choice]:
     if not spots:
         return [Choice(f"set the {name} station aside (it fits nowhere)",
                        {"type": "set_aside_station", "entity": player})]
-    return [Choice(f"place {name} at {x:g} {y:g}",
-                   {"type": "place_station", "entity": player, "x": x, "y": y})
-            for x, y in spots]
+    bounds = game.board.area.bounds
+    out = []
+    for x, y in spots:
+        cell = cells.name((x, y), bounds)
+        where = f"{cell} ({x:g} {y:g})" if cell else f"{x:g} {y:g}"
+        out.append(Choice(f"place {name} at {where}",
+                          {"type": "place_station", "entity": player, "x": x, "y": y}))
+    return out
 
 
 def free_spots(game: "StringRailway") -> list[tuple[float, float]]:
-    """Centres where the next drawn station fits: the image's labelled grid points where it
-    does, else one point inside each free region, rounded as far as it still fits. Empty: the
+    """Centres where the next drawn station fits: the centres of the image's named cells
+    where it does, else one point inside each free region, rounded as far as it still fits. Empty: the
     station fits nowhere."""
     board, kind = game.board, game.pending[0]
-    minx, miny, maxx, maxy = board.area.bounds
-    grid = [(float(gx * GRID), float(gy * GRID))
-            for gx in range(math.ceil(minx / GRID), math.floor(maxx / GRID) + 1)
-            for gy in range(math.ceil(miny / GRID), math.floor(maxy / GRID) + 1)]
+    grid = cells.centres(board.area.bounds)
     found = [p for p, ok in zip(grid, board.fits_at(grid)) if ok]
     if found:
         return found

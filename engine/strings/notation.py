@@ -1,12 +1,14 @@
-"""How players type String Railway moves in chat: a station's centre as `x y`, a rail as its
-kind and stops, e.g. `short B1 S3 (40 20) S5` (labels, and free points as two numbers)."""
+"""How players type String Railway moves in chat: a station's centre as `x y` or a cell of the
+image (`D4`), a rail as its kind and stops, e.g. `short B1 S3 (40 20) D4 S5` (labels, and free
+points as two numbers or a cell)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Collection, Mapping
 
 from engine.errors import InvalidAction
 from engine.game import Action, PlayerId
+from engine.strings import grid as cells
 
 if TYPE_CHECKING:
     from engine.strings.game import StringRailway
@@ -14,16 +16,22 @@ if TYPE_CHECKING:
 _TOKEN = re.compile(r"[A-Za-z]+\d*|-?\d+(?:\.\d+)?")
 
 
-def point(text: str) -> tuple[float, float]:
+def point(text: str, bounds: cells.Bounds) -> tuple[float, float]:
+    """A point typed as `x y` (centimetres, the image's bottom and left scales) or as a cell
+    of the image (`D4`, its centre)."""
+    if cells.is_cell(text):
+        return cells.centre(text, bounds)
     nums = re.findall(r"-?\d+(?:\.\d+)?", text)
     if len(nums) != 2 or re.sub(r"[-\d.\s,;()]", "", text):
-        raise InvalidAction(f"give the station's centre as two numbers, x y (e.g. 40 25), not "
-                            f"{text!r}")
+        raise InvalidAction(f"give the station's centre as two numbers, x y (e.g. 40 25), or a "
+                            f"cell of the image (e.g. D4), not {text!r}")
     return float(nums[0]), float(nums[1])
 
 
-def path(text: str) -> tuple[str | None, list[Any]]:
-    """(rail kind if typed, stops) from `short B1 S3 (40 20) S5`."""
+def path(text: str, labels: Collection[str] = (),
+         bounds: cells.Bounds | None = None) -> tuple[str | None, list[Any]]:
+    """(rail kind if typed, stops) from `short B1 S3 (40 20) D4 S5`: a name that is not one of
+    the station `labels` but a cell of the image (with `bounds`) is a free point, its centre."""
     kind = None
     stops: list[Any] = []
     pending: list[float] = []
@@ -34,7 +42,10 @@ def path(text: str) -> tuple[str | None, list[Any]]:
         elif token[0].isalpha():
             if pending:
                 raise InvalidAction(f"a free point needs two numbers (x y), near {token}")
-            stops.append(token.upper())
+            if token.upper() not in labels and bounds is not None and cells.is_cell(token):
+                stops.append(list(cells.centre(token, bounds)))
+            else:
+                stops.append(token.upper())
         else:
             pending.append(float(token))
             if len(pending) == 2:
@@ -57,10 +68,10 @@ def typed_action(game: "StringRailway", entity: PlayerId, action_type: str,
     if action_type in ("place_station", "set_aside_station"):
         if "aside" in text.lower().split():  # a station that fits nowhere: `set aside`
             return {"type": "set_aside_station", "entity": entity}
-        x, y = point(text)
+        x, y = point(text, game.board.area.bounds)
         return {"type": "place_station", "entity": entity, "x": x, "y": y}
     if action_type == "lay_rail":
-        kind, stops = path(text)
+        kind, stops = path(text, game.board.stations, game.board.area.bounds)
         if kind is None:  # the shortest rail left that is long enough
             from engine.strings.geometry import length
             run = length([game.board.resolve(s)[0] for s in stops])

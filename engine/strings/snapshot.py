@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.strings import grid as cells
 from engine.strings.board import RailPlan
 from engine.strings.stations import TYPES, value
 
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
 def snapshot(game: "StringRailway", proposal: RailPlan | None = None) -> dict[str, Any]:
     """The table; `proposal` (a checked rail not laid yet) is drawn as the highlighted rail."""
     board = game.board
+    bounds = board.area.bounds
     stations = []
     for st in board.stations.values():
         t = TYPES[st.kind]
@@ -54,4 +56,6 @@ def snapshot(game: "StringRailway", proposal: RailPlan | None = None) -> dict[st
         "finished": game.finished,
         "winners": game.winners() if game.finished else [],
         "expert": game.expert,
+        "cells": {"size": cells.CELL, "columns": [list(c) for c in cells.columns(bounds)],
+                  "rows": [list(r) for r in cells.rows(bounds)]},
     }
