@@ -50,9 +50,9 @@ TITLE_NOTES = {
              "one. After the 9+5 the Southern Railway forms and nationalisation ends the game."),
     "string_railway": (
         "String Railway: 2-5 players (two play two companies each). Each turn draw a station "
-        "(a Village draws one more), place it by its centre (x y in cm, as on the map's grid), "
+        "(a Village draws one more), place it by its centre (x y in cm, or a map cell like D4), "
         "then lay a short (30) or long (60) rail from your base or a station you reach: stations "
-        "by label, free points as x y. Stations score when first reached, crossings cost 1 "
+        "by label, free points as x y or a cell. Stations score when first reached, crossings cost 1 "
         "(on a station free); /play hint lists the best rails. Before the first station the "
         "river's and mountain's seats may reroll them."),
 }
