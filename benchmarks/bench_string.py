@@ -8,7 +8,8 @@
    (stations on random free grid points); the last turns are the late positions. Target <= 2 s.
    Also a crowded position: 20 stations within 50 cm of the first player's base, long rail.
 3. The board image of the final position (warm: the area, river and mountain layer is drawn
-   once per game). Target <= 300 ms.
+   once per game). Target <= 300 ms. Also a new process's first image (imports, Pillow's file
+   drivers, fonts and that layer), without and after `warm_up` (which the bot runs at start).
 """
 from __future__ import annotations
 
@@ -111,7 +112,38 @@ def main() -> int:
     warm = [ms(lambda: render_string_board(snap)) for _ in range(max(3, args.repeat // 4))]
     print(f"board image: first {cold:.0f} ms, then median {statistics.median(warm):.0f} ms, "
           f"max {max(warm):.0f} ms (target <= 300)")
+    for warm in (False, True):
+        runs = [first_image_in_a_new_process(warm) for _ in range(3)]
+        took = statistics.median(r[1] for r in runs)
+        what = f"after warm_up ({statistics.median(r[0] for r in runs):.0f} ms at start)" \
+            if warm else "cold (import included)"
+        print(f"a new process's first board image, {what}: median {took:.0f} ms")
     return 0
+
+
+FIRST_IMAGE = """
+import sys, time
+sys.path[:0] = [{root!r}]
+from engine.eighteen import io
+from tests.test_string_game_two import GAME
+snap = io.load(GAME).game.snapshot()
+start = time.perf_counter()
+if {warm}:
+    from render.strings import warm_up
+    warm_up()
+ready = time.perf_counter()
+from render.strings import render_string_board
+render_string_board(snap)
+print((ready - start) * 1000, (time.perf_counter() - ready) * 1000)
+"""
+
+
+def first_image_in_a_new_process(warm: bool) -> tuple[float, float]:
+    """(warm-up ms, first image ms) in a fresh interpreter."""
+    import subprocess
+    out = subprocess.run([sys.executable, "-c", FIRST_IMAGE.format(root=str(ROOT), warm=warm)],
+                         capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), float(out[1])
 
 
 if __name__ == "__main__":

@@ -5,8 +5,6 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping
 
-from render.board import BoardDataError
-
 CURRENCY = {"1860": "£"}
 
 
@@ -20,6 +18,8 @@ def reading(image: str) -> Iterator[None]:
     try:
         yield
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        # render.board (the 18xx board data) loads only here: String Railway never needs it
+        from render.board import BoardDataError
         if isinstance(exc, (SnapshotError, BoardDataError)):
             raise
         raise SnapshotError(f"malformed snapshot, cannot draw the {image}: "

@@ -82,6 +82,16 @@ def render_string_board(snap: Mapping[str, Any], options: Collection[str] = ()) 
     return buf.getvalue()
 
 
+def warm_up() -> None:
+    """Load what a process's first board image would otherwise wait for: Pillow's file
+    drivers (loaded by the first save) and the fonts at the sizes the board sets text in."""
+    Image.preinit()
+    for bold in (False, True):
+        for size in (13, 15, 20, 21, 22, 23):
+            pil_font(bold, size * SS)
+        text_width("B1 S1 Ce 3", 20 * SS, bold)
+
+
 def _key(points: Sequence[Sequence[float]]) -> tuple[tuple[float, float], ...]:
     return tuple((float(p[0]), float(p[1])) for p in points)
 
@@ -94,12 +104,12 @@ def _table_top(area: tuple, river: tuple, mountain: tuple, columns: tuple = (), 
     snap = {"area": area, "river": river, "mountain": mountain}
     cv = _Canvas(snap)
     img = Image.new("RGB", (WIDTH * SS, int(cv.board_h)), PAGE)
-    draw = ImageDraw.Draw(img, "RGBA")
+    draw = ImageDraw.Draw(img)   # opaque: blending only where the mountain lets the grid show
     pts = [cv.xy(p) for p in area]
     draw.polygon(pts, fill=AREA_FILL)
     _grid(draw, cv)
     _cell_names(draw, cv, columns, rows, cell)
-    draw.polygon([cv.xy(p) for p in mountain], fill=MOUNTAIN_FILL + "B0")
+    ImageDraw.Draw(img, "RGBA").polygon([cv.xy(p) for p in mountain], fill=MOUNTAIN_FILL + "B0")
     _hatch(img, cv, list(mountain))
     draw.line([cv.xy(p) for p in mountain + mountain[:1]], fill=MOUNTAIN_EDGE, width=3 * SS,
               joint="curve")

@@ -24,6 +24,13 @@ def _options(game: Game) -> list[str]:
     return sorted(name for name, value in game.options.items() if value)
 
 
+def warm_up() -> None:
+    """Load the drawing code, Pillow's file drivers and the fonts, so that the first image a
+    player asks for does not wait for them (the bot runs this in the background at start)."""
+    from render.strings import warm_up as warm_strings
+    warm_strings()
+
+
 def render_view(game: Game, view: str, places: Sequence[str] = (),
                 runs: Sequence[Mapping[str, Any]] = ()) -> bytes:
     """`view` of the game; "focus" is the map around `places` with `runs` drawn on it."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from datetime import datetime, timezone
 
 import discord
@@ -92,8 +93,9 @@ class RailchatBot(commands.Bot):
 def run_bot(settings: Settings) -> None:
     """Connect to Discord and serve until interrupted."""
     assert settings.token, "run_bot needs DISCORD_TOKEN"
-    from bot.core.rendering import render_view
+    from bot.core.rendering import render_view, warm_up
 
+    threading.Thread(target=warm_up, name="render-warm-up", daemon=True).start()
     store = Store(settings.db_path)
     try:
         service = GameService(store, remind_hours=settings.remind_hours)
