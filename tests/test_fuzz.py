@@ -1,5 +1,6 @@
-"""The fuzz harness (bot/core/fuzz, `railchat fuzz`): a small CI budget of short 1830 games
-through the service, and proof that each of its checks can fail."""
+"""The fuzz harness (bot/core/fuzz, `railchat fuzz`): a small CI budget of short 1830 games and
+complete String Railway games through the service, and proof that each of its checks can
+fail."""
 from __future__ import annotations
 
 import asyncio
@@ -27,6 +28,17 @@ def test_short_1830_games_keep_every_invariant(seed: int, tmp_path: Path) -> Non
                                    out_dir=tmp_path))
     assert report.failure is None, report.file
     assert report.actions >= 40 and report.illegal > 0 and report.replays >= 2
+
+
+@pytest.mark.parametrize("seed, players", [(s, 2 + i % 4) for i, s in
+                                           enumerate(game_seeds(16, 8))])
+def test_complete_string_railway_games_keep_every_invariant(seed: int, players: int,
+                                                            tmp_path: Path) -> None:
+    """String Railway's CI budget: whole games, 2 to 5 players (a long run: README)."""
+    report = asyncio.run(fuzz_game("string_railway", players, seed, replay_every=20,
+                                   out_dir=tmp_path))
+    assert report.failure is None, report.file
+    assert report.finished and report.illegal > 0 and report.replays >= 2
 
 
 def test_a_seed_plays_the_same_game_again(tmp_path: Path) -> None:
