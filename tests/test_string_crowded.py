@@ -108,3 +108,49 @@ def test_listed_spots_are_exactly_the_cell_centres_that_pass_the_check(seed):
                 compared += 1
         g.process(rng.choice(listed).action)
     assert compared >= 10
+
+
+def _reference_fits(g: StringRailway, x: float, y: float) -> bool:
+    """The placement rule read straight from the spec with shapely: the square lies inside
+    the area and is more than 1e-9 from every string and station."""
+    from shapely.geometry import LineString, box
+    h = g.board.sizes.station / 2
+    sq = box(x - h, y - h, x + h, y + h)
+    board = g.board
+    strings = [board.area.exterior, LineString(board.river), LineString(board.mountain)]
+    strings += [LineString(r.points) for r in board.rails]
+    squares = [box(s.square.x0, s.square.y0, s.square.x1, s.square.y1)
+               for s in board.stations.values()]
+    return board.area.contains(sq) and all(s.distance(sq) > 1e-9 for s in strings + squares)
+
+
+@pytest.mark.parametrize("seed", [4, 8])
+def test_the_station_check_agrees_with_the_rule_read_with_shapely(seed):
+    """check_station tests squares without shapely objects when nothing is near: at random
+    centres, and at centres just touching or just clear of a station or a rail, it decides
+    alike."""
+    rng = random.Random(seed)
+    g = StringRailway([PlayerInfo(i, f"P{i}") for i in range(1, 5)], {}, seed)
+    while g.turn < 12:
+        listed = g.legal_actions(g.current.player)
+        rails = [c for c in listed if c.action["type"] == "lay_rail"]
+        g.process(rng.choice(rails or listed).action)
+    minx, miny, maxx, maxy = g.board.area.bounds
+    points = [(rng.uniform(minx - 3, maxx + 3), rng.uniform(miny - 3, maxy + 3))
+              for _ in range(400)]
+    for st in g.board.stations.values():   # 6 apart: touching; a hair more: clear
+        cx, cy = st.centre
+        points += [(cx + 6, cy), (cx + 6 + 1e-6, cy), (cx - 3, cy + 6), (cx + 6, cy + 6 + 1e-6)]
+    for rail in g.board.rails:              # a square's edge on a rail's bend, or just clear
+        for px, py in rail.points[1:-1] + [rail.points[0]]:
+            points += [(px + 3, py + 0.5), (px - 3 - 1e-6, py), (px, py + 3)]
+    agree = 0
+    for x, y in points:
+        try:
+            g.board.check_station("central", x, y)
+            fits = True
+        except IllegalAction:
+            fits = False
+        assert fits == _reference_fits(g, x, y), (x, y)
+        agree += fits
+    assert agree > 20   # both outcomes were tried

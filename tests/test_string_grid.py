@@ -23,7 +23,9 @@ def test_the_default_square_has_columns_a_to_k_without_b_and_i_and_rows_1_to_9()
     assert [r for r, _ in grid.rows(SQUARE)] == [str(n) for n in range(1, 10)]
     assert grid.centre("D4", SQUARE) == (25.0, 35.0)
     assert grid.centre(" k9 ", SQUARE) == (85.0, 85.0)    # K9 is the cell 80..90, 80..90
-    assert grid.name((25.0, 35.0), SQUARE) == "D4" and grid.name((20.0, 35.0), SQUARE) is None
+    cols, rows = grid.columns(SQUARE), grid.rows(SQUARE)
+    assert grid.name((25.0, 35.0), cols, rows) == "D4"
+    assert grid.name((20.0, 35.0), cols, rows) is None and grid.name((95, 5), cols, rows) is None
 
 
 @pytest.mark.parametrize("text", ["B1", "S3", "I2", "O5"])

@@ -49,9 +49,10 @@ def station_spots(game: "StringRailway", player: PlayerId) -> list[Choice]:
         return [Choice(f"set the {name} station aside (it fits nowhere)",
                        {"type": "set_aside_station", "entity": player})]
     bounds = game.board.area.bounds
+    cols, rows = cells.columns(bounds), cells.rows(bounds)
     out = []
     for x, y in spots:
-        cell = cells.name((x, y), bounds)
+        cell = cells.name((x, y), cols, rows)
         where = f"{cell} ({x:g} {y:g})" if cell else f"{x:g} {y:g}"
         out.append(Choice(f"place {name} at {where}",
                           {"type": "place_station", "entity": player, "x": x, "y": y}))

@@ -75,14 +75,18 @@ class StringRailway(Game):
         self.last_plan: RailPlan | None = None
         self._begin_turn()
 
-    def _shape_table(self) -> None:
-        """(Re)build the board's river and mountain from what was given or rolled."""
+    def _shape_table(self, keep_river: bool = False) -> None:
+        """(Re)build the board's river and mountain from what was given or rolled;
+        `keep_river`: only the mountain changed (the river would come out the same)."""
         area = check_area(self.area_points)
-        river = self.river_given
-        if river is None:
-            river = generate_river(random.Random(f"{self.seed}:river:{self.rolls['river']}"), area,
-                                   self.squares, self.sizes)
-        river_line = check_river(river, area, self.sizes)
+        if keep_river:
+            river, river_line = self.board.river, self.board.river_line
+        else:
+            river = self.river_given
+            if river is None:
+                river = generate_river(random.Random(f"{self.seed}:river:{self.rolls['river']}"),
+                                       area, self.squares, self.sizes)
+            river_line = check_river(river, area, self.sizes)
         mountain = self.mountain_given
         if mountain is None:
             mountain = generate_mountain(
@@ -265,7 +269,7 @@ class StringRailway(Game):
             self.river_given = None
         else:
             self.mountain_given = None
-        self._shape_table()
+        self._shape_table(keep_river=what == "mountain")
         return ({"type": "reroll", "entity": action["entity"], "what": what},
                 f"{self.player_name(self._entity(action))} rolled a new {what} "
                 f"({self.max_rolls - self.rolls[what]} more allowed).")
@@ -279,7 +283,7 @@ class StringRailway(Game):
             self.river_given = pts
         else:
             self.mountain_given = pts
-        self._shape_table()
+        self._shape_table(keep_river=what == "mountain")
         return ({"type": "set_shape", "entity": action["entity"], "what": what,
                  "points": [list(p) for p in pts]},
                 f"{self.player_name(self._entity(action))} laid the {what} by hand.")

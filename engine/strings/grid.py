@@ -64,9 +64,8 @@ def centre(text: str, bounds: Bounds) -> Point:
     return (cols[m.group(1).upper()] + CELL / 2, rws[m.group(2)] + CELL / 2)
 
 
-def name(p: Point, bounds: Bounds) -> str | None:
-    """The cell whose centre is p, if p is one."""
-    cols, rws = columns(bounds), rows(bounds)
+def name(p: Point, cols: list[tuple[str, float]], rws: list[tuple[str, float]]) -> str | None:
+    """The cell whose centre is p, if p is one (`cols`, `rows`: the board's `columns`, `rows`)."""
     i = (p[0] - cols[0][1] - CELL / 2) / CELL
     j = (p[1] - rws[0][1] - CELL / 2) / CELL
     if abs(i - round(i)) > 1e-9 or abs(j - round(j)) > 1e-9:
