@@ -190,3 +190,35 @@ async def test_stored_previews_go_stale_and_only_the_newest_are_kept(db_path, mo
     assert "moved on since this preview" in stale.error
     record = restarted.store.game(game_id)
     assert restarted.store.action_count(game_id) == 3 and record is not None
+
+
+async def test_a_station_that_fits_nowhere_is_set_aside_with_the_station_command(db_path):
+    from bot.core.moves import MOVES, moves_text, resolve
+    service = GameService(Store(db_path), new_seed=lambda: 1)
+    callers = [Caller(n, f"u{n}") for n in (1, 2, 3, 4)]
+    created = await service.create_game(callers[0], "string_railway", seats=4, options={
+        "area": "0 0; 20 0; 20 20; 0 20", "river": "10 -1; 10 2",
+        "mountain": "9.5 9.5; 10.5 9.5; 10 10.5", "station_order": "central " * 10})
+    game_id = created.game_id
+    for caller in callers[1:]:
+        await service.join(game_id, caller)
+    await service.start(game_id, callers[0])
+
+    def typed(name, text):
+        return lambda g, c: resolve(MOVES[name], {MOVES[name].pick[0]: text}, c, g)
+    early = await service.play(game_id, callers[0], typed("station", "set aside"))
+    assert "still fits in the play area (e.g. centred at (" in early.error
+    for turn in range(8):      # place the first suggestion, else forfeit, until none fits
+        caller = callers[turn % 4]
+        listed = await service.legal_actions(game_id, caller.user_id)
+        if any(c.action["type"] == "set_aside_station" for c in listed):
+            break
+        if listed[0].action["type"] == "place_station":
+            assert (await service.play(game_id, caller, lambda g, c: dict(c[0].action))).ok
+            listed = await service.legal_actions(game_id, caller.user_id)
+            if listed[0].action["type"] == "place_station":
+                assert (await service.play(game_id, caller, lambda g, c: dict(c[0].action))).ok
+        assert (await service.play(game_id, caller, typed("forfeit", "short"))).ok
+    assert "/play station: set the Central station aside (it fits nowhere)" in moves_text(listed)
+    done = await service.play(game_id, caller, typed("station", "set aside"))
+    assert "set the drawn Central station aside: it fits nowhere" in done.text, done
