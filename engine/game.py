@@ -37,8 +37,8 @@ class Choice:
 
 @dataclass(frozen=True)
 class TurnInfo:
-    """Who must act and on what, for a turn prompt: the player, the company they act for
-    (None when for themselves), the step, the facts that matter now (cash, trains...) and what
+    """Who must act and on what, for a turn prompt: the player (None: any player, for a company
+    without a director), the company they act for (None when for themselves), the step, the facts that matter now (cash, trains...) and what
     is compulsory (None when every move is optional)."""
 
     player: PlayerId | None

@@ -157,7 +157,11 @@ def _companies(snapshot: Mapping[str, Any], corps: dict[str, Any], colours: dict
 
 def _privates(snapshot: Mapping[str, Any], title: str) -> Table:
     names = player_names(snapshot)
-    table = Table("Private companies", [Cell(h, True) for h in ("", "Name", "Value", "Income", "Owner")],
+    lot = snapshot.get("lot_bids") or []    # an auction for the right to choose an item (1860)
+    heading = "Private companies" + ("  (bids for the next choice: " + ", ".join(
+        f"{names.get(b.get('player'), b.get('player'))} {money(title, b.get('price'))}" for b in lot) + ")"
+        if lot else "")
+    table = Table(heading, [Cell(h, True) for h in ("", "Name", "Value", "Income", "Owner")],
                   align=["l", "l", "r", "r", "l"])
     for sym, c in need(snapshot, "companies", dict).items():
         owner = c.get("owner")

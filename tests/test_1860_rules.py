@@ -12,7 +12,7 @@ from engine import PlayerInfo, create_game
 from engine.eighteen import io
 from engine.errors import IllegalAction
 from engine.g1860 import Game1860
-from tests.reference_games import game_path
+from tests.reference_games import game_ids, game_path
 
 ANN, BOB, CAT = 1, 2, 3
 
@@ -304,3 +304,13 @@ def test_ryde_s_green_tile_is_laid_only_as_printed() -> None:
     with pytest.raises(IllegalAction, match="tile 758 is laid only as printed, never turned"):
         act(game, "IOW", "lay_tile", hex="I3", tile="758-0", rotation=1)
     act(game, "IOW", "lay_tile", hex="I3", tile="758-0", rotation=0)
+
+
+@pytest.mark.parametrize("game_set,name", [(s, n) for s in ("1860", "random/1860") for n in game_ids(s)
+                                           if n != "19354"])
+def test_the_route_finder_is_never_below_what_was_run_in_any_1860_game(game_set: str, name: str) -> None:
+    """Every run_routes of the other real games and of the random ones (run by 18xx.games' own
+    route finder): the exact best is never below it."""
+    from bot.cli.routes import route_checks
+    checks = list(route_checks(json.loads(game_path(game_set, name).read_text())))
+    assert checks and [c.action_id for c in checks if c.best < c.recorded] == []

@@ -81,10 +81,11 @@ def cmd_routes(args: argparse.Namespace) -> int:
 
     try:
         data = io.read_file(args.file)
+        currency = io.new_game(data).CURRENCY
         checks = []
         for check in route_checks(data):
             checks.append(check)
-            _emit(check.line(args.show), args.json)
+            _emit(check.line(args.show), args.json, currency)
     except OSError as exc:
         print(f"railchat: cannot read {args.file}: {exc}", file=sys.stderr)
         return 1
@@ -95,7 +96,7 @@ def cmd_routes(args: argparse.Namespace) -> int:
     return 0
 
 
-def _emit(line: dict[str, Any], as_json: bool) -> None:
+def _emit(line: dict[str, Any], as_json: bool, currency: str = "$") -> None:
     if as_json:
         print(json.dumps(line))
     elif line.get("summary"):
@@ -106,4 +107,4 @@ def _emit(line: dict[str, Any], as_json: bool) -> None:
         print(f"#{line['action_id']:<5} {line['corporation']:<5} recorded {line['recorded']:>4}  "
               f"best {line['best']:>4}  {line['ms']:>7.2f} ms{mark}")
         for r in line.get("routes", []):
-            print(f"        {r['train']:<6} {r['stops']}  ${r['revenue']}")
+            print(f"        {r['train']:<6} {r['stops']}  {currency}{r['revenue']}")

@@ -41,10 +41,10 @@ def best_routes_text(game: Game, company: str) -> str:
     total, routes = game.best_routes(corp)
     if not routes:
         return f"{corp.sym}'s trains have no route to run now."
-    lines = [f"{corp.sym} can earn ${total}:"]
+    lines = [f"{corp.sym} can earn {game.money(total)}:"]
     for r in routes:
         lines.append(f"  {r['train']}: {r.get('revenue_str') or '-'.join(r.get('hexes', []))} "
-                     f"(${r.get('revenue', 0)})")
+                     f"({game.money(r.get('revenue', 0))})")
     return "\n".join(lines)
 
 

@@ -19,7 +19,7 @@ def prompt_embed(turn: Sequence[TurnInfo], names: dict[Any, str]) -> discord.Emb
     if not turn:
         return None
     first = turn[0]
-    who = names.get(first.player, str(first.player)) if first.player is not None else "nobody"
+    who = names.get(first.player, str(first.player)) if first.player is not None else "any player"
     title = f"{who} for {first.acting_for}" if first.acting_for else who
     embed = discord.Embed(title=f"To act: {title}"[:256], colour=EMBED_COLOUR,
                           description=first.step[:4096])

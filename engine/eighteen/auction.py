@@ -126,7 +126,7 @@ class WaterfallAuction(Step):
         else:
             if self.may_purchase(company):
                 if price < company.min_bid:
-                    raise IllegalAction(f"{company.name} costs ${company.min_bid}")
+                    raise IllegalAction(f"{company.name} costs {self.game.money(company.min_bid)}")
                 self.round.last_to_act = entity
                 self.bids.pop(company, None)
                 self.buy_company(entity, company, price)
@@ -138,11 +138,11 @@ class WaterfallAuction(Step):
     def add_bid(self, player: Player, company: Company, price: int) -> None:
         low = self.min_bid(company)
         if price < low:
-            raise IllegalAction(f"the minimum bid for {company.name} is ${low}")
+            raise IllegalAction(f"the minimum bid for {company.name} is {self.game.money(low)}")
         high = self.max_bid(player, company)
         if price > high:
-            raise IllegalAction(f"{player.name} cannot afford a ${price} bid; the most they can bid "
-                                f"on {company.name} is ${high}")
+            raise IllegalAction(f"{player.name} cannot afford a {self.game.money(price)} bid; the most they can bid "
+                                f"on {company.name} is {self.game.money(high)}")
         bids = [b for b in self.bids.get(company, []) if b[0] is not player]
         bids.append((player, price))
         self.bids[company] = bids
@@ -164,7 +164,7 @@ class WaterfallAuction(Step):
     def buy_company(self, player: Player, company: Company, price: int) -> None:
         available = self.max_bid(player, company)
         if available < price:
-            raise IllegalAction(f"{player.name} has ${available} available and cannot spend ${price}")
+            raise IllegalAction(f"{player.name} has {self.game.money(available)} available and cannot spend {self.game.money(price)}")
         self.game.give_company(player, company, price)
         self.companies.remove(company)
 

@@ -13,6 +13,7 @@ from engine.eighteen.describe import exits_text
 from engine.eighteen.entities import Company, Corporation, Player
 from engine.eighteen.operating import BuyTrain, HomeToken, SpecialToken, Token
 from engine.eighteen.stock import BuySellParShares
+from engine.eighteen.submissions import controller
 from engine.game import Choice
 
 if TYPE_CHECKING:
@@ -45,12 +46,10 @@ def controlled_entities(game: "EighteenGame", pid: Any) -> list[Any]:
     and (in an emergency train purchase) themselves."""
     out: list[Any] = []
     for e in game.active_entities():
-        owner = e if isinstance(e, Player) else getattr(e, "owner", None)
-        if isinstance(owner, Corporation):
-            owner = owner.owner
-        if isinstance(owner, Player) and owner.id == pid:
+        owner = controller(e)
+        if any(p.id == pid for p in game.actors(e)):
             out.append(e)
-            if isinstance(e, Corporation) and isinstance(game.round.active_step(), BuyTrain):
+            if owner is not None and isinstance(e, Corporation) and isinstance(game.round.active_step(), BuyTrain):
                 out.append(owner)
     for company in game.companies:
         owner = company.owner
@@ -79,7 +78,7 @@ def candidates(game: "EighteenGame", entity: Any,
             for company in step.companies:
                 price = step.min_bid(company)
                 verb = "Buy" if step.may_purchase(company) else "Bid"
-                yield f"{verb} {company.sym} ({company.name}) for ${price}", {**base, "company": company.sym,
+                yield f"{verb} {company.sym} ({company.name}) for {game.money(price)}", {**base, "company": company.sym,
                                                                              "price": price}
         elif t == "par":
             pending = isinstance(step, CompanyPendingPar)
@@ -87,7 +86,7 @@ def candidates(game: "EighteenGame", entity: Any,
                      else [c for c in game.corporations if not c.ipoed])
             for corp in corps:
                 for cell in game.par_prices(corp):
-                    yield f"Par {corp.sym} at ${cell.price}", {**base, "corporation": corp.sym,
+                    yield f"Par {corp.sym} at {game.money(cell.price)}", {**base, "corporation": corp.sym,
                                                                  "share_price": cell.id}
         elif t == "buy_shares":
             if isinstance(entity, Company):
@@ -103,7 +102,7 @@ def candidates(game: "EighteenGame", entity: Any,
                     if game.president_sales_to_market and source is game.pool and \
                             any(s.president for s in source.shares_of(corp)):
                         price = corp.share_price.price if corp.share_price else 0
-                        yield (f"Take the {corp.sym} director's certificate from the market for ${price} "
+                        yield (f"Take the {corp.sym} director's certificate from the market for {game.money(price)} "
                                f"(one of your shares goes back)", {**base, "shares": [corp.all_shares[0].id],
                                                                   "percent": 10})
                     if avail:
@@ -111,17 +110,17 @@ def candidates(game: "EighteenGame", entity: Any,
                         price = sh.bundle_price([share], share.percent, corp)
                         checked = _stock_step_checks(step, "process_buy_shares",
                                                      lambda: step.buy_problem(entity, [share]))
-                        yield (f"Buy {share.percent}% of {corp.sym} from the {where} for ${price}",
+                        yield (f"Buy {share.percent}% of {corp.sym} from the {where} for {game.money(price)}",
                                {**base, "shares": [share.id], "percent": share.percent, **checked})
         elif t == "sell_shares" and isinstance(entity, Player):
             for corp in game.corporations:
                 for shares, percent in sh.sellable_bundles(game, entity, corp):
                     if corp.share_price is None:
                         continue
-                    price = sh.bundle_price(shares, percent, corp)
+                    price = game.sale_price(shares, percent, corp)
                     checked = _stock_step_checks(step, "process_sell_shares",
                                                  lambda: step.can_sell(entity, shares, percent))
-                    yield (f"Sell {percent}% of {corp.sym} for ${price}",
+                    yield (f"Sell {percent}% of {corp.sym} for {game.money(price)}",
                            {**base, "shares": [s.id for s in shares], "percent": percent, **checked})
         elif t == "buy_company":
             comps = (step.purchasable_companies(entity) if isinstance(step, BuySellParShares)
@@ -133,7 +132,7 @@ def candidates(game: "EighteenGame", entity: Any,
                 else:
                     prices = [company.value]
                 for price in prices:
-                    yield f"Buy {company.sym} for ${price}", {**base, "company": company.sym, "price": price}
+                    yield f"Buy {company.sym} for {game.money(price)}", {**base, "company": company.sym, "price": price}
         elif t == "lay_tile":
             corp = entity.owner if isinstance(entity, Company) else entity
             ability = game.track_ability(entity, game.round) if isinstance(entity, Company) else None
@@ -152,7 +151,7 @@ def candidates(game: "EighteenGame", entity: Any,
                                             colors=set(game.phases.current.tiles),
                                             need_connection=ability is None, blocked_hexes=game.blocked_hexes())
                 if cost <= corp.cash:
-                    extra = f"; ${cost} terrain" if cost else ""
+                    extra = f"; {game.money(cost)} terrain" if cost else ""
                     track = exits_text(game, hex_id, tile_name, rotation, short=True)
                     checked = getattr(step, "lay_fully_checked", lambda hex_id: True)(hex_id)
                     yield (f"Lay tile {tile_name} on {hex_id}: track {track}{extra}",
@@ -176,24 +175,24 @@ def candidates(game: "EighteenGame", entity: Any,
                 yield f"Place a {corp.sym} token in {city_label(game, ref)}", {**base, "city": ref, **trusted}
         elif t == "run_routes":
             total, routes = game.best_routes(entity)
-            yield f"Run best routes for ${total}", {**base, "routes": routes}
+            yield f"Run best routes for {game.money(total)}", {**base, "routes": routes}
         elif t == "dividend":
             rev = game.round.revenue
-            yield f"Pay out ${rev} (${rev // 10} a share)", {**base, "kind": "payout"}
-            yield f"Withhold ${rev}", {**base, "kind": "withhold"}
+            yield f"Pay out {game.money(rev)} ({game.money(rev // 10)} a share)", {**base, "kind": "payout"}
+            yield f"Withhold {game.money(rev)}", {**base, "kind": "withhold"}
         elif t == "buy_train":
             for train in game.depot.available(game.phases):
-                yield f"Buy a {train.name}-train from the bank for ${train.price}", {
+                yield f"Buy a {train.name}-train from the bank for {game.money(train.price)}", {
                     **base, "train": train.id, "price": train.price}
             for old, new, price in game.trade_ins(entity):
-                yield (f"Trade in {old.name}-train for a {new.name} (${price})",
+                yield (f"Trade in {old.name}-train for a {new.name} ({game.money(price)})",
                        {**base, "train": new.id, "price": price, "exchange": old.id})
             for train in game.other_corp_trains(entity):
                 # Between companies any price the buyer can pay is allowed: offer face value,
                 # or all the buyer may spend when that is less.
                 lo, hi = step.spend_range(entity, train) if isinstance(step, BuyTrain) else (1, train.price)
                 price = max(lo, min(train.price, hi))
-                yield (f"Buy {train.owner.sym}'s {train.name}-train for ${price}",
+                yield (f"Buy {train.owner.sym}'s {train.name}-train for {game.money(price)}",
                        {**base, "train": train.id, "price": price})
         elif t == "discard_train":
             for train in entity.trains:

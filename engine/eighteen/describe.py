@@ -120,25 +120,25 @@ def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
     if t == "bid":
         company = next((c for c in game.companies if c.sym == action.get("company")), None)
         if company is not None and company.owner is not None and _name(game, company.owner) == who \
-                and f"{who} buys {company.sym} for ${action.get('price')}." in game.events:
+                and f"{who} buys {company.sym} for {game.money(action.get('price'))}." in game.events:
             flows.take(who)
-            return f"{who} buys {company.sym} for ${action.get('price')}."
+            return f"{who} buys {company.sym} for {game.money(action.get('price'))}."
         if action.get("company") is None:      # 1860: a bid for the right to take the next item
-            return f"{who} bids ${action.get('price')} for the pick."
-        return f"{who} bids ${action.get('price')} on {action.get('company')}."
+            return f"{who} bids {game.money(action.get('price'))} for the pick."
+        return f"{who} bids {game.money(action.get('price'))} on {action.get('company')}."
     if t == "pass":
         step = getattr(game, "last_step_description", None)
         return f"{who} passes ({step})." if step else f"{who} passes."
     if t == "par":
         price = str(action.get("share_price", "")).split(",")[0]
         paid = flows.spent(who)
-        cost = f", paying ${paid} for the president's certificate" if paid else ""
-        return f"{who} pars {action.get('corporation')} at ${price}{cost}."
+        cost = f", paying {game.money(paid)} for the president's certificate" if paid else ""
+        return f"{who} pars {action.get('corporation')} at {game.money(price)}{cost}."
     if t == "buy_shares":
-        return _buy_shares(who, action, flows)
+        return _buy_shares(game, who, action, flows)
     if t == "sell_shares":
         got = flows.take(who) if flows.untold(who) > 0 else 0
-        proceeds = f" to the market for ${got}" if got else ""
+        proceeds = f" to the market for {game.money(got)}" if got else ""
         return f"{who} sells {_shares_text(action)}{proceeds}."
     if t == "buy_company":
         return _buy_company(game, who, action, flows)
@@ -148,14 +148,14 @@ def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
         payer = _payer(game, action)
         paid = flows.spent(payer)
         by = "" if payer == who else f" ({payer} pays)"
-        cost = f" for ${paid}{by}" if paid else ""
+        cost = f" for {game.money(paid)}{by}" if paid else ""
         return f"{who} places a station token in {_city_place(game, action.get('city'))}{cost}."
     if t == "run_routes":
         routes = action.get("routes") or []
         revenues = game.last_route_revenues
-        parts = ", ".join(f"{_kind(r.get('train', '?'))}-train ${rev}"
+        parts = ", ".join(f"{_kind(r.get('train', '?'))}-train {game.money(rev)}"
                           for r, rev in zip(routes, revenues))
-        return f"{who} runs for ${sum(revenues)}" + (f" ({parts})." if parts else ".")
+        return f"{who} runs for {game.money(sum(revenues))}" + (f" ({parts})." if parts else ".")
     if t == "dividend":
         return _dividend(game, who, action, flows)
     if t == "buy_train":
@@ -169,7 +169,7 @@ def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
     return f"{who}: {t.replace('_', ' ')}."
 
 
-def _buy_shares(who: str, action: dict[str, Any], flows: Flows) -> str:
+def _buy_shares(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str:
     shares = action.get("shares") or []
     corp = shares[0].rpartition("_")[0] if shares else "?"
     moved = flows.moved_shares(corp)
@@ -178,7 +178,7 @@ def _buy_shares(who: str, action: dict[str, Any], flows: Flows) -> str:
     if source is not None and source not in (IPO, MARKET):
         flows.take(source)  # a share bought from another holder pays that holder
     where = f" from {source}" if source else ""
-    cost = f" for ${paid}" if paid else ""
+    cost = f" for {game.money(paid)}" if paid else ""
     return f"{who} buys {_shares_text(action)}{where}{cost}."
 
 
@@ -189,7 +189,7 @@ def _buy_company(game: Any, who: str, action: dict[str, Any], flows: Flows) -> s
     if seller is not None:
         flows.take(seller, paid)
     from_whom = f" from {seller}" if seller else ""
-    return f"{who} buys {sym}{from_whom} for ${paid or action.get('price')}."
+    return f"{who} buys {sym}{from_whom} for {game.money(paid or action.get('price'))}."
 
 
 def _lay_sentence(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str:
@@ -204,7 +204,7 @@ def _lay_sentence(game: Any, who: str, action: dict[str, Any], flows: Flows) -> 
     payer = _payer(game, action)
     paid = flows.spent(payer)
     by = "" if payer == who else f" {payer}"
-    cost = f",{by} paying ${paid} for terrain" if paid else ""
+    cost = f",{by} paying {game.money(paid)} for terrain" if paid else ""
     return f"{who} lays tile {tile} on {where}{track}{cost}."
 
 
@@ -213,11 +213,11 @@ def _dividend(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str:
     revenue = corp.last_revenue or 0
     if action.get("kind") != "payout":
         flows.take(who, revenue)
-        return f"{who} withholds ${revenue} (treasury now ${corp.cash})."
-    paid = [f"{name} ${gain}" + (" for the market's shares" if name == who else "")
+        return f"{who} withholds {game.money(revenue)} (treasury now {game.money(corp.cash)})."
+    paid = [f"{name} {game.money(gain)}" + (" for the market's shares" if name == who else "")
             for name, gain in flows.gains() if flows.take(name, gain)]
     to_whom = (": " + ", ".join(paid)) if paid else ""
-    return f"{who} pays out ${revenue} (${revenue / 10:g} a share){to_whom}."
+    return f"{who} pays out {game.money(revenue)} ({game.money(revenue / 10)} a share){to_whom}."
 
 
 def _buy_train(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str:
@@ -231,9 +231,9 @@ def _buy_train(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str
     corp_paid = flows.spent(who)
     president = game.corporation(who).owner if any(c.sym == who for c in game.corporations) else None
     added = flows.spent(president.name) if president is not None else 0
-    split = f" ({who} ${corp_paid}, its president {president.name} adds ${added})" \
+    split = f" ({who} {game.money(corp_paid)}, its president {president.name} adds {game.money(added)})" \
         if added and president is not None else ""
-    return f"{who} buys {whose} for ${price}{swap}{split}."
+    return f"{who} buys {whose} for {game.money(price)}{swap}{split}."
 
 
 SKIP_ANNOUNCED = {"track": "lay_tile", "token": "place_token", "route": "run_routes",
@@ -256,30 +256,30 @@ def skip_sentence(game: Any, entity: Any, step: Any) -> str | None:
 def status(game: Any) -> str:
     r = game.round
     head = f"{game.full_name} — {r.name} {game.turn}" + (f".{r.round_num}" if r.name == "Operating Round" else "")
-    head += f", phase {game.phases.name}, bank ${game.bank.cash}"
+    head += f", phase {game.phases.name}, bank {game.money(game.bank.cash)}"
     if game.finished:
-        scores = ", ".join(f"{game.player(pid).name} ${v}" for pid, v in
+        scores = ", ".join(f"{game.player(pid).name} {game.money(v)}" for pid, v in
                            sorted(game.result().items(), key=lambda kv: -kv[1]))
         return f"{head}\nGame over ({game.game_end_reason}): {scores}"
     lines = [head]
     for info in game.turn_info():
-        who = game.player(info.player).name if info.player is not None else "nobody"
+        who = game.player(info.player).name if info.player is not None else "any player"
         acting = f"{who} for {info.acting_for}" if info.acting_for else who
         lines.append(f"To act: {acting} — {info.step} ({'; '.join(info.facts)})"
                      + (f". Compulsory: {info.compulsory}." if info.compulsory else ""))
-    bids = _bid_lines(r)
+    bids = _bid_lines(game, r)
     if bids:
         lines.append("Bids: " + "; ".join(bids))
-    lines.append("Players: " + "; ".join(f"{p.name} ${p.cash}" for p in game.player_list))
+    lines.append("Players: " + "; ".join(f"{p.name} {game.money(p.cash)}" for p in game.player_list))
     floated = [c for c in game.operating_order()]
     if floated:
         lines.append("Companies: " + "; ".join(
-            f"{c.sym} ${c.share_price.price} (cash ${c.cash}, trains {','.join(t.name for t in c.trains) or '-'})"
+            f"{c.sym} {game.money(c.share_price.price)} (cash {game.money(c.cash)}, trains {','.join(t.name for t in c.trains) or '-'})"
             for c in floated))
     return "\n".join(lines)
 
 
-def _bid_lines(round_: Any) -> list[str]:
+def _bid_lines(game: Any, round_: Any) -> list[str]:
     """Open bids of an auction step: per private ({company: [(player, price)]}, 1830), or the
     players' bids on the item for sale ({player: price}, 1860; negative = no bid yet)."""
     lines: list[str] = []
@@ -288,9 +288,9 @@ def _bid_lines(round_: Any) -> list[str]:
         for key, entries in (getattr(step, "bids", None) or {}).items():
             if isinstance(entries, list) and entries:
                 ranked = sorted(entries, key=lambda e: -e[1])
-                lines.append(f"{key.sym} " + ", ".join(f"{p.name} ${price}" for p, price in ranked))
+                lines.append(f"{key.sym} " + ", ".join(f"{p.name} {game.money(price)}" for p, price in ranked))
             elif isinstance(entries, int) and entries > 0:
                 by_player.append((key, entries))
         if by_player:
-            lines.append(", ".join(f"{p.name} ${price}" for p, price in sorted(by_player, key=lambda e: -e[1])))
+            lines.append(", ".join(f"{p.name} {game.money(price)}" for p, price in sorted(by_player, key=lambda e: -e[1])))
     return lines

@@ -40,8 +40,8 @@ def par_price_problem(game: EighteenGame, corp: Corporation, words: set[str]) ->
     wrong = [int(w) for w in words if w.isdigit() and int(w) not in prices]
     if not wrong:
         return None
-    listed = ", ".join(f"${p}" for p in prices)
-    return f"${wrong[0]} is not a par price; {corp.sym} can be parred at {listed}"
+    listed = ", ".join(f"{game.money(p)}" for p in prices)
+    return f"{game.money(wrong[0])} is not a par price; {corp.sym} can be parred at {listed}"
 
 
 def explain_choice(game: EighteenGame, action_type: str, text: str) -> str | None:

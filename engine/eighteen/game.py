@@ -34,6 +34,7 @@ class EighteenGame(Game):
     data: ClassVar[dict[str, Any]]
     CHECKPOINT_SHARED = Game.CHECKPOINT_SHARED + ("_token_cache",)
     full_name: ClassVar[str] = "18xx"
+    CURRENCY: ClassVar[str] = "$"
     bank_cash: ClassVar[int] = 12000
     market_share_limit: ClassVar[int] = 50
     presidents_percent: ClassVar[int] = 20
@@ -41,6 +42,8 @@ class EighteenGame(Game):
     min_bid_increment: ClassVar[int] = 5
     # A director's certificate may be sold to the market, leaving the company without a director.
     president_sales_to_market: ClassVar[bool] = False
+    # All shares of one company a player sells in a turn are one sale (no splitting to soften drops).
+    must_sell_in_blocks: ClassVar[bool] = False
     tile_lays: ClassVar[int] = 1
     # Action types that are bookkeeping for the 18xx.games client, not moves.
     PROGRAM_TYPES: ClassVar[frozenset[str]] = frozenset(
@@ -217,7 +220,7 @@ class EighteenGame(Game):
             corp.floated = True
             assert corp.par_price is not None
             spend(self.bank, corp, corp.par_price.price * 10)
-            self.note(f"{corp.sym} floats and receives ${corp.cash}.")
+            self.note(f"{corp.sym} floats and receives {self.money(corp.cash)}.")
 
     def par_cell(self, ref: Any, player: Player, *, check_cash: bool) -> SharePrice:
         cell = self.market.find_par(ref) if ref is not None else None
@@ -225,8 +228,8 @@ class EighteenGame(Game):
             pars = ", ".join(str(p.price) for p in self.market.par_prices)
             raise InvalidAction(f"{ref!r} is not a par value; choose one of {pars}")
         if check_cash and cell.price * 2 > player.cash:
-            raise IllegalAction(f"{player.name} has ${player.cash}; parring at ${cell.price} costs "
-                                f"${cell.price * 2}")
+            raise IllegalAction(f"{player.name} has {self.money(player.cash)}; parring at {self.money(cell.price)} costs "
+                                f"{self.money(cell.price * 2)}")
         return cell
 
     def do_par(self, player: Player, corp: Corporation, cell: SharePrice, *, free: bool) -> None:
@@ -238,7 +241,7 @@ class EighteenGame(Game):
         player.companies.append(company)
         if price > 0:
             spend(player, self.bank, price)
-        self.note(f"{player.name} buys {company.sym} for ${price}.")
+        self.note(f"{player.name} buys {company.sym} for {self.money(price)}.")
         self.after_buy_company(player, company)
 
     def after_buy_company(self, player: Player, company: Company) -> None:
@@ -426,7 +429,7 @@ class EighteenGame(Game):
                                     need_connection=need_connection,
                                     blocked_hexes=self.blocked_hexes())
         if cost > corp.cash:
-            raise IllegalAction(f"{corp.sym} has ${corp.cash} and cannot pay ${cost} terrain cost on {hex_id}")
+            raise IllegalAction(f"{corp.sym} has {self.money(corp.cash)} and cannot pay {self.money(cost)} terrain cost on {hex_id}")
         spend(corp, self.bank, cost)
         lifted = self.board.lay(corp.sym, hex_id, tile_id, rotation)
         self.last_effect = {"type": "lay_tile", "hex": hex_id}
@@ -523,7 +526,7 @@ class EighteenGame(Game):
         for r, rev in zip(routes, revenues):
             claimed = r.get("revenue")
             if claimed is not None and claimed != rev:
-                raise IllegalAction(f"the {r['train']} train's route earns ${rev}, not ${claimed}")
+                raise IllegalAction(f"the {r['train']} train's route earns {self.money(rev)}, not {self.money(claimed)}")
         self.last_route_revenues = list(revenues)
         return sum(revenues)
 
@@ -614,7 +617,7 @@ class EighteenGame(Game):
         sellable = sum(self.max_emergency_sale(player, c, corp) for c in self.corporations)
         if player.cash + corp.cash + sellable >= needed:
             return (f"{player.name} cannot go bankrupt: {corp.sym}'s cash plus "
-                    f"{player.name}'s cash and sellable shares reach ${needed}")
+                    f"{player.name}'s cash and sellable shares reach {self.money(needed)}")
         return None
 
     def declare_bankrupt(self, corp: Corporation) -> None:
@@ -715,7 +718,7 @@ class EighteenGame(Game):
         self.game_end_reason = reason
         ranking = sorted(self.player_list, key=lambda p: -self.player_value(p))
         self.note("Game over (" + ("the bank broke" if reason == "bank" else reason) + "): "
-                  + ", ".join(f"{p.name} ${self.player_value(p)}" for p in ranking) + ".")
+                  + ", ".join(f"{p.name} {self.money(self.player_value(p))}" for p in ranking) + ".")
 
     # -- processing ---------------------------------------------------------------------------------
     def _apply(self, action: Action, *, story: bool = True) -> Action:
@@ -771,10 +774,18 @@ class EighteenGame(Game):
         if self.finished_flag:
             return out
         for e in self.active_entities():
-            p = controller(e)
-            if p is not None and p.id not in out:
-                out.append(p.id)
+            for p in self.actors(e):
+                if p.id not in out:
+                    out.append(p.id)
         return out
+
+    def actors(self, entity: Any) -> list[Player]:
+        """Who may act for an entity now: its controller; for a company nobody presides (1860's
+        receivership), every player, since its moves are the rules' and anyone may make them."""
+        p = controller(entity)
+        if p is not None:
+            return [p]
+        return [q for q in self.player_list if not q.bankrupt] if isinstance(entity, Corporation) else []
 
     def action_fields(self) -> dict[str, frozenset[str]]:
         return ACTION_FIELDS
@@ -782,6 +793,13 @@ class EighteenGame(Game):
     def acting_player(self, action: Action) -> PlayerId | None:
         owner = controller(self.resolve_entity(action))
         return None if owner is None else owner.id
+
+    def money(self, amount: Any) -> str:
+        """An amount in the game's currency ($ by default, £ in 1860), as players write it."""
+        if not isinstance(amount, (int, float)):    # as a move typed it (shown, not computed)
+            return f"{self.CURRENCY}{amount}"
+        sign = "-" if amount < 0 else ""
+        return f"{sign}{self.CURRENCY}{abs(amount):g}" if isinstance(amount, float) else f"{sign}{self.CURRENCY}{abs(amount)}"
 
     def player_value(self, p: Player) -> int:
         shares = sum(s.corp.share_price.price * s.percent // 10 for s in p.shares

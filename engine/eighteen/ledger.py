@@ -27,6 +27,7 @@ class Ledger:
     privates: dict[str, tuple[str | None, int]]  # open private -> (owner, revenue)
     round: tuple[str, int, int]               # round name, turn, round number
     runs: dict[str, tuple[int, int]]          # operating turns finished, and the last one's payout
+    currency: str = "$"                       # £ in 1860
 
 
 def take(game: Any) -> Ledger:
@@ -34,11 +35,14 @@ def take(game: Any) -> Ledger:
     cash = {p.name: p.cash for p in game.player_list}
     cash.update({c.sym: c.cash for c in game.corporations})
     holdings: dict[tuple[str, str], int] = {}
-    for c in game.corporations:
-        for holder, label in [*((p, p.name) for p in game.player_list), (c, IPO), (game.pool, MARKET)]:
-            pct = holder.percent_of(c)
-            if pct:
-                holdings[(label, c.sym)] = pct
+    holders = [*((p, p.name) for p in game.player_list), *((c, IPO) for c in game.corporations),
+               (game.pool, MARKET)]
+    for holder, label in holders:       # each certificate once
+        for s in holder.shares:
+            if label == IPO and s.corp is not holder:
+                continue
+            key = (label, s.corp.sym)
+            holdings[key] = holdings.get(key, 0) + s.percent
     privates = {co.sym: (_owner(co.owner), co.revenue) for co in game.companies if not co.closed}
     r = game.round
     return Ledger(cash=cash,
@@ -49,7 +53,8 @@ def take(game: Any) -> Ledger:
                   holdings=holdings, privates=privates, round=(r.name, game.turn, r.round_num),
                   runs={c.sym: (len(c.operating_history),
                                 c.operating_history[-1][2] if c.operating_history else 0)
-                        for c in game.corporations})
+                        for c in game.corporations},
+                  currency=game.CURRENCY)
 
 
 def _owner(entity: Any) -> str | None:
@@ -60,10 +65,6 @@ def _owner(entity: Any) -> str | None:
     return None
 
 
-def money(n: int) -> str:
-    return f"-${-n}" if n < 0 else f"${n}"
-
-
 @dataclass
 class Flows:
     """Cash changes between two ledgers; clauses `take` what they tell, the rest is listed."""
@@ -71,6 +72,9 @@ class Flows:
     before: Ledger
     after: Ledger
     told: dict[str, int] = field(default_factory=dict)
+
+    def money(self, amount: int | None) -> str:
+        return f"{self.after.currency}{amount}"
 
     def delta(self, name: str) -> int:
         return self.after.cash.get(name, 0) - self.before.cash.get(name, 0)
@@ -135,12 +139,12 @@ class Flows:
         parts = []
         for owner, items in due.items():
             total = self.take(owner, sum(r for _, r in items))
-            which = ", ".join(f"{s} ${r}" for s, r in items)
-            parts.append(f"{owner} ${total}" + (f" ({which})" if len(items) > 1 else f" from {items[0][0]}"))
+            which = ", ".join(f"{s} {self.money(r)}" for s, r in items)
+            parts.append(f"{owner} {self.money(total)}" + (f" ({which})" if len(items) > 1 else f" from {items[0][0]}"))
         return "Private income: " + "; ".join(parts) + "."
 
     def price_moves(self) -> str | None:
-        moves = [f"{sym} ${old} → ${new}" for sym, old in self.before.prices.items()
+        moves = [f"{sym} {self.money(old)} → {self.money(new)}" for sym, old in self.before.prices.items()
                  if old is not None and (new := self.after.prices.get(sym)) is not None and new != old]
         if not moves:
             return None
@@ -148,6 +152,6 @@ class Flows:
 
     def rest(self) -> str | None:
         """Every cash change no clause told, so the story adds up."""
-        parts = [f"{name} {'+' if d > 0 else '-'}${abs(d)} (now ${self.after.cash[name]})"
+        parts = [f"{name} {'+' if d > 0 else '-'}{self.money(abs(d))} (now {self.money(self.after.cash[name])})"
                  for name in self.after.cash if (d := self.untold(name))]
         return ("Cash also moved: " + ", ".join(parts) + ".") if parts else None

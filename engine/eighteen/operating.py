@@ -14,6 +14,8 @@ def routes_field(action: dict[str, Any]) -> list[Any]:
     routes = action.get("routes")
     if not isinstance(routes, list):
         raise InvalidAction("run_routes needs a list of 'routes'")
+    if not all(isinstance(r, dict) for r in routes):
+        raise InvalidAction("each route is an object with a 'train' and its 'connections'")
     return routes
 
 
@@ -169,7 +171,7 @@ class BuyCompany(Step):
         if not lo <= price <= hi:
             raise IllegalAction(f"a company buys a private for a price agreed with its owner "
                                 f"within the title's range: {company.name} (face value "
-                                f"${company.value}) for between ${lo} and ${hi}")
+                                f"{self.game.money(company.value)}) for between {self.game.money(lo)} and {self.game.money(hi)}")
         seller = company.owner
         assert isinstance(seller, Player)
         self.game.transfer_company(company, corp, price, seller)
@@ -238,7 +240,7 @@ class Token(Step):
         if cost is None:
             return f"{entity.sym} has no station tokens left"
         if cost > entity.cash:
-            return f"{entity.sym} has ${entity.cash} and its next token costs ${cost}"
+            return f"{entity.sym} has {self.game.money(entity.cash)} and its next token costs {self.game.money(cost)}"
         return f"no city reachable by {entity.sym} has a free token circle"
 
     def actions(self, entity: Any) -> list[str]:
@@ -256,7 +258,7 @@ class Token(Step):
         cost = corp.next_token_cost
         assert cost is not None
         if cost > corp.cash:
-            raise IllegalAction(f"{corp.sym} has ${corp.cash} and its next token costs ${cost}")
+            raise IllegalAction(f"{corp.sym} has {self.game.money(corp.cash)} and its next token costs {self.game.money(cost)}")
         self.game.place_token(corp, hex_id, city, action.get("slot"), cost=cost, need_connection=True)
         self.round.tokened = True
         self.pass_()
@@ -371,7 +373,7 @@ class BuyTrain(Step):
         if action_type == "buy_train" and isinstance(entity, Corporation):
             if not self.room(entity):
                 return f"{entity.sym} is at its train limit ({self.game.train_limit})"
-            return f"{entity.sym} cannot afford any train (it has ${entity.cash})"
+            return f"{entity.sym} cannot afford any train (it has {self.game.money(entity.cash)})"
         return None
 
     def compulsory(self, corp: Corporation) -> str:
@@ -379,10 +381,10 @@ class BuyTrain(Step):
         cheapest = min(self.game.depot.available(self.game.phases), key=lambda t: t.price)
         text = (f"a train is compulsory: {corp.sym} owns no train and has a route, so it must "
                 f"buy one before its turn ends (from the bank the cheapest is a {cheapest.name}-"
-                f"train for ${cheapest.price})")
+                f"train for {self.game.money(cheapest.price)})")
         if corp.cash < cheapest.price:
-            text += (f". {corp.sym} has ${corp.cash}: its president pays the other "
-                     f"${cheapest.price - corp.cash}, and if short of that too, must first sell "
+            text += (f". {corp.sym} has {self.game.money(corp.cash)}: its president pays the other "
+                     f"{self.game.money(cheapest.price - corp.cash)}, and if short of that too, must first sell "
                      "shares to raise it (emergency money raising)")
         return text
 
@@ -399,7 +401,7 @@ class BuyTrain(Step):
             price = min(t.price for t in available if t.name == name)
             if not self.room(entity):
                 return f"{entity.sym} is at its train limit ({self.game.train_limit})"
-            return (f"a {name}-train costs ${price} and {entity.sym} has ${entity.cash}; only a "
+            return (f"a {name}-train costs {self.game.money(price)} and {entity.sym} has {self.game.money(entity.cash)}; only a "
                     "company that must buy a train may have its president pay part")
         upcoming = [t for t in self.game.depot.upcoming if t.name == name]
         if not upcoming:
@@ -441,30 +443,30 @@ class BuyTrain(Step):
         if from_depot:
             face = train.price_with_trade_in(exchange)
             if price != face:
-                raise IllegalAction(f"a {train.name} from the bank costs ${face}")
+                raise IllegalAction(f"a {train.name} from the bank costs {self.game.money(face)}")
         else:
             lo, hi = self.spend_range(corp, train)
             if lo > hi:
                 raise IllegalAction(f"{corp.sym} cannot buy {train.owner.sym}'s {train.name}-train now: after "
-                                    f"the shares sold this turn it would have to pay at least ${lo}, "
-                                    f"more than the ${hi} it may pay for it")
+                                    f"the shares sold this turn it would have to pay at least {self.game.money(lo)}, "
+                                    f"more than the {self.game.money(hi)} it may pay for it")
             if not lo <= price <= hi:
-                raise IllegalAction(f"{corp.sym} may only spend between ${lo} and ${hi} on "
+                raise IllegalAction(f"{corp.sym} may only spend between {self.game.money(lo)} and {self.game.money(hi)} on "
                                     f"{train.owner.sym}'s {train.name} train")
         remaining = price - corp.cash
         if remaining > 0:
             if not must_buy:
-                raise IllegalAction(f"{corp.sym} has ${corp.cash} and cannot pay ${price}")
+                raise IllegalAction(f"{corp.sym} has {self.game.money(corp.cash)} and cannot pay {self.game.money(price)}")
             if exchange is not None:
                 raise IllegalAction("the president cannot contribute when trading in a train")
             cheapest = min(depot_trains, key=lambda t: t.price)
             if from_depot and train.price > cheapest.price:
                 raise IllegalAction(f"{corp.sym} must buy the cheapest train from the bank (a "
-                                    f"{cheapest.name} for ${cheapest.price}) when its president pays part")
+                                    f"{cheapest.name} for {self.game.money(cheapest.price)}) when its president pays part")
             president = corp.owner
             assert president is not None
             if president.cash < remaining:
-                raise IllegalAction(f"{president.name} must raise ${remaining - president.cash} more "
+                raise IllegalAction(f"{president.name} must raise {self.game.money(remaining - president.cash)} more "
                                     f"(sell shares) before {corp.sym} can buy this train")
             spend(president, corp, remaining)
         if exchange is not None:
@@ -510,7 +512,7 @@ class BuyTrain(Step):
         price = sh.bundle_price(shares, percent, corp)
         per_share = price * 10 // percent
         if price - per_share >= needed:
-            raise IllegalAction(f"{player.name} may not sell more than needed: ${needed} is missing")
+            raise IllegalAction(f"{player.name} may not sell more than needed: {self.game.money(needed)} is missing")
         self.last_share_sold_price = per_share
         sh.sell(game, player, shares, percent)
         self.round.recalculate_order()

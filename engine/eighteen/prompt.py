@@ -44,11 +44,11 @@ def turn_info(game: "EighteenGame") -> list[TurnInfo]:
 def _corporation_facts(game: "EighteenGame", corp: Corporation,
                        president: Player | None) -> tuple[str, ...]:
     trains = ", ".join(t.name for t in corp.trains) or "none"
-    facts = [f"treasury ${corp.cash}", f"trains {trains} (limit {game.train_limit})"]
+    facts = [f"treasury {game.money(corp.cash)}", f"trains {trains} (limit {game.train_limit})"]
     if corp.next_token_cost is not None:
-        facts.append(f"next token ${corp.next_token_cost} ({corp.tokens_unused} left)")
+        facts.append(f"next token {game.money(corp.next_token_cost)} ({corp.tokens_unused} left)")
     if president is not None:
-        facts.append(f"{president.name} has ${president.cash}")
+        facts.append(f"{president.name} has {game.money(president.cash)}")
     return tuple(facts)
 
 
@@ -61,8 +61,8 @@ def _corporation_duty(game: "EighteenGame", corp: Corporation, step: Any) -> str
         if cheapest is None:
             return f"{corp.sym} must buy a train"
         short = cheapest - corp.cash
-        help_ = f"; its president pays the ${short} it lacks" if short > 0 else ""
-        return f"{corp.sym} must buy a train (it has none; the cheapest costs ${cheapest}{help_})"
+        help_ = f"; its president pays the {game.money(short)} it lacks" if short > 0 else ""
+        return f"{corp.sym} must buy a train (it has none; the cheapest costs {game.money(cheapest)}{help_})"
     if step.description == "Discard Trains":
         return f"{corp.sym} must discard down to {game.train_limit} trains"
     if step.description == "Pay or Withhold Dividends":
@@ -73,7 +73,7 @@ def _corporation_duty(game: "EighteenGame", corp: Corporation, step: Any) -> str
 
 
 def _player_facts(game: "EighteenGame", player: Player) -> tuple[str, ...]:
-    return (f"cash ${player.cash}", f"certificates {game.num_certs(player)}/{game.cert_limit}")
+    return (f"cash {game.money(player.cash)}", f"certificates {game.num_certs(player)}/{game.cert_limit}")
 
 
 def _player_duty(game: "EighteenGame", player: Player, step: Any) -> str | None:
@@ -84,5 +84,5 @@ def _player_duty(game: "EighteenGame", player: Player, step: Any) -> str | None:
     if callable(auction) and auction():
         company, bids = auction()
         top = max(price for _, price in bids)
-        return f"{player.name} must outbid ${top} for {company.sym} or pass"
+        return f"{player.name} must outbid {game.money(top)} for {company.sym} or pass"
     return None

@@ -26,7 +26,7 @@ def _privates(game: "EighteenGame") -> str:
     for c in game.companies:
         owner = "closed" if c.closed else game.entity_name(c.owner) if c.owner else "unsold"
         power = f" — {c.description}" if c.description else ""
-        lines.append(f"{c.sym} {c.name}: ${c.value}, ${c.revenue}; {owner}{power}")
+        lines.append(f"{c.sym} {c.name}: {game.money(c.value)}, {game.money(c.revenue)}; {owner}{power}")
     return "\n".join(lines)
 
 

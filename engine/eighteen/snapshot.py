@@ -48,12 +48,15 @@ def snapshot(game: "EighteenGame") -> dict[str, Any]:
                        "rusts_on": spec.get("rusts_on_first"),
                        "rusted": bool(spec.get("rusts_on_first")) and game.phases.reached(spec["rusts_on_first"])})
     bids: dict[str, list[dict[str, Any]]] = {}
+    lot_bids: list[dict[str, Any]] = []
     for step in getattr(r, "steps", ()):
-        for company, entries in (getattr(step, "bids", None) or {}).items():
-            # bids on privates (1830's auction); 1860's bids are for the pick, by player
-            if entries and isinstance(company, Company):
-                bids[company.sym] = [{"player": p.id, "price": price}
-                                     for p, price in sorted(entries, key=lambda e: -e[1])]
+        for key, entries in (getattr(step, "bids", None) or {}).items():
+            if isinstance(entries, list) and entries:     # per private (1830)
+                bids[key.sym] = [{"player": p.id, "price": price}
+                                 for p, price in sorted(entries, key=lambda e: -e[1])]
+            elif isinstance(entries, int) and entries > 0:  # per player, for the right to choose (1860)
+                lot_bids.append({"player": key.id, "price": entries})
+    lot_bids.sort(key=lambda b: -b["price"])
     return {
         "title": game.title,
         "round": r.name, "turn": game.turn, "round_num": r.round_num, "phase": game.phases.name,
@@ -73,6 +76,7 @@ def snapshot(game: "EighteenGame") -> dict[str, Any]:
         "offboard_color": game.phases.current.offboard_color,
         "last_action": game.last_effect,
         "bids": bids,
+        "lot_bids": lot_bids,
         "finished": game.finished,
         "result": {str(k): v for k, v in game.result().items()} if game.finished else None,
     }

@@ -84,7 +84,7 @@ class BuySellParShares(Step):
         """Why the player cannot par `corp` (at the price among `words`, if any)."""
         if corp.ipoed:
             price = corp.par_price.price if corp.par_price else None
-            at = f" at ${price}" if price else ""
+            at = f" at {self.game.money(price)}" if price else ""
             return f"{corp.sym} is already parred{at}; only a company not yet started is parred"
         if self.game.par_restricted(corp):
             return f"{corp.sym} cannot be parred now"
@@ -94,7 +94,7 @@ class BuySellParShares(Step):
         cheapest = min((cell.price for cell in self.game.par_prices(corp)), default=0)
         if player.cash < 2 * cheapest:
             return (f"parring buys the president's certificate (20%) at twice the par price, at "
-                    f"least ${2 * cheapest} for {corp.sym}; {player.name} has ${player.cash}")
+                    f"least {self.game.money(2 * cheapest)} for {corp.sym}; {player.name} has {self.game.money(player.cash)}")
         if not self.can_gain(player, corp, 20):
             return (f"{player.name} is at the certificate limit ({self.game.cert_limit}); the "
                     "president's certificate would pass it")
@@ -131,7 +131,7 @@ class BuySellParShares(Step):
         percent = sum(s.percent for s in shares)
         price = sh.bundle_price(shares, percent, corp)
         if player.cash < price:
-            return f"{player.name} has ${player.cash} and cannot pay ${price} for {percent}% of {corp.sym}"
+            return f"{player.name} has {self.game.money(player.cash)} and cannot pay {self.game.money(price)} for {percent}% of {corp.sym}"
         if self.sold_corp(player, corp):
             return (f"{player.name} sold {corp.sym} this round and cannot buy it again: shares "
                     "of a company sold in a stock round may not be bought back in that round")
@@ -181,6 +181,9 @@ class BuySellParShares(Step):
             return order_problem
         if not corp.ipoed or corp.share_price is None:
             return f"{corp.sym} shares cannot be sold before {corp.sym} is parred"
+        if self.game.must_sell_in_blocks and self.round.players_sold.get(player, {}).get(corp) == "now":
+            return (f"{player.name} has already sold {corp.sym} this turn: a turn's sales of one company "
+                    "are one block")
         if not sh.fits_pool(self.game, corp, percent):
             return f"the market may hold at most {self.game.market_share_limit}% of {corp.sym}"
         if not sh.can_dump(self.game, player, corp, shares, percent):

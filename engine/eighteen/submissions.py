@@ -15,7 +15,7 @@ ACTION_FIELDS: dict[str, frozenset[str]] = {
         "bid": ("company", "price"),
         "par": ("corporation", "share_price"),
         "buy_shares": ("shares", "percent", "share_price"),
-        "sell_shares": ("shares", "percent"),
+        "sell_shares": ("shares", "percent", "share_price"),
         "lay_tile": ("hex", "tile", "rotation"),
         "place_token": ("city", "slot", "tokener"),
         "run_routes": ("routes", "extra_revenue", "subsidy"),

@@ -178,7 +178,7 @@ class BuyCert(Step):
         company.owner = player
         player.companies.append(company)
         spend(player, self.game.bank, price)
-        self.game.note(f"{player.name} buys {company.sym} for ${price}.")
+        self.game.note(f"{player.name} buys {company.sym} for {self.game.money(price)}.")
         self.items.remove(company)
         self.next_pick()
 

@@ -29,6 +29,8 @@ TRAIN_EVENTS = {"6+3": "fishbourne_to_bank", "8+4": "relax_cert_limit", "9+5": "
 class Game1860(EighteenGame):
     title = "1860"
     full_name = "1860: Railways on the Isle of Wight"
+    CURRENCY = "£"
+    must_sell_in_blocks = True
     min_players = 2
     max_players = 4
     option_names = ("two_player_map", "original_game", "re_enter_hexes", "no_skip_towns",
@@ -351,7 +353,8 @@ class Game1860(EighteenGame):
         self.player_list = self.player_list[i:] + self.player_list[:i]
         if isinstance(self.round, Operating1860):
             if self.round.entities and self.round.entities[self.round.entity_index] is corp:
-                self.round.force_next_entity()
+                for step in self.round.steps:   # its turn ends; the round moves on as after any turn
+                    step.pass_()
         elif isinstance(self.round, StockRound1860):
             for p in self.player_list:
                 p.passed = False
@@ -361,6 +364,10 @@ class Game1860(EighteenGame):
 
     def clear_bankrupt(self, corp: Corporation) -> None:
         self.bankrupt_corps.remove(corp)
+
+    def action_fields(self) -> dict[str, frozenset[str]]:
+        """1860 adds the sale of a private to the bank (from SR 2, at face value - £30)."""
+        return {**super().action_fields(), "sell_company": frozenset(("company", "price"))}
 
     # -- operating ---------------------------------------------------------------------------------
     def receivership(self, corp: Corporation) -> bool:
@@ -406,7 +413,14 @@ class Game1860(EighteenGame):
         """Its stations reach at least two cities, towns or Ryde Pier (halts do not count)."""
         network = self.board.network()
         from engine.eighteen.board.tiles import NodeKind
-        return sum(1 for n in self.board.reach(corp.sym).nodes if network.nodes[n].kind is not NodeKind.HALT) > 1
+
+        def stops(nodes: Any) -> int:
+            return sum(1 for n in nodes if network.nodes[n].kind is not NodeKind.HALT)
+        if len(set(network.token_nodes(corp.sym))) > 1:     # stations count among what they reach
+            return True
+        if stops(network.reach(corp.sym, first_stop=True).nodes) > 1:   # the first stop found will do
+            return True
+        return stops(self.board.reach(corp.sym).nodes) > 1
 
     def must_buy_train(self, corp: Corporation) -> bool:
         price = self.depot.min_price(self.phases)

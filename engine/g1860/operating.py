@@ -188,8 +188,8 @@ class BuyTrain1860(BuyTrain):
         """1860: a company without a train that can pay for one must buy it (its president
         never pays a part; a company that cannot pay becomes insolvent instead)."""
         price = self.game.depot.min_price(self.game.phases)
-        return (f"a train is compulsory: {corp.sym} owns no train and has the ${corp.cash} to "
-                f"buy one (the cheapest from the bank costs ${price}), so it must buy one before "
+        return (f"a train is compulsory: {corp.sym} owns no train and has the {self.game.money(corp.cash)} to "
+                f"buy one (the cheapest from the bank costs {self.game.money(price)}), so it must buy one before "
                 "its turn ends")
 
     def buyable_trains(self, corp: Corporation) -> list[Any]:

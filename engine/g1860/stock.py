@@ -95,7 +95,12 @@ class BuySellPar(BuySellParShares):
             for source in (self.game.pool, corp):
                 if source is corp and not corp.ipoed:
                     continue
+                tried = set()       # alike certificates of one place get one answer
                 for share in source.shares_of(corp):
+                    kind = (share.president, share.percent, share.id in self.game.reserved)
+                    if kind in tried:
+                        continue
+                    tried.add(kind)
                     if self.buy_problem(player, [share]) is None:
                         return True
         return False
@@ -179,6 +184,10 @@ class BuySellPar(BuySellParShares):
         if company not in self.sellable_companies(player):
             raise IllegalAction(f"{player.name} cannot sell {company.name} now")
         price = company.value - self.game.COMPANY_SALE_FEE
+        if action.get("price") is not None and action.get("price") != price:
+            raise IllegalAction(f"the bank pays {self.game.money(price)} for {company.sym} "
+                                f"(its face value less {self.game.money(self.game.COMPANY_SALE_FEE)})")
+        action["price"] = price         # 18xx.games pays what the file says
         player.companies.remove(company)
         company.owner = self.game.bank
         spend(self.game.bank, player, price)
@@ -190,8 +199,22 @@ class BuySellPar(BuySellParShares):
         shares = self.game.shares_from_action(action)
         if not isinstance(action.get("percent"), int) and action.get("percent") is not None:
             raise InvalidAction("'percent' must be a whole number")
+        corp = shares[0].corp
+        market, value = (corp.share_price.price, self.game.share_value(corp)) if corp.share_price else (0, 0)
         super().process_sell_shares(action, player)
+        self.record_sale_price(action, corp.sym, market, value)
         self.game.check_bankruptcy(shares[0].corp)
+
+
+    @staticmethod
+    def record_sale_price(action: dict[str, Any], sym: str, market: int, value: int) -> None:
+        """A half-value sale (no train) names its price per share in the recorded move, as an
+        18xx.games file does: that engine pays what the file says (the full price without it)."""
+        recorded = action.get("share_price")
+        if recorded is not None and recorded != value:
+            raise IllegalAction(f"{sym} shares sell for £{value} each now, not £{recorded}")
+        if value != market or recorded is not None:
+            action["share_price"] = value
 
 
 class StockRound1860(StockRound):

@@ -65,8 +65,9 @@ def _company_problems(game: EighteenGame) -> list[str]:
             if holders:
                 out.append(f"closed private {company.sym} is still held by {holders[0].name}")
             continue
+        # unsold, or the bank's (1860: sold to it, or Fishbourne Ferry on offer): no holder's list
         if len(holders) > 1 or (holders and holders[0] is not company.owner) \
-                or (not holders and company.owner is not None):
+                or (not holders and company.owner not in (None, game.bank)):
             out.append(f"private {company.sym} is held by {[h.name for h in holders]} but "
                        f"names {getattr(company.owner, 'name', None)} as its owner")
     return out
