@@ -63,7 +63,7 @@ async def test_the_1860_auction_is_drawn_while_bids_for_the_pick_stand(db_path, 
                         "as 3: /game join", "as 1: /game start",
                         "as 1: /play bid company:pick price:20")
     images = tmp_path / "img"
-    assert out[-5:] == ["player 1 bids $20 for the pick.",
+    assert out[-5:] == ["player 1 bids £20 for the pick.",
                         f"Image: {images / 'game-1-map.png'}",
                         f"Image: {images / 'game-1-market.png'}",
                         f"Image: {images / 'game-1-sheet.png'}", "To act: player 2"]
