@@ -189,9 +189,13 @@ def candidates(game: "EighteenGame", entity: Any,
                        {**base, "train": new.id, "price": price, "exchange": old.id})
             for train in game.other_corp_trains(entity):
                 # Between companies any price the buyer can pay is allowed: offer face value,
-                # or all the buyer may spend when that is less.
+                # or all the buyer may spend when that is less (its president adds cash only
+                # when a train is compulsory).
                 lo, hi = step.spend_range(entity, train) if isinstance(step, BuyTrain) else (1, train.price)
-                price = max(lo, min(train.price, hi))
+                payable = entity.cash + (entity.owner.cash if entity.owner and game.must_buy_train(entity) else 0)
+                price = min(train.price, hi, payable)
+                if price < lo:
+                    continue
                 yield (f"Buy {train.owner.sym}'s {train.name}-train for {game.money(price)}",
                        {**base, "train": train.id, "price": price})
         elif t == "discard_train":
