@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.cli.console import Console
+from bot.core.moves import MOVES, resolve
 from bot.core.results import Caller
 from bot.core.service import GameService
 from bot.core.store import Store
@@ -77,7 +78,13 @@ async def test_the_mountain_seat_rerolls_it_before_the_first_station(world):
     assert "nothing you can reroll matches 'river'" in refused[-1].text
 
 
-async def test_a_preview_goes_stale_when_the_game_moves_on(db_path):
+def _typed(name, text):
+    """A typed move as `/play name` with its pick option sent as `text`."""
+    return lambda g, c: resolve(MOVES[name], {MOVES[name].pick[0]: text}, c, g)
+
+
+async def _two_stations_placed(db_path):
+    """A 2-seat String Railway game in which Ann has placed two stations (S1, S2)."""
     service = GameService(Store(db_path), new_seed=lambda: 1)
     ann, bo = Caller(1, "ann"), Caller(2, "bo")
     created = await service.create_game(ann, "string_railway", seats=2,
@@ -87,20 +94,21 @@ async def test_a_preview_goes_stale_when_the_game_moves_on(db_path):
     game_id = created.game_id
     await service.join(game_id, bo)
     await service.start(game_id, ann)
-    from bot.core.moves import MOVES, resolve
-
-    def typed(name, text):
-        return lambda g, c: resolve(MOVES[name], {MOVES[name].pick[0]: text}, c, g)
     for spot in ("20 20", "50 20"):
-        assert (await service.play(game_id, ann, typed("station", spot))).ok
-    first = await service.preview(game_id, ann, typed("rail", "B1 S1"))
-    second = await service.preview(game_id, ann, typed("rail", "long B1 S2"))
+        assert (await service.play(game_id, ann, _typed("station", spot))).ok
+    return service, game_id, ann, bo
+
+
+async def test_a_preview_goes_stale_when_the_game_moves_on(db_path):
+    service, game_id, ann, bo = await _two_stations_placed(db_path)
+    first = await service.preview(game_id, ann, _typed("rail", "B1 S1"))
+    second = await service.preview(game_id, ann, _typed("rail", "long B1 S2"))
     assert first.confirm and second.confirm and not first.files   # no drawer: text only
     assert "+3 Central S2" in second.text
     assert (await service.confirm(second.confirm, ann, True)).ok
     stale = await service.confirm(first.confirm, ann, True)
     assert "moved on since this preview" in stale.error
-    bad = await service.play(game_id, bo, typed("station", "forty 2"))
+    bad = await service.play(game_id, bo, _typed("station", "forty 2"))
     assert bad.error.startswith("give the station's centre as two numbers")
 
 
@@ -164,22 +172,8 @@ async def test_a_preview_is_confirmed_after_a_bot_restart(world, db_path):
 async def test_stored_previews_go_stale_and_only_the_newest_are_kept(db_path, monkeypatch):
     import bot.core.service.previews as previews
     monkeypatch.setattr(previews, "PREVIEWS_KEPT", 2)
-    service = GameService(Store(db_path), new_seed=lambda: 1)
-    ann, bo = Caller(1, "ann"), Caller(2, "bo")
-    created = await service.create_game(ann, "string_railway", seats=2,
-                                        options={"station_order": "central central central "
-                                                 "central", "river": "-5 50 30 50",
-                                                 "mountain": "50 50 65 50 65 65 50 65"})
-    game_id = created.game_id
-    await service.join(game_id, bo)
-    await service.start(game_id, ann)
-    from bot.core.moves import MOVES, resolve
-
-    def typed(name, text):
-        return lambda g, c: resolve(MOVES[name], {MOVES[name].pick[0]: text}, c, g)
-    for spot in ("20 20", "50 20"):
-        assert (await service.play(game_id, ann, typed("station", spot))).ok
-    tokens = [(await service.preview(game_id, ann, typed("rail", path))).confirm
+    service, game_id, ann, bo = await _two_stations_placed(db_path)
+    tokens = [(await service.preview(game_id, ann, _typed("rail", path))).confirm
               for path in ("B1 S1", "long B1 S2", "long B1 S1 S2")]
     service.store.close()
     restarted = GameService(Store(db_path), new_seed=lambda: 1)
@@ -193,7 +187,7 @@ async def test_stored_previews_go_stale_and_only_the_newest_are_kept(db_path, mo
 
 
 async def test_a_station_that_fits_nowhere_is_set_aside_with_the_station_command(db_path):
-    from bot.core.moves import MOVES, moves_text, resolve
+    from bot.core.moves import moves_text
     service = GameService(Store(db_path), new_seed=lambda: 1)
     callers = [Caller(n, f"u{n}") for n in (1, 2, 3, 4)]
     created = await service.create_game(callers[0], "string_railway", seats=4, options={
@@ -203,10 +197,7 @@ async def test_a_station_that_fits_nowhere_is_set_aside_with_the_station_command
     for caller in callers[1:]:
         await service.join(game_id, caller)
     await service.start(game_id, callers[0])
-
-    def typed(name, text):
-        return lambda g, c: resolve(MOVES[name], {MOVES[name].pick[0]: text}, c, g)
-    early = await service.play(game_id, callers[0], typed("station", "set aside"))
+    early = await service.play(game_id, callers[0], _typed("station", "set aside"))
     assert "still fits in the play area (e.g. centred at (" in early.error
     for turn in range(8):      # place the first suggestion, else forfeit, until none fits
         caller = callers[turn % 4]
@@ -218,7 +209,7 @@ async def test_a_station_that_fits_nowhere_is_set_aside_with_the_station_command
             listed = await service.legal_actions(game_id, caller.user_id)
             if listed[0].action["type"] == "place_station":
                 assert (await service.play(game_id, caller, lambda g, c: dict(c[0].action))).ok
-        assert (await service.play(game_id, caller, typed("forfeit", "short"))).ok
+        assert (await service.play(game_id, caller, _typed("forfeit", "short"))).ok
     assert "/play station: set the Central station aside (it fits nowhere)" in moves_text(listed)
-    done = await service.play(game_id, caller, typed("station", "set aside"))
+    done = await service.play(game_id, caller, _typed("station", "set aside"))
     assert "set the drawn Central station aside: it fits nowhere" in done.text, done
