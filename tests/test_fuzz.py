@@ -1,5 +1,5 @@
-"""The fuzz harness (bot/core/fuzz, `railchat fuzz`): a small CI budget of short 1830 games and
-complete String Railway games through the service, and proof that each of its checks can
+"""The fuzz harness (bot/core/fuzz, `railchat fuzz`): a small CI budget of 20 short games per
+18xx title and 20 complete String Railway games through the service, and proof that each of its checks can
 fail."""
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ import pytest
 from bot.cli import main
 from bot.cli.fuzz import game_seeds
 from bot.core.fuzz import eighteen
-from bot.core.fuzz.invariants import Invariants, contract_problems
+from bot.core.fuzz.invariants import Invariants, contract_problems, public_state
+from bot.core.fuzz.mirror import ExportMirror
 from bot.core.fuzz.player import fuzz_game
+from engine.eighteen import io as game_files
 from engine.game import PlayerInfo
 from engine.titles import create_game
 
@@ -22,19 +24,27 @@ def _game():
     return create_game("1830", [PlayerInfo(i, f"P{i}") for i in (1, 2, 3, 4)], {}, 3)
 
 
-@pytest.mark.parametrize("seed", game_seeds(15, 3))
-def test_short_1830_games_keep_every_invariant(seed: int, tmp_path: Path) -> None:
-    report = asyncio.run(fuzz_game("1830", 4, seed, max_actions=40, replay_every=20,
+# CI's budget per 18xx title: 20 games of 120 moves each (the auction, the first stock rounds
+# and operating rounds), every seat count the title allows. Whole games: README, long runs.
+EIGHTEEN_BUDGET = [(title, 2 + i % seats, s) for title, seats, run in (("1830", 5, 15),
+                                                                       ("1860", 3, 18))
+                   for i, s in enumerate(game_seeds(run, 20))]
+
+
+@pytest.mark.parametrize("title, players, seed", EIGHTEEN_BUDGET)
+def test_fuzzed_18xx_games_keep_every_invariant(title: str, players: int, seed: int,
+                                                tmp_path: Path) -> None:
+    report = asyncio.run(fuzz_game(title, players, seed, max_actions=120, replay_every=60,
                                    out_dir=tmp_path))
     assert report.failure is None, report.file
-    assert report.actions >= 40 and report.illegal > 0 and report.replays >= 2
+    assert report.actions >= 120 and report.illegal > 0 and report.replays >= 2
 
 
 @pytest.mark.parametrize("seed, players", [(s, 2 + i % 4) for i, s in
-                                           enumerate(game_seeds(16, 8))])
+                                           enumerate(game_seeds(16, 20))])
 def test_complete_string_railway_games_keep_every_invariant(seed: int, players: int,
                                                             tmp_path: Path) -> None:
-    """String Railway's CI budget: whole games, 2 to 5 players (a long run: README)."""
+    """String Railway's CI budget: 20 whole games, 2 to 5 players (a long run: README)."""
     report = asyncio.run(fuzz_game("string_railway", players, seed, replay_every=20,
                                    out_dir=tmp_path))
     assert report.failure is None, report.file
@@ -83,6 +93,28 @@ def test_the_18xx_checks_see_money_shares_and_trains_go_wrong() -> None:
     train = game.depot.upcoming[0]
     prr.trains.append(train)  # in the depot and in PRR's hands
     assert any(train.id in p for p in eighteen.problems(game, money))
+
+
+def test_the_export_mirror_follows_the_game_and_sees_a_file_that_replays_otherwise(
+        monkeypatch) -> None:
+    game = _game()
+    mirror = ExportMirror()
+    for _ in range(6):
+        game.process(game.legal_actions(game.active_players()[0])[0].action)
+        assert mirror.problems(game, public_state(game)) == []
+    assert mirror.copy is not None and len(mirror.copy.actions) == 6
+    for _ in range(4):  # two pars, a pass, a par
+        game.process(game.legal_actions(game.active_players()[0])[-2].action)
+    real = game_files.exported_action
+    monkeypatch.setattr(game_files, "exported_action",  # a file that loses the par price
+                        lambda a, n: {k: v for k, v in real(a, n).items() if k != "share_price"})
+    found = mirror.problems(game, public_state(game))
+    assert found == ["the exported game does not replay: action #6 (id 7, par) refused: None "
+                     "is not a par value; choose one of 100, 90, 82, 76, 71, 67"]
+    monkeypatch.setattr(game_files, "exported_action", real)
+    assert mirror.problems(game, public_state(game)) == []  # rebuilt from the whole file
+    assert mirror.problems(game, public_state(_game())) == [
+        "the exported game replays to a different public state"]
 
 
 def test_the_contract_check_wants_someone_to_act_with_a_move() -> None:

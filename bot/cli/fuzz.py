@@ -21,8 +21,9 @@ def add_parser(commands: Any) -> None:
                                                        "processes (default 1)")
     p.add_argument("--max-actions", type=int, default=4000,
                    help="stop a game that has not finished after this many moves (default 4000)")
-    p.add_argument("--replay-every", type=int, default=50,
-                   help="export and re-import the game every N moves (0: only at the end)")
+    p.add_argument("--replay-every", type=int, default=250,
+                   help="also import the exported game through the service every N moves "
+                        "(0: only at the end); the export is replayed after every move")
     p.add_argument("--out", default="fuzz-failures",
                    help="folder for the game files of failures (default ./fuzz-failures)")
     p.add_argument("--save", help="also write every game's file into this folder (to replay "

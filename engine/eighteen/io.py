@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import GameError, InvalidAction
-from engine.game import Game, PlayerInfo
+from engine.game import Action, Game, PlayerInfo
 from engine.shapes import MAX_NAME, Limits, check_bounded
 from engine.titles import find_title
 
@@ -179,13 +179,16 @@ class ReplayError(GameError):
         self.reason = reason
 
 
+def exported_action(action: Action, number: int) -> dict[str, Any]:
+    """The action as a file has it: the engine's private marks removed, id = its place."""
+    clean = {k: v for k, v in action.items() if not k.startswith("_")}
+    clean["id"] = number
+    return clean
+
+
 def export(game: Game, *, game_id: int | str = 0, description: str = "") -> dict[str, Any]:
     """An 18xx.games-shaped JSON document of a game (only effective actions; ids renumbered)."""
-    actions = []
-    for n, a in enumerate(game.actions, start=1):
-        clean = {k: v for k, v in a.items() if not k.startswith("_")}
-        clean["id"] = n
-        actions.append(clean)
+    actions = [exported_action(a, n) for n, a in enumerate(game.actions, start=1)]
     out: dict[str, Any] = {
         "id": game_id,
         "description": description,

@@ -2,8 +2,9 @@
 a GameService on a Store in a temporary SQLite file, moves sent as typed actions or as picks
 from the legal choices (buttons), deals proposed and answered, undo, undo votes and rewinds.
 
-After every change the invariants are checked and, now and then, the game is exported and
-imported into a second service and must show the same public state. Between moves illegal and
+After every change the invariants are checked and the game's export, replayed move by move
+(mirror.py), must show the same public state; now and then, and at the end, the exported file
+is also imported into a second service through its import command. Between moves illegal and
 malformed actions are sent; each must be refused with a message and change nothing. The first
 failure stops the game and is written as a game file that reproduces it.
 """
@@ -20,6 +21,7 @@ from typing import Any, Callable
 
 from bot.core.fuzz.illegal import Attempt, malformed, mutants
 from bot.core.fuzz.invariants import Invariants, public_state
+from bot.core.fuzz.mirror import ExportMirror
 from bot.core.results import Caller, Result
 from bot.core.service import GameService
 from bot.core.store import Store
@@ -79,6 +81,7 @@ class FuzzGame:
         self.pass_bias = 1.0
         self.share_moves = 0  # moves offered share dealing since the last move that was not
         self.service_game: Game | None = None  # the live game of the move being picked
+        self.mirror = ExportMirror()
 
     # -- the game -------------------------------------------------------------------------------
     async def run(self) -> GameReport:
@@ -198,6 +201,7 @@ class FuzzGame:
                               f"{result.error}")
             return
         self.report.undos += 1
+        self.mirror.forget()
         if result.vote is not None:  # the others whose moves go back vote, one by one
             for voter in self.callers:
                 if voter is caller:
@@ -215,6 +219,7 @@ class FuzzGame:
         if result.error:
             raise Failure(f"the admin's rewind to {keep} of {count} was refused: {result.error}")
         self.report.rewinds += 1
+        self.mirror.forget()
         after = self.store.action_count(self.game_id)
         if after != keep:
             raise Failure(f"rewind to {keep} left {after} actions")
@@ -269,6 +274,7 @@ class FuzzGame:
         legal = {p: await self.service.legal_actions(self.game_id, self._caller(p).user_id)
                  for p in game.active_players()}
         problems = self.invariants.problems(game, legal)
+        problems += self.mirror.problems(game, public_state(game))
         stored = self.store.action_count(self.game_id)
         if stored != len(game.actions):
             problems.append(f"{stored} actions stored but the game has {len(game.actions)}")
