@@ -302,14 +302,20 @@ class Dividend(Step):
 
     def pay(self, corp: Corporation, kind: str) -> None:
         revenue = self.round.revenue
-        game = self.game
-        corp.operating_history.append((game.turn, self.round.round_num, revenue if kind == "payout" else 0))
+        corp.operating_history.append((self.game.turn, self.round.round_num,
+                                       revenue if kind == "payout" else 0))
         corp.last_revenue = revenue
         corp.last_payout = kind
         for t in corp.trains:
             t.operated = True
         self.round.routes = []
         self.round.revenue = 0
+        self.distribute(corp, kind, revenue)
+        self.pass_()
+
+    def distribute(self, corp: Corporation, kind: str, revenue: int) -> None:
+        """The title's hook: where the run's money goes and how the share price moves."""
+        game = self.game
         if kind == "withhold" or revenue == 0:
             spend(game.bank, corp, revenue)
             game.market.move_left(corp)
@@ -321,7 +327,6 @@ class Dividend(Step):
             pool_amount = int(game.pool.percent_of(corp) // 10 * per_share)
             spend(game.bank, corp, pool_amount)
             game.market.move_right(corp)
-        self.pass_()
 
 
 class DiscardTrain(Step):

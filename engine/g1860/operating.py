@@ -144,18 +144,14 @@ class Dividend1860(Dividend):
     game: "Game1860"
 
     def pay(self, corp: Corporation, kind: str) -> None:
+        super().pay(corp, kind)
+        self.game.check_bankruptcy(corp)     # may end the company's turn: after this step is done
+
+    def distribute(self, corp: Corporation, kind: str, revenue: int) -> None:
+        """§9.4–9.5: the subsidy always goes to the company; a payout is rounded up per holder and
+        the price moves by the bands of what was paid."""
         game = self.game
-        revenue = self.round.revenue
-        subsidy = self.round.subsidy
-        paid = revenue if kind == "payout" else 0
-        corp.operating_history.append((game.turn, self.round.round_num, paid))
-        corp.last_revenue = revenue
-        corp.last_payout = kind
-        for t in corp.trains:
-            t.operated = True
-        self.round.routes = []
-        self.round.revenue = 0
-        self.round.subsidy = 0
+        subsidy, self.round.subsidy = self.round.subsidy, 0
         if kind == "withhold":
             spend(game.bank, corp, revenue + subsidy)
         else:
@@ -163,10 +159,8 @@ class Dividend1860(Dividend):
             for player in game.player_list:
                 amount = -(-player.percent_of(corp) * revenue // 100)
                 spend(game.bank, player, amount)
-        game.move_price_on_dividend(corp, paid)
+        game.move_price_on_dividend(corp, revenue if kind == "payout" else 0)
         game.check_bank_broken()
-        self.pass_()
-        game.check_bankruptcy(corp)     # may end the company's turn: after this step is done
 
 
 class BuyTrain1860(BuyTrain):
