@@ -66,6 +66,9 @@ class Game(ABC):
         self.options: dict[str, Any] = dict(options or {})
         self.seed = seed
         self.actions: list[Action] = []
+        # (number of actions, the state just after them), one every HISTORY_EVERY actions and
+        # one of the start: what `rewind_to` restores instead of replaying the whole log
+        self._history: list[tuple[int, checkpoint.Saved]] = []
         self.setup()
 
     # -- what a title implements -------------------------------------------------------------
@@ -205,7 +208,10 @@ class Game(ABC):
     # -- shared machinery ----------------------------------------------------------------------
     # Attributes a checkpoint keeps by reference: the log (only ever appended to, after success)
     # and the seats and options (fixed at creation).
-    CHECKPOINT_SHARED: ClassVar[tuple[str, ...]] = ("actions", "players", "options")
+    CHECKPOINT_SHARED: ClassVar[tuple[str, ...]] = ("actions", "players", "options", "_history")
+    # Checkpoints of the history cost about 55 KiB each (an 1830 game late on): every 50 actions
+    # a long game keeps about a megabyte, and a move taken back replays at most 49 actions.
+    HISTORY_EVERY: ClassVar[int] = 50
 
     def process(self, action: Action, by: PlayerId | None = None, *, atomic: bool = True,
                 story: bool | None = None) -> Action:
@@ -220,6 +226,8 @@ class Game(ABC):
             raise GameOver("the game is over")
         if by is not None:
             self._check_actor(action, by)
+        if not self._history:
+            self._history.append((0, checkpoint.save(self)))
         saved = checkpoint.save(self) if atomic else None
         try:
             recorded = self._apply(action, story=atomic if story is None else story)
@@ -232,7 +240,29 @@ class Game(ABC):
                 checkpoint.restore(saved)
             raise GameError(f"internal error while applying {action['type']}: {exc}") from exc
         self.actions.append(recorded)
+        if len(self.actions) % self.HISTORY_EVERY == 0:
+            self._history.append((len(self.actions), checkpoint.save(self)))
         return recorded
+
+    def rewind_to(self, count: int) -> None:
+        """Take the game back to just after its first `count` actions (an undo or a rewind):
+        the latest kept checkpoint at or before them is put back and the actions after it are
+        applied again, as a replay of the log would apply them."""
+        if not 0 <= count <= len(self.actions):
+            raise ValueError(f"cannot rewind {len(self.actions)} actions to {count}")
+        if count == len(self.actions):
+            return
+        self._forget_history_after(count)
+        at, saved = self._history[-1]
+        again = self.actions[at:count]
+        checkpoint.restore(saved)
+        del self.actions[at:]
+        for action in again:
+            self.process(action, atomic=False)
+
+    def _forget_history_after(self, count: int) -> None:
+        while self._history and self._history[-1][0] > count:
+            self._history.pop()
 
     def try_out(self, action: Action, by: PlayerId | None, look: Callable[["Game", Action], T]) -> T:
         """What `look` sees of the game with the action applied; then the game is put back as
@@ -245,6 +275,7 @@ class Game(ABC):
         finally:
             checkpoint.restore(saved)
             del self.actions[count:]
+            self._forget_history_after(count)
 
     def is_legal(self, action: Action) -> bool:
         """Would this action be accepted now? Tried on the game itself, then undone."""

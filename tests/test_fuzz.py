@@ -103,6 +103,13 @@ def test_the_export_mirror_follows_the_game_and_sees_a_file_that_replays_otherwi
         game.process(game.legal_actions(game.active_players()[0])[0].action)
         assert mirror.problems(game, public_state(game)) == []
     assert mirror.copy is not None and len(mirror.copy.actions) == 6
+    copy = mirror.copy
+    game.rewind_to(4)  # an undo of two moves: the copy follows it back, without a rebuild
+    mirror.forget()
+    assert mirror.problems(game, public_state(game)) == [] and mirror.copy is copy
+    assert len(copy.actions) == 4
+    game.process(game.legal_actions(game.active_players()[0])[0].action)
+    game.process(game.legal_actions(game.active_players()[0])[0].action)
     for _ in range(4):  # two pars, a pass, a par
         game.process(game.legal_actions(game.active_players()[0])[-2].action)
     real = game_files.exported_action

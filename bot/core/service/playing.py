@@ -331,8 +331,12 @@ class Playing(ServiceBase):
         lapsing = self.store.open_requests(record.id)
         undone = self.store.rewind(record.id, keep, caller.user_id, interaction_id,
                                    version=record.version)
+        fresh = self._fresh(record)
         self._forget(record.id)
-        game = await self._live(self._fresh(record))
+        if len(game.actions) == len(actions):  # the live game is the stored log: take it back
+            await asyncio.to_thread(game.rewind_to, keep)  # from its nearest checkpoint
+            self._remember(record.id, game, fresh.version)
+        game = await self._live(fresh)
         more = f" ({len(undone)} actions)" if len(undone) > 1 else ""
         return self._changed(self.store.game(record.id) or record,
                              f"{head}{what}{more}{self._lapsed(record, lapsing)}", game)
