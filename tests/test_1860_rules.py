@@ -85,8 +85,12 @@ def test_director_certificates_in_the_auction_take_layer_one_pars_only() -> None
     g = new_game()
     for pid in (ANN, BOB, CAT):
         act(g, pid, "pass")
-    with pytest.raises(IllegalAction, match="74, 82, 90 or|choose one of 100, 90, 82, 74"):
+    with pytest.raises(IllegalAction) as refused:
         act(g, ANN, "par", corporation="C&N", share_price="68")
+    assert str(refused.value) == ("C&N is started at £100, £90, £82 or £74 (the par range of "
+                                  "layer 1); '68' is not one of them")
+    with pytest.raises(IllegalAction, match="; a par needs a price$"):
+        act(g, ANN, "par", corporation="C&N")
 
 
 def test_priority_after_the_auction_goes_to_the_most_cash() -> None:

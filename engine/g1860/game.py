@@ -129,8 +129,12 @@ class Game1860(EighteenGame):
         for cell in self.par_prices(corp):
             if parts[0] == str(cell.price) and (len(parts) == 1 or parts[1:] == [str(cell.row), str(cell.col)]):
                 return cell
-        prices = ", ".join(str(c.price) for c in self.par_prices(corp))
-        raise IllegalAction(f"{ref!r} is not a legal par for {corp.sym}; choose one of {prices}")
+        choices = [self.money(c.price) for c in self.par_prices(corp)]
+        prices = ", ".join(choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else choices[0]
+        why = (f"re-parring after its bankruptcy, within layer {self.layer(corp)}'s range"
+               if corp in self.bankrupt_corps else f"the par range of layer {self.layer(corp)}")
+        given = "a par needs a price" if ref is None else f"'{ref}' is not one of them"
+        raise IllegalAction(f"{corp.sym} is started at {prices} ({why}); {given}")
 
     # -- rounds ----------------------------------------------------------------------------------
     def new_auction_round(self) -> Any:
