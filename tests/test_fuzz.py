@@ -15,6 +15,7 @@ from bot.core.fuzz import eighteen
 from bot.core.fuzz.invariants import Invariants, contract_problems, public_state
 from bot.core.fuzz.mirror import ExportMirror
 from bot.core.fuzz.player import fuzz_game
+from bot.core.service import GameService
 from engine.eighteen import io as game_files
 from engine.game import PlayerInfo
 from engine.titles import create_game
@@ -74,6 +75,21 @@ def test_a_failure_writes_a_game_file_that_replays(tmp_path: Path, monkeypatch) 
     for action in data["actions"]:
         game.process(action)
     assert len(game.actions) == len(data["actions"]) >= 4
+
+
+def test_a_refused_move_that_changes_the_position_is_a_failure(tmp_path: Path,
+                                                                monkeypatch) -> None:
+    real = GameService.act
+
+    async def leaky(self, game_id, caller, action, interaction_id=None):
+        result = await real(self, game_id, caller, action, interaction_id)
+        if result.error:  # refused, yet the live game lost a dollar of the bank's
+            self._cache[game_id][1].bank.cash -= 1
+        return result
+    monkeypatch.setattr(GameService, "act", leaky)
+    report = asyncio.run(fuzz_game("1830", 3, 9, max_actions=60, out_dir=tmp_path))
+    assert report.failure and report.failure.startswith(
+        "one of these refused moves changed the position: "), report.failure
 
 
 def test_the_18xx_checks_see_money_shares_and_trains_go_wrong() -> None:

@@ -234,10 +234,15 @@ class FuzzGame:
         attempts = [malformed(self.rng, legal), *mutants(self.rng, game, legal, tries=2)]
         idle = [c for c in self.callers if c.user_id != actor.user_id
                 and self._player_of(c) not in active]
-        # each refusal must leave the position as it was before the first of them
-        before = (self.store.version(self.game_id), public_state(game))
-        for sender, attempt in [(actor, a) for a in attempts] + self._wrong_senders(idle, legal):
-            await self._refused(sender, attempt, before)
+        # each refusal must leave the stored game as it was, and all of them the position: the
+        # picture is compared once after them all (a change by any one of them shows there)
+        version, picture = self.store.version(self.game_id), public_state(game)
+        sent = [(actor, a) for a in attempts] + self._wrong_senders(idle, legal)
+        for sender, attempt in sent:
+            await self._refused(sender, attempt, version)
+        if public_state(await self._game()) != picture:
+            tried = "; ".join(f"{a.kind} {a.action!r:.120} by {who.name}" for who, a in sent)
+            raise Failure(f"one of these refused moves changed the position: {tried}")
 
     def _player_of(self, caller: Caller) -> Any:
         return next(s.player_id for s in self.seats
@@ -253,8 +258,8 @@ class FuzzGame:
             out.append((self.rng.choice(idle), Attempt("not their turn", move)))
         return out
 
-    async def _refused(self, sender: Caller, attempt: Attempt, before: tuple[int, str]) -> None:
-        """`before`: the stored version and public state that the refusal must leave."""
+    async def _refused(self, sender: Caller, attempt: Attempt, version: int) -> None:
+        """`version`: the stored game's version, which the refusal must leave as it is."""
         result = await self.service.act(self.game_id, sender, attempt.action, self._interaction())
         self.report.illegal += 1
         what = f"{attempt.kind} move {attempt.action!r:.300} by {sender.name}"
@@ -263,10 +268,8 @@ class FuzzGame:
         if not result.error.strip() or any(w in result.error for w in NEVER_IN_A_REFUSAL):
             raise Failure(f"the {what} was refused without a proper message: {result.error!r}")
         self.report.refusals[attempt.kind] = self.report.refusals.get(attempt.kind, 0) + 1
-        if self.store.version(self.game_id) != before[0]:
+        if self.store.version(self.game_id) != version:
             raise Failure(f"the refused {what} changed the stored game")
-        if public_state(await self._game()) != before[1]:
-            raise Failure(f"the refused {what} changed the position")
 
     # -- checks ----------------------------------------------------------------------------------
     async def _check(self, after: str) -> None:
