@@ -52,6 +52,11 @@ class Step:
         without building the list (asked after every action, to find who must act)."""
         return bool(self.actions(entity))
 
+    def allows(self, entity: Any, action_type: str) -> bool:
+        """Whether `action_type` is among `actions(entity)`; steps whose full list is costly
+        answer it without building the list (asked for every action processed)."""
+        return action_type in self.actions(entity)
+
     def explain_choice(self, entity: Any, action_type: str, words: set[str]) -> str | None:
         """Why no legal action of this type is the one these typed words (casefolded) name,
         stating the rule (None: no specific reason)."""
@@ -160,7 +165,7 @@ class Round:
         for step in self.steps:
             if not step.active():
                 continue
-            can = action_type in step.actions(entity)
+            can = step.allows(entity, action_type)
             if step is blocking and not can:
                 who = self.game.entity_name(entity)
                 acting = self.active_entities()

@@ -46,6 +46,19 @@ class BuySellParShares(Step):
                 and (self.can_buy_any(entity) or self.can_ipo_any(entity)
                      or bool(self.purchasable_companies(entity)) or self.can_sell_any(entity)))
 
+    def allows(self, entity: Any, action_type: str) -> bool:
+        # `actions` answered for one type: only that type's test is run
+        if entity is not self.current_entity() or not isinstance(entity, Player):
+            return False
+        if self.must_sell(entity):
+            return action_type == "sell_shares"
+        if action_type == "pass":
+            # the step found to block for this player (who is its current entity) can act
+            return self.round.active_step() is self or self.can_act(entity)
+        test = {"buy_shares": self.can_buy_any, "par": self.can_ipo_any,
+                "buy_company": self.purchasable_companies, "sell_shares": self.can_sell_any}.get(action_type)
+        return test is not None and bool(test(entity))
+
     def explain(self, entity: Any, action_type: str) -> str | None:
         if not isinstance(entity, Player):
             return None
@@ -207,10 +220,10 @@ class BuySellParShares(Step):
                    for c in self.game.corporations for b, p in sh.sellable_bundles(self.game, player, c))
 
     def must_sell(self, player: Player) -> bool:
-        if not self.can_sell_any(player):
-            return False
+        """Over the certificate limit with something to sell, or over a holding limit with
+        some of that company to sell (the limits are looked at first: they are cheap)."""
         if self.game.num_certs(player) > self.game.cert_limit:
-            return True
+            return self.can_sell_any(player)
         return any(not self.game.holding_ok(player, c, 0) and any(
             self.can_sell(player, b, p) is None for b, p in sh.sellable_bundles(self.game, player, c))
             for c in self.game.corporations)

@@ -79,6 +79,11 @@ class BuySellPar(BuySellParShares):
             return [a for a in acts if a != "pass"] + extra + ["pass"]
         return acts + extra + (["pass"] if extra else [])
 
+    def allows(self, entity: Any, action_type: str) -> bool:
+        if action_type == "sell_company":   # offered beside the generic moves, never alone
+            return super().allows(entity, "pass") and bool(self.sellable_companies(entity))
+        return super().allows(entity, action_type)
+
     # -- buying ----------------------------------------------------------------------------------
     def buy_problem(self, player: Player, shares: list[Share]) -> str | None:
         corp = shares[0].corp
