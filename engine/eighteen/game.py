@@ -83,7 +83,7 @@ class EighteenGame(Game):
         self.last_route_revenues: list[int] = []
         self.events: list[str] = []   # what else happened during the last action, for the thread
         self.last_train_source: str | None = None
-        self._token_cache: tuple[Any, dict[str, list[str]]] = (None, {})
+        self._token_cache: tuple[Any, dict[tuple[str, str], Any]] = (None, {})
         self.round: Round = self.new_auction_round()
         self.round.setup()
 
@@ -392,13 +392,24 @@ class EighteenGame(Game):
     # -- track and tokens ----------------------------------------------------------------------
     def token_cities(self, corp: Corporation) -> list[str]:
         """Cities where the corporation may place a token now (cached while the board is unchanged)."""
+        cache = self._token_answers()
+        if ("cities", corp.sym) not in cache:
+            cache[("cities", corp.sym)] = self.board.legal_token_cities(corp.sym)
+        return cache[("cities", corp.sym)]
+
+    def can_place_token_somewhere(self, corp: Corporation) -> bool:
+        """Whether `token_cities` lists any city, found without listing them all."""
+        cache = self._token_answers()
+        if ("any", corp.sym) not in cache:
+            listed = cache.get(("cities", corp.sym))
+            cache[("any", corp.sym)] = bool(listed) if listed is not None else self.board.can_place_token(corp.sym)
+        return cache[("any", corp.sym)]
+
+    def _token_answers(self) -> dict[tuple[str, str], Any]:
         network = self.board.network()
         if self._token_cache[0] is not network:
             self._token_cache = (network, {})
-        cache = self._token_cache[1]
-        if corp.sym not in cache:
-            cache[corp.sym] = self.board.legal_token_cities(corp.sym)
-        return cache[corp.sym]
+        return self._token_cache[1]
 
     def hex_names(self) -> dict[str, str]:
         return {h["hex"]: h["name"] for h in self.data["map"]["hexes"] if h.get("name")}

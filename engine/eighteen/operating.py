@@ -251,7 +251,7 @@ class Token(Step):
     def can_place_token(self, corp: Corporation) -> bool:
         cost = corp.next_token_cost
         return (not self.round.tokened and cost is not None and cost <= corp.cash
-                and bool(self.game.token_cities(corp)))
+                and self.game.can_place_token_somewhere(corp))
 
     def process_place_token(self, action: dict[str, Any], corp: Corporation) -> None:
         hex_id, city = self.game.token_fields(action)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from engine.errors import IllegalAction, InvalidAction
-from engine.eighteen.board.graph import Reach, TrackNetwork, side_ids
+from engine.eighteen.board.graph import Goal, Reach, TrackNetwork, side_ids
 from engine.eighteen.board.hexgrid import SIDES, Orientation, neighbour_id, opposite
 from engine.eighteen.board.router import best_runs
 from engine.eighteen.board.routes import TrainsLike, check_runs, resolve_route, train_distances
@@ -221,9 +221,24 @@ class Board:
         if cached is None or cached[0] != self._version:
             cached = (self._version, self.network().reach(corp))
             self._reach_cache[corp] = cached
-            if corp not in self.routes_found and self.route_available(corp):
-                self.routes_found.add(corp)
+            self._note_route(corp)
         return cached[1]
+
+    def reaches(self, corp: str, goal: Goal) -> bool:
+        """Whether `corp`'s reach includes one of the goal's hex sides or revenue centres: the
+        walk stops at the first found (or the whole reach answers, when already worked out)."""
+        cached = self._reach_cache.get(corp)
+        if cached is not None and cached[0] == self._version:
+            edges, nodes = cached[1].edges, cached[1].nodes
+            return (not goal.nodes.isdisjoint(nodes)
+                    or any(side in edges.get(hex_id, ()) for hex_id, side in goal.sides))
+        self._note_route(corp)
+        return self.network().reach(corp, goal=goal).hit
+
+    def _note_route(self, corp: str) -> None:
+        """Working out a reach also notes a route found (as 18xx.games' graph does)."""
+        if corp not in self.routes_found and self.route_available(corp):
+            self.routes_found.add(corp)
 
     def route_available(self, corp: str) -> bool:
         key = ("route", corp)
@@ -310,9 +325,9 @@ class Board:
         return None
 
     def _connection_problem(self, corp: str, hx: MapHex, new: TileDef, rotation: int) -> str | None:
-        reached = self.reach(corp).edges.get(hx.id, set())
-        if new.exits(rotation) & reached:
+        if self.reaches(corp, Goal(sides=frozenset((hx.id, side) for side in new.exits(rotation)))):
             return None
+        reached = self.reach(corp).edges.get(hx.id, set())
         if not self.network().token_nodes(corp):
             return f"{corp} has no station on the map"
         if reached:
@@ -378,8 +393,7 @@ class Board:
         if not old.paths and new.paths and len(new.cities) > 1:
             # 18xx.games checks the new track for the laying company while the tokens still
             # stand on the new tile, and its graph remembers a route seen then (routes_found).
-            if corp not in self.routes_found and self.route_available(corp):
-                self.routes_found.add(corp)
+            self._note_route(corp)
             for city in new_cities.values():
                 lifted.extend(c for c in city.slots if c is not None)
                 city.slots = [None] * len(city.slots)
@@ -450,11 +464,12 @@ class Board:
         return by_city, by_hex
 
     def _token_problem(self, corp: str, hex_id: str, city_index: int, slot: int | None,
-                       reserved: Reservations | None) -> str | None:
+                       reservations: tuple[dict[tuple[str, int], list[str]], Mapping[str, list[str]]]) -> str | None:
+        """`reservations`: what `_reservations` makes of the caller's `reserved`."""
         tile = self._current(hex_id)[0]
         if any(corp in self._cities[(hex_id, i)].slots for i in tile.cities):
             return f"{corp} already has a token on {hex_id}"
-        by_city, by_hex = self._reservations(reserved)
+        by_city, by_hex = reservations
         city = self._cities[(hex_id, city_index)]
         others_here = [c for c in by_hex.get(hex_id, []) if c != corp]
         if others_here and corp not in by_hex.get(hex_id, []):
@@ -477,10 +492,10 @@ class Board:
         Home reservations are tracked by the board (from the title's corporations, following
         upgrades); `reserved` replaces them for this check when given."""
         hex_id, city_index = self.locate_city(city_ref)
-        problem = self._token_problem(corp, hex_id, city_index, slot, reserved)
+        problem = self._token_problem(corp, hex_id, city_index, slot, self._reservations(reserved))
         if not problem and need_connection:
             nid = self.network().node_at[(hex_id, city_index)]
-            if nid not in self.reach(corp).nodes:
+            if not self.reaches(corp, Goal(nodes=frozenset({nid}))):
                 problem = f"{corp}'s track does not reach it"
         if problem:
             raise IllegalAction(f"{corp} cannot place a token in {hex_id} (city {city_ref}): {problem}")
@@ -514,14 +529,26 @@ class Board:
                            reserved: Reservations | None = None) -> list[str]:
         """City references where `corp` may place a token now."""
         network = self.network()
-        nodes = self.reach(corp).nodes if need_connection else {n.id for n in network.nodes}
-        found = []
-        for nid in sorted(nodes):
-            node = network.nodes[nid]
-            if node.kind is NodeKind.CITY and not self._token_problem(corp, node.hex, node.index, None, reserved):
-                found.append(self.city_ref(node.hex, node.index))
-        return found
+        reached = self.reach(corp).nodes if need_connection else None
+        return [self.city_ref(network.nodes[nid].hex, network.nodes[nid].index)
+                for nid in self._open_cities(corp, reserved) if reached is None or nid in reached]
 
+    def can_place_token(self, corp: str, *, need_connection: bool = True,
+                        reserved: Reservations | None = None) -> bool:
+        """Whether `legal_token_cities` lists any: the walk stops at the first open city."""
+        open_cities = self._open_cities(corp, reserved)
+        if not need_connection:
+            return bool(open_cities)
+        if not open_cities:
+            self._note_route(corp)      # as working out its reach would have
+            return False
+        return self.reaches(corp, Goal(nodes=frozenset(open_cities)))
+
+    def _open_cities(self, corp: str, reserved: Reservations | None) -> list[int]:
+        """Network ids of the cities where `corp` may place a token, reach aside, in map order."""
+        reservations = self._reservations(reserved)
+        return [node.id for node in self.network().nodes if node.kind is NodeKind.CITY
+                and not self._token_problem(corp, node.hex, node.index, None, reservations)]
 
     # -- routes ------------------------------------------------------------------------------
     def route_revenues(self, corp: str, routes: list[dict[str, Any]], trains: TrainsLike, *,

@@ -11,7 +11,7 @@ the same side twice (18xx.games `check_overlap`).
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Mapping, NamedTuple, Sequence
@@ -101,6 +101,14 @@ class Reach:
     edges: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     nodes: set[int] = field(default_factory=set)
     paths: set[int] = field(default_factory=set)
+    hit: bool = False               # a walk with a goal reached it (and stopped there)
+
+
+class Goal(NamedTuple):
+    """What a walk looks for, to stop at the first found: hex sides (hex, side) or centres."""
+
+    sides: frozenset[tuple[str, int]] = frozenset()
+    nodes: frozenset[int] = frozenset()
 
 
 PATH_SLOTS = 8                      # path numbers per hex: more than any tile has paths
@@ -194,31 +202,40 @@ class TrackNetwork:
     def token_nodes(self, corp: str) -> list[int]:
         return [n.id for n in self.nodes if n.kind is NodeKind.CITY and n.tokened_by(corp)]
 
-    def reach(self, corp: str, starts: Sequence[int] | None = None, *, first_stop: bool = False) -> Reach:
+    def reach(self, corp: str, starts: Sequence[int] | None = None, *, first_stop: bool = False,
+              goal: Goal | None = None) -> Reach:
         """Everything `corp` reaches from its stations along a walk a train could run (1830 §8-9:
         "an unblocked route of any length"): no reversing, not even at a stop; no hex side crossed
         twice and no stop passed twice, so a walk cannot go round a loop and come back along its
         own track; no passing a blocking centre. As on 18xx.games, a path whose other end
         crosses a side the walk already crossed is not entered.
 
-        Walks are explored depth first, each carrying the sides and stops it used. A walk that
-        enters a path from the same end as an earlier walk, having used all the earlier one used,
-        can find nothing new and is dropped. `starts` limits the walk to some of the stations;
-        `first_stop` ends it as soon as a second revenue centre is found."""
+        Walks are explored shortest first, each carrying the sides and stops it used. A walk
+        that enters a path from the same end as an earlier walk, having used all the earlier one
+        used, can find nothing new and is dropped (so the order changes only how soon things are
+        found, never what). `starts` limits the walk to some of the stations; `first_stop` ends
+        it as soon as a second revenue centre is found, `goal` as soon as one of its sides or
+        centres is (then `hit` is set): a yes-or-no question seldom needs the whole reach."""
         found = Reach()
         moves = self._moves
-        stack: list[tuple[int, int]] = []                     # (walk state, used bits)
+        queue: deque[tuple[int, int]] = deque()               # (walk state, used bits)
         walked: dict[int, list[int]] = {}
         base = self.side_count
         blocked = [n.blocks(corp) for n in self.nodes]
+        goal_sides = goal.sides if goal is not None else frozenset()
+        goal_nodes = goal.nodes if goal is not None else frozenset()
         for nid in (self.token_nodes(corp) if starts is None else starts):
             found.nodes.add(nid)
             hex_id = self.nodes[nid].hex
-            found.edges[hex_id].update(self.neighbours.get(hex_id, {}).keys())
+            sides = self.neighbours.get(hex_id, {}).keys()
+            found.edges[hex_id].update(sides)
+            if nid in goal_nodes or any((hex_id, side) in goal_sides for side in sides):
+                found.hit = True
+                return found
             bit = 1 << (base + nid)
-            stack.extend((state, bit) for state in self.node_states.get(nid, ()))
-        while stack:
-            state, used = stack.pop()
+            queue.extend((state, bit) for state in self.node_states.get(nid, ()))
+        while queue:
+            state, used = queue.popleft()
             move = moves.get(state) or self._move(state)
             if move.side_bit and used & move.side_bit:
                 continue
@@ -234,16 +251,25 @@ class TrackNetwork:
             found.nodes.update(move.nodes)
             if first_stop and len(found.nodes) > 1:
                 break
+            if goal_nodes and not goal_nodes.isdisjoint(move.nodes):
+                found.hit = True
+                break
             if move.node >= 0:
                 bit = 1 << (base + move.node)
                 if not used & bit and not blocked[move.node]:
-                    stack.extend((nxt, used | bit) for nxt in move.next)
+                    queue.extend((nxt, used | bit) for nxt in move.next)
                 continue
             found.edges[move.hex].add(move.side)
             if move.other is not None:
                 found.edges[move.other].add(move.back)
+                if goal_sides and ((move.hex, move.side) in goal_sides or (move.other, move.back) in goal_sides):
+                    found.hit = True
+                    break
                 crossed = used | move.side_bit
-                stack.extend((nxt, crossed) for nxt in move.next)
+                queue.extend((nxt, crossed) for nxt in move.next)
+            elif goal_sides and (move.hex, move.side) in goal_sides:
+                found.hit = True
+                break
         return found
 
     @cached_property
