@@ -36,32 +36,47 @@ def check_bounded(value: Any, limits: Limits, what: str) -> None:
 
 
 def _fits(value: Any, limits: Limits) -> bool:
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    pop, push, extend = stack.pop, stack.append, stack.extend
+    """Whether everything in `value` is within `limits`. Texts and numbers inside a list or an
+    object are checked where they are met (a game file holds hundreds of thousands), and only
+    lists and objects go on the work list."""
     string, integer, items, depth_limit = limits.string, limits.integer, limits.items, limits.depth
+    if not _scalar_fits(value, string, integer):
+        return False
+    stack: list[tuple[Any, int]] = [(value, 0)] if type(value) in (dict, list) else []
+    pop, push = stack.pop, stack.append
     while stack:
         item, depth = pop()
-        kind = type(item)
-        if kind is str:
-            if len(item) > string:
-                return False
-        elif kind is int or kind is float:
-            if not abs(item) <= integer:
-                return False
-        elif kind is dict:
-            if depth >= depth_limit or len(item) > items:
-                return False
-            for key, sub in item.items():
+        if depth >= depth_limit or len(item) > items:
+            return False
+        if type(item) is dict:
+            for key in item:
                 if type(key) is not str or len(key) > string:
                     return False
+            subs = item.values()
+        else:
+            subs = item
+        for sub in subs:
+            kind = type(sub)
+            if kind is str:
+                if len(sub) > string:
+                    return False
+            elif kind is int or kind is float:
+                if not abs(sub) <= integer:
+                    return False
+            elif kind is dict or kind is list:
                 push((sub, depth + 1))
-        elif kind is list:
-            if depth >= depth_limit or len(item) > items:
-                return False
-            extend((sub, depth + 1) for sub in item)
-        elif not (kind is bool or item is None):
-            return False  # subclasses and other types: the slow walk decides and names them
+            elif not (kind is bool or sub is None):
+                return False  # subclasses and other types: the slow walk decides and names them
     return True
+
+
+def _scalar_fits(value: Any, string: int, integer: int) -> bool:
+    kind = type(value)
+    if kind is str:
+        return len(value) <= string
+    if kind is int or kind is float:
+        return abs(value) <= integer
+    return kind in (dict, list, bool) or value is None
 
 
 def _name_the_problem(value: Any, limits: Limits, what: str) -> None:

@@ -99,7 +99,8 @@ class EighteenGame(Game):
 
     def make_board(self) -> Any:
         from engine.eighteen.board import Board
-        return Board(self.data)
+        from engine.eighteen.board.layout import layout_of
+        return Board(self.data, layout_of(self.data))
 
     @property
     def multiple_buy_only_from_market(self) -> bool:

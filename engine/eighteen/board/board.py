@@ -11,30 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from engine.errors import IllegalAction, InvalidAction
-from engine.eighteen.board.graph import Goal, Reach, TrackNetwork, side_ids
-from engine.eighteen.board.hexgrid import SIDES, Orientation, neighbour_id, opposite
+from engine.eighteen.board.graph import Goal, Reach, TrackNetwork
+from engine.eighteen.board.layout import Layout, MapHex
+from engine.eighteen.board.hexgrid import SIDES
 from engine.eighteen.board.router import best_runs
 from engine.eighteen.board.routes import TrainsLike, check_runs, resolve_route, train_distances
-from engine.eighteen.board.tiles import (COLORS, NodeKind, TileDef, describe_path, path_covers, tile_from_hex,
-                                         tile_from_manifest)
+from engine.eighteen.board.tiles import COLORS, NodeKind, TileDef, describe_path, path_covers
 
 Reservations = Mapping[str, list[tuple[int | None, str]]]
-
-# Map hexes that are never built on; track may only meet them where their own track runs.
-FIXED_COLORS = ("blue", "gray", "red")
-
-
-@dataclass(frozen=True)
-class MapHex:
-    id: str
-    name: str | None
-    printed: TileDef
-    terrain_cost: int
-    neighbours: dict[int, str]       # sides track may cross, to the hex beyond
-
-    @property
-    def buildable(self) -> bool:
-        return self.printed.color not in FIXED_COLORS
 
 
 @dataclass
@@ -87,23 +71,15 @@ class Board:
     # the map, the tile manifest and what follows from them never change
     CHECKPOINT_SHARED = ("hexes", "tile_defs", "_copies", "_neighbours", "_sides")
 
-    def __init__(self, title_data: Mapping[str, Any]) -> None:
-        game_map = title_data["map"]
-        self.orientation = Orientation.from_layout(game_map["layout"])
-        raw_hexes = {h["hex"]: h for h in game_map["hexes"]}
-        printed = {hex_id: tile_from_hex(raw) for hex_id, raw in raw_hexes.items()}
-        self.tile_defs: dict[str, TileDef] = {}
-        self._copies: dict[str, str] = {}                  # tile id -> name, every copy in the game
-        for raw in title_data["tiles"]:
-            tile = tile_from_manifest(raw)
-            self.tile_defs[tile.name] = tile
-            for n in range(tile.count):
-                self._copies[f"{tile.name}-{n}"] = tile.name
-        self.hexes: dict[str, MapHex] = {}
-        for hex_id, raw in raw_hexes.items():
-            self.hexes[hex_id] = MapHex(hex_id, raw.get("name"), printed[hex_id],
-                                        sum(t["cost"] for t in raw.get("terrain", ())),
-                                        self._crossable_sides(hex_id, raw_hexes, printed))
+    def __init__(self, title_data: Mapping[str, Any], layout: Layout | None = None) -> None:
+        """`layout`: the parsed `title_data` when the caller keeps it (see `layout_of`)."""
+        layout = layout or Layout.parse(title_data)
+        self.orientation = layout.orientation
+        self.hexes = layout.hexes
+        self.tile_defs = layout.tile_defs
+        self._copies = layout.copies
+        self._neighbours = layout.neighbours
+        self._sides = layout.sides
         self._laid: dict[str, tuple[str, int]] = {}        # hex -> (tile id, rotation) when not printed
         self._where: dict[str, str] = {}                   # tile id -> hex
         self._cities: dict[tuple[str, int], City] = {}
@@ -111,36 +87,16 @@ class Board:
         for hex_id, hx in self.hexes.items():
             for i in hx.printed.cities:
                 self._cities[(hex_id, i)] = City([None] * hx.printed.nodes[i].slots)
-        for corp in title_data.get("corporations", ()):
-            self._reserve_home(corp["sym"], corp["home"], corp.get("home_city_index"))
+        for corp, home, city_index in layout.homes:
+            self._reserve_home(corp, home, city_index)
         self._version = 0           # any change of tiles or tokens
         self._track_version = 0     # changes of track only
-        self._neighbours = {h: hx.neighbours for h, hx in self.hexes.items()}
-        self._sides = side_ids(self._neighbours)
         self._network_cache: tuple[int, TrackNetwork, int] | None = None
         self._last_lay: str | None = None
         # Corporations whose stations were ever seen to reach a route when their reach was
         # worked out (18xx.games' track graph keeps that for the rest of the game).
         self.routes_found: set[str] = set()
         self._reach_cache: dict[str, tuple[int, Reach]] = {}
-
-    def _crossable_sides(self, hex_id: str, raw_hexes: Mapping[str, Any],
-                         printed: Mapping[str, TileDef]) -> dict[int, str]:
-        """Sides across which track may run (18xx `connect_hexes`): a map hex beyond, no impassable
-        border on either side, and no fixed (gray, red, blue) hex turning its blank side to us."""
-        sides: dict[int, str] = {}
-        mine = raw_hexes[hex_id]
-        for side in SIDES:
-            other = neighbour_id(self.orientation, hex_id, side)
-            if other not in raw_hexes:
-                continue
-            theirs = raw_hexes[other]
-            if side in mine.get("impassable_borders", ()) or opposite(side) in theirs.get("impassable_borders", ()):
-                continue
-            if printed[other].color in FIXED_COLORS and opposite(side) not in printed[other].exits(0):
-                continue
-            sides[side] = other
-        return sides
 
     def _reserve_home(self, corp: str, hex_id: str, city_index: int | None) -> None:
         tile = self.hexes[hex_id].printed
