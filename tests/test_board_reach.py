@@ -118,3 +118,44 @@ def test_the_network_renewed_for_one_lay_is_the_one_built_anew(title: str) -> No
             fast, slow = quick.reach(corp.sym), full.reach(corp.sym)
             assert (fast.nodes, fast.paths, dict(fast.edges)) == (slow.nodes, slow.paths, dict(slow.edges))
     assert renewed > 10
+
+
+@pytest.mark.parametrize("title", ["1830", "1860"])
+def test_a_walk_with_a_goal_answers_as_the_whole_reach_does(title: str) -> None:
+    """Asking whether one side or centre is reached stops the walk at the first found; the
+    answer must be the whole reach's, for every company, centre and hex side, at every 20th
+    lay of a recorded game. Chains read along hexes (kept from turn to turn and from the graph
+    before a lay) must be those of a graph built anew."""
+    from engine.eighteen import io
+    from engine.eighteen.board.graph import Goal, TrackNetwork
+    from tests.reference_games import require_games
+
+    data = json.loads(require_games(title)[0].read_text())
+    game = io.new_game(data)
+    board = game.board
+    lays = asked = 0
+    for _, action in io.effective_actions(data["actions"]):
+        game.process(io.imported(action), atomic=False)
+        if action["type"] != "lay_tile":
+            continue
+        lays += 1
+        network = board.network()
+        for chain in network.chains:
+            network.chains_along(chain.hexes)       # remembered, for this graph and those after
+        if lays % 20:
+            continue
+        tokens = {key: tuple(city.slots) for key, city in board._cities.items()}
+        full = TrackNetwork({h: board._current(h)[:2] for h in board.hexes}, board._neighbours, tokens)
+        for chain in full.chains:
+            assert [(c.a, c.b, c.paths, c.sides) for c in network.chains_along(chain.hexes)] == \
+                [(c.a, c.b, c.paths, c.sides) for c in full.chains_along(chain.hexes)]
+        for corp in game.corporations:
+            whole = full.reach(corp.sym)
+            for node in network.nodes:
+                assert network.reach(corp.sym, goal=Goal(nodes=frozenset({node.id}))).hit == (node.id in whole.nodes)
+            for hex_id, sides in board._neighbours.items():
+                for side in sides:
+                    hit = network.reach(corp.sym, goal=Goal(sides=frozenset({(hex_id, side)}))).hit
+                    assert hit == (side in whole.edges.get(hex_id, ())), (corp.sym, hex_id, side)
+                    asked += 1
+    assert lays >= 40 and asked > 1000

@@ -544,7 +544,8 @@ class EighteenGame(Game):
 
     # -- trains ---------------------------------------------------------------------------------
     def crowded_corps(self) -> list[Corporation]:
-        return [c for c in self.corporations if not c.closed and len(c.trains) > self.train_limit]
+        limit = self.train_limit
+        return [c for c in self.corporations if len(c.trains) > limit and not c.closed]
 
     def must_buy_train(self, corp: Corporation) -> bool:
         return not corp.trains and not self.depot.empty and self.can_run_route(corp)

@@ -503,7 +503,7 @@ class Board:
     def _open_cities(self, corp: str, reserved: Reservations | None) -> list[int]:
         """Network ids of the cities where `corp` may place a token, reach aside, in map order."""
         reservations = self._reservations(reserved)
-        return [node.id for node in self.network().nodes if node.kind is NodeKind.CITY
+        return [node.id for node in self.network().nodes if node.kind is NodeKind.CITY and None in node.tokens
                 and not self._token_problem(corp, node.hex, node.index, None, reservations)]
 
     # -- routes ------------------------------------------------------------------------------

@@ -112,7 +112,7 @@ class Goal(NamedTuple):
 
 
 PATH_SLOTS = 8                      # path numbers per hex: more than any tile has paths
-_DERIVED = ("chains", "node_chains", "chains_by_hexes", "_moves")  # cached from the track
+_DERIVED = ("chains", "node_chains", "chains_by_hexes", "_moves", "_along")  # cached from the track
 
 
 class TrackNetwork:
@@ -163,26 +163,48 @@ class TrackNetwork:
                   city_tokens: Mapping[tuple[str, int], Sequence[str | None]]) -> "TrackNetwork | None":
         """This network with one hex's tile replaced, numbered as a full build would number it;
         None when the tile has another number of revenue centres (then build anew)."""
-        old = [n for n in self.nodes if n.hex == hex_id]
-        if len(old) != len(tile.nodes) or len(tile.paths) > PATH_SLOTS:
+        old = [self.node_at[(hex_id, i)] for i in range(len(tile.nodes)) if (hex_id, i) in self.node_at]
+        if len(old) != len(tile.nodes) or (hex_id, len(tile.nodes)) in self.node_at \
+                or len(tile.paths) > PATH_SLOTS:
             return None
         other = object.__new__(TrackNetwork)
         other.__dict__.update({k: v for k, v in self.__dict__.items() if k not in _DERIVED})
-        other.nodes = [Node(n.id, hex_id, n.index, tile.nodes[n.index].kind, tile.nodes[n.index].revenue,
-                            tile.nodes[n.index].groups, tuple(city_tokens.get((hex_id, n.index), ())))
-                       if n.hex == hex_id else n.with_tokens(city_tokens) for n in self.nodes]
+        other.nodes = [n.with_tokens(city_tokens) for n in self.nodes]
+        for nid in old:
+            n, kind = self.nodes[nid], tile.nodes[self.nodes[nid].index]
+            other.nodes[nid] = Node(nid, hex_id, n.index, kind.kind, kind.revenue, kind.groups,
+                                    tuple(city_tokens.get((hex_id, n.index), ())))
         base = PATH_SLOTS * self.hex_slot[hex_id]
         other.paths = list(self.paths)
         other.paths[base:base + PATH_SLOTS] = [None] * PATH_SLOTS
-        other.edge_states = defaultdict(list, {key: states for key, states in self.edge_states.items()
-                                               if key[0] != hex_id})
-        other.node_states = defaultdict(list, {nid: states for nid, states in self.node_states.items()
-                                               if self.nodes[nid].hex != hex_id})
+        # copies that share the state lists of other hexes; the hex's own lists are made anew
+        other.edge_states = self.edge_states.copy()
+        for side in range(6):
+            other.edge_states.pop((hex_id, side), None)
+        other.node_states = self.node_states.copy()
+        for nid in old:
+            other.node_states.pop(nid, None)
         other._add_paths(hex_id, tile, rotation)
         if "_moves" in self.__dict__:  # path numbers are kept: walks that never touch the hex too
-            other._moves = {state: move for state, move in self._moves.items()
-                            if move.hex != hex_id and move.other != hex_id}
+            other._moves = self._moves.copy()
+            for near in (hex_id, *self._sides_into(hex_id)):
+                first = 2 * PATH_SLOTS * self.hex_slot[near]
+                for state in range(first, first + 2 * PATH_SLOTS):
+                    other._moves.pop(state, None)
+        if "_along" in self.__dict__:  # and chains along other hexes
+            other._along = {hexes: chains for hexes, chains in self._along.items() if hex_id not in hexes}
         return other
+
+    def _sides_into(self, hex_id: str) -> tuple[str, ...]:
+        """The hexes whose track may cross into `hex_id` (the map's, shared by every variant)."""
+        index = self.__dict__.get("_into")
+        if index is None:
+            into: dict[str, list[str]] = defaultdict(list)
+            for near, sides in self.neighbours.items():
+                for beyond in sides.values():
+                    into[beyond].append(near)
+            index = self._into = {h: tuple(hs) for h, hs in into.items()}
+        return index.get(hex_id, ())
 
     def paths_at_node(self, nid: int) -> list[int]:
         return [s >> 1 for s in self.node_states.get(nid, ())]
@@ -200,7 +222,33 @@ class TrackNetwork:
 
     # -- reach ---------------------------------------------------------------------------
     def token_nodes(self, corp: str) -> list[int]:
-        return [n.id for n in self.nodes if n.kind is NodeKind.CITY and n.tokened_by(corp)]
+        return list(self._stations()[0].get(corp, ()))
+
+    def _stations(self) -> tuple[dict[str, list[int]], tuple[tuple[int, tuple[str | None, ...] | None], ...]]:
+        """(cities holding each corporation's stations, in node order; the centres that may
+        block a walk: offboards (None) and full cities (their tokens)), worked out once for
+        these nodes: every reach asks, and the token variants of a network share its fields."""
+        kept = self.__dict__.get("_station_index")
+        if kept is not None and kept[0] is self.nodes:
+            return kept[1]
+        stations: dict[str, list[int]] = {}
+        blockers: list[tuple[int, tuple[str | None, ...] | None]] = []
+        for n in self.nodes:
+            if n.kind is NodeKind.OFFBOARD:
+                blockers.append((n.id, None))
+            elif n.kind is NodeKind.CITY:
+                for corp in dict.fromkeys(n.tokens):
+                    if corp is not None:
+                        stations.setdefault(corp, []).append(n.id)
+                if n.tokens and None not in n.tokens:
+                    blockers.append((n.id, n.tokens))
+        index = (stations, tuple(blockers))
+        self._station_index = (self.nodes, index)
+        return index
+
+    def blocked(self, corp: str) -> set[int]:
+        """The centres `corp`'s walks may not pass through (`Node.blocks`)."""
+        return {nid for nid, tokens in self._stations()[1] if tokens is None or corp not in tokens}
 
     def reach(self, corp: str, starts: Sequence[int] | None = None, *, first_stop: bool = False,
               goal: Goal | None = None) -> Reach:
@@ -221,7 +269,7 @@ class TrackNetwork:
         queue: deque[tuple[int, int]] = deque()               # (walk state, used bits)
         walked: dict[int, list[int]] = {}
         base = self.side_count
-        blocked = [n.blocks(corp) for n in self.nodes]
+        blocked = self.blocked(corp)
         goal_sides = goal.sides if goal is not None else frozenset()
         goal_nodes = goal.nodes if goal is not None else frozenset()
         for nid in (self.token_nodes(corp) if starts is None else starts):
@@ -256,7 +304,7 @@ class TrackNetwork:
                 break
             if move.node >= 0:
                 bit = 1 << (base + move.node)
-                if not used & bit and not blocked[move.node]:
+                if not used & bit and move.node not in blocked:
                     queue.extend((nxt, used | bit) for nxt in move.next)
                 continue
             found.edges[move.hex].add(move.side)
@@ -341,14 +389,25 @@ class TrackNetwork:
         listed = self.__dict__.get("chains_by_hexes")
         if listed is not None:
             return listed.get(tuple(hexes), [])
+        key = tuple(hexes)
+        kept = self._along.get(key)
+        if kept is not None:
+            return kept
         found: dict[tuple[int, int, int], Chain] = {}
         for index in range(len(self.nodes)):
             nid = self.node_at.get((hexes[0], index))
             if nid is None:
                 break
             for pid in self.paths_at_node(nid):
-                self._walk_along(nid, pid, ("node", nid), [pid], 0, tuple(hexes), found)
-        return sorted(found.values(), key=lambda c: (c.a, c.b, c.sides, c.paths))
+                self._walk_along(nid, pid, ("node", nid), [pid], 0, key, found)
+        kept = self._along[key] = sorted(found.values(), key=lambda c: (c.a, c.b, c.sides, c.paths))
+        return kept
+
+    @cached_property
+    def _along(self) -> dict[tuple[str, ...], list[Chain]]:
+        """`chains_along` answers (read-only lists): the same runs are checked turn after turn.
+        Chains join centres by number, so the token variants of a network share them."""
+        return {}
 
     def _walk_along(self, start: int, pid: int, entry: tuple[str, int], paths: list[int], sides: int,
                     hexes: tuple[str, ...], found: dict[tuple[int, int, int], Chain]) -> None:

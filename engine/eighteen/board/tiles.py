@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import Enum
+from types import MappingProxyType
 from typing import Any, Mapping, Union
 
 # Tile colours in upgrade order; "white" is an empty map hex.
@@ -107,14 +108,17 @@ class TileDef:
     _rotations: dict[int, tuple[PathDef, ...]] = field(default_factory=dict, compare=False, repr=False)
     _ends: dict[int, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = field(
         default_factory=dict, compare=False, repr=False)
+    _exits: dict[int, frozenset[int]] = field(default_factory=dict, compare=False, repr=False)
+    _node_edges: dict[int, Mapping[int, frozenset[int]]] = field(default_factory=dict, compare=False, repr=False)
 
-    @property
-    def cities(self) -> tuple[int, ...]:
-        return tuple(i for i, n in enumerate(self.nodes) if n.kind is NodeKind.CITY)
+    # node indexes of the cities and of the towns (halts included), asked at every token check
+    cities: tuple[int, ...] = field(default=(), init=False, compare=False, repr=False)
+    towns: tuple[int, ...] = field(default=(), init=False, compare=False, repr=False)
 
-    @property
-    def towns(self) -> tuple[int, ...]:
-        return tuple(i for i, n in enumerate(self.nodes) if n.kind in (NodeKind.TOWN, NodeKind.HALT))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cities", tuple(i for i, n in enumerate(self.nodes) if n.kind is NodeKind.CITY))
+        object.__setattr__(self, "towns", tuple(i for i, n in enumerate(self.nodes)
+                                                if n.kind in (NodeKind.TOWN, NodeKind.HALT)))
 
     def path_ends(self, rotation: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
         """(hex sides, node indexes) of each rotated path, kept like `rotated_paths`."""
@@ -130,10 +134,17 @@ class TileDef:
         return paths
 
     def exits(self, rotation: int) -> frozenset[int]:
-        return frozenset(e for p in self.rotated_paths(rotation) for e in p.edges)
+        exits = self._exits.get(rotation)
+        if exits is None:
+            exits = self._exits[rotation] = frozenset(e for p in self.rotated_paths(rotation) for e in p.edges)
+        return exits
 
-    def node_edges(self, rotation: int) -> dict[int, frozenset[int]]:
-        """Sides joined directly to each city or town that has track (18xx `city_town_edges`)."""
+    def node_edges(self, rotation: int) -> Mapping[int, frozenset[int]]:
+        """Sides joined directly to each city or town that has track (18xx `city_town_edges`);
+        kept like `rotated_paths` (read-only)."""
+        kept = self._node_edges.get(rotation)
+        if kept is not None:
+            return kept
         found: dict[int, set[int]] = {}
         for p in self.rotated_paths(rotation):
             if not p.edges:     # track joining two centres inside the hex reaches no side
@@ -141,7 +152,8 @@ class TileDef:
             for i in p.node_indexes:
                 if self.nodes[i].kind is not NodeKind.OFFBOARD:
                     found.setdefault(i, set()).update(p.edges)
-        return {i: frozenset(e) for i, e in found.items()}
+        kept = self._node_edges[rotation] = MappingProxyType({i: frozenset(e) for i, e in found.items()})
+        return kept
 
     def kind_counts(self) -> tuple[int, int]:
         return len(self.cities), len(self.towns)
