@@ -167,6 +167,7 @@ class TrackNetwork:
         if len(old) != len(tile.nodes) or (hex_id, len(tile.nodes)) in self.node_at \
                 or len(tile.paths) > PATH_SLOTS:
             return None
+        near_hexes = (hex_id, *self._sides_into(hex_id))     # (the index is made before the copy)
         other = object.__new__(TrackNetwork)
         other.__dict__.update({k: v for k, v in self.__dict__.items() if k not in _DERIVED})
         other.nodes = [n.with_tokens(city_tokens) for n in self.nodes]
@@ -187,7 +188,7 @@ class TrackNetwork:
         other._add_paths(hex_id, tile, rotation)
         if "_moves" in self.__dict__:  # path numbers are kept: walks that never touch the hex too
             other._moves = self._moves.copy()
-            for near in (hex_id, *self._sides_into(hex_id)):
+            for near in near_hexes:
                 first = 2 * PATH_SLOTS * self.hex_slot[near]
                 for state in range(first, first + 2 * PATH_SLOTS):
                     other._moves.pop(state, None)
