@@ -3,16 +3,16 @@
 Every game of a title starts from the same map: its hexes, their printed tiles, the sides track
 may cross, the tile supply and the home reservations. Parsing them took longer than the first
 dozen moves of a replay, so `layout_of` keeps the parsed form for a title's data (titles keep
-their data as constants). It is read-only: its mappings are `MappingProxyType`s and its parts
-frozen dataclasses (whose only mutable parts are the tiles' memos of rotated track, the same
-in every game), so no game can change what another one sees.
+their data as constants). It is read-only: its mappings are `FrozenDict`s and its parts frozen
+dataclasses (whose only mutable parts are the tiles' memos of rotated track, the same in every
+game), so no game can change what another one sees; a copy of a game shares it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, Mapping
 
+from engine.eighteen.board.frozen import FrozenDict
 from engine.eighteen.board.graph import side_ids
 from engine.eighteen.board.hexgrid import SIDES, Orientation, neighbour_id, opposite
 from engine.eighteen.board.tiles import TileDef, tile_from_hex, tile_from_manifest
@@ -59,13 +59,13 @@ class Layout:
                 copies[f"{tile.name}-{n}"] = tile.name
         hexes = {hex_id: MapHex(hex_id, raw.get("name"), printed[hex_id],
                                 sum(t["cost"] for t in raw.get("terrain", ())),
-                                MappingProxyType(_crossable_sides(orientation, hex_id, raw_hexes, printed)))
+                                FrozenDict(_crossable_sides(orientation, hex_id, raw_hexes, printed)))
                  for hex_id, raw in raw_hexes.items()}
         neighbours = {h: hx.neighbours for h, hx in hexes.items()}
         side_map, side_count = side_ids(neighbours)
         homes = tuple((c["sym"], c["home"], c.get("home_city_index")) for c in title_data.get("corporations", ()))
-        return cls(orientation, MappingProxyType(hexes), MappingProxyType(tile_defs), MappingProxyType(copies),
-                   MappingProxyType(neighbours), (MappingProxyType(side_map), side_count), homes)
+        return cls(orientation, FrozenDict(hexes), FrozenDict(tile_defs), FrozenDict(copies),
+                   FrozenDict(neighbours), (FrozenDict(side_map), side_count), homes)
 
 
 def _crossable_sides(orientation: Orientation, hex_id: str, raw_hexes: Mapping[str, Any],

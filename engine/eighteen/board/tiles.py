@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import Enum
-from types import MappingProxyType
 from typing import Any, Mapping, Union
+
+from engine.eighteen.board.frozen import FrozenDict
 
 # Tile colours in upgrade order; "white" is an empty map hex.
 COLORS = ("white", "yellow", "green", "brown", "gray")
@@ -152,7 +153,7 @@ class TileDef:
             for i in p.node_indexes:
                 if self.nodes[i].kind is not NodeKind.OFFBOARD:
                     found.setdefault(i, set()).update(p.edges)
-        kept = self._node_edges[rotation] = MappingProxyType({i: frozenset(e) for i, e in found.items()})
+        kept = self._node_edges[rotation] = FrozenDict({i: frozenset(e) for i, e in found.items()})
         return kept
 
     def kind_counts(self) -> tuple[int, int]:
