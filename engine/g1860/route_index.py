@@ -1,0 +1,132 @@
+"""One train kind's routes, best first, as bit masks cut into chunks of CHUNK routes: for each
+chain of track, the routes it keeps out (sharing track with it), and which routes stop at the
+home station or pass no full station. The routes still free beside a chosen set of track are
+then read chunk by chunk, best first, and a search stops reading as soon as the routes left are
+worth too little: it never touches the thousands of lesser routes of a late-game network.
+
+Inside a chunk the best route is the highest bit, so the best free one is `bit_length() - 1`,
+and no mask is ever negated (negating a long integer costs far more than an `or`)."""
+from __future__ import annotations
+
+from typing import Any, Iterator, Protocol, Sequence
+
+CHUNK = 4096
+
+
+class Route(Protocol):
+    chain_bits: int      # the chains it runs along, as bits of their ids
+    node_bits: int       # the stations it visits, as bits of their ids
+    passes_full: bool
+    back_chains: Sequence[Any]     # its two arms' chains, each from its station out
+    ahead_chains: Sequence[Any]
+
+
+def _bit_rows(flags: Sequence[bool]) -> str:
+    return "".join("1" if f else "0" for f in flags)
+
+
+class RouteIndex:
+    """`routes` sorted best first with their `values`; `overlap[c]`: the chains sharing track
+    with chain c (c included) as bits of their ids."""
+
+    def __init__(self, routes: Sequence[Route], values: list[int], overlap: dict[int, int], home_bit: int) -> None:
+        self.routes = routes
+        self.values = values
+        n = len(routes)
+        self.bounds = [(lo, min(lo + CHUNK, n)) for lo in range(0, n, CHUNK)]
+        width = max((r.chain_bits.bit_length() for r in routes), default=0)
+        rows = "".join([format(r.chain_bits, f"0{width}b") for r in routes]) if width else ""
+        columns = {chain: rows[width - 1 - chain::width] for chain in overlap}
+        uses = {chain: int(column, 2) for chain, column in columns.items() if column}
+        self.whole_blocks: dict[int, int] = {}        # over all routes at once, best the highest bit
+        for chain, others in overlap.items():
+            mask = 0
+            rest = others
+            while rest:
+                low = rest & -rest
+                mask |= uses.get(low.bit_length() - 1, 0)
+                rest ^= low
+            self.whole_blocks[chain] = mask
+        self.blocks = {chain: self._chunks(format(mask, f"0{n}b")) for chain, mask in self.whole_blocks.items()}
+        self.full = [(1 << (hi - lo)) - 1 for lo, hi in self.bounds]
+        home = _bit_rows([bool(r.node_bits & home_bit) for r in routes])
+        not_full = _bit_rows([not r.passes_full for r in routes])
+        self.home, self.not_full = self._chunks(home), self._chunks(not_full)
+        self.whole_all = (1 << n) - 1
+        self.whole_home, self.whole_not_full = int(home or "0", 2), int(not_full or "0", 2)
+        self._arms: dict[int, int] = {}
+        self._arm_values: dict[int, int] = {}
+
+    def _chunks(self, row: str) -> list[int]:
+        return [int(row[lo:hi], 2) for lo, hi in self.bounds]
+
+    def free(self, used: int, start: int = 0, need_home: bool = False, need_not_full: bool = False) -> Iterator[int]:
+        """The routes from place `start` on sharing no track with the chains `used` (bits), best
+        first; with `need_home` only those visiting the home station, with `need_not_full` only
+        those passing no full station."""
+        chains = []
+        rest = used
+        while rest:
+            low = rest & -rest
+            masks = self.blocks.get(low.bit_length() - 1)
+            if masks is not None:
+                chains.append(masks)
+            rest ^= low
+        for j in range(start // CHUNK, len(self.bounds)):
+            lo, hi = self.bounds[j]
+            blocked = 0
+            for masks in chains:
+                blocked |= masks[j]
+            free = self.full[j] ^ blocked
+            if start > lo:
+                free &= (1 << (hi - start)) - 1
+            if need_home:
+                free &= self.home[j]
+            if need_not_full:
+                free &= self.not_full[j]
+            top = hi - 1
+            while free:
+                bit = free.bit_length() - 1
+                yield top - bit
+                free ^= 1 << bit
+
+    def best_free(self, used: int) -> int:
+        """The value of the best route sharing no track with `used` (0 if none)."""
+        return next((self.values[at] for at in self.free(used)), 0)
+
+    def _arm(self, chains: Sequence[Any]) -> tuple[int, int]:
+        """(chains as bits, routes sharing track with them) of one arm of a route, its chains
+        in order from the station out; remembered per arm and grown from the arm one shorter."""
+        bits = mask = 0
+        for chain in chains:
+            bits |= 1 << chain.id
+            found = self._arms.get(bits)
+            if found is None:
+                found = self._arms[bits] = mask | self.whole_blocks.get(chain.id, 0)
+            mask = found
+        return bits, mask
+
+    def partner_bound(self, chosen: Sequence[Route], need_home: bool, need_not_full: bool) -> int:
+        """At least the value of the best route sharing no track with the `chosen` routes: first
+        from each arm of theirs alone, then from all their arms together."""
+        arms = []
+        bound = self.values[0] if self.values else 0
+        for route in chosen:
+            for arm in (route.back_chains, route.ahead_chains):
+                bits, mask = self._arm(arm)
+                value = self._arm_values.get(bits)
+                if value is None:
+                    value = self._arm_values[bits] = self._top(self.whole_all ^ mask)
+                bound = min(bound, value)
+                arms.append(mask)
+        free = self.whole_all
+        for mask in arms:
+            free &= self.whole_all ^ mask
+        if need_home:
+            free &= self.whole_home
+        if need_not_full:
+            free &= self.whole_not_full
+        return min(bound, self._top(free))
+
+    def _top(self, free: int) -> int:
+        return self.values[len(self.values) - free.bit_length()] if free else 0
