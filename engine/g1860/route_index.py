@@ -21,24 +21,28 @@ class Route(Protocol):
     ahead_chains: Sequence[Any]
 
 
-def _bit_rows(flags: Sequence[bool]) -> str:
-    return "".join("1" if f else "0" for f in flags)
+_FLIP = str.maketrans("01", "10")
 
 
 class RouteIndex:
     """`routes` sorted best first with their `values`; `overlap[c]`: the chains sharing track
     with chain c (c included) as bits of their ids."""
 
-    def __init__(self, routes: Sequence[Route], values: list[int], overlap: dict[int, int], home_bit: int) -> None:
+    def __init__(self, routes: Sequence[Route], values: list[int], overlap: dict[int, int], home: int) -> None:
         self.routes = routes
         self.values = values
         n = len(routes)
         self.bounds = [(lo, min(lo + CHUNK, n)) for lo in range(0, n, CHUNK)]
-        width = max((r.chain_bits.bit_length() for r in routes), default=0)
-        rows = "".join([format(r.chain_bits, f"0{width}b") for r in routes]) if width else ""
-        columns = {chain: rows[width - 1 - chain::width] for chain in overlap}
-        uses = {chain: int(column, 2) for chain, column in columns.items() if column}
-        self.whole_blocks: dict[int, int] = {}        # over all routes at once, best the highest bit
+        # one row of bits a route: visits home, passes a full station, then its chains; a column
+        # of these rows is a mask over the routes, the best one its highest bit
+        width = max(overlap, default=0) + 1
+        form = f"0{width + 2}b"
+        rows = "".join([format(((r.node_bits >> home & 1) << 1 | r.passes_full) << width | r.chain_bits, form)
+                        for r in routes])
+        row = width + 2
+        home_column, full_column = rows[0::row], rows[1::row]
+        uses = {chain: int(rows[row - 1 - chain::row] or "0", 2) for chain in overlap}
+        self.whole_blocks: dict[int, int] = {}
         for chain, others in overlap.items():
             mask = 0
             rest = others
@@ -49,11 +53,10 @@ class RouteIndex:
             self.whole_blocks[chain] = mask
         self.blocks = {chain: self._chunks(format(mask, f"0{n}b")) for chain, mask in self.whole_blocks.items()}
         self.full = [(1 << (hi - lo)) - 1 for lo, hi in self.bounds]
-        home = _bit_rows([bool(r.node_bits & home_bit) for r in routes])
-        not_full = _bit_rows([not r.passes_full for r in routes])
-        self.home, self.not_full = self._chunks(home), self._chunks(not_full)
+        not_full_column = full_column.translate(_FLIP)
+        self.home, self.not_full = self._chunks(home_column), self._chunks(not_full_column)
         self.whole_all = (1 << n) - 1
-        self.whole_home, self.whole_not_full = int(home or "0", 2), int(not_full or "0", 2)
+        self.whole_home, self.whole_not_full = int(home_column or "0", 2), int(not_full_column or "0", 2)
         self._arms: dict[int, int] = {}
         self._arm_values: dict[int, int] = {}
 
@@ -106,10 +109,12 @@ class RouteIndex:
             mask = found
         return bits, mask
 
-    def partner_bound(self, chosen: Sequence[Route], need_home: bool, need_not_full: bool) -> int:
-        """At least the value of the best route sharing no track with the `chosen` routes: first
-        from each arm of theirs alone, then from all their arms together."""
-        arms = []
+    def partner_bound(self, chosen: Sequence[Route], need_home: bool, need_not_full: bool, floor: int) -> int:
+        """At least the value of the best route sharing no track with the `chosen` routes (with
+        `need_home` or `need_not_full`, among those visiting the home station or passing no full
+        one): first from each arm of theirs alone; only if that is above `floor`, from all of
+        their arms together."""
+        masks = []
         bound = self.values[0] if self.values else 0
         for route in chosen:
             for arm in (route.back_chains, route.ahead_chains):
@@ -118,10 +123,13 @@ class RouteIndex:
                 if value is None:
                     value = self._arm_values[bits] = self._top(self.whole_all ^ mask)
                 bound = min(bound, value)
-                arms.append(mask)
-        free = self.whole_all
-        for mask in arms:
-            free &= self.whole_all ^ mask
+                masks.append(mask)
+        if bound <= floor:
+            return bound
+        blocked = 0
+        for mask in masks:
+            blocked |= mask
+        free = self.whole_all ^ blocked
         if need_home:
             free &= self.whole_home
         if need_not_full:

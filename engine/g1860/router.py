@@ -5,7 +5,6 @@ station passed per company, every route touching another and one of them the hom
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Any
 
 from engine.eighteen.board.graph import Chain, TrackNetwork
@@ -28,25 +27,24 @@ class Candidate:
 
 
 Worth = tuple[int, int, int, "int | None"]     # value, revenue, subsidy, halts counted
-Valued = tuple[Walk, Worth]
 LONGEST = 1 << 16       # no walk has this many stops
 
 
-def _valued(walks: list[Walk], big: int, small: int, leased: bool, rules: RouteRules) -> list[Valued]:
-    """The walks this train may run with their worth, best first (then shortest, then in the
+def _valued(walks: list[Walk], stops: list[Stops], big: int, small: int, leased: bool,
+            rules: RouteRules) -> tuple[list[Walk], list[Worth]]:
+    """The walks this train may run and their worth, best first (then shortest, then in the
     order they were found)."""
     first_only = rules.leased_counts_first_number_only(leased)
     second = big if (first_only or rules.nationalization) else big + small
-    seen: dict[Stops, Worth | None] = {}
-    keyed: list[tuple[int, Walk, Worth]] = []
-    for w in walks:
-        worth = seen.get(w.stops, False)
-        if worth is False:
-            worth = seen[w.stops] = _worth(w.stops, big, second, leased, first_only, rules)
-        if worth is not None:
-            keyed.append((w.length - worth[0] * LONGEST, w, worth))
-    keyed.sort(key=itemgetter(0))
-    return [(w, worth) for _, w, worth in keyed]
+    worths = [_worth(s, big, second, leased, first_only, rules) for s in stops]
+    rank = [None if w is None else -w[0] * LONGEST for w in worths]
+    shift = len(walks).bit_length()
+    keys = [(rank[w.stops] + len(w.back) + len(w.ahead)) << shift | i      # type: ignore[operator]
+            for i, w in enumerate(walks) if rank[w.stops] is not None]
+    keys.sort()
+    low = (1 << shift) - 1
+    chosen = [walks[k & low] for k in keys]
+    return chosen, [worths[w.stops] for w in chosen]    # type: ignore[misc]
 
 
 def _worth(stops: Stops, big: int, second: int, leased: bool, first_only: bool, rules: RouteRules) -> Worth | None:
@@ -67,8 +65,8 @@ def _worth(stops: Stops, big: int, second: int, leased: bool, first_only: bool, 
     return revenue * 1000 + subsidy, revenue, subsidy, kept
 
 
-def _candidate(v: Valued) -> Candidate:
-    w, (value, revenue, subsidy, halts) = v
+def _candidate(w: Walk, worth: Worth) -> Candidate:
+    value, revenue, subsidy, halts = worth
     return Candidate(value, revenue, subsidy, w.sides, w.nodes, w.chains, w.passes_full, halts, w.node_bits)
 
 
@@ -93,11 +91,10 @@ def _overlaps(network: TrackNetwork, walks: list[Walk]) -> dict[int, int]:
 class _Kind:
     """One train kind's routes, valued and indexed."""
 
-    def __init__(self, valued: list[Valued], overlap: dict[int, int], home_bit: int) -> None:
-        self.valued = valued
-        self.walks = [w for w, _ in valued]
-        self.values = [worth[0] for _, worth in valued]
-        self.index = RouteIndex(self.walks, self.values, overlap, home_bit)
+    def __init__(self, valued: tuple[list[Walk], list[Worth]], overlap: dict[int, int], home: int) -> None:
+        self.walks, self.worths = valued
+        self.values = [worth[0] for worth in self.worths]
+        self.index = RouteIndex(self.walks, self.values, overlap, home)
 
 
 def best_runs(network: TrackNetwork, corp: str, trains: dict[str, tuple[int, int, bool]], home: int | None,
@@ -106,16 +103,16 @@ def best_runs(network: TrackNetwork, corp: str, trains: dict[str, tuple[int, int
     if not trains or home is None:
         return 0, 0, []
     order = sorted(trains, key=lambda t: (-trains[t][0], -trains[t][1], t))
-    walks = all_walks(network, corp, max(b for b, _, _ in trains.values()), rules, flipped, phase_color)
+    walks, stops = all_walks(network, corp, max(b for b, _, _ in trains.values()), rules, flipped, phase_color)
     home_bit = 1 << home
     same_as_previous = [i > 0 and trains[order[i]] == trains[order[i - 1]] for i in range(len(order))]
     specs = list(dict.fromkeys(trains[t] for t in order))
     overlap = _overlaps(network, walks)
-    kinds = [_Kind(_valued(walks, *spec, rules), overlap, home_bit) for spec in specs]
+    kinds = [_Kind(_valued(walks, stops, *spec, rules), overlap, home) for spec in specs]
     kind_of = [specs.index(trains[t]) for t in order]
     best: dict[str, Any] = {"value": 0, "chosen": ()}
     _search(order, kind_of, same_as_previous, kinds, home_bit, best)
-    chosen = sorted(((train, _candidate(kinds[k].valued[at])) for train, k, at in best["chosen"]),
+    chosen = sorted(((train, _candidate(kinds[k].walks[at], kinds[k].worths[at])) for train, k, at in best["chosen"]),
                     key=lambda tc: list(trains).index(tc[0]))
     return sum(c.revenue for _, c in chosen), sum(c.subsidy for _, c in chosen), chosen
 
@@ -158,7 +155,7 @@ def _search(order: list[str], kind_of: list[int], same_as_previous: list[bool], 
         if i == last:     # the last train: the first free route that keeps the set legal
             need_home = not any(w.node_bits & home_bit for w in walks)
             need_not_full = any(w.passes_full for w in walks)
-            if walks and value + index.partner_bound(walks, need_home, need_not_full) <= best["value"]:
+            if walks and value + index.partner_bound(walks, need_home, need_not_full, best["value"] - value) <= best["value"]:
                 return
             for at in index.free(used, first, need_home, need_not_full):
                 if value + values[at] <= best["value"]:

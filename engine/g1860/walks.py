@@ -23,7 +23,7 @@ class Walk:
     ahead_chains: tuple[Chain, ...]
     sides: int                       # its track, as bits
     passes_full: bool
-    stops: Stops                     # walks alike in stops are valued alike
+    stops: int                       # its stops' place in the list of kinds of stops
     node_bits: int                   # the stations it visits, as bits
     chain_bits: int                  # the chains it runs along, as bits of their ids
 
@@ -41,12 +41,13 @@ class Walk:
 
 
 def walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flipped: set[str],
-          phase_color: str) -> list[Walk]:
+          phase_color: str) -> tuple[list[Walk], list[Stops]]:
     """Every simple walk through one of the company's stations: no stop or hex side twice, no hex
     re-entered (unless allowed), at most `big` big stations, not through Ryde Pier, passing at
     most one full station, not ending at a halt; each walk is listed once, in one direction
     (the second arm starts with a higher-numbered chain than the first; walks through an earlier
-    station are not grown again from a later one)."""
+    station are not grown again from a later one). Walks alike in stops are valued alike: the
+    second list holds each kind of stops once, and a walk its place there."""
     nodes = network.nodes
     kind = [0 if n.kind in (NodeKind.CITY, NodeKind.OFFBOARD) else (2 if n.kind is NodeKind.HALT else 1)
             for n in nodes]
@@ -56,6 +57,7 @@ def walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flipped
     hex_bit = {h: 1 << i for i, h in enumerate(sorted({n.hex for n in nodes} | {h for c in network.chains for h in c.hexes}))}
     moves = _moves(network, hex_bit, rules.re_enter_hexes)
     found: list[Walk] = []
+    kinds_of_stops: dict[Stops, int] = {}
     done = 0
     for station in network.token_nodes(corp):
         arms: tuple[list[int], list[int]] = ([station], [station])
@@ -73,7 +75,8 @@ def walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flipped
             nonlocal halts, revenue, seen, hexes_in, chain_bits
             own = arm_chains[arm]
             if own:
-                stops = (n_big, revenue, town_keys[-1], halts)
+                key = (n_big, revenue, town_keys[-1], halts)
+                stops = kinds_of_stops.setdefault(key, len(kinds_of_stops))
                 if arm == 0:
                     back = (tuple(arms[0]), tuple(own))
                     if kind[end] != 2:
@@ -122,7 +125,7 @@ def walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flipped
 
         grow(0, station, 0, int(kind[station] == 0), 0, ((), ()))
         done |= 1 << station
-    return found
+    return found, list(kinds_of_stops)
 
 
 def _moves(network: TrackNetwork, hex_bit: dict[str, int], re_enter: bool) -> list[list[tuple[Chain, int, int, int, int]]]:
