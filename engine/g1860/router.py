@@ -10,7 +10,7 @@ from typing import Any
 from engine.eighteen.board.graph import Chain, TrackNetwork
 from engine.g1860.route_index import RouteIndex
 from engine.g1860.routes import RouteRules, track_bits
-from engine.g1860.walks import Stops, Walk, walks as all_walks
+from engine.g1860.walks import Stops, Walk, read_stops, walks as all_walks
 
 
 @dataclass(frozen=True)
@@ -30,14 +30,14 @@ Worth = tuple[int, int, int, "int | None"]     # value, revenue, subsidy, halts 
 LONGEST = 1 << 16       # no walk has this many stops
 
 
-def _valued(walks: list[Walk], stops: list[Stops], big: int, small: int, leased: bool,
+def _valued(walks: list[Walk], stops: dict[int, Stops], big: int, small: int, leased: bool,
             rules: RouteRules) -> tuple[list[Walk], list[Worth]]:
     """The walks this train may run and their worth, best first (then shortest, then in the
-    order they were found)."""
+    order they were found). `stops`: each packed kind of stops the walks have, unpacked."""
     first_only = rules.leased_counts_first_number_only(leased)
     second = big if (first_only or rules.nationalization) else big + small
-    worths = [_worth(s, big, second, leased, first_only, rules) for s in stops]
-    rank = [None if w is None else -w[0] * LONGEST for w in worths]
+    worths = {key: _worth(s, big, second, leased, first_only, rules) for key, s in stops.items()}
+    rank = {key: None if w is None else -w[0] * LONGEST for key, w in worths.items()}
     shift = len(walks).bit_length()
     keys = [(rank[w.stops] + len(w.back) + len(w.ahead)) << shift | i      # type: ignore[operator]
             for i, w in enumerate(walks) if rank[w.stops] is not None]
@@ -103,7 +103,8 @@ def best_runs(network: TrackNetwork, corp: str, trains: dict[str, tuple[int, int
     if not trains or home is None:
         return 0, 0, []
     order = sorted(trains, key=lambda t: (-trains[t][0], -trains[t][1], t))
-    walks, stops = all_walks(network, corp, max(b for b, _, _ in trains.values()), rules, flipped, phase_color)
+    walks, town_sets = all_walks(network, corp, max(b for b, _, _ in trains.values()), rules, flipped, phase_color)
+    stops = {key: read_stops(key, town_sets) for key in {w.stops for w in walks}}
     home_bit = 1 << home
     same_as_previous = [i > 0 and trains[order[i]] == trains[order[i - 1]] for i in range(len(order))]
     specs = list(dict.fromkeys(trains[t] for t in order))

@@ -4,18 +4,22 @@ so a walk is kept as little as the search needs (what its stops are, its track a
 bits, its two arms as shared tuples); its stops in order are put together only when asked."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.eighteen.board.graph import Chain, TrackNetwork
 from engine.eighteen.board.tiles import NodeKind
 from engine.g1860.routes import RouteRules, full_for, track_bits
 
 Stops = tuple[int, int, tuple[int, ...], int]    # big stations, their revenue, towns best first, halts
+# a walk's stops packed in one integer, grown by addition as the walk grows: big stations in
+# bits 0-7, halts in 8-15, the place of its towns (best first) in the walk's list of town
+# sets in 16-35, the big stations' revenue above
+ONE_BIG, ONE_HALT, TOWNS_AT, REVENUE_AT = 1, 1 << 8, 16, 36
 
 
-@dataclass(slots=True)
-class Walk:
-    """A simple line of track through a station, as two arms out from that station."""
+class Walk(NamedTuple):
+    """A simple line of track through a station, as two arms out from that station (a tuple:
+    over 100,000 of them are made in one search)."""
 
     back: tuple[int, ...]            # one arm's stops, from the station out (the station first)
     back_chains: tuple[Chain, ...]
@@ -23,7 +27,7 @@ class Walk:
     ahead_chains: tuple[Chain, ...]
     sides: int                       # its track, as bits
     passes_full: bool
-    stops: int                       # its stops' place in the list of kinds of stops
+    stops: int                       # what its stops are, packed (see `read_stops`)
     node_bits: int                   # the stations it visits, as bits
     chain_bits: int                  # the chains it runs along, as bits of their ids
 
@@ -41,13 +45,13 @@ class Walk:
 
 
 def walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flipped: set[str],
-          phase_color: str) -> tuple[list[Walk], list[Stops]]:
+          phase_color: str) -> tuple[list[Walk], list[tuple[int, ...]]]:
     """Every simple walk through one of the company's stations: no stop or hex side twice, no hex
     re-entered (unless allowed), at most `big` big stations, not through Ryde Pier, passing at
     most one full station, not ending at a halt; each walk is listed once, in one direction
     (the second arm starts with a higher-numbered chain than the first; walks through an earlier
-    station are not grown again from a later one). Walks alike in stops are valued alike: the
-    second list holds each kind of stops once, and a walk its place there."""
+    station are not grown again from a later one). The second list holds the sets of towns
+    the walks' packed stops point to."""
     nodes = network.nodes
     kind = [0 if n.kind in (NodeKind.CITY, NodeKind.OFFBOARD) else (2 if n.kind is NodeKind.HALT else 1)
             for n in nodes]
@@ -57,35 +61,31 @@ def walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flipped
     hex_bit = {h: 1 << i for i, h in enumerate(sorted({n.hex for n in nodes} | {h for c in network.chains for h in c.hexes}))}
     moves = _moves(network, hex_bit, rules.re_enter_hexes)
     found: list[Walk] = []
-    kinds_of_stops: dict[Stops, int] = {}
+    town_sets: dict[tuple[int, ...], int] = {(): 0}
+    new = tuple.__new__
     done = 0
     for station in network.token_nodes(corp):
         arms: tuple[list[int], list[int]] = ([station], [station])
         arm_chains: tuple[list[Chain], list[Chain]] = ([], [])
         lone = (station,)
         towns: list[int] = []
-        town_keys: list[tuple[int, ...]] = [()]     # the towns passed, best first, as they grow
-        halts = 0
-        revenue = value[station]
         seen = done | 1 << station                  # stations visited (and those done before)
         hexes_in = hex_bit[nodes[station].hex]
         chain_bits = 0
 
-        def grow(arm: int, end: int, sides: int, n_big: int, passed: int, back: tuple[tuple[int, ...], tuple[Chain, ...]]) -> None:
-            nonlocal halts, revenue, seen, hexes_in, chain_bits
+        def grow(arm: int, end: int, sides: int, stops: int, passed: int, back: tuple[tuple[int, ...], tuple[Chain, ...]]) -> None:
+            nonlocal seen, hexes_in, chain_bits
             own = arm_chains[arm]
             if own:
-                key = (n_big, revenue, town_keys[-1], halts)
-                stops = kinds_of_stops.setdefault(key, len(kinds_of_stops))
                 if arm == 0:
                     back = (tuple(arms[0]), tuple(own))
                     if kind[end] != 2:
-                        found.append(Walk(lone, (), back[0], back[1], sides, passed > 0, stops,
-                                          seen & ~done, chain_bits))
-                    grow(1, station, sides, n_big, passed, back)
+                        found.append(new(Walk, (lone, (), back[0], back[1], sides, passed > 0, stops,
+                                                seen & ~done, chain_bits)))
+                    grow(1, station, sides, stops, passed, back)
                 elif kind[end] != 2 and kind[back[0][-1]] != 2:
-                    found.append(Walk(back[0], back[1], tuple(arms[1]), tuple(own), sides, passed > 0, stops,
-                                      seen & ~done, chain_bits))
+                    found.append(new(Walk, (back[0], back[1], tuple(arms[1]), tuple(own), sides, passed > 0, stops,
+                                            seen & ~done, chain_bits)))
                 if stop_here[end] or (full[end] and passed):
                     return
                 if full[end]:
@@ -96,36 +96,37 @@ def walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flipped
                 if chain.id <= lowest or seen >> nxt & 1 or bits & sides or new_hexes & hexes_in:
                     continue
                 if k == 0:
-                    if n_big >= big:
+                    if stops & 255 >= big:
                         continue
-                    revenue += value[nxt]
+                    grown = stops + ONE_BIG + (value[nxt] << REVENUE_AT)
                 elif k == 1:
                     towns.append(value[nxt])
-                    town_keys.append(tuple(sorted(towns, reverse=True)))
+                    town_set = town_sets.setdefault(tuple(sorted(towns, reverse=True)), len(town_sets))
+                    grown = stops + ((town_set - (stops >> TOWNS_AT & 0xFFFFF)) << TOWNS_AT)
                 else:
-                    halts += 1
+                    grown = stops + ONE_HALT
                 seen |= 1 << nxt
                 hexes_in |= new_hexes
                 chain_bits |= 1 << chain.id
                 path.append(nxt)
                 own.append(chain)
-                grow(arm, nxt, sides | bits, n_big + (k == 0), passed, back)
+                grow(arm, nxt, sides | bits, grown, passed, back)
                 own.pop()
                 path.pop()
                 chain_bits ^= 1 << chain.id
                 hexes_in ^= new_hexes
                 seen ^= 1 << nxt
-                if k == 0:
-                    revenue -= value[nxt]
-                elif k == 1:
+                if k == 1:
                     towns.pop()
-                    town_keys.pop()
-                else:
-                    halts -= 1
 
-        grow(0, station, 0, int(kind[station] == 0), 0, ((), ()))
+        grow(0, station, 0, (value[station] << REVENUE_AT) + (ONE_BIG if kind[station] == 0 else 0), 0, ((), ()))
         done |= 1 << station
-    return found, list(kinds_of_stops)
+    return found, list(town_sets)
+
+
+def read_stops(stops: int, town_sets: list[tuple[int, ...]]) -> Stops:
+    """A walk's packed stops, unpacked."""
+    return stops & 255, stops >> REVENUE_AT, town_sets[stops >> TOWNS_AT & 0xFFFFF], stops >> 8 & 255
 
 
 def _moves(network: TrackNetwork, hex_bit: dict[str, int], re_enter: bool) -> list[list[tuple[Chain, int, int, int, int]]]:
