@@ -96,9 +96,17 @@ class BuySellPar(BuySellParShares):
         return problem
 
     def can_buy_any(self, player: Player) -> bool:
+        # asked after every move: what rules out a whole company or place is checked first, once,
+        # so that `buy_problem` (which words its reason) runs only for the few cases left
+        at_limit = self.game.num_certs(player) >= self.game.cert_limit
+        bought = self.bought()
         for corp in self.game.corporations:
+            if self.sold_corp(player, corp) or (at_limit and self.game.counts_for_limit(corp)):
+                continue
             for source in (self.game.pool, corp):
                 if source is corp and not corp.ipoed:
+                    continue
+                if bought and not self.can_buy_multiple(corp, source):
                     continue
                 tried = set()       # alike certificates of one place get one answer
                 for share in source.shares_of(corp):
