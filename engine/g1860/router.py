@@ -9,8 +9,8 @@ from typing import Any
 
 from engine.eighteen.board.graph import Chain, TrackNetwork
 from engine.g1860.route_index import RouteIndex
-from engine.g1860.routes import RouteRules, track_bits
-from engine.g1860.walks import Stops, Walk, read_stops, walks as all_walks
+from engine.g1860.routes import RouteRules
+from engine.g1860.walks import Stops, Walk, overlaps, read_stops, walks as all_walks
 
 
 @dataclass(frozen=True)
@@ -77,15 +77,7 @@ def _overlaps(network: TrackNetwork, walks: list[Walk]) -> dict[int, int]:
     used = 0
     for w in walks:
         used |= w.chain_bits
-    bits = {c.id: track_bits(network, c) for c in network.chains if used >> c.id & 1}
-    out: dict[int, int] = {}
-    for cid, b in bits.items():
-        mask = 0
-        for other, ob in bits.items():
-            if ob & b:
-                mask |= 1 << other
-        out[cid] = mask
-    return out
+    return overlaps(network, used)
 
 
 class _Kind:
