@@ -1,7 +1,8 @@
 """Time of the exact best-routes search.
 
-1. At every run_routes of the 1830 fixtures, the search as the game runs it (replayed through the
-   engine; the track graph is rebuilt whenever the board changed, and that time is included).
+1. At every run_routes of the 1830 and 1860 fixtures (real and random games), the search as the
+   game runs it (replayed through the engine; the track graph is rebuilt whenever the board
+   changed, and that time is included).
 2. On grown late-game networks (60+ tiles, several stations per company): two diesels, 6 + D,
    and four short trains, for every company, on a fresh copy of the board (graph not yet built).
 
@@ -31,10 +32,10 @@ def describe(times: list[float]) -> str:
     return f"median {statistics.median(times):.2f} ms, max {max(times):.2f} ms over {len(times)} searches"
 
 
-def fixtures(repeat: int) -> list[float]:
-    folder = ROOT.parent / "shared" / "fixtures" / "1830"
+def fixtures(repeat: int, game_set: str) -> list[float]:
+    folder = ROOT.parent / "shared" / "fixtures" / game_set
     if not folder.is_dir():
-        print("../shared/fixtures/1830 is absent: no fixture positions to measure")
+        print(f"../shared/fixtures/{game_set} is absent: no fixture positions to measure")
         return []
     every: list[float] = []
     for path in sorted(folder.glob("*.json")):
@@ -43,7 +44,7 @@ def fixtures(repeat: int) -> list[float]:
         per_position = [statistics.median(t) for t in zip(*runs)]
         print(f"{path.name}: {describe(per_position)}")
         every.extend(per_position)
-    print(f"all fixture positions: {describe(every)}")
+    print(f"all {game_set} fixture positions: {describe(every)}")
     return every
 
 
@@ -77,7 +78,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="replays of each fixture (median per position)")
     parser.add_argument("--seeds", type=int, default=10, help="grown networks to measure")
     args = parser.parse_args()
-    fixtures(args.repeat)
+    for game_set in ("1830", "1860", "random/1860"):
+        fixtures(args.repeat, game_set)
     grown(args.seeds)
     return 0
 
