@@ -66,8 +66,8 @@ class Game(ABC):
         self.options: dict[str, Any] = dict(options or {})
         self.seed = seed
         self.actions: list[Action] = []
-        # (number of actions, the state just after them), one every HISTORY_EVERY actions and
-        # one of the start: what `rewind_to` restores instead of replaying the whole log
+        # (number of actions, the state just after them): the start's and the latest few of
+        # one every HISTORY_EVERY actions, which `rewind_to` restores instead of replaying all
         self._history: list[tuple[int, checkpoint.Saved]] = []
         self.setup()
 
@@ -209,9 +209,11 @@ class Game(ABC):
     # Attributes a checkpoint keeps by reference: the log (only ever appended to, after success)
     # and the seats and options (fixed at creation).
     CHECKPOINT_SHARED: ClassVar[tuple[str, ...]] = ("actions", "players", "options", "_history")
-    # Checkpoints of the history cost about 55 KiB each (an 1830 game late on): every 50 actions
-    # a long game keeps about a megabyte, and a move taken back replays at most 49 actions.
+    # Checkpoints of the history cost about 55 KiB each (an 1830 game late on), and every one
+    # kept is walked by each full garbage collection. One every 50 actions, the latest 4 kept
+    # (and the start's): taking back any of the last 200 or so moves replays at most 49.
     HISTORY_EVERY: ClassVar[int] = 50
+    HISTORY_KEPT: ClassVar[int] = 4
 
     def process(self, action: Action, by: PlayerId | None = None, *, atomic: bool = True,
                 story: bool | None = None) -> Action:
@@ -242,6 +244,8 @@ class Game(ABC):
         self.actions.append(recorded)
         if len(self.actions) % self.HISTORY_EVERY == 0:
             self._history.append((len(self.actions), checkpoint.save(self)))
+            if len(self._history) > self.HISTORY_KEPT + 1:
+                del self._history[1]  # the oldest but the start's
         return recorded
 
     def rewind_to(self, count: int) -> None:
