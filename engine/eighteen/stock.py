@@ -1,7 +1,7 @@
 """The stock round: sell/buy/sell turns, par, private sales between players, sold-out rises."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from engine.eighteen import shares as sh
 from engine.eighteen.explain import par_price_problem
@@ -22,29 +22,24 @@ class BuySellParShares(Step):
         r.bought_from_ipo = False
 
     # -- queries -------------------------------------------------------------------------------
+    def _move_tests(self) -> dict[str, Callable[[Player], Any]]:
+        """Each kind of move of a stock turn (in the order listed) and its test of whether the
+        player has one: one table for `actions`, `can_act` and `allows`."""
+        return {"buy_shares": self.can_buy_any, "par": self.can_ipo_any,
+                "buy_company": self.purchasable_companies, "sell_shares": self.can_sell_any}
+
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
         if self.must_sell(entity):
             return ["sell_shares"]
-        acts: list[str] = []
-        if self.can_buy_any(entity):
-            acts.append("buy_shares")
-        if self.can_ipo_any(entity):
-            acts.append("par")
-        if self.purchasable_companies(entity):
-            acts.append("buy_company")
-        if self.can_sell_any(entity):
-            acts.append("sell_shares")
-        if acts:
-            acts.append("pass")
-        return acts
+        acts = [kind for kind, test in self._move_tests().items() if test(entity)]
+        return acts + ["pass"] if acts else []
 
     def can_act(self, entity: Any) -> bool:
         # a player who must sell can sell, so selling need not be asked about twice
         return (entity is self.current_entity() and isinstance(entity, Player)
-                and (self.can_buy_any(entity) or self.can_ipo_any(entity)
-                     or bool(self.purchasable_companies(entity)) or self.can_sell_any(entity)))
+                and any(test(entity) for test in self._move_tests().values()))
 
     def allows(self, entity: Any, action_type: str) -> bool:
         # `actions` answered for one type: only that type's test is run
@@ -55,8 +50,7 @@ class BuySellParShares(Step):
         if action_type == "pass":
             # the step found to block for this player (who is its current entity) can act
             return self.round.active_step() is self or self.can_act(entity)
-        test = {"buy_shares": self.can_buy_any, "par": self.can_ipo_any,
-                "buy_company": self.purchasable_companies, "sell_shares": self.can_sell_any}.get(action_type)
+        test = self._move_tests().get(action_type)
         return test is not None and bool(test(entity))
 
     def explain(self, entity: Any, action_type: str) -> str | None:
