@@ -10,6 +10,7 @@ start-up excluded) when `ruby` and its engine (ORACLE_SRC, default /tmp/18xx-src
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import shutil
@@ -23,6 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bot.core.memory import freeze_loaded_code  # noqa: E402
 from engine.eighteen import io  # noqa: E402
 from engine.errors import GameError  # noqa: E402
 from tests.reference_games import game_files  # noqa: E402
@@ -68,11 +70,28 @@ def replays(files: list[Path], repeat: int, ruby_repeat: int) -> None:
 
 
 def legal_moves(files: list[Path], every: int) -> None:
+    """Each listing's time includes any garbage collection that falls in it. As in the bot,
+    the code loaded at start-up is frozen out of the collector; each game is a process's game
+    of its own, so the one before it is collected first (it is garbage, not the listing's)."""
     print(f"== legal moves of whoever must act, at every {'' if every == 1 else f'{every}th '}position")
+    freeze_loaded_code()
+    pauses: list[float] = []
+    started: list[float] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if info["generation"] == 2:
+            if phase == "start":
+                started[:] = [time.perf_counter()]
+            elif started:
+                pauses.append((time.perf_counter() - started[0]) * 1000)
+
     times: list[float] = []
     worst = (0.0, "")
+    gc.callbacks.append(watch)
     for path in files:
         data = json.loads(path.read_text())
+        gc.collect()
+        pauses.clear()
         game = io.new_game(data)
         for n, (_, action) in enumerate(io.effective_actions(data["actions"])):
             if n % every == 0 and not game.finished:
@@ -84,6 +103,9 @@ def legal_moves(files: list[Path], every: int) -> None:
                     if took > worst[0]:
                         worst = (took, f"{path.stem} before #{action.get('id')}")
             game.process(io.imported(action), atomic=False)
+        full = f"{len(pauses)} full, worst {max(pauses):.0f} ms" if pauses else "none full"
+        print(f"  {path.stem}: garbage collections during the game: {full}", flush=True)
+    gc.callbacks.remove(watch)
     times.sort()
     print(f"{len(times)} listings: median {statistics.median(times):.1f} ms, p95 "
           f"{times[int(len(times) * 0.95)]:.1f} ms, worst {worst[0]:.1f} ms ({worst[1]})")

@@ -78,6 +78,48 @@ def save(root: Any) -> Saved:
     return saved
 
 
+class Packed:
+    """A saved state kept for long (a game's history): the same contents as `Saved`, laid out
+    in one flat list. `Saved` holds two tracked objects per object and container it saved (a
+    pair and a copy), thousands per game; kept for hundreds of actions they made each full
+    garbage collection walk them all. One list is one tracked object whose items are only
+    visited. Restoring it is slower, which a rewind can afford."""
+
+    __slots__ = ("objects", "flat")
+
+    def __init__(self, saved: Saved) -> None:
+        flat: list[Any] = []
+        for obj, attrs in saved.objects:
+            flat += (obj, len(attrs))
+            flat += attrs
+            flat += attrs.values()
+        for container, contents in saved.containers:
+            flat += (container, len(contents))
+            flat += contents
+            if type(contents) is dict:
+                flat += contents.values()
+        self.objects = len(saved.objects)
+        self.flat = flat
+
+    def restore(self) -> None:
+        flat, at, n = self.flat, 0, 0
+        while at < len(flat):
+            holder, size = flat[at], flat[at + 1]
+            items = flat[at + 2:at + 2 + size]
+            at += 2 + size
+            if n < self.objects or type(holder) is dict:   # keys, then as many values
+                target = holder if type(holder) is dict else holder.__dict__
+                target.clear()
+                target.update(zip(items, flat[at:at + size]))
+                at += size
+            elif type(holder) is list:
+                holder[:] = items
+            else:
+                holder.clear()
+                holder.update(items)
+            n += 1
+
+
 def restore(saved: Saved) -> None:
     for obj, attrs in saved.objects:
         obj.__dict__.clear()

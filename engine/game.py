@@ -68,7 +68,7 @@ class Game(ABC):
         self.actions: list[Action] = []
         # (number of actions, the state just after them): the start's and the latest few of
         # one every HISTORY_EVERY actions, which `rewind_to` restores instead of replaying all
-        self._history: list[tuple[int, checkpoint.Saved]] = []
+        self._history: list[tuple[int, checkpoint.Packed]] = []
         self.setup()
 
     # -- what a title implements -------------------------------------------------------------
@@ -210,18 +210,21 @@ class Game(ABC):
     # and the seats and options (fixed at creation).
     CHECKPOINT_SHARED: ClassVar[tuple[str, ...]] = ("actions", "players", "options", "_history")
     # Checkpoints of the history cost about 55 KiB each (an 1830 game late on), and every one
-    # kept is walked by each full garbage collection. One every 50 actions, the latest 4 kept
-    # (and the start's): taking back any of the last 200 or so moves replays at most 49.
+    # kept is visited by each full garbage collection (packed: one list each). One every 50
+    # actions, the latest 4 kept (and the start's): taking back any of the last 200 or so
+    # moves replays at most 49.
     HISTORY_EVERY: ClassVar[int] = 50
     HISTORY_KEPT: ClassVar[int] = 4
 
     def process(self, action: Action, by: PlayerId | None = None, *, atomic: bool = True,
-                story: bool | None = None) -> Action:
+                story: bool | None = None, replay_length: int | None = None) -> Action:
         """Apply one action; `by` is the player submitting it, who must control the entity
         it acts for (their own seat, a company they preside, a private they own). A refused
         action leaves the game exactly as it was (its state is saved first and put back).
         `atomic=False` skips the save, for replays that throw the game away on a refusal (and
-        that describe no action as it happens, unless `story` says otherwise)."""
+        that describe no action as it happens, unless `story` says otherwise). A replay that
+        knows how long the log will be (`replay_length`) takes only the history checkpoints
+        still kept at its end."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise InvalidAction("an action is a JSON object with a string 'type'")
         if self.finished and action["type"] != "message":
@@ -229,7 +232,7 @@ class Game(ABC):
         if by is not None:
             self._check_actor(action, by)
         if not self._history:
-            self._history.append((0, checkpoint.save(self)))
+            self._history.append((0, checkpoint.Packed(checkpoint.save(self))))
         saved = checkpoint.save(self) if atomic else None
         try:
             recorded = self._apply(action, story=atomic if story is None else story)
@@ -242,8 +245,10 @@ class Game(ABC):
                 checkpoint.restore(saved)
             raise GameError(f"internal error while applying {action['type']}: {exc}") from exc
         self.actions.append(recorded)
-        if len(self.actions) % self.HISTORY_EVERY == 0:
-            self._history.append((len(self.actions), checkpoint.save(self)))
+        count = len(self.actions)
+        if count % self.HISTORY_EVERY == 0 and (
+                replay_length is None or count > replay_length - self.HISTORY_EVERY * self.HISTORY_KEPT):
+            self._history.append((count, checkpoint.Packed(checkpoint.save(self))))
             if len(self._history) > self.HISTORY_KEPT + 1:
                 del self._history[1]  # the oldest but the start's
         return recorded
@@ -259,10 +264,10 @@ class Game(ABC):
         self._forget_history_after(count)
         at, saved = self._history[-1]
         again = self.actions[at:count]
-        checkpoint.restore(saved)
+        saved.restore()
         del self.actions[at:]
         for action in again:
-            self.process(action, atomic=False)
+            self.process(action, atomic=False, replay_length=count)
 
     def _forget_history_after(self, count: int) -> None:
         while self._history and self._history[-1][0] > count:

@@ -60,6 +60,23 @@ def test_a_tried_move_leaves_no_checkpoint_behind() -> None:
     _same_as_reference(game, ref, 3)
 
 
+def test_a_replay_keeps_the_checkpoints_that_playing_move_by_move_keeps() -> None:
+    """A replay that knows its length skips the checkpoints the history would drop, and ends
+    with the same ones: the start's and the latest HISTORY_KEPT multiples of HISTORY_EVERY."""
+    data = json.loads(game_path("1830", "1830_game_end_bank").read_text())
+    loaded = io.load(data).game
+    total = len(loaded.actions)
+    every, kept = loaded.HISTORY_EVERY, loaded.HISTORY_KEPT
+    expected = [0] + list(range(every, total + 1, every))[-kept:]
+    assert [at for at, _ in loaded._history] == expected
+    played = io.new_game(data)
+    for action in loaded.actions:
+        played.process(action, atomic=False)
+    assert [at for at, _ in played._history] == expected
+    loaded.rewind_to(expected[2] - 1)  # replays from the checkpoint before it, keeping it
+    assert [at for at, _ in loaded._history] == expected[:2]
+
+
 def test_rewind_refuses_a_count_outside_the_log() -> None:
     game = create_game("1830", [PlayerInfo(1, "A"), PlayerInfo(2, "B")], {}, 1)
     with pytest.raises(ValueError):

@@ -93,9 +93,14 @@ class RailchatBot(commands.Bot):
 def run_bot(settings: Settings) -> None:
     """Connect to Discord and serve until interrupted."""
     assert settings.token, "run_bot needs DISCORD_TOKEN"
+    from bot.core.memory import freeze_loaded_code
     from bot.core.rendering import render_view, warm_up
 
-    threading.Thread(target=warm_up, name="render-warm-up", daemon=True).start()
+    def prepare() -> None:
+        warm_up()
+        freeze_loaded_code()
+
+    threading.Thread(target=prepare, name="render-warm-up", daemon=True).start()
     store = Store(settings.db_path)
     try:
         service = GameService(store, remind_hours=settings.remind_hours)

@@ -157,11 +157,12 @@ def load(data: dict[str, Any], upto: int | None = None, on_state: Any = None) ->
     sees the game after each action, as it happens, so the game keeps what it needs to tell it."""
     game = new_game(data)
     loaded = LoadedGame(game, data)
-    for idx, action in effective_actions(data["actions"]):
-        if upto is not None and idx > upto:
-            break
+    todo = [(idx, action) for idx, action in effective_actions(data["actions"])
+            if upto is None or idx <= upto]
+    for idx, action in todo:
         try:
-            game.process(imported(action), atomic=False, story=on_state is not None)
+            game.process(imported(action), atomic=False, story=on_state is not None,
+                         replay_length=len(todo))
         except GameError as exc:
             raise ReplayError(idx, action, str(exc)) from exc
         loaded.processed += 1

@@ -252,8 +252,8 @@ def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRec
     players = [PlayerInfo(s.player_id, s.name) for s in seats]
     try:
         game = create_game(record.title, players, record.options, record.seed or 0)
-        for a in actions:
-            game.process(a.payload, atomic=False)  # a refusal throws this copy away
+        for a in actions:  # a refusal throws this copy away
+            game.process(a.payload, atomic=False, replay_length=len(actions))
     except GameError as exc:
         log.exception("game %s does not replay from its stored log", record.id)
         raise Refused(f"game #{record.id} cannot be rebuilt from its log: {exc}") from exc

@@ -101,39 +101,80 @@ def best_runs(network: TrackNetwork, corp: str, trains: dict[str, Distance], pha
     max_stops = None if None in stops else max(s for s in stops if s is not None)
     candidates = enumerate_routes(network, corp, max_stops, phase_color)
     order = sorted(trains, key=lambda t: _length_key(trains[t]))
-    lists = [[c for c in candidates if trains[t].allows(c.big, c.small)] for t in order]
+    allowed = [_mask(k for k, c in enumerate(candidates) if trains[t].allows(c.big, c.small)) for t in order]
     same_as_previous = [i > 0 and trains[order[i]] == trains[order[i - 1]] for i in range(len(order))]
+    blocks = _blocking(candidates)
     best: dict[str, Any] = {"total": 0, "chosen": ()}
 
-    def first_free(options: list[Candidate], used: int) -> int:
-        for c in options:
-            if not c.sides & used:
-                return c.revenue
-        return 0
+    def first_revenue(free: int) -> int:
+        return candidates[(free & -free).bit_length() - 1].revenue if free else 0
 
-    def search(i: int, used: int, total: int, chosen: tuple[tuple[int, Candidate], ...], start: int) -> None:
+    def search(i: int, free: int, total: int, chosen: tuple[tuple[int, Candidate], ...], start: int) -> None:
+        """`free`: the candidates that share no side with a route already chosen; `start`:
+        the first candidate an identical train may take (their permutations are skipped)."""
         if total > best["total"]:
             best["total"], best["chosen"] = total, chosen
         if i == len(order):
             return
-        bounds = [first_free(lists[j], used) for j in range(i, len(order))]
+        bounds = [first_revenue(allowed[j] & free) for j in range(i, len(order))]
         if total + sum(bounds) <= best["total"]:
             return
         rest = sum(bounds[1:])
-        options = lists[i]
-        for index in range(start if same_as_previous[i] else 0, len(options)):
-            c = options[index]
+        options = allowed[i] & free
+        if same_as_previous[i]:
+            options &= ~((1 << start) - 1)
+        while options:
+            low = options & -options
+            options ^= low
+            index = low.bit_length() - 1
+            c = candidates[index]
             if total + c.revenue + rest <= best["total"]:
                 break
-            if c.sides & used:
-                continue
-            search(i + 1, used | c.sides, total + c.revenue, chosen + ((i, c),), index + 1)
-        search(i + 1, used, total, chosen, len(options))
+            left = free & ~blocks(index) if i + 1 < len(order) else free  # the last train: unused
+            search(i + 1, left, total + c.revenue, chosen + ((i, c),), index + 1)
+        search(i + 1, free, total, chosen, len(candidates))
 
-    search(0, 0, 0, (), 0)
+    search(0, (1 << len(candidates)) - 1, 0, (), 0)
     by_train = {order[i]: c for i, c in best["chosen"]}
     runs = [Run(t, by_train[t].nodes, by_train[t].chains) for t in trains if t in by_train]
     return best["total"], runs
+
+
+def _mask(indices: Any) -> int:
+    """The int whose bit k is set for each k in `indices` (written as binary digits: one
+    parse instead of an int built up bit by bit)."""
+    digits = bytearray(b"0")
+    for k in indices:
+        if k >= len(digits):
+            digits.extend(b"0" * (k + 1 - len(digits)))
+        digits[k] = 49  # "1"
+    digits.reverse()
+    return int(digits, 2)
+
+
+def _blocking(candidates: list[Candidate]) -> Any:
+    """For candidate k, the mask of the candidates sharing a hex side with it (itself too if it
+    has a side), made when the search first takes k from masks per side made when first needed:
+    most searches take only a few of hundreds of candidates."""
+    sides = [c.sides for c in candidates]
+    side_masks: dict[int, int] = {}
+    made: dict[int, int] = {}
+
+    def blocks(k: int) -> int:
+        mask = made.get(k)
+        if mask is None:
+            mask, left = 0, sides[k]
+            while left:
+                low = left & -left
+                left ^= low
+                side = side_masks.get(low)
+                if side is None:
+                    side = side_masks[low] = _mask(j for j, s in enumerate(sides) if s & low)
+                mask |= side
+            made[k] = mask
+        return mask
+
+    return blocks
 
 
 def _length_key(distance: Distance) -> tuple[int, int, int]:
