@@ -311,8 +311,9 @@ def test_ryde_s_green_tile_is_laid_only_as_printed() -> None:
     act(game, "IOW", "lay_tile", hex="I3", tile="758-0", rotation=0)
 
 
-# The three games whose late networks take the finder 20-120 s in all are checked when
-# RAILCHAT_SLOW_TESTS=1 (and by `railchat routes FILE`), so that CI stays within its budget.
+# The three games whose late networks take the finder about 80 s together (8, 20 and 50 s on a
+# busy 2-core machine) are checked when RAILCHAT_SLOW_TESTS=1 (and by `railchat routes FILE`),
+# so that CI stays within its budget.
 SLOW_ROUTE_GAMES = {"1860_2p_r3_s213", "1860_3p_r3_s212", "1860_2p_r3_s209"}
 
 
