@@ -59,6 +59,7 @@ class RouteIndex:
         self.whole_home, self.whole_not_full = int(home_column or "0", 2), int(not_full_column or "0", 2)
         self._arms: dict[int, int] = {}
         self._arm_values: dict[int, int] = {}
+        self._arm_tuples: dict[int, tuple[int, int]] = {}
 
     def _chunks(self, row: str) -> list[int]:
         return [int(row[lo:hi], 2) for lo, hi in self.bounds]
@@ -100,6 +101,9 @@ class RouteIndex:
     def _arm(self, chains: Sequence[Any]) -> tuple[int, int]:
         """(chains as bits, routes sharing track with them) of one arm of a route, its chains
         in order from the station out; remembered per arm and grown from the arm one shorter."""
+        answer = self._arm_tuples.get(id(chains))
+        if answer is not None:
+            return answer
         bits = mask = 0
         for chain in chains:
             bits |= 1 << chain.id
@@ -107,7 +111,8 @@ class RouteIndex:
             if found is None:
                 found = self._arms[bits] = mask | self.whole_blocks.get(chain.id, 0)
             mask = found
-        return bits, mask
+        answer = self._arm_tuples[id(chains)] = (bits, mask)
+        return answer
 
     def partner_bound(self, chosen: Sequence[Route], need_home: bool, need_not_full: bool, floor: int) -> int:
         """At least the value of the best route sharing no track with the `chosen` routes (with

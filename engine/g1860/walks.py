@@ -46,7 +46,7 @@ class Walk(NamedTuple):
 
 class _Arm(NamedTuple):
     """A line of track out from a station (its first stop); arms are listed depth first, so the
-    arms grown from one are the `size` places from its own."""
+    arms grown from one follow it (how many: `_arms`' list of sizes)."""
 
     nodes: tuple[int, ...]
     chains: tuple[Chain, ...]
@@ -60,7 +60,6 @@ class _Arm(NamedTuple):
     first: int                       # the id of its first chain
     parent: int                      # its place less its last chain (-1: the station alone)
     entered: int                     # the hexes its last chain enters, as bits
-    size: int
 
 
 def walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flipped: set[str],
@@ -86,17 +85,20 @@ def walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flipped
     full = [full_for(n, corp, flipped) for n in nodes]
     for station in network.token_nodes(corp):
         home_stops = (value[station] << REVENUE_AT) + (ONE_BIG if _kind(nodes[station]) == 0 else 0)
-        arms = _arms(station, done, home_stops, big, hex_bit[nodes[station].hex], moves, value, full,
+        arms, sizes = _arms(station, done, home_stops, big, hex_bit[nodes[station].hex], moves, value, full,
                      [n.kind is NodeKind.OFFBOARD for n in nodes], town_sets)
-        blocked, eligible = _arm_masks(arms, overlap, big + (home_stops & 255))
+        blocked, eligible = _arm_masks(arms, sizes, overlap, big + (home_stops & 255))
         station_bit, lone, count = 1 << station, (station,), len(arms)
+        # what a join reads of its second arm, unpacked once per arm rather than once per join
+        seconds = [(*a[:6], a.towns, a.passed, a.stops >> TOWNS_AT & 0xFFFFF) for a in arms]
+        add = found.append
         for i, a in enumerate(arms):
             if a.end_kind == 2:
                 continue
             a_nodes, a_chains, a_sides, a_node_bits, a_chain_bits, a_stops, a_towns, a_passed = a[:8]
             a_node_bits |= station_bit
-            found.append(new(Walk, (lone, (), a_nodes, a_chains, a_sides, a_passed > 0, a_stops,
-                                    a_node_bits, a_chain_bits)))
+            add(new(Walk, (lone, (), a_nodes, a_chains, a_sides, a_passed > 0, a_stops,
+                           a_node_bits, a_chain_bits)))
             free = eligible(a)
             free ^= free & blocked[i]
             if not free:
@@ -106,18 +108,18 @@ def walks(network: TrackNetwork, corp: str, big: int, rules: RouteRules, flipped
             row = format(free, f"0{count}b")       # the arms it may be joined to, as '1's in order
             j = row.find("1")
             while j >= 0:
-                b_nodes, b_chains, b_sides, b_node_bits, b_chain_bits, b_stops, b_towns, b_passed = arms[j][:8]
+                b_nodes, b_chains, b_sides, b_node_bits, b_chain_bits, b_stops, b_towns, b_passed, b_towns_at = seconds[j]
                 stops = base + b_stops
                 if a_towns and b_towns:
-                    ids = (a_towns_at, b_stops >> TOWNS_AT & 0xFFFFF)
+                    ids = (a_towns_at, b_towns_at)
                     both = merged.get(ids)
                     if both is None:
                         both = merged[ids] = town_sets.setdefault(tuple(sorted(a_towns + b_towns, reverse=True)),
                                                                   len(town_sets))
-                    stops += (both - ids[0] - ids[1]) << TOWNS_AT
-                found.append(new(Walk, (a_nodes, a_chains, b_nodes, b_chains, a_sides | b_sides,
-                                        a_passed + b_passed > 0, stops, a_node_bits | b_node_bits,
-                                        a_chain_bits | b_chain_bits)))
+                    stops += (both - a_towns_at - b_towns_at) << TOWNS_AT
+                add(new(Walk, (a_nodes, a_chains, b_nodes, b_chains, a_sides | b_sides,
+                               a_passed + b_passed > 0, stops, a_node_bits | b_node_bits,
+                               a_chain_bits | b_chain_bits)))
                 j = row.find("1", j + 1)
         done |= 1 << station
     return found, list(town_sets)
@@ -128,11 +130,14 @@ def _kind(node: Any) -> int:
 
 
 def _arms(station: int, done: int, home_stops: int, big: int, home_hex: int, moves: list[list[_Move]],
-          value: list[int], full: list[bool], stop_here: list[bool], town_sets: dict[tuple[int, ...], int]) -> list[_Arm]:
+          value: list[int], full: list[bool], stop_here: list[bool],
+          town_sets: dict[tuple[int, ...], int]) -> tuple[list[_Arm], list[int]]:
     """Every arm out of `station`, depth first: no stop, track or hex twice, not through an
     earlier station, at most `big` big stations with the station, not beyond Ryde Pier, past at
-    most one full station."""
+    most one full station; and for each, how many arms from its place on are it and those grown
+    from it."""
     out: list[_Arm] = []
+    sizes: list[int] = []
     path = [station]
     chains: list[Chain] = []
     towns: list[int] = []
@@ -144,9 +149,9 @@ def _arms(station: int, done: int, home_stops: int, big: int, home_hex: int, mov
         if chains:
             me = len(out)
             out.append(new(_Arm, (tuple(path), tuple(chains), sides, seen, chain_bits, stops, town_list,
-                                  passed, end_kind, chains[0].id, parent, entered, 0)))
+                                  passed, end_kind, chains[0].id, parent, entered)))
+            sizes.append(1)
             if stop_here[end] or (full[end] and passed):
-                out[me] = out[me]._replace(size=1)
                 return
             if full[end]:
                 passed += 1
@@ -174,13 +179,13 @@ def _arms(station: int, done: int, home_stops: int, big: int, home_hex: int, mov
             if k == 1:
                 towns.pop()
         if chains:
-            out[me] = out[me]._replace(size=len(out) - me)
+            sizes[me] = len(out) - me
 
     grow(station, 0, 0, home_hex, 0, home_stops, 0, -1, 0, (), 0)
-    return out
+    return out, sizes
 
 
-def _arm_masks(arms: list[_Arm], overlap: dict[int, int], most_big: int) -> tuple[list[int], Any]:
+def _arm_masks(arms: list[_Arm], sizes: list[int], overlap: dict[int, int], most_big: int) -> tuple[list[int], Any]:
     """For each arm, the arms sharing a stop, track or hex with it (bits: the first arm the
     highest); and a function giving the arms an arm may be joined to otherwise (starting with a
     higher-numbered chain, not ending at a halt, big stations and full stations within bounds)."""
@@ -188,8 +193,8 @@ def _arm_masks(arms: list[_Arm], overlap: dict[int, int], most_big: int) -> tupl
     by_node: dict[int, int] = {}
     by_chain: dict[int, int] = {}
     by_hex: dict[int, int] = {}
-    for i, a in enumerate(arms):
-        span = ((1 << a.size) - 1) << (count - i - a.size)     # the arm and those grown from it
+    for i, (a, size) in enumerate(zip(arms, sizes)):
+        span = ((1 << size) - 1) << (count - i - size)     # the arm and those grown from it
         by_node[a.nodes[-1]] = by_node.get(a.nodes[-1], 0) | span
         by_chain[a.chains[-1].id] = by_chain.get(a.chains[-1].id, 0) | span
         rest = a.entered
