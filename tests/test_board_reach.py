@@ -122,8 +122,8 @@ def test_the_network_renewed_for_one_lay_is_the_one_built_anew(title: str) -> No
 
 @pytest.mark.parametrize("title", ["1830", "1860"])
 def test_a_walk_with_a_goal_answers_as_the_whole_reach_does(title: str) -> None:
-    """Asking whether one side or centre is reached stops the walk at the first found; the
-    answer must be the whole reach's, for every company, centre and hex side, at every 20th
+    """Asking whether one side, centre or path is reached stops the walk at the first found; the
+    answer must be the whole reach's, for every company, centre, path and hex side, at every 20th
     lay of a recorded game. Chains read along hexes (kept from turn to turn and from the graph
     before a lay) must be those of a graph built anew."""
     from engine.eighteen import io
@@ -153,9 +153,27 @@ def test_a_walk_with_a_goal_answers_as_the_whole_reach_does(title: str) -> None:
             whole = full.reach(corp.sym)
             for node in network.nodes:
                 assert network.reach(corp.sym, goal=Goal(nodes=frozenset({node.id}))).hit == (node.id in whole.nodes)
+            for path in network.paths:
+                if path is not None:
+                    hit = network.reach(corp.sym, goal=Goal(paths=frozenset({path.id}))).hit
+                    assert hit == (path.id in whole.paths), (corp.sym, path.hex, path.id)
             for hex_id, sides in board._neighbours.items():
                 for side in sides:
                     hit = network.reach(corp.sym, goal=Goal(sides=frozenset({(hex_id, side)}))).hit
                     assert hit == (side in whole.edges.get(hex_id, ())), (corp.sym, hex_id, side)
                     asked += 1
     assert lays >= 40 and asked > 1000
+
+
+def test_a_network_s_memo_is_its_own_and_not_its_variants(balloon: Board) -> None:
+    """Answers kept with a track network (1860's distances) belong to that snapshot: the
+    network after a lay or a token has other centres, so it starts with a memo of its own."""
+    before = balloon.network()
+    before.memo()["answer"] = 1
+    assert balloon.network().memo() == {"answer": 1}
+    balloon.place_token("PRR", "A3", 0)
+    assert balloon.network().memo() == {}
+    balloon.lay("X", "A5", "9", 1)
+    after = balloon.network()
+    assert after is not before and after.memo() == {}
+    assert before.memo() == {"answer": 1}

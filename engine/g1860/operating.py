@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.eighteen.board.graph import Goal
 from engine.eighteen.entities import Corporation, spend
 from engine.eighteen.operating import (BuyTrain, DiscardTrain, Dividend, OperatingRound, Route, Token, Track,
                                        routes_field)
@@ -92,8 +93,9 @@ class Track1860(Track):
         values_before = upgrades.stop_values(game.board.network(), corp.sym, hex_id, train) if upgrade else []
         game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=True)
         if upgrade:
-            problem = upgrades.upgrade_problem(game.board.network(), corp.sym, hex_id, train, values_before,
-                                               old, old_rotation, game.board.reach(corp.sym).paths)
+            problem = upgrades.upgrade_problem(
+                game.board.network(), corp.sym, hex_id, train, values_before, old, old_rotation,
+                lambda path: game.board.reaches(corp.sym, Goal(paths=frozenset({path}))))
             if problem:
                 raise IllegalAction(f"{corp.sym} cannot upgrade {hex_id}: {problem}")
         if tile.color != "yellow":

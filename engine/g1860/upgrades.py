@@ -34,12 +34,17 @@ def biggest_train(game: "Game1860", corp: "Corporation") -> Distance:
 
 
 def distances(network: TrackNetwork, corp: str) -> tuple[dict[int, Distance], dict[int, Distance]]:
-    """The fewest (cities, towns) passed to reach each revenue centre and each path."""
-    nodes: dict[int, Distance] = {}
-    paths: dict[int, Distance] = {}
-    for start in network.token_nodes(corp):
-        _Walk(network, corp, nodes, paths).node(start, (0, 0), {})
-    return nodes, paths
+    """The fewest (cities, towns) passed to reach each revenue centre and each path (worked
+    out once per network: every lay a listing tries asks it of the position before)."""
+    memo = network.memo()
+    found = memo.get(("1860 distances", corp))
+    if found is None:
+        nodes: dict[int, Distance] = {}
+        paths: dict[int, Distance] = {}
+        for start in network.token_nodes(corp):
+            _Walk(network, corp, nodes, paths).node(start, (0, 0), {})
+        found = memo[("1860 distances", corp)] = (nodes, paths)
+    return found
 
 
 def _merge(found: dict[int, Distance], key: int, distance: Distance) -> None:
@@ -149,9 +154,10 @@ def stop_values(network: TrackNetwork, corp: str, hex_id: str, train: Distance) 
 
 
 def upgrade_problem(network: TrackNetwork, corp: str, hex_id: str, train: Distance, values_before: list[int],
-                    old: TileDef, old_rotation: int, reached_paths: set[int]) -> str | None:
+                    old: TileDef, old_rotation: int, reached: Callable[[int], bool]) -> str | None:
     """Why this upgrade (already on `network`) breaks §7.3, or None. `values_before`: the stops'
-    values the train reached before the lay; `reached_paths`: the company's connected track."""
+    values the train reached before the lay; `reached(path)`: is that path of the company's
+    connected track (asked last, of the few paths that need it: a walk of its own each)."""
     if train[0] == 0:
         return f"{corp} has no train, and only a company with a train may upgrade"
     nodes, paths = distances(network, corp)
@@ -162,12 +168,10 @@ def upgrade_problem(network: TrackNetwork, corp: str, hex_id: str, train: Distan
                                             if node_in_reach(network, n, nodes, train))
     old_ends = [_ends_of_old(old, p) for p in old.rotated_paths(old_rotation)]
     for pid in on_hex:
-        if pid not in reached_paths:
-            continue
         d = paths.get(pid)
         if d is None or d[0] > train[0] or d[1] > train[1]:
             continue
-        if not any(_kept(_ends_of_new(network, pid), ends) for ends in old_ends):
+        if not any(_kept(_ends_of_new(network, pid), ends) for ends in old_ends) and reached(pid):
             return None   # new track a train can use
     if changed_value:
         return None

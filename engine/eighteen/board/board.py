@@ -181,12 +181,12 @@ class Board:
         return cached[1]
 
     def reaches(self, corp: str, goal: Goal) -> bool:
-        """Whether `corp`'s reach includes one of the goal's hex sides or revenue centres: the
+        """Whether `corp`'s reach includes one of the goal's hex sides, revenue centres or paths: the
         walk stops at the first found (or the whole reach answers, when already worked out)."""
         cached = self._reach_cache.get(corp)
         if cached is not None and cached[0] == self._version:
             edges, nodes = cached[1].edges, cached[1].nodes
-            return (not goal.nodes.isdisjoint(nodes)
+            return (not goal.nodes.isdisjoint(nodes) or not goal.paths.isdisjoint(cached[1].paths)
                     or any(side in edges.get(hex_id, ()) for hex_id, side in goal.sides))
         self._note_route(corp)
         return self.network().reach(corp, goal=goal).hit

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Mapping, NamedTuple, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from engine.eighteen.board.hexgrid import opposite
 from engine.eighteen.board.tiles import NodeKind, Revenue, TileDef
@@ -105,10 +105,12 @@ class Reach:
 
 
 class Goal(NamedTuple):
-    """What a walk looks for, to stop at the first found: hex sides (hex, side) or centres."""
+    """What a walk looks for, to stop at the first found: hex sides (hex, side), centres or
+    paths (ids)."""
 
     sides: frozenset[tuple[str, int]] = frozenset()
     nodes: frozenset[int] = frozenset()
+    paths: frozenset[int] = frozenset()
 
 
 PATH_SLOTS = 8                      # path numbers per hex: more than any tile has paths
@@ -207,6 +209,15 @@ class TrackNetwork:
             index = self._into = {h: tuple(hs) for h, hs in into.items()}
         return index.get(hex_id, ())
 
+    def memo(self) -> dict[Any, Any]:
+        """Answers a title's rules work out about this snapshot (its track and tokens), kept
+        with it: the probes of a listing ask them again of the same position. The variants
+        made by `with_tile` and `with_tokens` have centres of their own, so a memo of their own."""
+        kept = self.__dict__.get("_memo")
+        if kept is None or kept[0] is not self.nodes:
+            kept = self._memo = (self.nodes, {})
+        return kept[1]
+
     def paths_at_node(self, nid: int) -> list[int]:
         return [s >> 1 for s in self.node_states.get(nid, ())]
 
@@ -263,8 +274,8 @@ class TrackNetwork:
         that enters a path from the same end as an earlier walk, having used all the earlier one
         used, can find nothing new and is dropped (so the order changes only how soon things are
         found, never what). `starts` limits the walk to some of the stations; `first_stop` ends
-        it as soon as a second revenue centre is found, `goal` as soon as one of its sides or
-        centres is (then `hit` is set): a yes-or-no question seldom needs the whole reach."""
+        it as soon as a second revenue centre is found, `goal` as soon as one of its sides,
+        centres or paths is (then `hit` is set): a yes-or-no question seldom needs the whole reach."""
         found = Reach()
         moves = self._moves
         queue: deque[tuple[int, int]] = deque()               # (walk state, used bits)
@@ -273,6 +284,7 @@ class TrackNetwork:
         blocked = self.blocked(corp)
         goal_sides = goal.sides if goal is not None else frozenset()
         goal_nodes = goal.nodes if goal is not None else frozenset()
+        goal_paths = goal.paths if goal is not None else frozenset()
         for nid in (self.token_nodes(corp) if starts is None else starts):
             found.nodes.add(nid)
             hex_id = self.nodes[nid].hex
@@ -297,6 +309,9 @@ class TrackNetwork:
                 earlier[:] = [mask for mask in earlier if used & ~mask]
                 earlier.append(used)
             found.paths.add(state >> 1)
+            if goal_paths and state >> 1 in goal_paths:
+                found.hit = True
+                break
             found.nodes.update(move.nodes)
             if first_stop and len(found.nodes) > 1:
                 break
