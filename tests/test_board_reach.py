@@ -177,3 +177,36 @@ def test_a_network_s_memo_is_its_own_and_not_its_variants(balloon: Board) -> Non
     after = balloon.network()
     assert after is not before and after.memo() == {}
     assert before.memo() == {"answer": 1}
+
+
+@pytest.mark.parametrize("title", ["1830", "1860"])
+def test_a_walk_ending_when_every_state_is_entered_finds_what_the_whole_walk_finds(
+        title: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk ends once it has entered as many states as a walk that forgets where it has been
+    could; that bound must cut only walks that find nothing new: every company's reach, at every
+    5th lay of a recorded game, equals the reach of a walk that never ends early."""
+    from engine.eighteen import io
+    from engine.eighteen.board.graph import TrackNetwork
+    from tests.reference_games import require_games
+
+    data = json.loads(require_games(title)[-1].read_text())
+    game = io.new_game(data)
+    lays = compared = 0
+    for _, action in io.effective_actions(data["actions"]):
+        game.process(io.imported(action), atomic=False)
+        if action["type"] != "lay_tile":
+            continue
+        lays += 1
+        if lays % 5:
+            continue
+        network = game.board.network()
+        for corp in game.corporations:
+            if not network.token_nodes(corp.sym):
+                continue
+            quick = network.reach(corp.sym)
+            with monkeypatch.context() as m:
+                m.setattr(TrackNetwork, "_loose_states", lambda self, corp, starts: -1)
+                whole = network.reach(corp.sym)
+            assert (quick.paths, quick.nodes, dict(quick.edges)) == (whole.paths, whole.nodes, dict(whole.edges))
+            compared += 1
+    assert compared > 30

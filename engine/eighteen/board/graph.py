@@ -275,7 +275,10 @@ class TrackNetwork:
         used, can find nothing new and is dropped (so the order changes only how soon things are
         found, never what). `starts` limits the walk to some of the stations; `first_stop` ends
         it as soon as a second revenue centre is found, `goal` as soon as one of its sides,
-        centres or paths is (then `hit` is set): a yes-or-no question seldom needs the whole reach."""
+        centres or paths is (then `hit` is set): a yes-or-no question seldom needs the whole reach.
+        What a walk finds depends only on the states it enters, so the walk also ends once it has
+        entered every state a walk forgetting where it has been could enter: in a late network
+        rich in junctions the walks that are left would only find the same things again."""
         found = Reach()
         moves = self._moves
         queue: deque[tuple[int, int]] = deque()               # (walk state, used bits)
@@ -295,7 +298,8 @@ class TrackNetwork:
                 return found
             bit = 1 << (base + nid)
             queue.extend((state, bit) for state in self.node_states.get(nid, ()))
-        while queue:
+        at_most, done = self._loose_states(corp, starts), False
+        while queue and not done:
             state, used = queue.popleft()
             move = moves.get(state) or self._move(state)
             if move.side_bit and used & move.side_bit:
@@ -303,6 +307,7 @@ class TrackNetwork:
             earlier = walked.get(state)
             if earlier is None:
                 walked[state] = [used]
+                done = len(walked) == at_most      # after this state, nothing is left to find
             else:
                 if any(not mask & ~used for mask in earlier):
                     continue
@@ -335,6 +340,28 @@ class TrackNetwork:
                 found.hit = True
                 break
         return found
+
+    def _loose_states(self, corp: str, starts: Sequence[int] | None) -> int:
+        """How many walk states `reach` could enter at most: those a walk enters when only
+        blocking centres stop it (no side or centre is remembered)."""
+        key = ("loose states", corp, None if starts is None else tuple(starts))
+        memo = self.memo()
+        count = memo.get(key)
+        if count is None:
+            blocked = self.blocked(corp)
+            seen: set[int] = set()
+            pending = [state for nid in (self.token_nodes(corp) if starts is None else starts)
+                       for state in self.node_states.get(nid, ())]
+            while pending:
+                state = pending.pop()
+                if state in seen:
+                    continue
+                seen.add(state)
+                move = self._moves.get(state) or self._move(state)
+                if (move.node not in blocked) if move.node >= 0 else move.other is not None:
+                    pending.extend(move.next)
+            count = memo[key] = len(seen)
+        return count
 
     @cached_property
     def _moves(self) -> dict[int, "_Move"]:
