@@ -15,7 +15,7 @@ Ties are broken by the fixed enumeration order, so the answer is deterministic.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from engine.eighteen.board.graph import Chain, TrackNetwork
 from engine.eighteen.board.routes import Distance, Run
@@ -152,7 +152,7 @@ def _mask(indices: Any) -> int:
     return int(digits, 2)
 
 
-def _blocking(candidates: list[Candidate]) -> Any:
+def _blocking(candidates: list[Candidate]) -> Callable[[int], int]:
     """For candidate k, the mask of the candidates sharing a hex side with it (itself too if it
     has a side), made when the search first takes k from masks per side made when first needed:
     most searches take only a few of hundreds of candidates."""
