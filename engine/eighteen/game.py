@@ -484,14 +484,29 @@ class EighteenGame(TrackRules, TrainRules, Game):
             self.note("The bank has broken: the game ends after this set of operating rounds.")
         if timing == "immediate":
             self.end_game(self.end_trigger[0])  # type: ignore[index]
+        stock_round_start: dict[str, Any] | None = None
         while not self.finished_flag and self.round.finished():
             for e in self.round.entities:
                 if isinstance(e, Player):
                     e.passed = False
             if self.end_now(self.end_trigger[1] if self.end_trigger else None):
                 self.end_game(self.end_trigger[0])  # type: ignore[index]
-            else:
-                self.next_round()
+                break
+            self.next_round()
+            if isinstance(self.round, StockRound):
+                stock_round_start = self._check_stalled(stock_round_start)
+
+    STALLED = "nobody can act any more"
+
+    def _check_stalled(self, previous: dict[str, Any] | None) -> dict[str, Any]:
+        """A stock round began after a whole set of rounds in which nobody could act: if the
+        position is the same as when the last one began, every later set would pass alike and
+        the game could never move again (everyone broke, no company operating). The game ends
+        then, scored as it stands. (18xx.games keeps starting rounds for ever.)"""
+        position = {k: v for k, v in self.snapshot().items() if k not in ("turn", "last_action")}
+        if position == previous:
+            self.end_game(self.STALLED)
+        return position
 
     # -- the Game contract --------------------------------------------------------------------------
     @property
