@@ -34,7 +34,9 @@ class EighteenGame(TrackRules, TrainRules, Game):
     """Title-neutral 18xx. Subclasses set `data` (the title JSON) and override hooks."""
 
     data: ClassVar[dict[str, Any]]
-    CHECKPOINT_SHARED = Game.CHECKPOINT_SHARED + ("_token_cache",)
+    # `data` is read, never written, once set up (1860 sets its own per edition: ~800 lists and
+    # dicts a checkpoint would otherwise copy before every move and legality probe)
+    CHECKPOINT_SHARED = Game.CHECKPOINT_SHARED + ("_token_cache", "data")
     full_name: ClassVar[str] = "18xx"
     CURRENCY: ClassVar[str] = "$"
     bank_cash: ClassVar[int] = 12000
