@@ -150,18 +150,21 @@ def test_1860_the_next_company_operates_after_one_goes_bankrupt_in_its_turn() ->
     assert game.round.active_step().description == "Lay/Upgrade Track"
 
 
-def test_1860_a_game_nobody_can_move_on_ends() -> None:
+def test_1860_a_game_nobody_can_move_on_ends_at_stock_round_100() -> None:
     """P2's sale of C&N's director's certificate sends C&N bankrupt; every other company has
-    gone too and both players are broke and hold nothing. The stock round then passes with
-    nobody able to act, the operating round has no company, and so on for ever (the engine hung
-    in that loop, as 18xx.games would): the game ends instead, scored as it stands."""
+    gone too and both players are broke and hold nothing. Each stock round then passes with
+    nobody able to act and the operating rounds have no company: the engine started such rounds
+    for ever. As on 18xx.games the game ends, did not finish ("dnf"), when a round ends in stock
+    round 100 or later, scored as it stands (18xx.games: P1 20, P2 26)."""
     game = _replay("fuzz-1860-8001.json", upto=-1)
-    assert not game.finished and game.legal_actions(2)
+    assert not game.finished and game.turn == 14 and game.legal_actions(2)
     game = _replay("fuzz-1860-8001.json")
-    assert game.finished and game.game_end_reason == "nobody can act any more"
+    assert game.finished and game.game_end_reason == "dnf" and game.turn == 100
     assert all(not p.shares and not p.companies for p in game.player_list)
-    assert game.result() == {p.id: p.cash for p in game.player_list} == {1: 20, 2: 26}
+    assert game.result() == {1: 20, 2: 26}
+    assert "Game over (did not finish by stock round 100)" in game.status_text()
     assert game.active_players() == [] and game.legal_actions(1) == game.legal_actions(2) == []
+
 
 def test_1830_a_bankruptcy_declared_before_the_train_step_sells_no_share() -> None:
     """NYNH's president (player 2) goes bankrupt as NYNH's turn starts, before its track step:

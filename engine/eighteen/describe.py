@@ -260,7 +260,7 @@ def status(game: Any) -> str:
     if game.finished:
         scores = ", ".join(f"{game.player(pid).name} {game.money(v)}" for pid, v in
                            sorted(game.result().items(), key=lambda kv: -kv[1]))
-        return f"{head}\nGame over ({game.game_end_reason}): {scores}"
+        return f"{head}\nGame over ({game.end_reason_text()}): {scores}"
     lines = [head]
     for info in game.turn_info():
         who = game.player(info.player).name if info.player is not None else "any player"

@@ -37,6 +37,10 @@ class EighteenGame(TrackRules, TrainRules, Game):
     # `data` is read, never written, once set up (1860 sets its own per edition: ~800 lists and
     # dicts a checkpoint would otherwise copy before every move and legality probe)
     CHECKPOINT_SHARED = Game.CHECKPOINT_SHARED + ("_token_cache", "data")
+    # A round that ends once this stock round number is reached ends the game ("dnf", did not
+    # finish), as on 18xx.games: a game nobody can move on (everyone broke, no company left to
+    # operate) would otherwise start empty rounds for ever.
+    LAST_TURN: ClassVar[int] = 100
     full_name: ClassVar[str] = "18xx"
     CURRENCY: ClassVar[str] = "$"
     bank_cash: ClassVar[int] = 12000
@@ -447,11 +451,16 @@ class EighteenGame(TrackRules, TrainRules, Game):
             return False
         return self.round.round_num == self.operating_rounds
 
+    def end_reason_text(self) -> str:
+        reason = self.game_end_reason or ""
+        said = {"bank": "the bank broke", "dnf": f"did not finish by stock round {self.LAST_TURN}"}
+        return said.get(reason, reason)
+
     def end_game(self, reason: str) -> None:
         self.finished_flag = True
         self.game_end_reason = reason
         ranking = sorted(self.player_list, key=lambda p: -self.player_value(p))
-        self.note("Game over (" + ("the bank broke" if reason == "bank" else reason) + "): "
+        self.note(f"Game over ({self.end_reason_text()}): "
                   + ", ".join(f"{p.name} {self.money(self.player_value(p))}" for p in ranking) + ".")
 
     # -- processing ---------------------------------------------------------------------------------
@@ -486,29 +495,16 @@ class EighteenGame(TrackRules, TrainRules, Game):
             self.note("The bank has broken: the game ends after this set of operating rounds.")
         if timing == "immediate":
             self.end_game(self.end_trigger[0])  # type: ignore[index]
-        stock_round_start: dict[str, Any] | None = None
         while not self.finished_flag and self.round.finished():
             for e in self.round.entities:
                 if isinstance(e, Player):
                     e.passed = False
             if self.end_now(self.end_trigger[1] if self.end_trigger else None):
                 self.end_game(self.end_trigger[0])  # type: ignore[index]
-                break
-            self.next_round()
-            if isinstance(self.round, StockRound):
-                stock_round_start = self._check_stalled(stock_round_start)
-
-    STALLED = "nobody can act any more"
-
-    def _check_stalled(self, previous: dict[str, Any] | None) -> dict[str, Any]:
-        """A stock round began after a whole set of rounds in which nobody could act: if the
-        position is the same as when the last one began, every later set would pass alike and
-        the game could never move again (everyone broke, no company operating). The game ends
-        then, scored as it stands. (18xx.games keeps starting rounds for ever.)"""
-        position = {k: v for k, v in self.snapshot().items() if k not in ("turn", "last_action")}
-        if position == previous:
-            self.end_game(self.STALLED)
-        return position
+            elif self.turn >= self.LAST_TURN:
+                self.end_game("dnf")
+            else:
+                self.next_round()
 
     # -- the Game contract --------------------------------------------------------------------------
     @property
