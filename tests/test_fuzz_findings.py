@@ -166,6 +166,33 @@ def test_1860_a_game_nobody_can_move_on_ends_at_stock_round_100() -> None:
     assert game.active_players() == [] and game.legal_actions(1) == game.legal_actions(2) == []
 
 
+def test_1860_an_insolvent_company_pays_no_terrain() -> None:
+    """S&C is insolvent (no train, leasing one): 18xx.games refuses its lay on H12, a hill
+    that costs terrain, though it has the cash (free track it may still lay)."""
+    game = _replay("fuzz-1860-1342122269.json", upto=263)
+    snc = game.corporation("S&C")
+    assert game.insolvent(snc) and snc.cash >= 40
+    lay = {"type": "lay_tile", "entity": "S&C", "entity_type": "corporation", "hex": "H12",
+           "tile": "741-0", "rotation": 1}
+    with pytest.raises(IllegalAction, match="S&C is insolvent and cannot pay .*terrain cost on H12"):
+        game.process(lay)
+    listed = [c.action for c in game.legal_actions(game.active_players()[0])]
+    assert listed and not any(a.get("hex") == "H12" for a in listed)
+
+
+def test_1860_the_ferry_closes_a_private_the_bank_holds() -> None:
+    """P1 sold YHC to the bank (SR 2 on); buying the Fishbourne Ferry closes every other private,
+    YHC among them (the listing's try of that purchase raised AttributeError: the bank keeps no
+    list of privates). The fuzzed game that found it also had a refused lay (above), so the
+    closing is tried on the position before that lay."""
+    game = _replay("fuzz-1860-1342122269.json", upto=263)
+    yhc, ffc = game.company("YHC"), game.company("FFC")
+    assert yhc.owner is game.bank and not yhc.closed
+    game.close_other_companies(ffc)
+    assert yhc.closed and yhc.owner is None and not ffc.closed
+    assert all(c.closed for c in game.companies if c is not ffc)
+
+
 def test_1830_a_bankruptcy_declared_before_the_train_step_sells_no_share() -> None:
     """NYNH's president (player 2) goes bankrupt as NYNH's turn starts, before its track step:
     the 18xx.games engine sells a bankrupt player's shares only as the step under way allows

@@ -150,7 +150,7 @@ def candidates(game: "EighteenGame", entity: Any,
                 cost = game.board.check_lay(corp.sym, hex_id, ids[0], rotation,
                                             colors=set(game.phases.current.tiles),
                                             need_connection=ability is None, blocked_hexes=game.blocked_hexes())
-                if cost <= corp.cash:
+                if game.tile_cost_problem(corp, cost, hex_id) is None:
                     extra = f"; {game.money(cost)} terrain" if cost else ""
                     track = exits_text(game, hex_id, tile_name, rotation, short=True)
                     checked = getattr(step, "lay_fully_checked", lambda hex_id: True)(hex_id)

@@ -278,8 +278,9 @@ class EighteenGame(TrackRules, TrainRules, Game):
         self.note(f"{company.sym} closes.")
         company.closed = True
         owner = company.owner
-        if owner is not None and company in owner.companies:
-            owner.companies.remove(company)
+        held = getattr(owner, "companies", ())     # the bank (1860: a private sold to it) lists none
+        if company in held:
+            held.remove(company)
         company.owner = None
         company.abilities = []
 

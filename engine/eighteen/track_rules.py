@@ -62,13 +62,20 @@ class TrackRules:
                                     colors=set(self.phases.current.tiles),
                                     need_connection=need_connection,
                                     blocked_hexes=self.blocked_hexes())
-        if cost > corp.cash:
-            raise IllegalAction(f"{corp.sym} has {self.money(corp.cash)} and cannot pay {self.money(cost)} terrain cost on {hex_id}")
+        problem = self.tile_cost_problem(corp, cost, hex_id)
+        if problem:
+            raise IllegalAction(problem)
         spend(corp, self.bank, cost)
         lifted = self.board.lay(corp.sym, hex_id, tile_id, rotation)
         self.last_effect = {"type": "lay_tile", "hex": hex_id}
         for sym in lifted:
             self.lift_token(corp, self.corporation(sym), hex_id)
+
+    def tile_cost_problem(self, corp: Corporation, cost: int, hex_id: str) -> str | None:
+        """Why the company cannot pay this lay's terrain cost, or None."""
+        if cost > corp.cash:
+            return f"{corp.sym} has {self.money(corp.cash)} and cannot pay {self.money(cost)} terrain cost on {hex_id}"
+        return None
 
     def lift_token(self, actor: Corporation, owner: Corporation, hex_id: str) -> None:
         """A token on a multi-city tile that had no track is lifted when track arrives; which city

@@ -391,6 +391,12 @@ class Game1860(EighteenGame):
             self.insolvent_corps.remove(corp)
             self.note(f"{corp.sym} is no longer insolvent.")
 
+    def tile_cost_problem(self, corp: Corporation, cost: int, hex_id: str) -> str | None:
+        """An insolvent company pays for no terrain (it may still lay free track)."""
+        if cost > 0 and self.insolvent(corp):
+            return f"{corp.sym} is insolvent and cannot pay {self.money(cost)} terrain cost on {hex_id}"
+        return super().tile_cost_problem(corp, cost, hex_id)
+
     def can_afford_depot_train(self, corp: Corporation) -> bool:
         price = self.depot.min_price(self.phases)
         return price > 0 and corp.cash >= price

@@ -108,12 +108,17 @@ class BuySellPar(BuySellParShares):
                     continue
                 if bought and not self.can_buy_multiple(corp, source):
                     continue
+                # `buy_problem` refuses a certificate the player cannot pay for, as it is priced
+                # here: telling so costs no sentence (broke players are asked after every move)
+                cell = corp.par_price if source is corp else corp.share_price
                 tried = set()       # alike certificates of one place get one answer
                 for share in source.shares_of(corp):
                     kind = (share.president, share.percent, share.id in self.game.reserved)
                     if kind in tried:
                         continue
                     tried.add(kind)
+                    if cell is not None and player.cash < cell.price * share.percent // 10:
+                        continue
                     if self.buy_problem(player, [share]) is None:
                         return True
         return False
