@@ -193,6 +193,17 @@ def test_1860_the_ferry_closes_a_private_the_bank_holds() -> None:
     assert all(c.closed for c in game.companies if c is not ffc)
 
 
+def test_1860_a_company_not_floated_without_a_director_needs_no_train_for_nationalisation() -> None:
+    """After the Southern Railway formed, every company with a director owned a train; NGStL,
+    parred but not floated, had its director's certificate in the market and no train. On
+    18xx.games it has no director either (receivership), so nationalisation began with OR 28.2
+    and, every company nationalised after OR 28.3, the game ended there: P2 3273, P1 19."""
+    game = _replay("fuzz-1860-2086545789.json")
+    ngstl = game.corporation("NGStL")
+    assert ngstl.ipoed and not ngstl.floated and not ngstl.trains and game.receivership(ngstl)
+    assert game.finished and game.game_end_reason == "nationalization"
+    assert game.result() == {1: 19, 2: 3273}
+
 def test_1830_a_bankruptcy_declared_before_the_train_step_sells_no_share() -> None:
     """NYNH's president (player 2) goes bankrupt as NYNH's turn starts, before its track step:
     the 18xx.games engine sells a bankrupt player's shares only as the step under way allows

@@ -375,8 +375,10 @@ class Game1860(EighteenGame):
 
     # -- operating ---------------------------------------------------------------------------------
     def receivership(self, corp: Corporation) -> bool:
-        """Floated with the director's certificate in the market: run without a director."""
-        return corp.floated and any(s.president for s in self.pool.shares_of(corp))
+        """The director's certificate is in the market: the company has no director. Floated or
+        not, as 18xx.games counts it: such a company need not own a train for nationalisation
+        to begin."""
+        return any(s.president for s in self.pool.shares_of(corp))
 
     def insolvent(self, corp: Corporation) -> bool:
         return corp in self.insolvent_corps
