@@ -204,6 +204,18 @@ def test_1860_a_company_not_floated_without_a_director_needs_no_train_for_nation
     assert game.finished and game.game_end_reason == "nationalization"
     assert game.result() == {1: 19, 2: 3273}
 
+def test_1860_a_player_whose_only_move_is_selling_a_private_is_asked() -> None:
+    """P1 bought a BHI&R share; P2 can buy and sell no share but holds BHC, which may be sold
+    to the bank. 18xx.games asks P2 to act (sell BHC or pass); the engine skipped P2 and let P1
+    sell BHI&R in a turn of its own, which 18xx.games refuses."""
+    data = json.loads((FILES / "fuzz-1860-934197922.json").read_text())
+    last = data["actions"].pop()
+    game = _replay_data(data)
+    assert game.active_players() == [2]
+    assert {c.action["type"] for c in game.legal_actions(2) if c.action["entity"] == 2} == {"sell_company", "pass"}
+    with pytest.raises(IllegalAction, match="not P1's turn"):
+        game.process({k: v for k, v in last.items() if k != "id"})
+
 def test_1830_a_bankruptcy_declared_before_the_train_step_sells_no_share() -> None:
     """NYNH's president (player 2) goes bankrupt as NYNH's turn starts, before its track step:
     the 18xx.games engine sells a bankrupt player's shares only as the step under way allows

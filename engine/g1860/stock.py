@@ -68,21 +68,10 @@ class BuySellPar(BuySellParShares):
     description = "Sell then buy a certificate"
     game: "Game1860"
 
-    def actions(self, entity: Any) -> list[str]:
-        acts = super().actions(entity)
-        if not acts or acts == ["sell_shares"]:
-            return acts
-        extra = []
-        if self.sellable_companies(entity):
-            extra.append("sell_company")
-        if "pass" in acts:
-            return [a for a in acts if a != "pass"] + extra + ["pass"]
-        return acts + extra + (["pass"] if extra else [])
-
-    def allows(self, entity: Any, action_type: str) -> bool:
-        if action_type == "sell_company":   # offered beside the generic moves, never alone
-            return super().allows(entity, "pass") and bool(self.sellable_companies(entity))
-        return super().allows(entity, action_type)
+    def _move_tests(self) -> dict[str, Any]:
+        """The generic moves and, last, the sale of a private to the bank: offered alone too
+        (as on 18xx.games, a player whose only move is that sale is asked to act)."""
+        return {**super()._move_tests(), "sell_company": self.sellable_companies}
 
     # -- buying ----------------------------------------------------------------------------------
     def buy_problem(self, player: Player, shares: list[Share]) -> str | None:
