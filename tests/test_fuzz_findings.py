@@ -216,6 +216,21 @@ def test_1860_a_player_whose_only_move_is_selling_a_private_is_asked() -> None:
     with pytest.raises(IllegalAction, match="not P1's turn"):
         game.process({k: v for k, v in last.items() if k != "id"})
 
+def test_1860_a_director_certificate_the_player_could_pay_for_gives_them_a_turn() -> None:
+    """IWNJ's director's certificate is in the market at 2 x £20; P1 (£47) holds no IWNJ
+    share, so may not take it, and can buy nothing else. 18xx.games still counts it as a
+    purchase P1 might make and asks P1 to act (P1 passes); the engine skipped P1 to P2."""
+    data = json.loads((FILES / "fuzz-1860-19319163.json").read_text())
+    last = data["actions"].pop()
+    game = _replay_data(data)
+    assert game.active_players() == [1] and game.player(1).cash == 47
+    assert [c.label for c in game.legal_actions(1)] == ["Pass (Sell then buy a certificate)"]
+    take = {"type": "buy_shares", "entity": 1, "entity_type": "player", "shares": ["IWNJ_0"], "percent": 20}
+    with pytest.raises(IllegalAction, match="only a holder of a IWNJ share may take its director's certificate"):
+        game.process(take)
+    with pytest.raises(IllegalAction, match="not P2's turn"):
+        game.process({k: v for k, v in last.items() if k != "id"})
+
 def test_1830_a_bankruptcy_declared_before_the_train_step_sells_no_share() -> None:
     """NYNH's president (player 2) goes bankrupt as NYNH's turn starts, before its track step:
     the 18xx.games engine sells a bankrupt player's shares only as the step under way allows

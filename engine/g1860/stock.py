@@ -108,7 +108,13 @@ class BuySellPar(BuySellParShares):
                     tried.add(kind)
                     if cell is not None and player.cash < cell.price * share.percent // 10:
                         continue
-                    if self.buy_problem(player, [share]) is None:
+                    if share.president and source is self.game.pool:
+                        # 18xx.games asks the player to act when they could pay for the whole
+                        # certificate, though only a holder of a share may take it (and pays one
+                        # share's price): the player's turn comes, as there, with Pass to choose
+                        if BuySellParShares.buy_problem(self, player, [share]) is None:
+                            return True
+                    elif self.buy_problem(player, [share]) is None:
                         return True
         return False
 
