@@ -231,6 +231,18 @@ def test_1860_a_director_certificate_the_player_could_pay_for_gives_them_a_turn(
     with pytest.raises(IllegalAction, match="not P2's turn"):
         game.process({k: v for k, v in last.items() if k != "id"})
 
+def test_1860_a_company_floating_at_the_bottom_of_the_market_moves_up_a_cell() -> None:
+    """BHI&R's price had fallen to £0 (the first cell) before it floated. 18xx.games puts a
+    floating company's marker under the others by a step down and a step up: at the first cell
+    the step down goes nowhere, so BHI&R floats at £7. The engine kept it at £0, so P1's sale
+    next sent it bankrupt and the game ended (dnf) where 18xx.games waits for P2: 33 / 21."""
+    game = _replay("fuzz-1860-1907177198.json", upto=-2)
+    bhir = game.corporation("BHI&R")
+    assert bhir.floated and bhir.share_price.price == 7
+    game = _replay("fuzz-1860-1907177198.json")
+    assert not game.finished and game.active_players() == [2]
+    assert game.result() == {1: 21, 2: 33}
+
 def test_1830_a_bankruptcy_declared_before_the_train_step_sells_no_share() -> None:
     """NYNH's president (player 2) goes bankrupt as NYNH's turn starts, before its track step:
     the 18xx.games engine sells a bankrupt player's shares only as the step under way allows

@@ -48,8 +48,9 @@ class ZigZagMarket(StockMarket):
             self.max_reached = True
 
     def to_bottom(self, corp: "Corporation") -> None:
-        """The marker goes under the others in its cell (it operates after them)."""
-        sp = corp.share_price
-        if sp is not None and corp in self.stack(sp):
-            self._lift(corp, sp)
-            self._place(corp, sp)
+        """A floating company's marker goes under the others in its cell (it operates after
+        them), as 18xx.games does it: a step down and a step up. At £0, the first cell, the step
+        down goes nowhere, so the marker ends a cell higher (£7)."""
+        if corp.share_price is not None:
+            self.move_down(corp)
+            self.move_up(corp)
