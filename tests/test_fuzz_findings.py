@@ -266,3 +266,18 @@ def test_1830_shares_sold_for_a_train_bound_what_is_paid_to_another_company(name
     game = _replay_data(data)
     with pytest.raises(IllegalAction, match=re.escape(refused)):
         game.process({k: v for k, v in last.items() if k != "id"})
+
+
+def test_1860_a_company_floating_where_no_home_tile_is_left_passes_its_home_track() -> None:
+    """NGStL floated on G9, whose blank city takes only tile 746, and every 746 was laid
+    elsewhere. 18xx.games then lets the company pass its home lay (lay_tile or pass); the engine
+    offered only the lay, so nobody could move. Passing hands the stock round on to P2."""
+    game = _replay("fuzz-1860-454344028.json")
+    assert game.corporation("NGStL").home == "G9" and not game.board.available_tile_ids("746")
+    assert [c.action for c in game.legal_actions(1)] == [
+        {"type": "pass", "entity": "NGStL", "entity_type": "corporation"}]
+    with pytest.raises(IllegalAction):
+        game.process({"type": "lay_tile", "entity": "NGStL", "entity_type": "corporation", "hex": "G9",
+                      "tile": "746", "rotation": 0})
+    game.process({"type": "pass", "entity": "NGStL", "entity_type": "corporation"})
+    assert game.active_players() == [2] and not game.round.pending_tracks

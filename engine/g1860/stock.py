@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 
 class HomeTrack(Step):
-    """A company floated on a blank home hex: its director lays the first (free) tile there."""
+    """A company floated on a blank home hex: its director lays the first (free) tile there, or
+    passes when no tile fits (as on 18xx.games: the home hex may already carry a tile)."""
 
     description = "Lay home track"
     game: "Game1860"
@@ -27,23 +28,35 @@ class HomeTrack(Step):
         return [self.round.pending_tracks[0]] if self.round.pending_tracks else []
 
     def actions(self, entity: Any) -> list[str]:
-        return ["lay_tile"] if self.round.pending_tracks and entity is self.round.pending_tracks[0] else []
+        if not self.round.pending_tracks or entity is not self.round.pending_tracks[0]:
+            return []
+        return ["lay_tile"] if self._lays(entity) else ["pass", "lay_tile"]
+
+    def _lays(self, corp: Corporation) -> list[tuple[str, str, int]]:
+        board = self.game.board
+        return [(hex_id, name, rot) for hex_id, name, rot in
+                board.legal_lays(corp.sym, colors=set(self.game.phases.current.tiles), need_connection=False,
+                                 hexes=[corp.home])
+                if board.available_tile_ids(name)]
 
     def choices(self, corp: Corporation, action_type: str) -> list[tuple[str, dict[str, Any]]] | None:
         if action_type != "lay_tile":
             return None
         board = self.game.board
-        lays = board.legal_lays(corp.sym, colors=set(self.game.phases.current.tiles), need_connection=False,
-                                hexes=[corp.home])
         return [(f"Lay home tile {name} on {hex_id} (rotation {rot})",
                  {"hex": hex_id, "tile": board.available_tile_ids(name)[0], "rotation": rot})
-                for hex_id, name, rot in lays if board.available_tile_ids(name)]
+                for hex_id, name, rot in self._lays(corp)]
 
     def process_lay_tile(self, action: dict[str, Any], corp: Corporation) -> None:
         hex_id, tile_id, rotation = self.game.lay_fields(action)
         if hex_id != corp.home:
             raise IllegalAction(f"{corp.sym}'s home track goes on {corp.home}, not {hex_id}")
         self.game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=False)
+        self.round.pending_tracks.pop(0)
+
+    def process_pass(self, action: dict[str, Any], corp: Corporation) -> None:
+        if self._lays(corp):
+            raise IllegalAction(f"{corp.sym} must lay its home track on {corp.home}: a tile fits there")
         self.round.pending_tracks.pop(0)
 
 
