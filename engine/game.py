@@ -232,7 +232,7 @@ class Game(ABC):
         if by is not None:
             self._check_actor(action, by)
         if not self._history:
-            self._history.append((0, checkpoint.Packed(checkpoint.save(self))))
+            self._remember(0)
         saved = checkpoint.save(self) if atomic else None
         try:
             recorded = self._apply(action, story=atomic if story is None else story)
@@ -248,10 +248,14 @@ class Game(ABC):
         count = len(self.actions)
         if count % self.HISTORY_EVERY == 0 and (
                 replay_length is None or count > replay_length - self.HISTORY_EVERY * self.HISTORY_KEPT):
-            self._history.append((count, checkpoint.Packed(checkpoint.save(self))))
-            if len(self._history) > self.HISTORY_KEPT + 1:
-                del self._history[1]  # the oldest but the start's
+            self._remember(count)
         return recorded
+
+    def _remember(self, count: int) -> None:
+        """Keep the state after `count` actions in the history (packed: kept for long)."""
+        self._history.append((count, checkpoint.Packed(checkpoint.save(self))))
+        if len(self._history) > self.HISTORY_KEPT + 1:
+            del self._history[1]  # the oldest but the start's
 
     def rewind_to(self, count: int) -> None:
         """Take the game back to just after its first `count` actions (an undo or a rewind):

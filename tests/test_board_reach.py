@@ -120,25 +120,31 @@ def test_the_network_renewed_for_one_lay_is_the_one_built_anew(title: str) -> No
     assert renewed > 10
 
 
+def _after_each_lay(data: dict):
+    """The game of a recorded file just after each of its tile lays, with the lay's number."""
+    from engine.eighteen import io
+
+    game = io.new_game(data)
+    lays = 0
+    for _, action in io.effective_actions(data["actions"]):
+        game.process(io.imported(action), atomic=False)
+        if action["type"] == "lay_tile":
+            lays += 1
+            yield game, lays
+
+
 @pytest.mark.parametrize("title", ["1830", "1860"])
 def test_a_walk_with_a_goal_answers_as_the_whole_reach_does(title: str) -> None:
     """Asking whether one side, centre or path is reached stops the walk at the first found; the
     answer must be the whole reach's, for every company, centre, path and hex side, at every 20th
     lay of a recorded game. Chains read along hexes (kept from turn to turn and from the graph
     before a lay) must be those of a graph built anew."""
-    from engine.eighteen import io
     from engine.eighteen.board.graph import Goal, TrackNetwork
     from tests.reference_games import require_games
 
-    data = json.loads(require_games(title)[0].read_text())
-    game = io.new_game(data)
-    board = game.board
     lays = asked = 0
-    for _, action in io.effective_actions(data["actions"]):
-        game.process(io.imported(action), atomic=False)
-        if action["type"] != "lay_tile":
-            continue
-        lays += 1
+    for game, lays in _after_each_lay(json.loads(require_games(title)[0].read_text())):
+        board = game.board
         network = board.network()
         for chain in network.chains:
             network.chains_along(chain.hexes)       # remembered, for this graph and those after
@@ -185,18 +191,11 @@ def test_a_walk_ending_when_every_state_is_entered_finds_what_the_whole_walk_fin
     """The walk ends once it has entered as many states as a walk that forgets where it has been
     could; that bound must cut only walks that find nothing new: every company's reach, at every
     5th lay of a recorded game, equals the reach of a walk that never ends early."""
-    from engine.eighteen import io
     from engine.eighteen.board.graph import TrackNetwork
     from tests.reference_games import require_games
 
-    data = json.loads(require_games(title)[-1].read_text())
-    game = io.new_game(data)
-    lays = compared = 0
-    for _, action in io.effective_actions(data["actions"]):
-        game.process(io.imported(action), atomic=False)
-        if action["type"] != "lay_tile":
-            continue
-        lays += 1
+    compared = 0
+    for game, lays in _after_each_lay(json.loads(require_games(title)[-1].read_text())):
         if lays % 5:
             continue
         network = game.board.network()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.eighteen import shares as sh
 from engine.eighteen.entities import Company, Corporation, Player, Share, spend
 from engine.eighteen.rounds import Step
 from engine.eighteen.stock import BuySellParShares, StockRound
@@ -32,20 +31,20 @@ class HomeTrack(Step):
             return []
         return ["lay_tile"] if self._lays(entity) else ["pass", "lay_tile"]
 
-    def _lays(self, corp: Corporation) -> list[tuple[str, str, int]]:
+    def _lays(self, corp: Corporation) -> list[tuple[str, str, int, str]]:
+        """(hex, tile name, rotation, the id of a tile of that name left) of each home lay."""
         board = self.game.board
-        return [(hex_id, name, rot) for hex_id, name, rot in
-                board.legal_lays(corp.sym, colors=set(self.game.phases.current.tiles), need_connection=False,
-                                 hexes=[corp.home])
-                if board.available_tile_ids(name)]
+        lays = board.legal_lays(corp.sym, colors=set(self.game.phases.current.tiles), need_connection=False,
+                                hexes=[corp.home])
+        return [(hex_id, name, rot, ids[0]) for hex_id, name, rot in lays
+                if (ids := board.available_tile_ids(name))]
 
     def choices(self, corp: Corporation, action_type: str) -> list[tuple[str, dict[str, Any]]] | None:
         if action_type != "lay_tile":
             return None
-        board = self.game.board
         return [(f"Lay home tile {name} on {hex_id} (rotation {rot})",
-                 {"hex": hex_id, "tile": board.available_tile_ids(name)[0], "rotation": rot})
-                for hex_id, name, rot in self._lays(corp)]
+                 {"hex": hex_id, "tile": tile_id, "rotation": rot})
+                for hex_id, name, rot, tile_id in self._lays(corp)]
 
     def process_lay_tile(self, action: dict[str, Any], corp: Corporation) -> None:
         hex_id, tile_id, rotation = self.game.lay_fields(action)
