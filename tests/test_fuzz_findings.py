@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from engine.eighteen import io
 from engine.errors import IllegalAction, InvalidAction
 from engine.game import PlayerInfo
 from engine.titles import create_game
+from tests.reference_games import game_path
 
 FILES = Path(__file__).parent / "data" / "fuzz"
 
@@ -281,3 +283,47 @@ def test_1860_a_company_floating_where_no_home_tile_is_left_passes_its_home_trac
                       "tile": "746", "rotation": 0})
     game.process({"type": "pass", "entity": "NGStL", "entity_type": "corporation"})
     assert game.active_players() == [2] and not game.round.pending_tracks
+
+
+def test_1860_a_private_bought_from_phase_6_keeps_the_buyer_s_turn_to_exchange() -> None:
+    """In phase 7 P2 buys CMH from the bank. 18xx.games keeps P2's turn (pass, or exchange CMH
+    for its C&N share first); the engine handed the turn to P1, whose purchase 18xx.games then
+    refused ("Blocking step Sell then Buy Certificates cannot process action buy_shares")."""
+    data = json.loads((FILES / "fuzz-1860-139381312.json").read_text())
+    refused = data["actions"].pop()
+    game = _replay_data(data)
+    assert game.phases.name == "7" and game.company("CMH").owner is game.player(2)
+    assert game.active_players() == [2]
+    assert sorted(c.action["type"] for c in game.legal_actions(2)) == ["buy_shares", "pass"]
+    assert [c.label for c in game.legal_actions(2) if c.action["type"] == "buy_shares"] == [
+        "Exchange CMH for a 10% C&N share"]
+    with pytest.raises(IllegalAction, match="not P1's turn"):
+        game.process({k: v for k, v in refused.items() if k != "id"})
+    game.process({"type": "pass", "entity": 2, "entity_type": "player"})
+    assert game.active_players() == [1]
+
+
+def test_1860_a_trainless_director_certificate_is_halved_whole() -> None:
+    """The game ends on the stock market with S&C trainless at £31. P2's S&C director's
+    certificate (20%) scores half of £62, £31, as on 18xx.games (P2 £9,943); halving each share
+    (2 x £15) scored £1 less. A single S&C share scores £15."""
+    game = _replay("fuzz-1860-558086714.json")
+    sc = game.corporation("S&C")
+    assert game.finished and not sc.trains and sc.share_price.price == 31
+    director = next(s for s in game.player(2).shares if s.corp is sc)
+    assert director.president and director.percent == 20 and game.certificate_value(director) == 31
+    assert game.result() == {2: 9943, 3: 16, 1: 15}
+
+
+def test_1860_parring_the_company_of_one_s_private_from_phase_6_keeps_the_turn_to_exchange() -> None:
+    """A reference game in phase 8: P3 holds YHC and pars FYN, the company YHC is exchanged into.
+    As on 18xx.games (checked on this position), P3 keeps the turn: pass, or exchange YHC first."""
+    data = json.loads(game_path("random/1860", "1860_4p_r3_s214").read_text())
+    data["actions"] = data["actions"][:515]
+    game = io.load(data).game
+    assert game.phases.name == "8" and game.active_players() == [3]
+    game.process({"type": "par", "entity": 3, "entity_type": "player", "corporation": "FYN",
+                  "share_price": "82,0,22"})
+    assert game.active_players() == [3]
+    assert [c.label for c in game.legal_actions(3)] == ["Pass (Sell then buy a certificate)",
+                                                        "Exchange YHC for a 10% FYN share"]

@@ -267,14 +267,16 @@ class Game1860(EighteenGame):
         return self.share_value(corp) * percent // 10
 
     def share_value(self, corp: Corporation) -> int:
-        """One share's worth when sold or scored: half (rounded down) while the company has no train."""
+        """One share's worth when sold: half (rounded down) while the company has no train."""
         assert corp.share_price is not None
         price = corp.share_price.price
+        return price // 2 if self.halves_shares(corp) else price
+
+    def halves_shares(self, corp: Corporation) -> bool:
+        """A trainless company's shares count half, unless the option spares one that never ran."""
         if corp.trains:
-            return price
-        if self.options.get("non_operated_full_value") and not corp.operated:
-            return price
-        return price // 2
+            return False
+        return not (self.options.get("non_operated_full_value") and not corp.operated)
 
     def move_price_on_sale(self, corp: Corporation, num_shares: int) -> None:
         if not corp.operated or self.no_price_drop_on_sale:
@@ -515,7 +517,13 @@ class Game1860(EighteenGame):
             self.note("The Southern Railway forms: no track or bases after the next stock round.")
 
     # -- scoring ---------------------------------------------------------------------------------
+    def certificate_value(self, share: Share) -> int:
+        """A certificate scores whole and is then halved, so a trainless director's certificate
+        at £31 scores £31, not twice £15."""
+        assert share.corp.share_price is not None
+        full = share.corp.share_price.price * share.percent // 10
+        return full // 2 if self.halves_shares(share.corp) else full
+
     def player_value(self, p: Player) -> int:
-        shares = sum(self.share_value(s.corp) * s.percent // 10 for s in p.shares
-                     if s.corp.ipoed and s.corp.share_price)
+        shares = sum(self.certificate_value(s) for s in p.shares if s.corp.ipoed and s.corp.share_price)
         return p.cash + shares + sum(c.value for c in p.companies)

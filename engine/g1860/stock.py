@@ -85,6 +85,28 @@ class BuySellPar(BuySellParShares):
         (as on 18xx.games, a player whose only move is that sale is asked to act)."""
         return {**super()._move_tests(), "sell_company": self.sellable_companies}
 
+    def actions(self, entity: Any) -> list[str]:
+        acts = super().actions(entity)
+        if not acts and entity is self.current_entity() and self.last_chance_to_exchange(entity):
+            return ["pass"]
+        return acts
+
+    def can_act(self, entity: Any) -> bool:
+        return super().can_act(entity) or (entity is self.current_entity() and self.last_chance_to_exchange(entity))
+
+    def last_chance_to_exchange(self, player: Any) -> bool:
+        """From phase 6, a player who has just bought a private from the bank, or parred the
+        company their private is exchanged into, keeps the turn (and passes to end it) so as to
+        exchange first: 18xx.games asks them to act."""
+        if not isinstance(player, Player) or not self.game.phases.reached("6"):
+            return False
+        for act in self.round.current_actions:
+            if act["type"] == "buy_company":
+                return act.get("company") != "FFC"
+            if act["type"] == "par":
+                return any(self.game.EXCHANGE.get(c.sym) == act.get("corporation") for c in player.companies)
+        return False
+
     # -- buying ----------------------------------------------------------------------------------
     def buy_problem(self, player: Player, shares: list[Share]) -> str | None:
         corp = shares[0].corp
