@@ -12,7 +12,7 @@ from tests.reference_games import game_files, game_path, reference_states
 
 COMPARED = ("round", "turn", "round_num", "active", "phase", "bank", "players", "corporations",
             "companies", "tiles", "depot", "discarded", "finished")
-SETS = ("1830", "random/1830")
+SETS = ("1830", "random/1830", "generated/1830")
 GAMES = [(s, p.stem) for s in SETS for p in game_files(s)]
 IDS = [f"{s}/{stem}" for s, stem in GAMES]
 

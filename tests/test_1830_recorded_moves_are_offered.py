@@ -18,7 +18,7 @@ from engine.eighteen.entities import Company, Corporation, Player
 from engine.eighteen.game import EighteenGame
 from tests.reference_games import game_files
 
-SETS = ("1830", "random/1830")
+SETS = ("1830", "random/1830", "generated/1830")
 GAMES = [p for s in SETS for p in game_files(s)]
 
 

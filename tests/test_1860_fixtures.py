@@ -1,5 +1,6 @@
-"""Acceptance: 18xx.games 1860 games (3 real, 16 random from the reference engine) replay to
-their recorded results, and match the reference public state after every action."""
+"""Acceptance: 18xx.games 1860 games (3 real, 16 random, 4 generated here by the reference engine
+with the map and re-entry options) replay to their recorded results, and match the reference
+public state after every action."""
 from __future__ import annotations
 
 import json
@@ -9,7 +10,7 @@ import pytest
 from engine.eighteen import io
 from tests.reference_games import first_divergence, game_files, game_path
 
-FOLDERS = ("1860", "random/1860")
+FOLDERS = ("1860", "random/1860", "generated/1860")
 GAMES = [(folder, p.stem) for folder in FOLDERS for p in game_files(folder)] or [("1860", "absent")]
 
 

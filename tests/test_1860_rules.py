@@ -320,7 +320,7 @@ SLOW_ROUTE_GAMES = {"1860_2p_r3_s213", "1860_3p_r3_s212", "1860_2p_r3_s209"}
 @pytest.mark.parametrize("game_set,name", [
     pytest.param(s, n, marks=pytest.mark.skipif(n in SLOW_ROUTE_GAMES and not os.environ.get("RAILCHAT_SLOW_TESTS"),
                                                 reason="slow: set RAILCHAT_SLOW_TESTS=1"))
-    for s in ("1860", "random/1860") for n in game_ids(s) if n != "19354"])
+    for s in ("1860", "random/1860", "generated/1860") for n in game_ids(s) if n != "19354"])
 def test_the_route_finder_is_never_below_what_was_run_in_any_1860_game(game_set: str, name: str) -> None:
     """Every run_routes of the other real games and of the random ones (run by 18xx.games' own
     route finder): the exact best is never below it."""
