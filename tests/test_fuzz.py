@@ -154,3 +154,29 @@ def test_fuzz_command(capsys, tmp_path: Path) -> None:
     assert "1830: 1 games (0 finished), 8 moves" in out and "0 failures" in out
     assert main(["fuzz", "--title", "18nope", "--games", "1"]) == 2
     assert "unknown title" in capsys.readouterr().err
+
+
+def test_fuzz_options_are_checked_and_drawn_per_game(capsys, tmp_path: Path) -> None:
+    assert main(["fuzz", "--title", "1860", "--games", "1", "--options", "re_enter_hexes,fast"]) == 2
+    assert "1860 has no option fast" in capsys.readouterr().err
+    assert main(["fuzz", "--title", "1860", "--games", "4", "--seed", "3", "--max-actions", "4",
+                 "--options", "two_player_map,re_enter_hexes", "--out", str(tmp_path),
+                 "--save", str(tmp_path / "saved")]) == 0
+    files = [json.loads(p.read_text()) for p in (tmp_path / "saved").glob("*.json")]
+    drawn = [sorted(f["railchat_fuzz"]["options"]) for f in files]
+    assert [sorted(f["settings"]["optional_rules"]) for f in files] == drawn
+    assert len({tuple(d) for d in drawn}) > 1      # not every game plays the same options
+
+
+def test_a_careful_player_s_sales_weigh_as_one_move() -> None:
+    """Ten ways to sell and Pass, early in a stock round (Pass at a 1% share): a careless
+    player nearly always sells, a careful one passes about 1 / 1.3 of the time."""
+    import random
+
+    from bot.core.fuzz.player import pick_move
+    from engine.game import Choice
+    legal = [Choice(f"sell {i}", {"type": "sell_shares", "shares": [f"X_{i}"]}) for i in range(10)]
+    legal.append(Choice("pass", {"type": "pass"}))
+    passes = {careful: sum(pick_move(random.Random(i), legal, pass_share=0.01, careful=careful).label == "pass"
+                           for i in range(2000)) / 2000 for careful in (False, True)}
+    assert passes[False] < 0.05 and 0.7 < passes[True] < 0.85

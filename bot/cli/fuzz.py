@@ -28,6 +28,9 @@ def add_parser(commands: Any) -> None:
                    help="folder for the game files of failures (default ./fuzz-failures)")
     p.add_argument("--save", help="also write every game's file into this folder (to replay "
                                   "them on 18xx.games, see ../shared/oracle)")
+    p.add_argument("--options", default="",
+                   help="comma-separated game options (e.g. two_player_map,re_enter_hexes): "
+                        "each is on in a seeded half of the games")
     p.set_defaults(func=cmd_fuzz)
 
 
@@ -38,28 +41,35 @@ def game_seeds(seed: int, games: int) -> list[int]:
 
 
 def _one(title: str, players: int, seed: int, max_actions: int, replay_every: int,
-         out: str, save: str | None) -> Any:
+         out: str, save: str | None, options: tuple[str, ...]) -> Any:
     import asyncio
 
     from bot.core.fuzz.player import fuzz_game
     return asyncio.run(fuzz_game(title, players, seed, max_actions=max_actions,
                                  replay_every=replay_every, out_dir=Path(out),
-                                 save_dir=Path(save) if save else None))
+                                 save_dir=Path(save) if save else None, options=options))
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from engine.errors import GameError
     from engine.titles import find_title
     try:
-        title = find_title(args.title).title
+        cls = find_title(args.title)
     except GameError as exc:
         print(f"railchat: {exc}", file=sys.stderr)
+        return 2
+    title = cls.title
+    options = tuple(o.strip() for o in args.options.split(",") if o.strip())
+    unknown = [o for o in options if o not in cls.option_names]
+    if unknown:
+        print(f"railchat: {title} has no option {', '.join(unknown)} (it has: "
+              f"{', '.join(cls.option_names) or 'none'})", file=sys.stderr)
         return 2
     if args.games < 1 or args.jobs < 1:
         print("railchat: --games and --jobs must be at least 1", file=sys.stderr)
         return 2
     started = time.monotonic()
-    jobs = [(title, args.players, s, args.max_actions, args.replay_every, args.out, args.save)
+    jobs = [(title, args.players, s, args.max_actions, args.replay_every, args.out, args.save, options)
             for s in game_seeds(args.seed, args.games)]
     if args.jobs == 1:
         reports = [_one(*job) for job in jobs]

@@ -17,7 +17,7 @@ import tempfile
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from bot.core.fuzz.illegal import Attempt, malformed, mutants
 from bot.core.fuzz.invariants import Invariants, public_state
@@ -64,13 +64,17 @@ class Failure(Exception):
 class FuzzGame:
     def __init__(self, title: str, players: int, seed: int, *, max_actions: int,
                  replay_every: int, illegal_rate: float, out_dir: Path, db_dir: Path,
-                 save_dir: Path | None = None) -> None:
+                 save_dir: Path | None = None, options: Sequence[str] = ()) -> None:
         self.rng = random.Random(seed)
         self.report = GameReport(title, seed)
         self.players, self.max_actions = players, max_actions
         self.replay_every, self.illegal_rate = replay_every, illegal_rate
         self.out_dir, self.save_dir = out_dir, save_dir
         engine_seed = self.rng.randrange(2**31)
+        # half the games are played by careful sellers (long games, late phases), half not
+        # (early bankruptcies); each option named is on in half the games
+        self.careful = self.rng.random() < 0.5
+        self.options = {name: True for name in options if self.rng.random() < 0.5}
         self.store = fresh_store(db_dir / "fuzz.db")
         self.service = GameService(self.store, new_seed=lambda: engine_seed)
         self.scratch = GameService(fresh_store(db_dir / "replay.db"))
@@ -110,7 +114,7 @@ class FuzzGame:
 
     async def _setup(self) -> None:
         created = await self.service.create_game(self.callers[0], self.report.title,
-                                                 seats=self.players)
+                                                 seats=self.players, options=self.options)
         _ok(created, "create the game")
         self.game_id = created.game_id or 0
         for caller in self.callers[1:]:
@@ -168,7 +172,7 @@ class FuzzGame:
         self.share_moves = self.share_moves + 1 if dealing else 0
         share = min(0.85, 0.01 + 0.025 * self.share_moves) if dealing else None
         game = self.service_game
-        choice = pick_move(self.rng, legal, self.pass_bias, pass_share=share,
+        choice = pick_move(self.rng, legal, self.pass_bias, pass_share=share, careful=self.careful,
                            deal=lambda a: game is not None and game.counterparty(a) is not None)
         self.pass_bias = min(self.pass_bias * 1.15, 50.0)  # the longer a turn, the likelier Pass
         return choice
@@ -310,7 +314,8 @@ class FuzzGame:
             data = {"export_error": repr(exc)}
         data.setdefault("actions", [a.payload for a in self.store.actions(self.game_id)])
         data["railchat_fuzz"] = {"title": self.report.title, "seed": self.report.seed,
-                                 "players": self.players, **about}
+                                 "players": self.players, "careful": self.careful,
+                                 "options": self.options, **about}
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"fuzz-{self.report.title}-{self.report.seed}.json"
         path.write_text(json.dumps(data, indent=1, default=str))
@@ -333,16 +338,21 @@ def fresh_store(path: Path) -> Store:
 
 
 def pick_move(rng: random.Random, legal: list[Choice], pass_bias: float = 1.0, *,
-              pass_share: float | None = None,
+              pass_share: float | None = None, careful: bool = False,
               deal: Callable[[dict[str, Any]], bool] | None = None) -> Choice:
     """A legal move drawn by the `WEIGHTS` of its type. Pass weighs `pass_bias`, or, with
     `pass_share`, that share of the whole (whatever the number of other moves); a move that
-    needs another player's agreement (`deal`) weighs a tenth."""
+    needs another player's agreement (`deal`) weighs a tenth. A `careful` player's sales weigh
+    as one move together, and Pass never less than `pass_bias`: else broke players sell their
+    way out of every company and most 1860 games never see a phase-3 train."""
     weights = []
+    sales = sum(1 for c in legal if c.action.get("type") == "sell_shares") if careful else 1
     for c in legal:
         kind = c.action.get("type")
         w = WEIGHTS.get(kind, 1.0)
-        if kind in PASS_KINDS:
+        if kind == "sell_shares":
+            w /= sales
+        elif kind in PASS_KINDS:
             w = pass_bias
         elif kind == "dividend":
             w = 8.0 if c.action.get("kind") == "payout" else 1.0
@@ -353,7 +363,8 @@ def pick_move(rng: random.Random, legal: list[Choice], pass_bias: float = 1.0, *
     others = sum(w for i, w in enumerate(weights) if i not in passes)
     if pass_share is not None and passes and others:
         for i in passes:
-            weights[i] = others * pass_share / (1 - pass_share) / len(passes)
+            share = others * pass_share / (1 - pass_share) / len(passes)
+            weights[i] = max(weights[i], share) if careful else share
     return rng.choices(legal, weights)[0]
 
 
@@ -372,10 +383,11 @@ def _ok(result: Result, what: str) -> None:
 async def fuzz_game(title: str, players: int, seed: int, *, max_actions: int = 4000,
                     replay_every: int = 0, illegal_rate: float = 0.2,
                     out_dir: Path = Path("fuzz-failures"),
-                    save_dir: Path | None = None) -> GameReport:
+                    save_dir: Path | None = None, options: Sequence[str] = ()) -> GameReport:
     """Play one seeded game through a fresh service on a temporary database; `save_dir`
     keeps every game's file (for replaying them elsewhere, e.g. on 18xx.games)."""
     with tempfile.TemporaryDirectory(prefix="railchat-fuzz-") as tmp:
         return await FuzzGame(title, players, seed, max_actions=max_actions,
                               replay_every=replay_every, illegal_rate=illegal_rate,
-                              out_dir=out_dir, db_dir=Path(tmp), save_dir=save_dir).run()
+                              out_dir=out_dir, db_dir=Path(tmp), save_dir=save_dir,
+                              options=options).run()
