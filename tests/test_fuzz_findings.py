@@ -295,6 +295,8 @@ def test_1860_a_private_bought_from_phase_6_keeps_the_buyer_s_turn_to_exchange()
     assert game.phases.name == "7" and game.company("CMH").owner is game.player(2)
     assert game.active_players() == [2]
     assert sorted(c.action["type"] for c in game.legal_actions(2)) == ["buy_shares", "pass"]
+    assert game.turn_info()[0].compulsory == ("P2 has bought and must pass to end the turn, or first "
+                                              "exchange CMH for a C&N share")
     assert [c.label for c in game.legal_actions(2) if c.action["type"] == "buy_shares"] == [
         "Exchange CMH for a 10% C&N share"]
     with pytest.raises(IllegalAction, match="not P1's turn"):

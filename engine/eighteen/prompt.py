@@ -85,4 +85,5 @@ def _player_duty(game: "EighteenGame", player: Player, step: Any) -> str | None:
         company, bids = auction()
         top = max(price for _, price in bids)
         return f"{player.name} must outbid {game.money(top)} for {company.sym} or pass"
-    return None
+    title_duty = getattr(step, "player_duty", None)
+    return title_duty(player) if callable(title_duty) else None

@@ -107,6 +107,15 @@ class BuySellPar(BuySellParShares):
                 return any(self.game.EXCHANGE.get(c.sym) == act.get("corporation") for c in player.companies)
         return False
 
+    def player_duty(self, player: Player) -> str | None:
+        """Why a player who has bought still holds the turn (see `last_chance_to_exchange`)."""
+        if super().can_act(player) or not self.last_chance_to_exchange(player):
+            return None
+        swaps = [f"{c.sym} for a {self.game.EXCHANGE[c.sym]} share" for c in player.companies
+                 if self.game.exchange_shares(c)]
+        ended = f"{player.name} has bought and must pass to end the turn"
+        return f"{ended}, or first exchange {' or '.join(swaps)}" if swaps else ended
+
     # -- buying ----------------------------------------------------------------------------------
     def buy_problem(self, player: Player, shares: list[Share]) -> str | None:
         corp = shares[0].corp
