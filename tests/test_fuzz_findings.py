@@ -329,3 +329,15 @@ def test_1860_parring_the_company_of_one_s_private_from_phase_6_keeps_the_turn_t
     assert game.active_players() == [3]
     assert [c.label for c in game.legal_actions(3)] == ["Pass (Sell then buy a certificate)",
                                                         "Exchange YHC for a 10% FYN share"]
+
+
+def test_1860_a_share_sale_that_lifts_the_players_over_10000_breaks_the_bank() -> None:
+    """In stock round 23 P1's sale takes the players' cash to £10,337: the bank breaks there (as
+    on 18xx.games, which checks after every sale, not only after dividends), so the game ends
+    with OR 23.1. The engine broke it only on a dividend and went on into OR 23.2."""
+    game = _replay("fuzz-1860-1320165157.json", upto=914)
+    assert game.bank_broken and game.round.__class__.__name__ == "StockRound1860"
+    assert sum(p.cash for p in game.player_list) == 10337
+    game = _replay("fuzz-1860-1320165157.json")
+    assert game.finished and game.game_end_reason == "bank"
+    assert game.result() == {2: 8093, 1: 7891}

@@ -250,6 +250,7 @@ class BuySellPar(BuySellParShares):
         self.round.companies_sold.setdefault(player, set()).add(company.sym)
         self.game.note(f"{player.name} sells {company.sym} to the bank for £{price}.")
         self.track(action, player, None)
+        self.game.check_bank_broken()
 
     def process_sell_shares(self, action: dict[str, Any], player: Player) -> None:
         shares = self.game.shares_from_action(action)
@@ -260,6 +261,7 @@ class BuySellPar(BuySellParShares):
         super().process_sell_shares(action, player)
         self.record_sale_price(action, corp.sym, market, value)
         self.game.check_bankruptcy(shares[0].corp)
+        self.game.check_bank_broken()    # players' cash is what breaks 1860's bank
 
 
     @staticmethod
