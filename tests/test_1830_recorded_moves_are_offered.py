@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from engine.eighteen import io
-from engine.eighteen.entities import Company, Corporation, Player
+from engine.eighteen.entities import Corporation, Player
 from engine.eighteen.game import EighteenGame
 from tests.reference_games import game_files
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from io import BytesIO
 
-import pytest
 from PIL import Image
 
 from tests.discord_world import World, make_world, posts

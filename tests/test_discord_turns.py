@@ -9,7 +9,7 @@ import pytest
 
 from bot.core.results import Caller
 from engine.eighteen import io as game_files
-from tests.discord_world import World, make_world, posts
+from tests.discord_world import make_world, posts
 from tests.reference_games import game_path
 from tests.test_discord_1830 import Table, open_table
 

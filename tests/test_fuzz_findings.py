@@ -341,3 +341,27 @@ def test_1860_a_share_sale_that_lifts_the_players_over_10000_breaks_the_bank() -
     game = _replay("fuzz-1860-1320165157.json")
     assert game.finished and game.game_end_reason == "bank"
     assert game.result() == {2: 8093, 1: 7891}
+
+
+@pytest.mark.parametrize("shares, percent, refused", [
+    (["NGStL_0"], 10, "a sale with the NGStL director's certificate includes all of P2's NGStL shares"),
+    (["NGStL_2", "NGStL_0"], 10, "10% cannot be sold out of certificates making 30%"),
+    (["NGStL_2", "NGStL_2"], 20, "a certificate is named twice"),
+    (["NGStL_2"], 30, "30% cannot be sold out of certificates making 10%"),
+])
+def test_a_sale_must_be_one_well_formed_bundle(shares: list, percent: int, refused: str) -> None:
+    """P2 holds NGStL's director's certificate (20%) and NGStL_2; P1 holds 30%. Selling the
+    certificate alone as 10% raised IndexError (the presidency swap looked for a share the
+    market did not have). Sales are now all the certificates named, or, with the director's
+    certificate and all the player's other shares, that less up to 10%: 18xx.games' bundles."""
+    from engine.eighteen.states import public_state
+
+    game = _replay("fuzz-1860-1233433060.json")
+    before = public_state(game)
+    sale = {"type": "sell_shares", "entity": 2, "entity_type": "player"}
+    with pytest.raises(IllegalAction, match=re.escape(refused)):
+        game.process({**sale, "shares": shares, "percent": percent})
+    assert public_state(game) == before
+    game.process({**sale, "shares": ["NGStL_2", "NGStL_0"], "percent": 20})
+    assert game.corporation("NGStL").owner is game.player(1)
+    assert game.player(2).percent_of(game.corporation("NGStL")) == 10

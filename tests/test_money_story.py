@@ -13,7 +13,7 @@ import re
 import pytest
 
 from engine.eighteen import io
-from tests.reference_games import game_files, game_ids, game_path, reference_states
+from tests.reference_games import game_ids, game_path, reference_states
 
 
 def _amounts(sentence: str) -> set[int]:

@@ -19,8 +19,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from render.board import load_board
 from render.tileart import layout
 

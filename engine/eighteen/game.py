@@ -212,6 +212,21 @@ class EighteenGame(TrackRules, TrainRules, Game):
             raise InvalidAction("all shares in one action must be of one corporation and one owner")
         return out
 
+    def sale_from_action(self, action: Action, player: Player) -> tuple[list[Share], int]:
+        """The certificates and percent a sell_shares action offers, checked to be one sale."""
+        shares = self.shares_from_action(action)
+        percent = action.get("percent")
+        if percent is None:
+            percent = sum(s.percent for s in shares)
+        elif not isinstance(percent, int) or isinstance(percent, bool):
+            raise InvalidAction("'percent' must be a whole number")
+        if any(s.owner is not player for s in shares):
+            raise IllegalAction(f"{player.name} does not own all of those shares")
+        problem = sh.bundle_problem(player, shares, percent)
+        if problem:
+            raise IllegalAction(problem)
+        return shares, percent
+
     # -- money, shares, companies -----------------------------------------------------------------
     def note(self, text: str) -> None:
         self.events.append(text)

@@ -493,15 +493,12 @@ class BuyTrain(Step):
     def process_sell_shares(self, action: dict[str, Any], player: Player) -> None:
         game = self.game
         corp_buying = self.current_entity()
-        shares = game.shares_from_action(action)
-        percent = action.get("percent") or sum(s.percent for s in shares)
-        corp = shares[0].corp
         if player is not corp_buying.owner:
             raise IllegalAction(f"only {corp_buying.sym}'s president may sell shares now")
+        shares, percent = game.sale_from_action(action, player)
+        corp = shares[0].corp
         if not game.must_buy_train(corp_buying):
             raise IllegalAction(f"{corp_buying.sym} does not have to buy a train; shares are sold in stock rounds")
-        if any(s.owner is not player for s in shares):
-            raise IllegalAction(f"{player.name} does not own all of those shares")
         if not sh.fits_pool(game, corp, percent):
             raise IllegalAction(f"the market may hold at most {game.market_share_limit}% of {corp.sym}")
         if not sh.can_dump(game, player, corp, shares, percent):

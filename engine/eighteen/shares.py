@@ -148,6 +148,25 @@ def sellable_bundles(game: "EighteenGame", player: Player, corp: Corporation) ->
     return sorted(out, key=lambda b: b[1])
 
 
+def bundle_problem(player: Player, shares: list[Share], percent: int) -> str | None:
+    """Why these certificates cannot be sold as `percent`: the sale is all of them, or, when it
+    holds the director's certificate with all the player's other shares of the company, that
+    total less up to the certificate's extra (the shares swapped when the presidency passes)."""
+    corp, total = shares[0].corp, sum(s.percent for s in shares)
+    if len({id(s) for s in shares}) != len(shares):
+        return "a certificate is named twice"
+    if percent <= 0 or percent % 10 or percent > total:
+        return f"{percent}% cannot be sold out of certificates making {total}%"
+    director = next((s for s in shares if s.president), None)
+    if director is not None and len(shares) != len(player.shares_of(corp)):
+        return (f"a sale with the {corp.sym} director's certificate includes all of "
+                f"{player.name}'s {corp.sym} shares")
+    if percent != total and (director is None or total - percent >= director.percent):
+        return (f"{percent}% cannot be sold out of certificates making {total}% (only part of "
+                "a director's certificate can be kept back)")
+    return None
+
+
 def can_dump(game: "EighteenGame", player: Player, corp: Corporation, shares: list[Share], percent: int) -> bool:
     """A president may sell below the next holder only if somebody can take the presidency."""
     if not any(s.president for s in shares):
@@ -165,4 +184,5 @@ def fits_pool(game: "EighteenGame", corp: Corporation, percent: int) -> bool:
     return game.pool.percent_of(corp) + percent <= game.market_share_limit
 
 
-__all__ = ["Pool", "buy", "sell", "transfer", "bundle_price", "sellable_bundles", "can_dump", "fits_pool"]
+__all__ = ["Pool", "buy", "sell", "transfer", "bundle_price", "sellable_bundles", "bundle_problem", "can_dump",
+           "fits_pool"]

@@ -246,8 +246,7 @@ class BuySellParShares(Step):
         self.track({**action, "_corp": corp}, player, corp)
 
     def process_sell_shares(self, action: dict[str, Any], player: Player) -> None:
-        shares = self.game.shares_from_action(action)
-        percent = action.get("percent") or sum(s.percent for s in shares)
+        shares, percent = self.game.sale_from_action(action, player)
         problem = self.can_sell(player, shares, percent)
         if problem:
             raise IllegalAction(problem)

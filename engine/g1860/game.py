@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.eighteen import shares as sh
-from engine.eighteen.entities import Ability, Company, Corporation, Player, Share, spend
+from engine.eighteen.entities import Company, Corporation, Player, Share, spend
 from engine.eighteen.game import EighteenGame
 from engine.eighteen.market import SharePrice
 from engine.eighteen.stock import StockRound

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from engine.eighteen.entities import Company, Corporation, Player, Share, spend
 from engine.eighteen.rounds import Step
 from engine.eighteen.stock import BuySellParShares, StockRound
-from engine.errors import IllegalAction, InvalidAction
+from engine.errors import IllegalAction
 
 if TYPE_CHECKING:
     from engine.g1860.game import Game1860
@@ -253,14 +253,11 @@ class BuySellPar(BuySellParShares):
         self.game.check_bank_broken()
 
     def process_sell_shares(self, action: dict[str, Any], player: Player) -> None:
-        shares = self.game.shares_from_action(action)
-        if not isinstance(action.get("percent"), int) and action.get("percent") is not None:
-            raise InvalidAction("'percent' must be a whole number")
-        corp = shares[0].corp
+        corp = self.game.sale_from_action(action, player)[0][0].corp
         market, value = (corp.share_price.price, self.game.share_value(corp)) if corp.share_price else (0, 0)
         super().process_sell_shares(action, player)
         self.record_sale_price(action, corp.sym, market, value)
-        self.game.check_bankruptcy(shares[0].corp)
+        self.game.check_bankruptcy(corp)
         self.game.check_bank_broken()    # players' cash is what breaks 1860's bank
 
 
