@@ -102,6 +102,27 @@ def test_prr_par_and_sale_example() -> None:
     assert prr.par_price.price == 82
 
 
+def test_one_certificate_is_bought_at_a_time_and_no_share_is_named_twice() -> None:
+    """'A player may buy one share per turn': two PRR shares in one purchase were taken (and
+    one share named twice was paid twice), as the engine summed whatever certificates came."""
+    from engine.errors import InvalidAction
+    from engine.eighteen.states import public_state
+    g = new_game(4)
+    for pid, company, price in ((1, "SV", 20), (2, "CS", 40), (3, "DH", 70), (4, "MH", 110),
+                                (1, "CA", 160), (2, "BO", 220)):
+        act(g, pid, "bid", company=company, price=price)
+    act(g, 2, "par", corporation="B&O", share_price="100,0,6")
+    act(g, 3, "par", corporation="PRR", share_price="82,2,6")
+    before = public_state(g)
+    with pytest.raises(IllegalAction, match="certificates are bought one at a time"):
+        act(g, 4, "buy_shares", shares=["PRR_2", "PRR_3"], percent=20)
+    with pytest.raises(InvalidAction, match="names a share twice"):
+        act(g, 4, "buy_shares", shares=["PRR_2", "PRR_2"], percent=20)
+    assert public_state(g) == before
+    act(g, 4, "buy_shares", shares=["PRR_2"], percent=10)
+    assert g.player(4).percent_of(g.corporation("PRR")) == 10
+
+
 def test_presidency_changes_when_another_player_holds_more() -> None:
     g = new_game(4)
     finish_auction_simply(g)

@@ -198,6 +198,8 @@ class EighteenGame(TrackRules, TrainRules, Game):
             ids = [ids]
         if not ids or not all(isinstance(i, str) for i in ids):
             raise InvalidAction(f"{action['type']} needs a list of share ids like 'PRR_3'")
+        if len(set(ids)) != len(ids):
+            raise InvalidAction(f"{action['type']} names a share twice")
         out: list[Share] = []
         for sid in ids:
             corp_sym, _, idx = sid.rpartition("_")

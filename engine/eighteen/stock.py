@@ -131,6 +131,8 @@ class BuySellParShares(Step):
         """Why this purchase is not allowed, or None."""
         corp = shares[0].corp
         owner = shares[0].owner
+        if len(shares) != 1:
+            return "certificates are bought one at a time: name one share"
         if owner is player:
             return f"{player.name} already owns {shares[0].id}"
         if not corp.ipoed and owner is corp:
