@@ -102,9 +102,10 @@ def test_prr_par_and_sale_example() -> None:
     assert prr.par_price.price == 82
 
 
-def test_one_certificate_is_bought_at_a_time_and_no_share_is_named_twice() -> None:
-    """'A player may buy one share per turn': two PRR shares in one purchase were taken (and
-    one share named twice was paid twice), as the engine summed whatever certificates came."""
+def test_one_certificate_is_bought_at_a_time_from_the_ipo_or_market() -> None:
+    """'A player may buy one share per turn', from the IPO or the market: two PRR shares in one
+    purchase were taken, one share named twice was paid twice, and another player's share was
+    taken from them (the bank paid), as the engine bought whatever certificates came."""
     from engine.errors import InvalidAction
     from engine.eighteen.states import public_state
     g = new_game(4)
@@ -118,6 +119,8 @@ def test_one_certificate_is_bought_at_a_time_and_no_share_is_named_twice() -> No
         act(g, 4, "buy_shares", shares=["PRR_2", "PRR_3"], percent=20)
     with pytest.raises(InvalidAction, match="names a share twice"):
         act(g, 4, "buy_shares", shares=["PRR_2", "PRR_2"], percent=20)
+    with pytest.raises(IllegalAction, match="B&O_0 belongs to Dave: shares are bought from the IPO"):
+        act(g, 4, "buy_shares", shares=["B&O_0"], percent=20)
     assert public_state(g) == before
     act(g, 4, "buy_shares", shares=["PRR_2"], percent=10)
     assert g.player(4).percent_of(g.corporation("PRR")) == 10

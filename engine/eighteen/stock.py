@@ -135,6 +135,9 @@ class BuySellParShares(Step):
             return "certificates are bought one at a time: name one share"
         if owner is player:
             return f"{player.name} already owns {shares[0].id}"
+        if owner is not corp and owner is not self.game.pool:
+            return (f"{shares[0].id} belongs to {owner.name}: shares are bought from the IPO or "
+                    "the market, never from another holder")
         if not corp.ipoed and owner is corp:
             return f"{corp.sym} has not been parred yet"
         percent = sum(s.percent for s in shares)
