@@ -100,3 +100,19 @@ def test_a_company_once_seen_with_a_route_keeps_it() -> None:
     assert game.can_run_route(erie)
     assert "run_routes" in types_for(game, erie)             # a run of nothing, as recorded
     game.process(actions[402])
+
+
+def test_mohawk_and_hudson_is_exchanged_for_one_nyc_share() -> None:
+    # naming a second IPO share with the exchange handed the player both, free
+    from engine.eighteen.states import public_state
+
+    game, _ = position("1830_3p_r3_s202", 42)
+    before = public_state(game)
+    swap = {"type": "buy_shares", "entity": "MH", "entity_type": "company", "percent": 10}
+    with pytest.raises(IllegalAction, match="Mohawk & Hudson is exchanged for one share, not 2"):
+        game.process({**swap, "shares": ["NYC_1", "NYC_6"]})
+    with pytest.raises(IllegalAction, match="Mohawk & Hudson cannot be exchanged for NYC_0"):
+        game.process({**swap, "shares": ["NYC_0"]})
+    assert public_state(game) == before
+    game.process({**swap, "shares": ["NYC_1"]})
+    assert game.player(2).percent_of(game.corporation("NYC")) == 10 and game.company("MH").closed

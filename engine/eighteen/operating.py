@@ -48,6 +48,8 @@ class Exchange(Step):
 
     def process_buy_shares(self, action: dict[str, Any], company: Company) -> None:
         shares = self.game.shares_from_action(action)
+        if len(shares) != 1:
+            raise IllegalAction(f"{company.name} is exchanged for one share, not {len(shares)}")
         if not any(shares[0] is s for s in self.game.exchange_targets(company)):
             raise IllegalAction(f"{company.name} cannot be exchanged for {shares[0].id}")
         player = company.owner
