@@ -86,6 +86,8 @@ class FuzzGame:
         self.share_moves = 0  # moves offered share dealing since the last move that was not
         self.service_game: Game | None = None  # the live game of the move being picked
         self.mirror = ExportMirror()
+        self.listed_at: int | None = None      # the stored version `listed` was asked at
+        self.listed: dict[int, list[Choice]] = {}
 
     # -- the game -------------------------------------------------------------------------------
     async def run(self) -> GameReport:
@@ -128,6 +130,16 @@ class FuzzGame:
             raise Failure("the started game cannot be loaded")
         return game
 
+    async def _legal(self, user_id: int) -> list[Choice]:
+        """The service's legal moves for a user, asked once per stored version: the checks
+        after a move, the refusals and the next move all look at the same position."""
+        version = self.store.version(self.game_id)
+        if self.listed_at != version:
+            self.listed_at, self.listed = version, {}
+        if user_id not in self.listed:
+            self.listed[user_id] = await self.service.legal_actions(self.game_id, user_id)
+        return self.listed[user_id]
+
     def _caller(self, player_id: Any) -> Caller:
         seat = next(s for s in self.seats if s.player_id == player_id)
         return self.callers[seat.seat - 1]
@@ -144,7 +156,7 @@ class FuzzGame:
             return await self._rewind()
         game = await self._game()
         actor = self._caller(self.rng.choice(game.active_players()))
-        legal = await self.service.legal_actions(self.game_id, actor.user_id)
+        legal = await self._legal(actor.user_id)
         if not legal:
             raise Failure(f"{actor.name} must act but has no legal action")
         self.service_game = game
@@ -234,7 +246,7 @@ class FuzzGame:
         game = await self._game()
         active = game.active_players()
         actor = self._caller(self.rng.choice(active))
-        legal = await self.service.legal_actions(self.game_id, actor.user_id)
+        legal = await self._legal(actor.user_id)
         attempts = [malformed(self.rng, legal), *mutants(self.rng, game, legal, tries=2)]
         idle = [c for c in self.callers if c.user_id != actor.user_id
                 and self._player_of(c) not in active]
@@ -278,7 +290,7 @@ class FuzzGame:
     # -- checks ----------------------------------------------------------------------------------
     async def _check(self, after: str) -> None:
         game = await self._game()
-        legal = {p: await self.service.legal_actions(self.game_id, self._caller(p).user_id)
+        legal = {p: await self._legal(self._caller(p).user_id)
                  for p in game.active_players()}
         problems = self.invariants.problems(game, legal)
         problems += self.mirror.problems(game, public_state(game))
