@@ -114,5 +114,6 @@ def test_mohawk_and_hudson_is_exchanged_for_one_nyc_share() -> None:
     with pytest.raises(IllegalAction, match="Mohawk & Hudson cannot be exchanged for NYC_0"):
         game.process({**swap, "shares": ["NYC_0"]})
     assert public_state(game) == before
-    game.process({**swap, "shares": ["NYC_1"]})
+    done = game.process({**swap, "shares": ["NYC_1"]}, story=True)
     assert game.player(2).percent_of(game.corporation("NYC")) == 10 and game.company("MH").closed
+    assert game.describe(done) == "Player 2 exchanges MH for 10% of NYC from the IPO. MH closes."

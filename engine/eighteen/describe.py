@@ -178,6 +178,9 @@ def _buy_shares(game: Any, who: str, action: dict[str, Any], flows: Flows) -> st
     if source is not None and source not in (IPO, MARKET):
         flows.take(source)  # a share bought from another holder pays that holder
     where = f" from {source}" if source else ""
+    if action.get("entity_type") == "company":     # a private exchanged: its owner takes the share
+        taker = next((h for h, pct in moved.items() if pct > 0), who)
+        return f"{taker} exchanges {who} for {_shares_text(action)}{where}."
     cost = f" for {game.money(paid)}" if paid else ""
     return f"{who} buys {_shares_text(action)}{where}{cost}."
 

@@ -306,7 +306,6 @@ class Game1860(EighteenGame):
         assert isinstance(player, Player)
         self.reserved.discard(f"{corp.sym}_8")   # all its shares become buyable
         sh.buy(self, player, [share], free=True)
-        self.note(f"{player.name} exchanges {company.sym} for a {corp.sym} share.")
         self.close_company(company)
 
     def close_other_companies(self, keep: Company) -> None:
