@@ -87,18 +87,17 @@ class BuySellPar(BuySellParShares):
 
     def actions(self, entity: Any) -> list[str]:
         acts = super().actions(entity)
-        if not acts and entity is self.current_entity() and self.last_chance_to_exchange(entity):
-            return ["pass"]
-        return acts
+        return ["pass"] if not acts and self.last_chance_to_exchange(entity) else acts
 
     def can_act(self, entity: Any) -> bool:
-        return super().can_act(entity) or (entity is self.current_entity() and self.last_chance_to_exchange(entity))
+        return super().can_act(entity) or self.last_chance_to_exchange(entity)
 
     def last_chance_to_exchange(self, player: Any) -> bool:
         """From phase 6, a player who has just bought a private from the bank, or parred the
         company their private is exchanged into, keeps the turn (and passes to end it) so as to
         exchange first: 18xx.games asks them to act."""
-        if not isinstance(player, Player) or not self.game.phases.reached("6"):
+        if (player is not self.current_entity() or not isinstance(player, Player)
+                or not self.game.phases.reached("6")):
             return False
         for act in self.round.current_actions:
             if act["type"] == "buy_company":
@@ -253,7 +252,7 @@ class BuySellPar(BuySellParShares):
         self.game.check_bank_broken()
 
     def process_sell_shares(self, action: dict[str, Any], player: Player) -> None:
-        corp = self.game.sale_from_action(action, player)[0][0].corp
+        corp = self.game.shares_from_action(action)[0].corp    # the sale is checked by super()
         market, value = (corp.share_price.price, self.game.share_value(corp)) if corp.share_price else (0, 0)
         super().process_sell_shares(action, player)
         self.record_sale_price(action, corp.sym, market, value)
