@@ -21,6 +21,17 @@ PlayerId = int | str
 COMMON_FIELDS = frozenset({"type", "entity", "entity_type"})  # every move may name who acts
 
 
+class _Unchanged:
+    """How many times the game has changed, and a state saved after some of them: valid while
+    the count holds."""
+    __slots__ = ("changes", "saved_at", "saved")
+
+    def __init__(self) -> None:
+        self.changes = 0
+        self.saved_at = 0
+        self.saved: checkpoint.Saved | None = None
+
+
 @dataclass(frozen=True)
 class PlayerInfo:
     id: PlayerId
@@ -69,6 +80,7 @@ class Game(ABC):
         # (number of actions, the state just after them): the start's and the latest few of
         # one every HISTORY_EVERY actions, which `rewind_to` restores instead of replaying all
         self._history: list[tuple[int, checkpoint.Packed]] = []
+        self._unchanged = _Unchanged()
         self.setup()
 
     # -- what a title implements -------------------------------------------------------------
@@ -208,7 +220,9 @@ class Game(ABC):
     # -- shared machinery ----------------------------------------------------------------------
     # Attributes a checkpoint keeps by reference: the log (only ever appended to, after success)
     # and the seats and options (fixed at creation).
-    CHECKPOINT_SHARED: ClassVar[tuple[str, ...]] = ("actions", "players", "options", "_history")
+    # `_unchanged` counts changes across restores (so is never put back).
+    CHECKPOINT_SHARED: ClassVar[tuple[str, ...]] = ("actions", "players", "options", "_history",
+                                                    "_unchanged")
     # Checkpoints of the history cost about 55 KiB each (an 1830 game late on), and every one
     # kept is visited by each full garbage collection (packed: one list each). One every 50
     # actions, the latest 4 kept (and the start's): taking back any of the last 200 or so
@@ -233,7 +247,7 @@ class Game(ABC):
             self._check_actor(action, by)
         if not self._history:
             self._remember(0)
-        saved = checkpoint.save(self) if atomic else None
+        saved = self.saved_state() if atomic else None
         try:
             recorded = self._apply(action, story=atomic if story is None else story)
         except GameError:
@@ -244,12 +258,21 @@ class Game(ABC):
             if saved is not None:
                 checkpoint.restore(saved)
             raise GameError(f"internal error while applying {action['type']}: {exc}") from exc
+        self._unchanged.changes += 1
         self.actions.append(recorded)
         count = len(self.actions)
         if count % self.HISTORY_EVERY == 0 and (
                 replay_length is None or count > replay_length - self.HISTORY_EVERY * self.HISTORY_KEPT):
             self._remember(count)
         return recorded
+
+    def saved_state(self) -> checkpoint.Saved:
+        """The game's state, saved: the same save serves every refusal and probe until the game
+        changes (each of them puts back exactly what it saved), so a position is walked once."""
+        unchanged = self._unchanged
+        if unchanged.saved is None or unchanged.saved_at != unchanged.changes:
+            unchanged.saved, unchanged.saved_at = checkpoint.save(self), unchanged.changes
+        return unchanged.saved
 
     def _remember(self, count: int) -> None:
         """Keep the state after `count` actions in the history (packed: kept for long)."""
@@ -269,6 +292,7 @@ class Game(ABC):
         at, saved = self._history[-1]
         again = self.actions[at:count]
         saved.restore()
+        self._unchanged.changes += 1
         del self.actions[at:]
         for action in again:
             self.process(action, atomic=False, replay_length=count)
@@ -281,14 +305,15 @@ class Game(ABC):
         """What `look` sees of the game with the action applied; then the game is put back as
         it was (a refusal raises, as `process` would). Telling what a move would do, e.g. to
         the other side of a deal, costs no copy of the game."""
-        saved = checkpoint.save(self)
-        count = len(self.actions)
+        saved = self.saved_state()
+        count, changes = len(self.actions), self._unchanged.changes
         try:
             return look(self, self.process(action, by, atomic=False, story=True))
         finally:
             checkpoint.restore(saved)
             del self.actions[count:]
             self._forget_history_after(count)
+            self._unchanged.changes = changes  # the game is as it was
 
     def is_legal(self, action: Action) -> bool:
         """Would this action be accepted now? Tried on the game itself, then undone."""
@@ -296,21 +321,18 @@ class Game(ABC):
 
     def legality_probe(self) -> Callable[[Action], bool]:
         """A test of actions against the position as it is now: each is tried on the game and
-        undone. The state is saved once for all of them, which is what makes listing every
-        legal move cheap; the game must not change between uses."""
-        saved: list[checkpoint.Saved] = []     # taken at the first probe: often none is needed
-
+        undone. The state is saved once for all of them (see `saved_state`), which is what makes
+        listing every legal move cheap."""
         def probe(action: Action) -> bool:
             if not isinstance(action, dict) or not isinstance(action.get("type"), str) or self.finished:
                 return False
-            if not saved:
-                saved.append(checkpoint.save(self))
+            saved = self.saved_state()
             try:
                 self._apply(action, story=False)
             except GameError:
                 return False
             finally:
-                checkpoint.restore(saved[0])
+                checkpoint.restore(saved)
             return True
 
         return probe

@@ -10,6 +10,7 @@ import pytest
 
 from engine.eighteen import io
 from engine.eighteen.states import public_state
+from engine.errors import GameError
 from engine.game import PlayerInfo
 from engine.titles import create_game
 from tests.reference_games import COMPARED, game_path, reference_states
@@ -103,3 +104,33 @@ def test_string_railway_rewinds_to_what_a_replay_shows(monkeypatch) -> None:
         again = fresh(count)
         assert (game.snapshot(), game.active_players(), game.status_text()) == (
             again.snapshot(), again.active_players(), again.status_text())
+
+
+@pytest.mark.parametrize("game_set, name", CASES)
+def test_a_refusal_puts_back_the_position_it_was_refused_in(game_set: str, name: str) -> None:
+    """Refusals and probes share one saved state while the game stands still: every move,
+    undo and tried move must retire it, else a refusal would put back an older position."""
+    path = game_path(game_set, name)
+    data = json.loads(path.read_text())
+    ref = reference_states(path)
+    game = io.new_game(data)
+    moves = [a for _, a in io.effective_actions(data["actions"])]
+    bogus = {"type": "lay_tile", "entity": "no such company", "hex": "A1", "tile": "7-0"}
+
+    def refuse_and_compare(count: int) -> None:
+        with pytest.raises(GameError):
+            game.process(dict(bogus))
+        _same_as_reference(game, ref, count)
+
+    for count, action in enumerate(moves[:300]):
+        if count % 7 == 0:
+            game.legal_actions(game.active_players()[0])   # probes save the position
+        if count % 11 == 0 and count:
+            game.try_out(io.imported(action), None, lambda g, a: None)
+        game.process(io.imported(action))
+        if count % 7 == 0:
+            refuse_and_compare(count + 1)
+    for count in (296, 250, 120):   # 250: a kept checkpoint, put back with no move replayed
+        game.legal_actions(game.active_players()[0])
+        game.rewind_to(count)
+        refuse_and_compare(count)

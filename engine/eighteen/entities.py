@@ -62,10 +62,10 @@ class Share:
     percent: int
     president: bool
     owner: Holder
+    id: str = field(init=False)  # "NYC_3", fixed: asked for every share at every move
 
-    @property
-    def id(self) -> str:
-        return f"{self.corp.sym}_{self.index}"
+    def __post_init__(self) -> None:
+        self.id = f"{self.corp.sym}_{self.index}"
 
     def __repr__(self) -> str:
         return f"<Share {self.id} {self.percent}% of {self.owner.name}>"

@@ -46,7 +46,7 @@ def lay_options(game: "EighteenGame", pid: Any, hex_id: str, tile: str | None = 
         if (name, words) in seen:  # a symmetric tile turned half way lies the same: once
             continue
         seen.add((name, words))
-        saved = checkpoint.save(game)
+        saved = game.saved_state()
         try:
             game.process_single(dict(action))
             after = game.snapshot()

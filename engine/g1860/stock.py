@@ -135,7 +135,7 @@ class BuySellPar(BuySellParShares):
             if self.sold_corp(player, corp) or (at_limit and self.game.counts_for_limit(corp)):
                 continue
             for source in (self.game.pool, corp):
-                if source is corp and not corp.ipoed:
+                if (source is corp and not corp.ipoed) or not source.percent_of(corp):
                     continue
                 if bought and not self.can_buy_multiple(corp, source):
                     continue
