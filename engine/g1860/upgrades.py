@@ -49,7 +49,10 @@ def distances(network: TrackNetwork, corp: str) -> tuple[dict[int, Distance], di
 
 def _merge(found: dict[int, Distance], key: int, distance: Distance) -> None:
     had = found.get(key)
-    found[key] = distance if had is None else (min(had[0], distance[0]), min(had[1], distance[1]))
+    if had is None:
+        found[key] = distance
+    elif distance[0] < had[0] or distance[1] < had[1]:
+        found[key] = (min(had[0], distance[0]), min(had[1], distance[1]))
 
 
 class _Walk:
@@ -57,6 +60,7 @@ class _Walk:
                  paths: dict[int, Distance]) -> None:
         self.network, self.corp, self.nodes, self.paths = network, corp, nodes, paths
         self.entered: dict[tuple[int, int], Distance] = {}   # (path, centre) -> distance seen
+        self.terminus: dict[int, bool] = {}   # path -> does it touch an offboard
 
     def node(self, nid: int, distance: Distance, exited: dict[tuple[str, int], int]) -> None:
         _merge(self.nodes, nid, distance)
@@ -68,15 +72,18 @@ class _Walk:
         elif node.kind is NodeKind.TOWN:
             distance = (distance[0], distance[1] + 1)
         for state in self.network.node_states.get(nid, ()):
-            self.track(state >> 1, None, set(), exited,
-                       lambda pid, ex, d=distance, n=nid: self.reached(pid, n, d, ex))
+            self.track(state >> 1, None, set(), exited, nid, distance)
 
     def reached(self, pid: int, came_from: int, distance: Distance, exited: dict[tuple[str, int], int]) -> None:
         _merge(self.paths, pid, distance)
         path = self.network.paths[pid]
         assert path is not None
-        if any(self.network.nodes[n].kind is NodeKind.OFFBOARD for n in path.nodes):
-            return  # a terminus: nothing is reached through it
+        terminus = self.terminus.get(pid)
+        if terminus is None:
+            nodes = self.network.nodes
+            terminus = self.terminus[pid] = any(nodes[n].kind is NodeKind.OFFBOARD for n in path.nodes)
+        if terminus:
+            return  # nothing is reached through it
         for nid in path.nodes:
             if nid == came_from:
                 continue
@@ -88,25 +95,31 @@ class _Walk:
             self.node(nid, distance, exited)
 
     def track(self, pid: int, skip: int | None, visited: set[int], exited: dict[tuple[str, int], int],
-              visit: Callable[[int, dict[tuple[str, int], int]], None]) -> None:
-        """Follow track from a path through hex sides (not through revenue centres)."""
+              came_from: int, distance: Distance) -> None:
+        """Follow track from a path through hex sides (not through revenue centres), reaching
+        every path on the way from centre `came_from` at `distance`."""
         path = self.network.paths[pid]
         assert path is not None
-        if pid in visited or any(exited.get((path.hex, e), 0) for e in path.edges):
+        if pid in visited:
             return
+        hex_id = path.hex
+        for side in path.edges:
+            if exited.get((hex_id, side)):
+                return
         visited.add(pid)
-        visit(pid, exited)
+        self.reached(pid, came_from, distance, exited)
+        sides = self.network.neighbours.get(hex_id, {})
         for side in path.edges:
             if side == skip:
                 continue
-            other = self.network.neighbours.get(path.hex, {}).get(side)
+            other = sides.get(side)
             if other is None:
                 continue
-            exited[(path.hex, side)] = exited.get((path.hex, side), 0) + 1
+            exited[(hex_id, side)] = exited.get((hex_id, side), 0) + 1
             back = opposite(side)
             for state in self.network.edge_states.get((other, back), ()):
-                self.track(state >> 1, back, visited, exited, visit)
-            exited[(path.hex, side)] -= 1
+                self.track(state >> 1, back, visited, exited, came_from, distance)
+            exited[(hex_id, side)] -= 1
         visited.discard(pid)
 
 
