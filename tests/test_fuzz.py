@@ -105,6 +105,7 @@ def test_the_18xx_checks_see_money_shares_and_trains_go_wrong() -> None:
     found = eighteen.problems(game, money)
     assert any("PRR_" in p and "2 holders" in p for p in found)
     assert any("PRR's shares add up to 110%" in p for p in found)
+    assert any(p.endswith("is counted with 0% of PRR but holds 10%") for p in found)
     game.player_list[0].shares.remove(share)
     train = game.depot.upcoming[0]
     prr.trains.append(train)  # in the depot and in PRR's hands

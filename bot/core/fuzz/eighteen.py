@@ -29,9 +29,12 @@ def problems(game: Game, money_at_start: Any) -> list[str]:
         if who.cash < 0:
             out.append(f"{who.name} has negative cash {who.cash}")
     held: Counter[int] = Counter()
-    for holder in _share_holders(game):
+    counted: Counter[tuple[int, int]] = Counter()   # (holder, company): percent of its certificates
+    holders = _share_holders(game)
+    for holder in holders:
         for share in holder.shares:
             held[id(share)] += 1
+            counted[id(holder), id(share.corp)] += share.percent
             if share.owner is not holder:
                 out.append(f"share {share.id} is in {holder.name}'s hands but names "
                            f"{share.owner.name} as its owner")
@@ -41,11 +44,11 @@ def problems(game: Game, money_at_start: Any) -> list[str]:
                 out.append(f"share {share.id} has {held[id(share)]} holders")
         if corp.closed:
             continue
-        total = sum(s.percent for h in _share_holders(game) for s in h.shares if s.corp is corp)
+        total = sum(counted[id(h), id(corp)] for h in holders)
         if total != 100:
             out.append(f"{corp.sym}'s shares add up to {total}%")
-        for h in _share_holders(game):  # the holdings kept for speed agree with the certificates
-            pct = sum(s.percent for s in h.shares_of(corp))
+        for h in holders:  # the holdings kept for speed agree with the certificates
+            pct = counted[id(h), id(corp)]
             if h.percent_of(corp) != pct:
                 out.append(f"{h.name} is counted with {h.percent_of(corp)}% of {corp.sym} but holds {pct}%")
         presidents = [s for s in corp.all_shares if s.president]
