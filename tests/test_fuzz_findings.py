@@ -364,3 +364,22 @@ def test_a_sale_must_be_one_well_formed_bundle(shares: list, percent: int, refus
     game.process({**sale, "shares": ["NGStL_2", "NGStL_0"], "percent": 20})
     assert game.corporation("NGStL").owner is game.player(1)
     assert game.player(2).percent_of(game.corporation("NGStL")) == 10
+
+
+def test_1860_a_company_whose_stops_no_legal_route_joins_runs_nothing() -> None:
+    # VYSC (5+3 train, station at E9) reaches F2 and F4 only through D4 twice, and a route
+    # may not re-enter a hex: it must act, so running nothing is its move (was: no legal move)
+    game = _replay("fuzz-1860-1778042522.json")
+    vysc = game.corporation("VYSC")
+    assert game.best_routes(vysc) == (0, [])
+    labels = [c.label for c in game.legal_actions(1)]
+    assert labels == ["Run best routes for £0"]
+    cash = vysc.cash
+    game.process({"type": "run_routes", "entity": "VYSC", "entity_type": "corporation", "routes": []}, 1)
+    assert vysc.cash == cash and all(game.legal_actions(p) for p in game.active_players())
+    data = json.loads((FILES / "fuzz-1860-1778042522.json").read_text())
+    again = create_game("1860", [PlayerInfo(p["id"], p["name"]) for p in data["players"]],
+                        {"re_enter_hexes": True}, data["settings"]["seed"])
+    for action in data["actions"]:
+        again.process({k: v for k, v in action.items() if k != "id"})
+    assert again.best_routes(again.corporation("VYSC"))[0] > 0   # re-entering D4, it runs

@@ -132,8 +132,11 @@ class Route1860(Route):
 
     def process_run_routes(self, action: dict[str, Any], corp: Corporation) -> None:
         routes = routes_field(action)
+        # Track may reach two stops that no legal route joins (only by re-entering a hex): the
+        # company then runs nothing, where 18xx.games asks for a route it refuses and is stuck.
         if not routes and self.game.can_run_route(corp) and (corp.trains or self.game.insolvent(corp)) \
-                and not (self.game.receivership(corp) and self.game.nationalization):
+                and not (self.game.receivership(corp) and self.game.nationalization) \
+                and self.game.best_routes(corp)[1]:
             raise IllegalAction(f"{corp.sym} must run a route")
         revenue, subsidy = self.game.check_1860_routes(corp, routes)
         self.round.revenue = revenue
