@@ -276,7 +276,7 @@ class Game(ABC):
 
     def _remember(self, count: int) -> None:
         """Keep the state after `count` actions in the history (packed: kept for long)."""
-        self._history.append((count, checkpoint.Packed(checkpoint.save(self))))
+        self._history.append((count, checkpoint.Packed(self.saved_state())))
         if len(self._history) > self.HISTORY_KEPT + 1:
             del self._history[1]  # the oldest but the start's
 
