@@ -22,9 +22,10 @@ def _replay(name: str, sale_prices: bool = True, upto: int | None = None):
     return _replay_data(json.loads((FILES / name).read_text()), sale_prices, upto)
 
 
-def _replay_data(data: dict, sale_prices: bool = True, upto: int | None = None):
+def _replay_data(data: dict, sale_prices: bool = True, upto: int | None = None,
+                 options: dict | None = None):
     game = create_game(data["title"], [PlayerInfo(p["id"], p["name"]) for p in data["players"]],
-                       {}, data["settings"]["seed"])
+                       options or {}, data["settings"]["seed"])
     for action in data["actions"][:upto]:
         if not sale_prices and action["type"] == "sell_shares":
             action.pop("share_price", None)
@@ -378,8 +379,5 @@ def test_1860_a_company_whose_stops_no_legal_route_joins_runs_nothing() -> None:
     game.process({"type": "run_routes", "entity": "VYSC", "entity_type": "corporation", "routes": []}, 1)
     assert vysc.cash == cash and all(game.legal_actions(p) for p in game.active_players())
     data = json.loads((FILES / "fuzz-1860-1778042522.json").read_text())
-    again = create_game("1860", [PlayerInfo(p["id"], p["name"]) for p in data["players"]],
-                        {"re_enter_hexes": True}, data["settings"]["seed"])
-    for action in data["actions"]:
-        again.process({k: v for k, v in action.items() if k != "id"})
+    again = _replay_data(data, options={"re_enter_hexes": True})
     assert again.best_routes(again.corporation("VYSC"))[0] > 0   # re-entering D4, it runs
