@@ -5,6 +5,7 @@ never read.
 
 Run: python benchmarks/bench_concurrency.py [--seconds 60] [--processes 2] [--tasks 8]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,10 +34,25 @@ def main() -> int:
     register()
     db = Path(tempfile.mkdtemp()) / "railchat.db"
     gid = asyncio.run(setup_game(db))
-    workers = [subprocess.Popen([sys.executable, "-m", "tests.random_play", str(db), str(gid),
-                                 str(args.seconds), str(args.tasks), str(seed)], cwd=ROOT,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-               for seed in range(args.processes)]
+    workers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tests.random_play",
+                str(db),
+                str(gid),
+                str(args.seconds),
+                str(args.tasks),
+                str(seed),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for seed in range(args.processes)
+    ]
     outcomes: Counter = Counter()
     applied, bad = 0, []
     for worker in workers:
@@ -50,15 +66,18 @@ def main() -> int:
         bad += share["bad"]
     store = Store(db)
     seqs = [a.seq for a in store.actions(gid)]
-    undone = store.db.execute("SELECT count(*) FROM undone_actions WHERE game_id = ?",
-                              [gid]).fetchone()[0]
+    undone = store.db.execute(
+        "SELECT count(*) FROM undone_actions WHERE game_id = ?", [gid]
+    ).fetchone()[0]
     print(f"{args.processes} processes x {args.tasks} tasks, {args.seconds:g} s")
     for key, count in sorted(outcomes.items()):
         print(f"  {key}: {count}")
     print(f"moves stored: {applied}; log now {len(seqs)} actions + {undone} taken back")
     gaps = seqs != list(range(1, len(seqs) + 1))
-    print(f"gap or repeated seq: {gaps}; stored == log + taken back: "
-          f"{applied == len(seqs) + undone}; answers a user should never read: {len(bad)}")
+    print(
+        f"gap or repeated seq: {gaps}; stored == log + taken back: "
+        f"{applied == len(seqs) + undone}; answers a user should never read: {len(bad)}"
+    )
     for line in bad[:10]:
         print("  ", line)
     return 0 if not gaps and applied == len(seqs) + undone and not bad else 1

@@ -7,6 +7,7 @@ Times are wall-clock medians on an otherwise idle machine; `--quick` lists legal
 10th position only. The 18xx.games times come from ../shared/oracle/replay.rb (strict mode,
 start-up excluded) when `ruby` and its engine (ORACLE_SRC, default /tmp/18xx-src) are present.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,12 +44,21 @@ def median_ms(fn: Any, repeat: int) -> float:
 
 def ruby_seconds(path: Path, repeat: int) -> float | None:
     src = os.environ.get("ORACLE_SRC", "/tmp/18xx-src")
-    if not shutil.which("ruby") or not (Path(src) / "lib" / "engine.rb").exists() or not ORACLE.is_dir():
+    if (
+        not shutil.which("ruby")
+        or not (Path(src) / "lib" / "engine.rb").exists()
+        or not ORACLE.is_dir()
+    ):
         return None
     runs = []
     for _ in range(repeat):
-        out = subprocess.run(["ruby", str(ORACLE / "replay.rb"), str(path)], capture_output=True, text=True,
-                             env={**os.environ, "ORACLE_SRC": src}, cwd=ORACLE)
+        out = subprocess.run(
+            ["ruby", str(ORACLE / "replay.rb"), str(path)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "ORACLE_SRC": src},
+            cwd=ORACLE,
+        )
         try:
             runs.append(json.loads(out.stdout.strip().splitlines()[-1])["seconds"])
         except (ValueError, IndexError, KeyError):
@@ -65,15 +75,20 @@ def replays(files: list[Path], repeat: int, ruby_repeat: int) -> None:
         actions = len(data["actions"])
         ruby = ruby_seconds(path, ruby_repeat) if ruby_repeat else None
         ratio = f", ruby {ruby * 1000:.0f} ms, ratio {ours / (ruby * 1000):.2f}" if ruby else ""
-        print(f"{path.parent.name}/{path.stem}: {actions} actions, {ours:.0f} ms "
-              f"({ours / actions * 1000:.0f} µs per action){ratio}", flush=True)
+        print(
+            f"{path.parent.name}/{path.stem}: {actions} actions, {ours:.0f} ms "
+            f"({ours / actions * 1000:.0f} µs per action){ratio}",
+            flush=True,
+        )
 
 
 def legal_moves(files: list[Path], every: int) -> None:
     """Each listing's time includes any garbage collection that falls in it. As in the bot,
     the code loaded at start-up is frozen out of the collector; each game is a process's game
     of its own, so the one before it is collected first (it is garbage, not the listing's)."""
-    print(f"== legal moves of whoever must act, at every {'' if every == 1 else f'{every}th '}position")
+    print(
+        f"== legal moves of whoever must act, at every {'' if every == 1 else f'{every}th '}position"
+    )
     freeze_loaded_code()
     pauses: list[float] = []
     started: list[float] = []
@@ -107,8 +122,10 @@ def legal_moves(files: list[Path], every: int) -> None:
         print(f"  {path.stem}: garbage collections during the game: {full}", flush=True)
     gc.callbacks.remove(watch)
     times.sort()
-    print(f"{len(times)} listings: median {statistics.median(times):.1f} ms, p95 "
-          f"{times[int(len(times) * 0.95)]:.1f} ms, worst {worst[0]:.1f} ms ({worst[1]})")
+    print(
+        f"{len(times)} listings: median {statistics.median(times):.1f} ms, p95 "
+        f"{times[int(len(times) * 0.95)]:.1f} ms, worst {worst[0]:.1f} ms ({worst[1]})"
+    )
 
 
 def refusal(files: list[Path], repeat: int) -> None:
@@ -116,8 +133,13 @@ def refusal(files: list[Path], repeat: int) -> None:
     data = json.loads(path.read_text())
     upto = min(800, len(data["actions"]) - 2)
     game = io.load(data, upto=upto).game
-    bad = {"type": "par", "entity": game.players[0].id, "entity_type": "player", "corporation": "PRR",
-           "share_price": "100,0,6"}
+    bad = {
+        "type": "par",
+        "entity": game.players[0].id,
+        "entity_type": "player",
+        "corporation": "PRR",
+        "share_price": "100,0,6",
+    }
 
     def refuse() -> None:
         try:
@@ -126,8 +148,10 @@ def refusal(files: list[Path], repeat: int) -> None:
             return
         raise AssertionError("the probe move was accepted")
 
-    print(f"== a refused move after {len(game.actions)} actions ({path.stem}): "
-          f"{median_ms(refuse, repeat * 20):.2f} ms")
+    print(
+        f"== a refused move after {len(game.actions)} actions ({path.stem}): "
+        f"{median_ms(refuse, repeat * 20):.2f} ms"
+    )
 
 
 def startup(repeat: int) -> None:
@@ -135,8 +159,15 @@ def startup(repeat: int) -> None:
     base = median_ms(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeat)
     print(f"python -c pass: {base:.0f} ms")
     for command in ("replay", "states", "routes", "render", "export"):
-        took = median_ms(lambda: subprocess.run([sys.executable, "-m", "bot.cli", command, "--help"],
-                                                cwd=ROOT, check=True, capture_output=True), repeat)
+        took = median_ms(
+            lambda: subprocess.run(
+                [sys.executable, "-m", "bot.cli", command, "--help"],
+                cwd=ROOT,
+                check=True,
+                capture_output=True,
+            ),
+            repeat,
+        )
         print(f"railchat {command} --help: {took:.0f} ms ({took - base:.0f} ms above bare python)")
 
 

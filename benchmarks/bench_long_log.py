@@ -4,6 +4,7 @@ growth means the time per action stays flat as the log grows.
 
 Run: python benchmarks/bench_long_log.py
 """
+
 from __future__ import annotations
 
 import sys
@@ -23,12 +24,23 @@ def main() -> int:
     for atomic in (False, True):
         print("live play (state saved per move)" if atomic else "rebuild from the log")
         for count in (10_000, 20_000, 40_000, 80_000):
-            game = create_game("tally", [PlayerInfo(1, "Ann"), PlayerInfo(2, "Bob")],
-                               {"free_for_all": True, "target": 10**9}, 1)
+            game = create_game(
+                "tally",
+                [PlayerInfo(1, "Ann"), PlayerInfo(2, "Bob")],
+                {"free_for_all": True, "target": 10**9},
+                1,
+            )
             start = time.perf_counter()
             for n in range(count):
-                game.process({"type": "add", "amount": n % 9 + 1, "entity": n % 2 + 1,
-                              "entity_type": "player"}, atomic=atomic)
+                game.process(
+                    {
+                        "type": "add",
+                        "amount": n % 9 + 1,
+                        "entity": n % 2 + 1,
+                        "entity_type": "player",
+                    },
+                    atomic=atomic,
+                )
             took = time.perf_counter() - start
             print(f"  {count:>6} actions: {took:.2f} s ({took / count * 1e6:.1f} µs per action)")
     return 0

@@ -7,6 +7,7 @@ Prints, per fixture, the median wall time of each image over `repeat` renders wi
 first render in this process (cold: title data parsed, background drawn). Target: well under
 300 ms for all three images of one state.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -18,8 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from render import render_map, render_market, render_sheet  # noqa: E402
 from test_render_fixtures import fixture_paths, fixture_snapshot  # noqa: E402
+
+from render import render_map, render_market, render_sheet  # noqa: E402
 
 RENDERERS = {"map": render_map, "market": render_market, "sheet": render_sheet}
 
@@ -38,8 +40,11 @@ def main() -> int:
 
     name, first = snapshots[0]
     cold = {kind: _ms(fn, first)[0] for kind, fn in RENDERERS.items()}
-    print(f"cold (first render in the process, {name}): "
-          + ", ".join(f"{k} {v:.0f} ms" for k, v in cold.items()) + f", total {sum(cold.values()):.0f} ms")
+    print(
+        f"cold (first render in the process, {name}): "
+        + ", ".join(f"{k} {v:.0f} ms" for k, v in cold.items())
+        + f", total {sum(cold.values()):.0f} ms"
+    )
 
     print(f"warm medians over {args.repeat} renders:")
     print(f"{'fixture':24} {'map':>8} {'market':>8} {'sheet':>8} {'total':>8}   sizes (KiB)")
@@ -55,8 +60,10 @@ def main() -> int:
         med = {k: statistics.median(v) for k, v in times.items()}
         total = sum(med.values())
         totals.append(total)
-        print(f"{name:24} {med['map']:8.1f} {med['market']:8.1f} {med['sheet']:8.1f} {total:8.1f}   "
-              + " ".join(f"{k} {sizes[k] // 1024}" for k in RENDERERS))
+        print(
+            f"{name:24} {med['map']:8.1f} {med['market']:8.1f} {med['sheet']:8.1f} {total:8.1f}   "
+            + " ".join(f"{k} {sizes[k] // 1024}" for k in RENDERERS)
+        )
     print(f"worst total: {max(totals):.1f} ms (target: well under 300 ms)")
     return 0
 

@@ -8,6 +8,7 @@
 
 Run: python benchmarks/bench_router.py [--repeat N] [--seeds N]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,8 +25,11 @@ from bot.cli.routes import route_checks  # noqa: E402
 from engine.eighteen.board import Board  # noqa: E402
 from tests.test_router import CORPS, grow_network, title  # noqa: E402
 
-TRAIN_SETS = {"D+D": [("D-0", None), ("D-1", None)], "6+D": [("6-0", 6), ("D-0", None)],
-              "4+4+3+3": [("4-0", 4), ("4-1", 4), ("3-0", 3), ("3-1", 3)]}
+TRAIN_SETS = {
+    "D+D": [("D-0", None), ("D-1", None)],
+    "6+D": [("6-0", 6), ("D-0", None)],
+    "4+4+3+3": [("4-0", 4), ("4-1", 4), ("3-0", 3), ("3-1", 3)],
+}
 
 
 def describe(times: list[float]) -> str:
@@ -75,7 +79,9 @@ def grown(seeds: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--repeat", type=int, default=3, help="replays of each fixture (median per position)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="replays of each fixture (median per position)"
+    )
     parser.add_argument("--seeds", type=int, default=10, help="grown networks to measure")
     args = parser.parse_args()
     for game_set in ("1830", "1860", "random/1860"):

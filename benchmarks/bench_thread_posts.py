@@ -7,6 +7,7 @@ Counts the messages sent, the edits of earlier messages, the images attached and
 
     python benchmarks/bench_thread_posts.py [GAME.json] [--limit N]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,8 +42,11 @@ async def replay(path: Path, limit: int | None) -> dict[str, float]:
         user_of = {p["id"]: users[i] for i, p in enumerate(data["players"])}
         moves = []  # programmed (auto) actions are made as the players' own moves
         for _, action in game_files.effective_actions(data["actions"]):
-            done = [] if action["type"].startswith("program_") else \
-                [{k: v for k, v in action.items() if k != "auto_actions"}]
+            done = (
+                []
+                if action["type"].startswith("program_")
+                else [{k: v for k, v in action.items() if k != "auto_actions"}]
+            )
             done += action.get("auto_actions") or []
             moves += [a for a in done if not a["type"].startswith("program_")]
         if limit is not None:
@@ -62,21 +66,33 @@ async def replay(path: Path, limit: int | None) -> dict[str, float]:
         seconds = time.perf_counter() - started
         messages = thread.messages
         uploads = [size for m in messages for _, size in m.uploads]
-        return {"moves": len(moves), "posts": len(messages), "edits": sum(m.edits for m in messages),
-                "images": len(uploads), "image_bytes": sum(uploads), "seconds": round(seconds, 1)}
+        return {
+            "moves": len(moves),
+            "posts": len(messages),
+            "edits": sum(m.edits for m in messages),
+            "images": len(uploads),
+            "image_bytes": sum(uploads),
+            "seconds": round(seconds, 1),
+        }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", nargs="?", default=None,
-                        help="an 18xx.games JSON file (default: the 816-action 1830 game)")
+    parser.add_argument(
+        "game",
+        nargs="?",
+        default=None,
+        help="an 18xx.games JSON file (default: the 816-action 1830 game)",
+    )
     parser.add_argument("--limit", type=int, default=None, help="only the first N moves")
     args = parser.parse_args()
     path = Path(args.game) if args.game else game_path("1830", "1830_game_end_bank")
     stats = asyncio.run(replay(path, args.limit))
     mb = stats["image_bytes"] / 1e6
-    print(f"{path.name}: {stats['moves']} moves -> {stats['posts']} posts, {stats['edits']} edits, "
-          f"{stats['images']} images, {mb:.1f} MB of images ({stats['seconds']} s)")
+    print(
+        f"{path.name}: {stats['moves']} moves -> {stats['posts']} posts, {stats['edits']} edits, "
+        f"{stats['images']} images, {mb:.1f} MB of images ({stats['seconds']} s)"
+    )
 
 
 if __name__ == "__main__":

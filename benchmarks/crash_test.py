@@ -19,6 +19,7 @@ costs little more than the play before it.
 
 Run: python benchmarks/crash_test.py [--kills 200] [--games 3] [--seed 1] [--db FILE]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -55,8 +56,9 @@ def digest(payload: object) -> str:
 def log_end(store: Store, gid: int) -> tuple[int, str]:
     """The length of a game's log and the digest of its last action, without reading the
     whole log (long games made that the child's main cost)."""
-    row = store.db.execute("SELECT payload FROM actions WHERE game_id = ? ORDER BY seq DESC "
-                           "LIMIT 1", [gid]).fetchone()
+    row = store.db.execute(
+        "SELECT payload FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", [gid]
+    ).fetchone()
     return store.action_count(gid), "-" if row is None else digest(json.loads(row[0]))
 
 
@@ -72,8 +74,9 @@ class Pending:
     stored: bool | None = None  # known after the kill's check
 
     def line(self) -> str:
-        return " ".join(map(str, ("try", self.kind, self.game, self.interaction, self.user,
-                                  self.action)))
+        return " ".join(
+            map(str, ("try", self.kind, self.game, self.interaction, self.user, self.action))
+        )
 
     @classmethod
     def parse(cls, words: list[str]) -> Pending:
@@ -111,8 +114,9 @@ class Child:
         """The cut-off move again, with its interaction id: applied once in all."""
         self.say(move.line())
         caller = next(p for p in PLAYERS if p.user_id == move.user)
-        result = await self.service.act(move.game, caller, json.loads(move.action),
-                                        move.interaction)
+        result = await self.service.act(
+            move.game, caller, json.loads(move.action), move.interaction
+        )
         if result.duplicate:
             self.say("dup act", move.game)
         elif result.ok and result.changed:
@@ -152,10 +156,12 @@ class Child:
                 self.say("no undo", gid)
             return
         legal = await self.service.legal_actions(gid, caller.user_id)
-        move = pick_move(self.rng, [c for c in legal if c.action.get("type") != "buy_company"]
-                         or legal, 3.0)
-        sent = Pending("act", gid, self.rng.getrandbits(62), caller.user_id,
-                       json.dumps(move.action))
+        move = pick_move(
+            self.rng, [c for c in legal if c.action.get("type") != "buy_company"] or legal, 3.0
+        )
+        sent = Pending(
+            "act", gid, self.rng.getrandbits(62), caller.user_id, json.dumps(move.action)
+        )
         self.say(sent.line())
         result = await self.service.act(gid, caller, move.action, sent.interaction)
         if result.ok and result.changed:
@@ -174,8 +180,9 @@ class Counts:
     resent_applied: int = 0
 
 
-def check(db: Path, expected: dict[int, tuple[int, str]], pending: Pending | None,
-          load: set[int] | None) -> list[str]:
+def check(
+    db: Path, expected: dict[int, tuple[int, str]], pending: Pending | None, load: set[int] | None
+) -> list[str]:
     """Problems of the database after a kill (empty: none). `expected`: per game, the log
     length and last digest last acknowledged; `pending`: the command cut off, if any (whether
     it was stored is noted in it); `load`: the games to load (None: all)."""
@@ -192,15 +199,21 @@ def check(db: Path, expected: dict[int, tuple[int, str]], pending: Pending | Non
             same = len(log) == count and (count == 0 or digest(log[count - 1].payload) == last)
             cut = pending is not None and pending.game == gid
             if cut and pending is not None:
-                pending.stored = store.seen_interaction(pending.interaction) \
-                    if pending.kind == "act" else not same
+                pending.stored = (
+                    store.seen_interaction(pending.interaction)
+                    if pending.kind == "act"
+                    else not same
+                )
                 if pending.kind == "act" and len(log) == count + 1 and not pending.stored:
-                    problems.append(f"game {gid}: the move cut off is stored without its "
-                                    "interaction id")
+                    problems.append(
+                        f"game {gid}: the move cut off is stored without its interaction id"
+                    )
             if same or (cut and abs(len(log) - count) == 1):
                 continue  # as acknowledged, or the command cut off (or its undo) was stored
-            problems.append(f"game {gid}: {len(log)} actions stored, {count} acknowledged"
-                            + (" (the last one differs)" if len(log) == count else ""))
+            problems.append(
+                f"game {gid}: {len(log)} actions stored, {count} acknowledged"
+                + (" (the last one differs)" if len(log) == count else "")
+            )
         service = GameService(store)
         ids = [r.id for r in store.games(statuses=None, limit=10**6)]
         for gid in ids if load is None else sorted(load & set(ids)):
@@ -224,6 +237,7 @@ def spawn(db: Path, games: int, seed: int, retry: Pending | None) -> tuple[int, 
                 asyncio.run(Child(db, games, seed, out).run(retry))
         except BaseException:
             import traceback
+
             traceback.print_exc()
             code = 1
         os._exit(code)
@@ -261,12 +275,17 @@ def run(db: Path, kills: int, games: int, seed: int, full_every: int) -> int:
                 touched.add(pending.game)
                 continue
             gid = int(words[2])
-            if retry is not None and pending is not None and \
-                    pending.interaction == retry.interaction:  # the answer to the resent move
+            if (
+                retry is not None
+                and pending is not None
+                and pending.interaction == retry.interaction
+            ):  # the answer to the resent move
                 if (words[0] == "dup") != bool(retry.stored):
-                    failure = (f"the move resent to game {gid} was "
-                               f"{'stored' if retry.stored else 'not stored'} before, and now "
-                               f"it is answered {' '.join(words[:2])}")
+                    failure = (
+                        f"the move resent to game {gid} was "
+                        f"{'stored' if retry.stored else 'not stored'} before, and now "
+                        f"it is answered {' '.join(words[:2])}"
+                    )
                     break
                 tally.resent_duplicate += words[0] == "dup"
                 tally.resent_applied += words[0] == "ok"
@@ -305,19 +324,24 @@ def run(db: Path, kills: int, games: int, seed: int, full_every: int) -> int:
             expected[record.id] = log_end(store, record.id)
         store.close()
         if n % 10 == 0:
-            print(f"kill {n}/{kills}: {tally.acked} acknowledged, {tally.cut} cut off, "
-                  f"{time.monotonic() - started:.0f} s", flush=True)
+            print(
+                f"kill {n}/{kills}: {tally.acked} acknowledged, {tally.cut} cut off, "
+                f"{time.monotonic() - started:.0f} s",
+                flush=True,
+            )
     store = Store(db)
     records = store.games(statuses=None, limit=10**6)
     actions = sum(store.action_count(r.id) for r in records)
     finished = sum(r.status not in (OPEN, ACTIVE) for r in records)
     store.close()
-    print(f"{tally.kills} SIGKILLs in {time.monotonic() - started:.0f} s: {tally.acked} "
-          f"acknowledged commands, none lost; {tally.cut} kills cut a command off "
-          f"({tally.cut_stored} of them stored); cut-off moves sent again: "
-          f"{tally.resent_duplicate} answered 'already handled', {tally.resent_applied} applied "
-          f"once; database intact; {len(records)} games ({finished} finished, {actions} "
-          f"actions), all load. Database: {db}")
+    print(
+        f"{tally.kills} SIGKILLs in {time.monotonic() - started:.0f} s: {tally.acked} "
+        f"acknowledged commands, none lost; {tally.cut} kills cut a command off "
+        f"({tally.cut_stored} of them stored); cut-off moves sent again: "
+        f"{tally.resent_duplicate} answered 'already handled', {tally.resent_applied} applied "
+        f"once; database intact; {len(records)} games ({finished} finished, {actions} "
+        f"actions), all load. Database: {db}"
+    )
     return 0
 
 
@@ -326,8 +350,12 @@ def main() -> int:
     parser.add_argument("--kills", type=int, default=200)
     parser.add_argument("--games", type=int, default=3, help="games played at once")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--full-every", type=int, default=20,
-                        help="load every game after this many kills (else the games played)")
+    parser.add_argument(
+        "--full-every",
+        type=int,
+        default=20,
+        help="load every game after this many kills (else the games played)",
+    )
     parser.add_argument("--db", type=Path)
     args = parser.parse_args()
     db = args.db or Path(tempfile.mkdtemp(prefix="railchat-crash-")) / "railchat.db"

@@ -1,5 +1,6 @@
 """Replay 18xx.games fixtures and print, for each, the first action after which our public state
 differs from its reference line: `python -m benchmarks.first_divergence FILE.json [...]`."""
+
 from __future__ import annotations
 
 import sys

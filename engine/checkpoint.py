@@ -11,6 +11,7 @@ Immutable objects (frozen dataclasses, enum members) and classes that set `CHECK
 True` (derived, read-only snapshots such as a track network) are not walked; attributes named
 in a class's `CHECKPOINT_SHARED` are kept as they are (data that never changes).
 """
+
 from __future__ import annotations
 
 from enum import Enum
@@ -22,8 +23,11 @@ _IMMUTABLE: dict[type, bool] = {}  # per class: never walked (see `_immutable`, 
 
 def _immutable(cls: type) -> bool:
     params = getattr(cls, "__dataclass_params__", None)
-    return bool(issubclass(cls, (type, Enum)) or (params is not None and params.frozen)
-                or getattr(cls, "CHECKPOINT_SKIP", False))
+    return bool(
+        issubclass(cls, (type, Enum))
+        or (params is not None and params.frozen)
+        or getattr(cls, "CHECKPOINT_SKIP", False)
+    )
 
 
 class Saved:
@@ -71,7 +75,9 @@ def save(root: Any) -> Saved:
                 continue
             fixed = immutable.get(item_kind)
             if fixed is None:
-                fixed = immutable[item_kind] = _immutable(item_kind) or not hasattr(item, "__dict__")
+                fixed = immutable[item_kind] = _immutable(item_kind) or not hasattr(
+                    item, "__dict__"
+                )
             if not fixed:
                 seen.add(id(item))
                 pending.append(item)
@@ -105,12 +111,12 @@ class Packed:
         flat, at, n = self.flat, 0, 0
         while at < len(flat):
             holder, size = flat[at], flat[at + 1]
-            items = flat[at + 2:at + 2 + size]
+            items = flat[at + 2 : at + 2 + size]
             at += 2 + size
-            if n < self.objects or type(holder) is dict:   # keys, then as many values
+            if n < self.objects or type(holder) is dict:  # keys, then as many values
                 target = holder if type(holder) is dict else holder.__dict__
                 target.clear()
-                target.update(zip(items, flat[at:at + size]))
+                target.update(zip(items, flat[at : at + size]))
                 at += size
             elif type(holder) is list:
                 holder[:] = items

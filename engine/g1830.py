@@ -1,4 +1,5 @@
 """1830: Railways & Robber Barons — data from engine/data/1830.json plus the title's few rules."""
+
 from __future__ import annotations
 
 import json
@@ -15,19 +16,45 @@ DATA: dict[str, Any] = json.loads((Path(__file__).parent / "data" / "1830.json")
 # Private powers as data (facts from the rule book and 18xx.games' entity list).
 ABILITIES: dict[str, list[Ability]] = {
     "SV": [Ability("blocks_hexes", {"hexes": ["G15"]})],
-    "CS": [Ability("blocks_hexes", {"hexes": ["B20"]}),
-           Ability("tile_lay", {"hexes": ["B20"], "tiles": ["3", "4", "58"], "count": 1,
-                                "when": ["owning_corp_or_turn"], "owner_type": "corporation"})],
-    "DH": [Ability("blocks_hexes", {"hexes": ["F16"]}),
-           Ability("teleport", {"hexes": ["F16"], "tiles": ["57"], "when": ["track"],
-                                "owner_type": "corporation"})],
-    "MH": [Ability("blocks_hexes", {"hexes": ["D18"]}),
-           Ability("exchange", {"corporations": ["NYC"], "from": ["ipo", "market"], "when": ["any"],
-                                "owner_type": "player"})],
+    "CS": [
+        Ability("blocks_hexes", {"hexes": ["B20"]}),
+        Ability(
+            "tile_lay",
+            {
+                "hexes": ["B20"],
+                "tiles": ["3", "4", "58"],
+                "count": 1,
+                "when": ["owning_corp_or_turn"],
+                "owner_type": "corporation",
+            },
+        ),
+    ],
+    "DH": [
+        Ability("blocks_hexes", {"hexes": ["F16"]}),
+        Ability(
+            "teleport",
+            {"hexes": ["F16"], "tiles": ["57"], "when": ["track"], "owner_type": "corporation"},
+        ),
+    ],
+    "MH": [
+        Ability("blocks_hexes", {"hexes": ["D18"]}),
+        Ability(
+            "exchange",
+            {
+                "corporations": ["NYC"],
+                "from": ["ipo", "market"],
+                "when": ["any"],
+                "owner_type": "player",
+            },
+        ),
+    ],
     "CA": [Ability("blocks_hexes", {"hexes": ["H18"]}), Ability("shares", {"shares": ["PRR_1"]})],
-    "BO": [Ability("blocks_hexes", {"hexes": ["I13", "I15"]}),
-           Ability("close", {"when": ["bought_train"], "corporation": "B&O"}),
-           Ability("no_buy"), Ability("shares", {"shares": ["B&O_0"]})],
+    "BO": [
+        Ability("blocks_hexes", {"hexes": ["I13", "I15"]}),
+        Ability("close", {"when": ["bought_train"], "corporation": "B&O"}),
+        Ability("no_buy"),
+        Ability("shares", {"shares": ["B&O_0"]}),
+    ],
 }
 
 PHASE_STATUS = {
@@ -43,7 +70,12 @@ class Game1830(EighteenGame):
     full_name = "1830: Railways & Robber Barons"
     min_players = 2
     max_players = 6
-    option_names = ("multiple_brown_from_ipo", "optional_6_train", "sell_buy", "sell_buy_or_buy_sell")
+    option_names = (
+        "multiple_brown_from_ipo",
+        "optional_6_train",
+        "sell_buy",
+        "sell_buy_or_buy_sell",
+    )
     data: ClassVar[dict[str, Any]] = DATA
 
     def company_abilities(self, sym: str) -> list[Ability]:
@@ -67,8 +99,17 @@ class Game1830(EighteenGame):
             if name == "1":
                 continue
             on = None if name == "2" else name
-            out.append(Phase(name, on, p["tiles"], p["train_limit"], p["ors_per_set"],
-                             PHASE_STATUS.get(name, []), "yellow" if p["offboard_value"] == "lower" else "brown"))
+            out.append(
+                Phase(
+                    name,
+                    on,
+                    p["tiles"],
+                    p["train_limit"],
+                    p["ors_per_set"],
+                    PHASE_STATUS.get(name, []),
+                    "yellow" if p["offboard_value"] == "lower" else "brown",
+                )
+            )
         return out
 
     @property

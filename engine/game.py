@@ -4,11 +4,13 @@ A game is derived from (title, players, options, seed, actions). `process` appli
 whole or raises a GameError and leaves the game exactly as it was: titles mutate freely in
 `_apply`, and on failure the base class puts back the state it saved (engine/checkpoint.py).
 """
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Collection, Mapping, Sequence, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from engine import checkpoint
 from engine.errors import GameError, GameOver, IllegalAction, InvalidAction
@@ -24,6 +26,7 @@ COMMON_FIELDS = frozenset({"type", "entity", "entity_type"})  # every move may n
 class _Unchanged:
     """How many times the game has changed, and a state saved after some of them: valid while
     the count holds."""
+
     __slots__ = ("changes", "saved_at", "saved")
 
     def __init__(self) -> None:
@@ -65,11 +68,14 @@ class Game(ABC):
     max_players: ClassVar[int] = 6
     option_names: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, players: Sequence[PlayerInfo], options: Mapping[str, Any] | None = None,
-                 seed: int = 0) -> None:
+    def __init__(
+        self, players: Sequence[PlayerInfo], options: Mapping[str, Any] | None = None, seed: int = 0
+    ) -> None:
         if not self.min_players <= len(players) <= self.max_players:
-            raise InvalidAction(f"{self.title} needs {self.min_players} to {self.max_players} "
-                                f"players, not {len(players)}")
+            raise InvalidAction(
+                f"{self.title} needs {self.min_players} to {self.max_players} "
+                f"players, not {len(players)}"
+            )
         unknown = set(options or {}) - set(self.option_names)
         if unknown:
             raise InvalidAction(f"unknown option(s) for {self.title}: {', '.join(sorted(unknown))}")
@@ -142,8 +148,9 @@ class Game(ABC):
         """A complete action from what a player typed, for moves whose details are free-form
         rather than picked from `legal_actions` (String Railway: a station's x y, a rail's path).
         It is checked only when processed. Titles without such moves keep this refusal."""
-        raise InvalidAction(f"{self.title} has no typed {action_type} moves; pick one of the "
-                            "suggestions")
+        raise InvalidAction(
+            f"{self.title} has no typed {action_type} moves; pick one of the suggestions"
+        )
 
     def preview(self, action: Action) -> tuple[str, dict[str, Any]] | None:
         """What the action would do, without doing it: a sentence and a snapshot to draw with
@@ -161,7 +168,10 @@ class Game(ABC):
 
     def file_settings(self) -> dict[str, Any]:
         """The `settings` of this game's file, read back by `options_from_settings`."""
-        return {"seed": self.seed, "optional_rules": sorted(k for k, v in self.options.items() if v)}
+        return {
+            "seed": self.seed,
+            "optional_rules": sorted(k for k, v in self.options.items() if v),
+        }
 
     def action_fields(self) -> Mapping[str, frozenset[str]] | None:
         """The fields (besides type, entity, entity_type) of each kind of move a user may type,
@@ -189,13 +199,13 @@ class Game(ABC):
             return
         kind = action["type"]
         if kind not in fields:
-            raise InvalidAction(f"unknown action type {kind!r}; moves are: "
-                                f"{', '.join(sorted(fields))}")
+            raise InvalidAction(
+                f"unknown action type {kind!r}; moves are: {', '.join(sorted(fields))}"
+            )
         extra = sorted(set(action) - COMMON_FIELDS - fields[kind])
         if extra:
             allowed = ", ".join(sorted(fields[kind])) or "none besides entity"
-            raise InvalidAction(f"a {kind} move has no {', '.join(extra)} (its fields: "
-                                f"{allowed})")
+            raise InvalidAction(f"a {kind} move has no {', '.join(extra)} (its fields: {allowed})")
 
     def turn_info(self) -> list[TurnInfo]:
         """One entry per entity that must act now (empty when the title tells nothing more)."""
@@ -221,8 +231,13 @@ class Game(ABC):
     # Attributes a checkpoint keeps by reference: the log (only ever appended to, after success)
     # and the seats and options (fixed at creation).
     # `_unchanged` counts changes across restores (so is never put back).
-    CHECKPOINT_SHARED: ClassVar[tuple[str, ...]] = ("actions", "players", "options", "_history",
-                                                    "_unchanged")
+    CHECKPOINT_SHARED: ClassVar[tuple[str, ...]] = (
+        "actions",
+        "players",
+        "options",
+        "_history",
+        "_unchanged",
+    )
     # Checkpoints of the history cost about 55 KiB each (an 1830 game late on), and every one
     # kept is visited by each full garbage collection (packed: one list each). One every 50
     # actions, the latest 4 kept (and the start's): taking back any of the last 200 or so
@@ -230,8 +245,15 @@ class Game(ABC):
     HISTORY_EVERY: ClassVar[int] = 50
     HISTORY_KEPT: ClassVar[int] = 4
 
-    def process(self, action: Action, by: PlayerId | None = None, *, atomic: bool = True,
-                story: bool | None = None, replay_length: int | None = None) -> Action:
+    def process(
+        self,
+        action: Action,
+        by: PlayerId | None = None,
+        *,
+        atomic: bool = True,
+        story: bool | None = None,
+        replay_length: int | None = None,
+    ) -> Action:
         """Apply one action; `by` is the player submitting it, who must control the entity
         it acts for (their own seat, a company they preside, a private they own). A refused
         action leaves the game exactly as it was (its state is saved first and put back).
@@ -262,7 +284,8 @@ class Game(ABC):
         self.actions.append(recorded)
         count = len(self.actions)
         if count % self.HISTORY_EVERY == 0 and (
-                replay_length is None or count > replay_length - self.HISTORY_EVERY * self.HISTORY_KEPT):
+            replay_length is None or count > replay_length - self.HISTORY_EVERY * self.HISTORY_KEPT
+        ):
             self._remember(count)
         return recorded
 
@@ -301,7 +324,7 @@ class Game(ABC):
         while self._history and self._history[-1][0] > count:
             self._history.pop()
 
-    def try_out(self, action: Action, by: PlayerId | None, look: Callable[["Game", Action], T]) -> T:
+    def try_out(self, action: Action, by: PlayerId | None, look: Callable[[Game, Action], T]) -> T:
         """What `look` sees of the game with the action applied; then the game is put back as
         it was (a refusal raises, as `process` would). Telling what a move would do, e.g. to
         the other side of a deal, costs no copy of the game."""
@@ -323,8 +346,13 @@ class Game(ABC):
         """A test of actions against the position as it is now: each is tried on the game and
         undone. The state is saved once for all of them (see `saved_state`), which is what makes
         listing every legal move cheap."""
+
         def probe(action: Action) -> bool:
-            if not isinstance(action, dict) or not isinstance(action.get("type"), str) or self.finished:
+            if (
+                not isinstance(action, dict)
+                or not isinstance(action.get("type"), str)
+                or self.finished
+            ):
                 return False
             saved = self.saved_state()
             try:
@@ -343,8 +371,10 @@ class Game(ABC):
             return
         if action.get("entity_type") == "player":
             raise IllegalAction("you can only act for your own seat")
-        raise IllegalAction(f"{action.get('entity')} is {self.player_name(owner)}'s: only the "
-                            "player who owns a private or presides a company acts for it")
+        raise IllegalAction(
+            f"{action.get('entity')} is {self.player_name(owner)}'s: only the "
+            "player who owns a private or presides a company acts for it"
+        )
 
     def player_name(self, pid: PlayerId) -> str:
         for p in self.players:

@@ -1,6 +1,7 @@
 """Bounds on JSON that comes from outside (a typed move, an imported game file), checked before
 anything reads it, so a huge or deeply nested value is refused with one clear line instead of
 exhausting memory, the recursion limit or an integer conversion."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ MAX_NAME = 100  # characters in a player's name
 
 def bounded_name(name: str) -> str:
     """A player's name cut to MAX_NAME characters (a chat name cannot be refused)."""
-    return name if len(name) <= MAX_NAME else name[:MAX_NAME - 1] + "…"
+    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
 
 
 def check_bounded(value: Any, limits: Limits, what: str) -> None:
@@ -87,18 +88,21 @@ def _name_the_problem(value: Any, limits: Limits, what: str) -> None:
             continue
         if isinstance(item, (int, float)):
             if not abs(item) <= limits.integer:  # also refuses NaN
-                raise InvalidAction(f"{where} is {_short(item)}: numbers must lie within "
-                                    f"±{limits.integer:,}")
+                raise InvalidAction(
+                    f"{where} is {_short(item)}: numbers must lie within ±{limits.integer:,}"
+                )
         elif isinstance(item, str):
             if len(item) > limits.string:
-                raise InvalidAction(f"{where} is {len(item):,} characters long; at most "
-                                    f"{limits.string} are allowed")
+                raise InvalidAction(
+                    f"{where} is {len(item):,} characters long; at most {limits.string} are allowed"
+                )
         elif isinstance(item, (list, dict)):
             if depth >= limits.depth:
                 raise InvalidAction(f"{where} is nested more than {limits.depth} levels deep")
             if len(item) > limits.items:
-                raise InvalidAction(f"{where} has {len(item):,} entries; at most "
-                                    f"{limits.items} are allowed")
+                raise InvalidAction(
+                    f"{where} has {len(item):,} entries; at most {limits.items} are allowed"
+                )
             if isinstance(item, dict):
                 for key, sub in item.items():
                     if not isinstance(key, str) or len(key) > limits.string:

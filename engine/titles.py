@@ -1,7 +1,9 @@
 """Registry of game titles (the `find_title` of railchat)."""
+
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.errors import InvalidAction
 from engine.game import Game, PlayerInfo
@@ -32,6 +34,10 @@ def title_names() -> list[str]:
     return sorted(_TITLES)
 
 
-def create_game(title: str, players: Sequence[PlayerInfo], options: Mapping[str, Any] | None = None,
-                seed: int = 0) -> Game:
+def create_game(
+    title: str,
+    players: Sequence[PlayerInfo],
+    options: Mapping[str, Any] | None = None,
+    seed: int = 0,
+) -> Game:
     return find_title(title)(players, options, seed)

@@ -5,16 +5,28 @@ Nothing here knows game rules; every fact shown is read from the snapshot or the
 The drawing modules (cairosvg, fonts) load on first use, so that a command that only imports
 `render.cli` to list its options starts fast.
 """
+
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
-__all__ = ["drawer_for", "render_all", "render_map", "render_market", "render_sheet",
-           "render_string_board"]
+__all__ = [
+    "drawer_for",
+    "render_all",
+    "render_map",
+    "render_market",
+    "render_sheet",
+    "render_string_board",
+]
 
-_LAZY = {"render_map": "render.mapview", "render_market": "render.market", "render_sheet": "render.sheet",
-         "render_string_board": "render.strings"}
+_LAZY = {
+    "render_map": "render.mapview",
+    "render_market": "render.market",
+    "render_sheet": "render.sheet",
+    "render_string_board": "render.strings",
+}
 Drawer = Callable[[Mapping[str, Any], Collection[str]], bytes]
 # The views a title can name in `Game.views()` (the 18xx images), and titles' own drawings
 _VIEWS = {"map": "render_map", "market": "render_market", "sheet": "render_sheet"}
@@ -39,5 +51,8 @@ def render_all(snapshot: Mapping[str, Any], options: Collection[str] = ()) -> di
     from render.market import render_market
     from render.sheet import render_sheet
 
-    return {"map.png": render_map(snapshot, options), "market.png": render_market(snapshot, options),
-            "sheet.png": render_sheet(snapshot, options)}
+    return {
+        "map.png": render_map(snapshot, options),
+        "market.png": render_market(snapshot, options),
+        "sheet.png": render_sheet(snapshot, options),
+    }

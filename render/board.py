@@ -3,15 +3,17 @@ data file (engine/data/<title>.json), plus the hex grid's pixel geometry.
 
 Everything here is static per title and map variant, so it is parsed once and cached.
 """
+
 from __future__ import annotations
 
 import json
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Collection, Literal
+from typing import Any, Literal
 
 from engine.eighteen.board.hexgrid import Orientation as HexOrientation
 from engine.eighteen.board.hexgrid import neighbour_id, split_coordinate
@@ -56,12 +58,18 @@ class Art:
     paths: tuple[tuple[End, End], ...] = ()
     label: str | None = None
 
-    def rotated(self, rotation: int) -> "Art":
+    def rotated(self, rotation: int) -> Art:
         if rotation % 6 == 0:
             return self
-        return Art(self.color, self.cities, self.towns, self.halts, self.offboards,
-                   tuple((_rotate(a, rotation), _rotate(b, rotation)) for a, b in self.paths),
-                   self.label)
+        return Art(
+            self.color,
+            self.cities,
+            self.towns,
+            self.halts,
+            self.offboards,
+            tuple((_rotate(a, rotation), _rotate(b, rotation)) for a, b in self.paths),
+            self.label,
+        )
 
 
 def _rotate(end: End, rotation: int) -> End:
@@ -146,11 +154,15 @@ def _parse_art(entry: dict[str, Any], color: str) -> Art:
         paths.append((_parse_end(a), _parse_end(b)))
     return Art(
         color=color,
-        cities=tuple((int(c.get("revenue", 0)), int(c.get("slots", 1))) for c in entry.get("cities", [])),
+        cities=tuple(
+            (int(c.get("revenue", 0)), int(c.get("slots", 1))) for c in entry.get("cities", [])
+        ),
         towns=tuple(int(t.get("revenue", 0)) for t in entry.get("towns", [])),
         halts=int(entry.get("halts", 0)),
-        offboards=tuple(tuple((k, int(v)) for k, v in o.get("revenue", {}).items())
-                        for o in entry.get("offboards", [])),
+        offboards=tuple(
+            tuple((k, int(v)) for k, v in o.get("revenue", {}).items())
+            for o in entry.get("offboards", [])
+        ),
         paths=tuple(paths),
         label=entry.get("label"),
     )
@@ -179,12 +191,21 @@ def load_board(title: str, first_edition: bool = False) -> Board:
     for h in _map_hexes(data, first_edition):
         x, y = hex_centre(h["hex"], orientation)
         terrain = tuple((t["terrain"][0], int(t["cost"])) for t in h.get("terrain", []))
-        hexes[h["hex"]] = Hex(h["hex"], x, y, h.get("name"), _parse_art(h, h.get("preprinted_color", "white")),
-                              terrain, tuple(h.get("impassable_borders", [])),
-                              tuple(h.get("cosmetic_borders", [])))
+        hexes[h["hex"]] = Hex(
+            h["hex"],
+            x,
+            y,
+            h.get("name"),
+            _parse_art(h, h.get("preprinted_color", "white")),
+            terrain,
+            tuple(h.get("impassable_borders", [])),
+            tuple(h.get("cosmetic_borders", [])),
+        )
     tiles = {t["name"]: _parse_art(t, t["color"]) for t in data["tiles"]}
-    corporations = {c["sym"]: Corporation(c["sym"], c["name"], c.get("home"), c.get("home_city_index"))
-                    for c in data["corporations"]}
+    corporations = {
+        c["sym"]: Corporation(c["sym"], c["name"], c.get("home"), c.get("home_city_index"))
+        for c in data["corporations"]
+    }
     board = Board(title, orientation, hexes, tiles, corporations, data["stock_market"])
     if first_edition:  # borders facing hexes the smaller board does not have are not drawn
         board = _drop_dangling_borders(board)
@@ -195,11 +216,18 @@ def _drop_dangling_borders(board: Board) -> Board:
     hexes = {}
     for c, h in board.hexes.items():
         kept = tuple(e for e in h.impassable if board.neighbour(c, e) is not None)
-        hexes[c] = h if kept == h.impassable else Hex(h.coord, h.x, h.y, h.name, h.art, h.terrain,
-                                                         kept, h.cosmetic)
-    return Board(board.title, board.orientation, hexes, board.tiles, board.corporations, board.market)
+        hexes[c] = (
+            h
+            if kept == h.impassable
+            else Hex(h.coord, h.x, h.y, h.name, h.art, h.terrain, kept, h.cosmetic)
+        )
+    return Board(
+        board.title, board.orientation, hexes, board.tiles, board.corporations, board.market
+    )
 
 
 def board_for(title: str, options: Collection[str] = ()) -> Board:
     """The board a game of `title` with these optional rules is played on."""
-    return load_board(title, first_edition=title == "1860" and bool(FIRST_EDITION_OPTIONS & set(options)))
+    return load_board(
+        title, first_edition=title == "1860" and bool(FIRST_EDITION_OPTIONS & set(options))
+    )

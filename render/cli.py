@@ -1,4 +1,5 @@
 """`railchat render FILE [--upto N] --out DIR`: the map, market and sheet of a game file's position."""
+
 from __future__ import annotations
 
 import argparse
@@ -7,11 +8,15 @@ from pathlib import Path
 from typing import Any
 
 
-
 def add_parser(subparsers: Any) -> None:
-    cmd = subparsers.add_parser("render", help="draw every image of a game file's position (18xx: map, market, sheet; String Railway: map)")
+    cmd = subparsers.add_parser(
+        "render",
+        help="draw every image of a game file's position (18xx: map, market, sheet; String Railway: map)",
+    )
     cmd.add_argument("file", help="18xx.games JSON export (or railchat export)")
-    cmd.add_argument("--upto", type=int, help="the position after this action index (0-based, in the file)")
+    cmd.add_argument(
+        "--upto", type=int, help="the position after this action index (0-based, in the file)"
+    )
     cmd.add_argument("--out", required=True, help="folder to write the images to")
     cmd.set_defaults(func=cmd_render)
 

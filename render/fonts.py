@@ -1,5 +1,6 @@
 """Fonts: DejaVu Sans from Debian's fonts-dejavu-core (installed by the Dockerfile), loaded by
 Pillow both to set text and to measure it when laying out tables and labels."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -18,7 +19,9 @@ def _font(bold: bool) -> ImageFont.FreeTypeFont:
     try:
         return ImageFont.truetype(str(path), _MEASURE_SIZE)
     except OSError:
-        raise RuntimeError(f"font {path} is missing: install the Debian package fonts-dejavu-core") from None
+        raise RuntimeError(
+            f"font {path} is missing: install the Debian package fonts-dejavu-core"
+        ) from None
 
 
 @lru_cache(maxsize=256)

@@ -3,12 +3,14 @@ markers of one cell stacked in the order the snapshot gives, and the par chart u
 
 The grid without markers is the same all game, so it is rasterised once per title.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Collection, Mapping
+from typing import Any
 
 from PIL import Image
 
@@ -53,22 +55,38 @@ def market_layout(board: Board) -> MarketLayout:
         for r, row in enumerate(market["grid"]):
             for c, cell in enumerate(row):
                 if cell:
-                    cells[(r, c)] = Cell((r, c), MARGIN + c * GRID_W, HEADER + r * GRID_H, GRID_W, GRID_H,
-                                         int(cell["price"]), cell.get("zone", "white"))
+                    cells[(r, c)] = Cell(
+                        (r, c),
+                        MARGIN + c * GRID_W,
+                        HEADER + r * GRID_H,
+                        GRID_W,
+                        GRID_H,
+                        int(cell["price"]),
+                        cell.get("zone", "white"),
+                    )
         pars = tuple(sorted({c.price for c in cells.values() if c.zone.startswith("par")}))
     elif "cells" in market:  # one track drawn as two offset rows
         for cell in market["cells"]:
             i = int(cell["index"])
             lower = cell.get("row") == "lower"
-            cells[(0, i)] = Cell((0, i), MARGIN + i * ZIGZAG_W / 2, HEADER + (ZIGZAG_H if lower else 0),
-                                 ZIGZAG_W, ZIGZAG_H, int(cell["price"]), cell.get("type", "plain"))
+            cells[(0, i)] = Cell(
+                (0, i),
+                MARGIN + i * ZIGZAG_W / 2,
+                HEADER + (ZIGZAG_H if lower else 0),
+                ZIGZAG_W,
+                ZIGZAG_H,
+                int(cell["price"]),
+                cell.get("type", "plain"),
+            )
         pars = tuple(market.get("par_cells", ()))
     else:
         raise SnapshotError(f"{board.title}: stock market data has neither 'grid' nor 'cells'")
     right = max(c.x + c.w for c in cells.values())
     bottom = max(c.y + c.h for c in cells.values())
     par_top = bottom + 18
-    return MarketLayout(cells, math.ceil(right + MARGIN), math.ceil(par_top + PAR_H + MARGIN), par_top, pars)
+    return MarketLayout(
+        cells, math.ceil(right + MARGIN), math.ceil(par_top + PAR_H + MARGIN), par_top, pars
+    )
 
 
 @lru_cache(maxsize=8)
@@ -83,8 +101,9 @@ def _background(board: Board) -> Image.Image:
     return draw_texts(rasterize(svg), svg.texts)
 
 
-def _pill(svg: Svg, x: float, y: float, w: float, h: float, sym: str, fill: str,
-          ghost: bool = False) -> None:
+def _pill(
+    svg: Svg, x: float, y: float, w: float, h: float, sym: str, fill: str, ghost: bool = False
+) -> None:
     """A company marker: its colour with its abbreviation (colour is never the only cue)."""
     if ghost:
         svg.rect(x, y, w, h, "#FFFFFF", fill, 2.5, rx=h / 2)
@@ -96,14 +115,18 @@ def _pill(svg: Svg, x: float, y: float, w: float, h: float, sym: str, fill: str,
     svg.text(x + w / 2, y + h / 2 + size * 0.36, sym, size, ink, bold=True, fit=w - 6)
 
 
-def _markers(snapshot: Mapping[str, Any], lay: MarketLayout, title: str) -> dict[tuple[int, int], list[str]]:
+def _markers(
+    snapshot: Mapping[str, Any], lay: MarketLayout, title: str
+) -> dict[tuple[int, int], list[str]]:
     stacks: dict[tuple[int, int], list[tuple[int, str]]] = {}
     for sym, corp in need(snapshot, "corporations", dict).items():
         where = corp.get("market")
         if where is None or corp.get("closed"):
             continue
         if not (isinstance(where, (list, tuple)) and len(where) == 3):
-            raise SnapshotError(f"{sym}: market position should be [row, column, stack index], not {where!r}")
+            raise SnapshotError(
+                f"{sym}: market position should be [row, column, stack index], not {where!r}"
+            )
         key = (int(where[0]), int(where[1]))
         if key not in lay.cells:
             raise SnapshotError(f"{sym}: market position {key} is not a cell of the {title} market")
@@ -127,28 +150,58 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
         w = (cell.w - 8 - (cols - 1) * 2) / cols
         for i, sym in enumerate(syms):  # first in the stack at the top left
             r, c = divmod(i, cols)
-            _pill(svg, cell.x + 4 + c * (w + 2), top + r * (h + 1), w, h, sym,
-                  pal.company_colour(title, sym, order))
+            _pill(
+                svg,
+                cell.x + 4 + c * (w + 2),
+                top + r * (h + 1),
+                w,
+                h,
+                sym,
+                pal.company_colour(title, sym, order),
+            )
 
     corps = snapshot.get("corporations", {})
     x = MARGIN + 44
     slot_w = (lay.width - MARGIN - x) / max(len(lay.par_values), 1)
     for i, par in enumerate(lay.par_values):
         bx = x + i * slot_w
-        svg.rect(bx + 2, lay.par_top, slot_w - 4, PAR_H - 30, pal.zone_colour("par"), pal.HEX_EDGE, 1.0)
-        svg.text(bx + 8, lay.par_top + 16, money(title, par), 13, pal.INK, bold=True, anchor="start")
-        parred = [s for s, c in corps.items() if c.get("par") == par and c.get("ipoed") and not c.get("closed")]
+        svg.rect(
+            bx + 2, lay.par_top, slot_w - 4, PAR_H - 30, pal.zone_colour("par"), pal.HEX_EDGE, 1.0
+        )
+        svg.text(
+            bx + 8, lay.par_top + 16, money(title, par), 13, pal.INK, bold=True, anchor="start"
+        )
+        parred = [
+            s
+            for s, c in corps.items()
+            if c.get("par") == par and c.get("ipoed") and not c.get("closed")
+        ]
         pw = min(64.0, (slot_w - 12) / max(len(parred), 1) - 3)
         for j, sym in enumerate(parred):
-            _pill(svg, bx + 8 + j * (pw + 3), lay.par_top + 24, pw, PILL_H, sym,
-                  pal.company_colour(title, sym, order))
+            _pill(
+                svg,
+                bx + 8 + j * (pw + 3),
+                lay.par_top + 24,
+                pw,
+                PILL_H,
+                sym,
+                pal.company_colour(title, sym, order),
+            )
     waiting = [s for s, c in corps.items() if not c.get("ipoed") and not c.get("closed")]
     if waiting:
         y = lay.par_top + PAR_H - 22
         svg.text(MARGIN, y + 13, "Not yet started:", 13, pal.MUTED, anchor="start")
         for j, sym in enumerate(waiting):
-            _pill(svg, MARGIN + 112 + j * 62, y, 58, PILL_H, sym, pal.company_colour(title, sym, order),
-                  ghost=True)
+            _pill(
+                svg,
+                MARGIN + 112 + j * 62,
+                y,
+                58,
+                PILL_H,
+                sym,
+                pal.company_colour(title, sym, order),
+                ghost=True,
+            )
     return svg
 
 

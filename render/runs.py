@@ -4,9 +4,11 @@ a dot on each stop and the train's name where it starts, so a player sees where 
 A run is plain data (no rules): `{"train": "2", "connections": [["F20", "G19"], ...]}` where
 each connection lists the hexes from one stop to the next, as in 18xx.games' `run_routes`.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from render.snapshot import SnapshotError
 from render.svg import Svg
@@ -36,8 +38,13 @@ def _chains(run: Mapping[str, Any]) -> list[list[str]]:
     return [[str(h) for h in c] for c in chains]
 
 
-def draw_runs(svg: Svg, centre: Centre, r: float, runs: Sequence[Mapping[str, Any]],
-              known: Callable[[str], bool]) -> None:
+def draw_runs(
+    svg: Svg,
+    centre: Centre,
+    r: float,
+    runs: Sequence[Mapping[str, Any]],
+    known: Callable[[str], bool],
+) -> None:
     """Draw each run; trains of one company are shifted apart so shared hexes show both."""
     n = len(runs)
     for i, run in enumerate(runs):
@@ -68,6 +75,14 @@ def draw_runs(svg: Svg, centre: Centre, r: float, runs: Sequence[Mapping[str, An
             label = str(run.get("train", "?"))
             size = 0.24 * r
             w = size * (0.75 * len(label) + 0.9)
-            svg.rect(x - w / 2, y - 0.55 * r - size * 0.8, w, size * 1.3, colour, CASING, 1.5,
-                     rx=size * 0.35)
+            svg.rect(
+                x - w / 2,
+                y - 0.55 * r - size * 0.8,
+                w,
+                size * 1.3,
+                colour,
+                CASING,
+                1.5,
+                rx=size * 0.35,
+            )
             svg.text(x, y - 0.55 * r, label, size, "#FFFFFF", bold=True)

@@ -1,9 +1,11 @@
 """Reading the snapshot dict (the engine's `game.snapshot()`) defensively: a malformed snapshot
 gets one clear message naming what is wrong, never a half-drawn image."""
+
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 CURRENCY = {"1860": "£"}
 
@@ -20,10 +22,12 @@ def reading(image: str) -> Iterator[None]:
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         # render.board (the 18xx board data) loads only here: String Railway never needs it
         from render.board import BoardDataError
+
         if isinstance(exc, (SnapshotError, BoardDataError)):
             raise
-        raise SnapshotError(f"malformed snapshot, cannot draw the {image}: "
-                            f"{type(exc).__name__} {exc}") from exc
+        raise SnapshotError(
+            f"malformed snapshot, cannot draw the {image}: {type(exc).__name__} {exc}"
+        ) from exc
 
 
 def need(snapshot: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
@@ -31,7 +35,9 @@ def need(snapshot: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -
         raise SnapshotError(f"snapshot has no {key!r}")
     value = snapshot[key]
     if not isinstance(value, kind):
-        raise SnapshotError(f"snapshot {key!r} should be {_kind_name(kind)}, not {type(value).__name__}")
+        raise SnapshotError(
+            f"snapshot {key!r} should be {_kind_name(kind)}, not {type(value).__name__}"
+        )
     return value
 
 
@@ -52,7 +58,7 @@ NAME_CHARS = 24  # a player's name as drawn: a longer one is cut, so no name can
 
 def display_name(player: Mapping[str, Any]) -> str:
     name = str(player.get("name", player.get("id")))
-    return name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "…"
+    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
 
 
 def player_names(snapshot: Mapping[str, Any]) -> dict[Any, str]:

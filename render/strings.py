@@ -2,11 +2,13 @@
 stations (label, type, VP, company slots), rails in company colours with the last (or proposed)
 rail highlighted and its crossings marked, and the score table. Drawn at twice the size and
 scaled down, so that Pillow's lines come out smooth; sized to stay legible on a phone."""
+
 from __future__ import annotations
 
 import io
+from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Collection, Mapping, Sequence
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -14,27 +16,37 @@ from render.fonts import pil_font, text_width
 from render.palette import HIGHLIGHT, INK, MUTED, OKABE_ITO, PAGE, RULE, WATER, tint
 from render.snapshot import SnapshotError
 
-SS = 2                    # supersampling factor
-WIDTH = 1000              # final image width in pixels
-MARGIN = 44               # room for the grid's coordinates
-GRID = 5                  # cm between grid lines; labelled every 10
-COMPANY = [OKABE_ITO[k] for k in ("vermillion", "blue", "bluish_green", "orange",
-                                  "reddish_purple")]
+SS = 2  # supersampling factor
+WIDTH = 1000  # final image width in pixels
+MARGIN = 44  # room for the grid's coordinates
+GRID = 5  # cm between grid lines; labelled every 10
+COMPANY = [OKABE_ITO[k] for k in ("vermillion", "blue", "bluish_green", "orange", "reddish_purple")]
 AREA_FILL = "#F3EEDF"
 MOUNTAIN_FILL = "#B9AD9A"
 MOUNTAIN_EDGE = "#6B6255"
 GRID_LINE = "#DDD6C4"
 RIVER_BAND = "#A9D4F2"
 HALO = tint(HIGHLIGHT, 0.55)
-LEGEND = ("Ba base · Ce central · Ci city · Tr transit · Re regional · Ju junction · "
-          "Su suburban · Te terminal · Vi village · Sc scenic",
-          "VP owner/others · dots: companies served (coloured) and free · ⊗ crossing paid, "
-          "○ crossing on a station (free)",
-          "Points: x y in cm (scales below and left) or a cell, e.g. D4 (letters above, "
-          "numbers right): its centre")
-STATION_FILL = {"base": "#FFFFFF", "central": "#F7D774", "city": "#F2B6A0", "transit": "#BFD7EA",
-                "regional": "#CFE6B8", "junction": "#E2C8EC", "suburban": "#E9E2B0",
-                "terminal": "#D0D0D0", "village": "#DCEFD8", "scenic": "#BFE6DF"}
+LEGEND = (
+    "Ba base · Ce central · Ci city · Tr transit · Re regional · Ju junction · "
+    "Su suburban · Te terminal · Vi village · Sc scenic",
+    "VP owner/others · dots: companies served (coloured) and free · ⊗ crossing paid, "
+    "○ crossing on a station (free)",
+    "Points: x y in cm (scales below and left) or a cell, e.g. D4 (letters above, "
+    "numbers right): its centre",
+)
+STATION_FILL = {
+    "base": "#FFFFFF",
+    "central": "#F7D774",
+    "city": "#F2B6A0",
+    "transit": "#BFD7EA",
+    "regional": "#CFE6B8",
+    "junction": "#E2C8EC",
+    "suburban": "#E9E2B0",
+    "terminal": "#D0D0D0",
+    "village": "#DCEFD8",
+    "scenic": "#BFE6DF",
+}
 
 
 def company_colour(index: int | None) -> str:
@@ -54,8 +66,10 @@ class _Canvas:
         self.board_h = (self.maxy - self.miny) * self.k + 2 * MARGIN * SS
 
     def xy(self, p: Sequence[float]) -> tuple[float, float]:
-        return (MARGIN * SS + (p[0] - self.minx) * self.k,
-                self.board_h - MARGIN * SS - (p[1] - self.miny) * self.k)
+        return (
+            MARGIN * SS + (p[0] - self.minx) * self.k,
+            self.board_h - MARGIN * SS - (p[1] - self.miny) * self.k,
+        )
 
 
 def render_string_board(snap: Mapping[str, Any], options: Collection[str] = ()) -> bytes:
@@ -68,11 +82,17 @@ def render_string_board(snap: Mapping[str, Any], options: Collection[str] = ()) 
     table_h = (64 + 40 * len(companies) + 34 * _breakdown_lines(snap) + 30 * len(LEGEND) + 16) * SS
     img = Image.new("RGB", (WIDTH * SS, int(cv.board_h + table_h)), PAGE)
     cells = snap.get("cells") or {}
-    img.paste(_table_top(_key(snap["area"]), _key(snap["river"]), _key(snap["mountain"]),
-                         tuple((str(n), float(v)) for n, v in cells.get("columns", ())),
-                         tuple((str(n), float(v)) for n, v in cells.get("rows", ())),
-                         float(cells.get("size", 0))))
-    draw = ImageDraw.Draw(img)   # opaque colours only: blending every text costs time
+    img.paste(
+        _table_top(
+            _key(snap["area"]),
+            _key(snap["river"]),
+            _key(snap["mountain"]),
+            tuple((str(n), float(v)) for n, v in cells.get("columns", ())),
+            tuple((str(n), float(v)) for n, v in cells.get("rows", ())),
+            float(cells.get("size", 0)),
+        )
+    )
+    draw = ImageDraw.Draw(img)  # opaque colours only: blending every text costs time
     _board(draw, cv, snap)
     _table(draw, cv, snap, int(cv.board_h))
     # 256 colours are plenty for flat shapes and keep the file small and quick to write
@@ -97,24 +117,31 @@ def _key(points: Sequence[Sequence[float]]) -> tuple[tuple[float, float], ...]:
 
 
 @lru_cache(maxsize=8)
-def _table_top(area: tuple, river: tuple, mountain: tuple, columns: tuple = (), rows: tuple = (),
-               cell: float = 0.0) -> Image.Image:
+def _table_top(
+    area: tuple,
+    river: tuple,
+    mountain: tuple,
+    columns: tuple = (),
+    rows: tuple = (),
+    cell: float = 0.0,
+) -> Image.Image:
     """The part of the board that never changes in a game (area, grid with its scales and cell
     names, mountain, river), drawn once per game and process."""
     snap = {"area": area, "river": river, "mountain": mountain}
     cv = _Canvas(snap)
     img = Image.new("RGB", (WIDTH * SS, int(cv.board_h)), PAGE)
-    draw = ImageDraw.Draw(img)   # opaque: blending only where the mountain lets the grid show
+    draw = ImageDraw.Draw(img)  # opaque: blending only where the mountain lets the grid show
     pts = [cv.xy(p) for p in area]
     draw.polygon(pts, fill=AREA_FILL)
     _grid(draw, cv)
     _cell_names(draw, cv, columns, rows, cell)
     ImageDraw.Draw(img, "RGBA").polygon([cv.xy(p) for p in mountain], fill=MOUNTAIN_FILL + "B0")
     _hatch(img, cv, list(mountain))
-    draw.line([cv.xy(p) for p in mountain + mountain[:1]], fill=MOUNTAIN_EDGE, width=3 * SS,
-              joint="curve")
+    draw.line(
+        [cv.xy(p) for p in mountain + mountain[:1]], fill=MOUNTAIN_EDGE, width=3 * SS, joint="curve"
+    )
     draw.line(pts + pts[:1], fill=INK, width=3 * SS, joint="curve")
-    line = [cv.xy(p) for p in river]   # a pale band with a dark core: water, not a rail
+    line = [cv.xy(p) for p in river]  # a pale band with a dark core: water, not a rail
     draw.line(line, fill=RIVER_BAND, width=12 * SS, joint="curve")
     draw.line(line, fill=WATER, width=2 * SS, joint="curve")
     return img
@@ -123,8 +150,7 @@ def _table_top(area: tuple, river: tuple, mountain: tuple, columns: tuple = (), 
 def _board(draw: ImageDraw.ImageDraw, cv: _Canvas, snap: Mapping[str, Any]) -> None:
     last = snap.get("last_rail")
     if last:
-        draw.line([cv.xy(p) for p in last["points"]], fill=HALO, width=16 * SS,
-                  joint="curve")
+        draw.line([cv.xy(p) for p in last["points"]], fill=HALO, width=16 * SS, joint="curve")
     for rail in snap["rails"]:
         pts = [cv.xy(p) for p in rail["points"]]
         draw.line(pts, fill="#FFFFFF", width=7 * SS, joint="curve")
@@ -164,16 +190,18 @@ def _grid(draw: ImageDraw.ImageDraw, cv: _Canvas) -> None:
         y += GRID
 
 
-def _cell_names(draw: ImageDraw.ImageDraw, cv: _Canvas, columns: tuple, rows: tuple,
-                cell: float) -> None:
+def _cell_names(
+    draw: ImageDraw.ImageDraw, cv: _Canvas, columns: tuple, rows: tuple, cell: float
+) -> None:
     """Cell names in bold ink, centred on their column above the board and on their row to its
     right (the centimetre scales are below and to the left)."""
     size = 21 * SS
     font = pil_font(True, size)
     for letter, x0 in columns:
         x, top = cv.xy((x0 + cell / 2, cv.maxy))
-        draw.text((x - text_width(letter, size, True) / 2, top - 34 * SS), letter, fill=INK,
-                  font=font)
+        draw.text(
+            (x - text_width(letter, size, True) / 2, top - 34 * SS), letter, fill=INK, font=font
+        )
     for number, y0 in rows:
         right, y = cv.xy((cv.maxx, y0 + cell / 2))
         draw.text((right + 8 * SS, y - 14 * SS), number, fill=INK, font=font)
@@ -197,14 +225,18 @@ def _hatch(img: Image.Image, cv: _Canvas, mountain: list[tuple[float, float]]) -
     img.paste(MOUNTAIN_EDGE, (int(x0), int(y0)), shade.point(lambda v: v * 45 // 100))
 
 
-def _station(draw: ImageDraw.ImageDraw, cv: _Canvas, st: Mapping[str, Any],
-             snap: Mapping[str, Any]) -> None:
+def _station(
+    draw: ImageDraw.ImageDraw, cv: _Canvas, st: Mapping[str, Any], snap: Mapping[str, Any]
+) -> None:
     half = st["size"] / 2
     a = cv.xy((st["x"] - half, st["y"] + half))
     b = cv.xy((st["x"] + half, st["y"] - half))
     owner = st.get("owner")
-    fill = tint(company_colour(owner), 0.35) if st["type"] == "base" else STATION_FILL.get(
-        st["type"], "#FFFFFF")
+    fill = (
+        tint(company_colour(owner), 0.35)
+        if st["type"] == "base"
+        else STATION_FILL.get(st["type"], "#FFFFFF")
+    )
     edge = company_colour(owner) if owner is not None else INK
     draw.rectangle([a, b], fill=fill, outline=edge, width=(4 if owner is not None else 2) * SS)
     side = b[0] - a[0]
@@ -237,14 +269,21 @@ def _fit(text: str, size: float, width: float, bold: bool = False) -> float:
 def _mark(draw: ImageDraw.ImageDraw, at: tuple[float, float], paid: bool) -> None:
     r = 9 * SS
     if paid:
-        draw.ellipse([at[0] - r, at[1] - r, at[0] + r, at[1] + r], fill="#FFFFFF",
-                     outline=HIGHLIGHT, width=3 * SS)
+        draw.ellipse(
+            [at[0] - r, at[1] - r, at[0] + r, at[1] + r],
+            fill="#FFFFFF",
+            outline=HIGHLIGHT,
+            width=3 * SS,
+        )
         d = r * 0.55
         draw.line([(at[0] - d, at[1] - d), (at[0] + d, at[1] + d)], fill=HIGHLIGHT, width=3 * SS)
         draw.line([(at[0] - d, at[1] + d), (at[0] + d, at[1] - d)], fill=HIGHLIGHT, width=3 * SS)
     else:
-        draw.ellipse([at[0] - r * 0.7, at[1] - r * 0.7, at[0] + r * 0.7, at[1] + r * 0.7],
-                     outline=HIGHLIGHT, width=2 * SS)
+        draw.ellipse(
+            [at[0] - r * 0.7, at[1] - r * 0.7, at[0] + r * 0.7, at[1] + r * 0.7],
+            outline=HIGHLIGHT,
+            width=2 * SS,
+        )
 
 
 def _breakdown_lines(snap: Mapping[str, Any]) -> int:
@@ -273,13 +312,21 @@ def _table(draw: ImageDraw.ImageDraw, cv: _Canvas, snap: Mapping[str, Any], top:
     draw.line([(x, y - 8 * SS), (WIDTH * SS - x, y - 8 * SS)], fill=RULE, width=SS)
     for i, c in enumerate(snap["companies"]):
         colour = company_colour(i)
-        draw.rectangle([x, y + 4 * SS, x + 26 * SS, y + 28 * SS], fill=colour, outline=INK, width=SS)
+        draw.rectangle(
+            [x, y + 4 * SS, x + 26 * SS, y + 28 * SS], fill=colour, outline=INK, width=SS
+        )
         marker = "▶ " if snap.get("current") == i else ""
-        draw.text((x + 38 * SS, y), f"{marker}{c['name']}  {c['base']}", fill=INK,
-                  font=bold if marker else font)
+        draw.text(
+            (x + 38 * SS, y),
+            f"{marker}{c['name']}  {c['base']}",
+            fill=INK,
+            font=bold if marker else font,
+        )
         vp = f"{c['vp']} VP"
         draw.text((x + 560 * SS, y), vp, fill=INK, font=bold)
-        draw.text((x + 680 * SS, y), f"{c['short']} short · {c['long']} long", fill=MUTED, font=font)
+        draw.text(
+            (x + 680 * SS, y), f"{c['short']} short · {c['long']} long", fill=MUTED, font=font
+        )
         y += 40 * SS
     last = snap.get("last_rail")
     if last:
@@ -290,8 +337,9 @@ def _table(draw: ImageDraw.ImageDraw, cv: _Canvas, snap: Mapping[str, Any], top:
         y += 34 * SS
         small = pil_font(False, 20 * SS)
         for who, v, why in last["breakdown"]:
-            text = f"{v:+d}  {why}" + ("" if who == last["company"] else
-                                       f"  ({snap['companies'][who]['name']})")
+            text = f"{v:+d}  {why}" + (
+                "" if who == last["company"] else f"  ({snap['companies'][who]['name']})"
+            )
             draw.text((x + 20 * SS, y + 6 * SS), text, fill=INK, font=small)
             y += 34 * SS
     tiny = pil_font(False, 15 * SS)
@@ -299,4 +347,3 @@ def _table(draw: ImageDraw.ImageDraw, cv: _Canvas, snap: Mapping[str, Any], top:
     for line in LEGEND:
         draw.text((x, y), line, fill=MUTED, font=tiny)
         y += 30 * SS
-

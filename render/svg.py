@@ -5,13 +5,14 @@ is collected alongside and set by Pillow/FreeType after the shapes: cairosvg lay
 glyph by glyph in Python, which made text-heavy images several times slower. Text therefore
 always sits above the shapes of the same image.
 """
+
 from __future__ import annotations
 
 import io
 import re
-from pathlib import Path
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from cairosvg.parser import Tree
 from cairosvg.surface import PNGSurface
@@ -49,31 +50,75 @@ class Svg:
     def raw(self, element: str) -> None:
         self.parts.append(element)
 
-    def rect(self, x: float, y: float, w: float, h: float, fill: str, stroke: str | None = None,
-             stroke_width: float = 1.0, rx: float = 0.0, extra: str = "") -> None:
+    def rect(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        fill: str,
+        stroke: str | None = None,
+        stroke_width: float = 1.0,
+        rx: float = 0.0,
+        extra: str = "",
+    ) -> None:
         s = f' stroke="{stroke}" stroke-width="{_n(stroke_width)}"' if stroke else ""
         r = f' rx="{_n(rx)}"' if rx else ""
-        self.parts.append(f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}"{r} '
-                          f'fill="{fill}"{s}{extra}/>')
+        self.parts.append(
+            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}"{r} '
+            f'fill="{fill}"{s}{extra}/>'
+        )
 
-    def circle(self, x: float, y: float, r: float, fill: str, stroke: str | None = None,
-               stroke_width: float = 1.0, extra: str = "") -> None:
+    def circle(
+        self,
+        x: float,
+        y: float,
+        r: float,
+        fill: str,
+        stroke: str | None = None,
+        stroke_width: float = 1.0,
+        extra: str = "",
+    ) -> None:
         s = f' stroke="{stroke}" stroke-width="{_n(stroke_width)}"' if stroke else ""
-        self.parts.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="{fill}"{s}{extra}/>')
+        self.parts.append(
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="{fill}"{s}{extra}/>'
+        )
 
-    def path(self, d: str, stroke: str = "none", width: float = 1.0, fill: str = "none",
-             extra: str = "") -> None:
-        self.parts.append(f'<path d="{d}" fill="{fill}" stroke="{stroke}" stroke-width="{_n(width)}"'
-                          f'{extra}/>')
+    def path(
+        self, d: str, stroke: str = "none", width: float = 1.0, fill: str = "none", extra: str = ""
+    ) -> None:
+        self.parts.append(
+            f'<path d="{d}" fill="{fill}" stroke="{stroke}" stroke-width="{_n(width)}"{extra}/>'
+        )
 
-    def polygon(self, points: list[tuple[float, float]], fill: str, stroke: str | None = None,
-                stroke_width: float = 1.0, extra: str = "") -> None:
+    def polygon(
+        self,
+        points: list[tuple[float, float]],
+        fill: str,
+        stroke: str | None = None,
+        stroke_width: float = 1.0,
+        extra: str = "",
+    ) -> None:
         pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
-        s = f' stroke="{stroke}" stroke-width="{_n(stroke_width)}" stroke-linejoin="round"' if stroke else ""
+        s = (
+            f' stroke="{stroke}" stroke-width="{_n(stroke_width)}" stroke-linejoin="round"'
+            if stroke
+            else ""
+        )
         self.parts.append(f'<polygon points="{pts}" fill="{fill}"{s}{extra}/>')
 
-    def text(self, x: float, y: float, text: str, size: float, fill: str = "#000", bold: bool = False,
-             anchor: str = "middle", halo: str | None = None, fit: float | None = None) -> None:
+    def text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        size: float,
+        fill: str = "#000",
+        bold: bool = False,
+        anchor: str = "middle",
+        halo: str | None = None,
+        fit: float | None = None,
+    ) -> None:
         """Text with its baseline at y, anchored at x by its start, middle or end; `halo`
         outlines it so it stays legible over track; `fit` condenses it (to 3/4 width at most)
         and then shrinks it to at most that width."""
@@ -92,9 +137,12 @@ class Svg:
         self.text(self.width - margin, 36, right, 17, "#1A1A1A", anchor="end", fit=room)
 
     def document(self) -> str:
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
-                f'viewBox="0 0 {self.width} {self.height}" stroke-linecap="round">'
-                + "".join(self.parts) + "</svg>")
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
+            f'viewBox="0 0 {self.width} {self.height}" stroke-linecap="round">'
+            + "".join(self.parts)
+            + "</svg>"
+        )
 
 
 def rasterize(svg: Svg) -> Image.Image:
@@ -111,7 +159,9 @@ def rasterize_document(document: str) -> Image.Image:
     width, height = cairo_surface.get_width(), cairo_surface.get_height()
     data = cairo_surface.get_data()
     # cairo stores premultiplied native-endian ARGB: on little-endian hosts that is BGRa bytes
-    return Image.frombuffer("RGBA", (width, height), data, "raw", "BGRa", cairo_surface.get_stride(), 1)
+    return Image.frombuffer(
+        "RGBA", (width, height), data, "raw", "BGRa", cairo_surface.get_stride(), 1
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -122,7 +172,9 @@ def _condensed(text: str, size: float, bold: bool, squeeze: float) -> tuple[Imag
     left, top, right, bottom = font.getbbox(text, anchor="ms")
     mask = Image.new("L", (right - left + 2, bottom - top + 2))
     ImageDraw.Draw(mask).text((1 - left, 1 - top), text, fill=255, font=font, anchor="ms")
-    narrow = mask.resize((max(1, round(mask.width * squeeze)), mask.height), Image.Resampling.LANCZOS)
+    narrow = mask.resize(
+        (max(1, round(mask.width * squeeze)), mask.height), Image.Resampling.LANCZOS
+    )
     return narrow, -narrow.width // 2, top - 1
 
 
@@ -134,8 +186,15 @@ def draw_texts(image: Image.Image, texts: list[Text]) -> Image.Image:
             image.paste(t.fill, (round(t.x) + dx, round(t.y) + dy), mask)
             continue
         halo = max(1, round(t.size / 7)) if t.halo else 0
-        draw.text((t.x, t.y), t.text, fill=t.fill, font=pil_font(t.bold, t.size), anchor=_ANCHORS[t.anchor],
-                  stroke_width=halo, stroke_fill=t.halo)
+        draw.text(
+            (t.x, t.y),
+            t.text,
+            fill=t.fill,
+            font=pil_font(t.bold, t.size),
+            anchor=_ANCHORS[t.anchor],
+            stroke_width=halo,
+            stroke_fill=t.halo,
+        )
     return image
 
 
@@ -154,8 +213,9 @@ def encode_png(image: Image.Image) -> bytes:
     """PNG bytes of a palette image (no dithering, fast octree), at a fast zlib level: these
     images are posted to phones, where bytes matter, and thrown away."""
     out = io.BytesIO()
-    paletted = image.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE,
-                                             dither=Image.Dither.NONE)
+    paletted = image.convert("RGB").quantize(
+        PNG_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
     paletted.putpalette(_snapped(paletted.getpalette() or []))
     paletted.save(out, "PNG", compress_level=6)
     return out.getvalue()
@@ -170,10 +230,10 @@ def _snapped(palette: list[int]) -> list[int]:
     exact = drawing_colours()
     out = list(palette)
     for i in range(0, len(out) - 2, 3):
-        entry = out[i:i + 3]
+        entry = out[i : i + 3]
         best = min(exact, key=lambda c: sum(abs(a - b) for a, b in zip(entry, c)))
         if sum(abs(a - b) for a, b in zip(entry, best)) <= SNAP:
-            out[i:i + 3] = best
+            out[i : i + 3] = best
     return out
 
 
@@ -182,7 +242,11 @@ def drawing_colours() -> tuple[tuple[int, int, int], ...]:
     """Every colour the renderer draws with: the literals in render/*.py and the tints of the
     company colours, as RGB."""
     from render import palette as pal
-    found = {m for path in Path(__file__).parent.glob("*.py")
-             for m in re.findall(r"#[0-9A-Fa-f]{6}\b", path.read_text(encoding="utf-8"))}
+
+    found = {
+        m
+        for path in Path(__file__).parent.glob("*.py")
+        for m in re.findall(r"#[0-9A-Fa-f]{6}\b", path.read_text(encoding="utf-8"))
+    }
     found.update(pal.tint(c, s) for c in pal.OKABE_ITO.values() for s in (0.25, 0.3))
-    return tuple(sorted({tuple(int(c[k:k + 2], 16) for k in (1, 3, 5)) for c in found}))  # type: ignore[misc]
+    return tuple(sorted({tuple(int(c[k : k + 2], 16) for k in (1, 3, 5)) for c in found}))  # type: ignore[misc]

@@ -7,6 +7,7 @@ centred on the shared corner). A lone city sits in the middle; several stations 
 towards one of their exits, the least crowded one; a town on a through track is a bar across
 it. Layouts depend only on (orientation, art), so they are cached.
 """
+
 from __future__ import annotations
 
 import math
@@ -32,13 +33,17 @@ def edge_mid(orientation: Orientation, edge: int) -> Pt:
 
 def hex_corners(orientation: Orientation) -> list[Pt]:
     start = 30.0 if orientation == "pointy" else 0.0
-    return [(math.cos(math.radians(start + 60 * k)), math.sin(math.radians(start + 60 * k)))
-            for k in range(6)]
+    return [
+        (math.cos(math.radians(start + 60 * k)), math.sin(math.radians(start + 60 * k)))
+        for k in range(6)
+    ]
 
 
 def inside_hex(orientation: Orientation, p: Pt, margin: float = 0.0) -> bool:
-    return all(p[0] * dx + p[1] * dy <= APOTHEM - margin
-               for dx, dy in (edge_dir(orientation, e) for e in range(6)))
+    return all(
+        p[0] * dx + p[1] * dy <= APOTHEM - margin
+        for dx, dy in (edge_dir(orientation, e) for e in range(6))
+    )
 
 
 def _dist(a: Pt, b: Pt) -> float:
@@ -71,7 +76,10 @@ class Segment:
 
     def point(self, t: float) -> Pt:
         if self.centre is None:
-            return (self.p0[0] + (self.p1[0] - self.p0[0]) * t, self.p0[1] + (self.p1[1] - self.p0[1]) * t)
+            return (
+                self.p0[0] + (self.p1[0] - self.p0[0]) * t,
+                self.p0[1] + (self.p1[1] - self.p0[1]) * t,
+            )
         a0, d = self._angles()
         r = self.radius
         return self.centre[0] + r * math.cos(a0 + d * t), self.centre[1] + r * math.sin(a0 + d * t)
@@ -136,8 +144,13 @@ class Stop:
     def slot_centres(self) -> list[Pt]:
         ca, sa = math.cos(self.angle), math.sin(self.angle)
         first = -(self.slots - 1) * CITY_R
-        return [(self.pos[0] + (first + 2 * CITY_R * i) * ca, self.pos[1] + (first + 2 * CITY_R * i) * sa)
-                for i in range(self.slots)]
+        return [
+            (
+                self.pos[0] + (first + 2 * CITY_R * i) * ca,
+                self.pos[1] + (first + 2 * CITY_R * i) * sa,
+            )
+            for i in range(self.slots)
+        ]
 
 
 @dataclass
@@ -146,14 +159,24 @@ class Layout:
     tracks: list[Segment] = field(default_factory=list)
     terminals: list[int] = field(default_factory=list)  # edges with tapered offboard track
     stops: list[Stop] = field(default_factory=list)
-    revenues: list[tuple[Pt | None, int]] = field(default_factory=list)  # (near this station, value)
-    occupied: list[tuple[Pt, float, bool]] = field(default_factory=list)  # (point, clearance, is track)
+    revenues: list[tuple[Pt | None, int]] = field(
+        default_factory=list
+    )  # (near this station, value)
+    occupied: list[tuple[Pt, float, bool]] = field(
+        default_factory=list
+    )  # (point, clearance, is track)
 
     def city(self, index: int) -> Stop | None:
         return next((s for s in self.stops if s.kind == "city" and s.index == index), None)
 
-    def free_spot(self, half_w: float, half_h: float, candidates: list[Pt],
-                  near: Pt | None = None, over_track: bool = False) -> tuple[Pt, float]:
+    def free_spot(
+        self,
+        half_w: float,
+        half_h: float,
+        candidates: list[Pt],
+        near: Pt | None = None,
+        over_track: bool = False,
+    ) -> tuple[Pt, float]:
         """The candidate centre of a half_w x half_h box that stays inside the hex and keeps
         furthest from stations, labels and (unless `over_track`, for haloed text) track;
         earlier candidates win ties, and `near` pulls towards a point. Returns the spot and its
@@ -181,7 +204,10 @@ class Layout:
         nx, ny = max(2, math.ceil(half_w / 0.06)), max(2, math.ceil(half_h / 0.06))
         for i in range(nx + 1):
             for j in range(ny + 1):
-                p = (centre[0] - half_w + 2 * half_w * i / nx, centre[1] - half_h + 2 * half_h * j / ny)
+                p = (
+                    centre[0] - half_w + 2 * half_w * i / nx,
+                    centre[1] - half_h + 2 * half_h * j / ny,
+                )
                 self.occupied.append((p, 0.04, False))
 
 
@@ -192,8 +218,13 @@ def _box_distance(c: Pt, hw: float, hh: float, p: Pt) -> float:
 
 
 def ring(radius: float, count: int = 12, start_deg: float = 0.0) -> list[Pt]:
-    return [(radius * math.cos(math.radians(start_deg + 360 * k / count)),
-             radius * math.sin(math.radians(start_deg + 360 * k / count))) for k in range(count)]
+    return [
+        (
+            radius * math.cos(math.radians(start_deg + 360 * k / count)),
+            radius * math.sin(math.radians(start_deg + 360 * k / count)),
+        )
+        for k in range(count)
+    ]
 
 
 # -- station placement --------------------------------------------------------------------------
@@ -218,9 +249,11 @@ def layout(orientation: Orientation, art: Art) -> Layout:
     lay = Layout(orientation)
     exits: dict[End, list[int]] = {}
     links: dict[End, list[End]] = {}
-    nodes: list[End] = ([End("city", i) for i in range(len(art.cities))]
-                        + [End("town", i) for i in range(len(art.towns))]
-                        + [End("halt", i) for i in range(art.halts)])
+    nodes: list[End] = (
+        [End("city", i) for i in range(len(art.cities))]
+        + [End("town", i) for i in range(len(art.towns))]
+        + [End("halt", i) for i in range(art.halts)]
+    )
     for n in nodes:
         exits[n], links[n] = [], []
     edge_use = [0] * 6
@@ -298,7 +331,9 @@ def _spread(stops: list[Stop], gap: float = 0.05, limit: float = 0.6) -> list[St
                     r = math.hypot(*s.pos)
                     if 1e-6 < r < limit:
                         grow = min(limit, r + gap) / r
-                        stops[k] = Stop(s.kind, s.index, (s.pos[0] * grow, s.pos[1] * grow), s.slots, s.angle)
+                        stops[k] = Stop(
+                            s.kind, s.index, (s.pos[0] * grow, s.pos[1] * grow), s.slots, s.angle
+                        )
                         moved = True
                 a = stops[i]
         if not moved:
@@ -315,13 +350,21 @@ def _bar_positions(tracks: list[Segment]) -> list[float]:
                 for k, other in ((i, j), (j, i)):
                     here, there = tracks[k].point(0.5), tracks[other].point(0.5)
                     ahead = tracks[k].point(0.7)
-                    away = (ahead[0] - here[0]) * (here[0] - there[0]) + (ahead[1] - here[1]) * (here[1] - there[1])
+                    away = (ahead[0] - here[0]) * (here[0] - there[0]) + (ahead[1] - here[1]) * (
+                        here[1] - there[1]
+                    )
                     ts[k] = 0.72 if away > 0 or (away == 0 and k == i) else 0.28
     return ts
 
 
-def _place(orientation: Orientation, art: Art, nodes: list[End], exits: dict[End, list[int]],
-           links: dict[End, list[End]], edge_use: list[int]) -> dict[End, Pt]:
+def _place(
+    orientation: Orientation,
+    art: Art,
+    nodes: list[End],
+    exits: dict[End, list[int]],
+    links: dict[End, list[End]],
+    edge_use: list[int],
+) -> dict[End, Pt]:
     if not nodes:
         return {}
     if len(nodes) == 1:
@@ -337,14 +380,24 @@ def _place(orientation: Orientation, art: Art, nodes: list[End], exits: dict[End
         placed[hubs[0]] = (0.0, 0.0)
 
     def crowd(direction: float) -> float:
-        c = sum(use * _weight(_angle_diff(direction, e), _PATH_W) for e, use in enumerate(edge_use) if use)
+        c = sum(
+            use * _weight(_angle_diff(direction, e), _PATH_W)
+            for e, use in enumerate(edge_use)
+            if use
+        )
         return c + sum(_weight(_angle_diff(direction, d), _STOP_W) for d in directions)
 
-    for n in sorted((n for n in nodes if exits[n] and n not in placed), key=lambda n: min(exits[n])):
+    for n in sorted(
+        (n for n in nodes if exits[n] and n not in placed), key=lambda n: min(exits[n])
+    ):
         es = sorted(exits[n])
         candidates = [float(e) for e in es]
         if len(es) == 2 and (es[1] - es[0]) % 6 != 3:
-            mean = es[0] + ((es[1] - es[0]) % 6) / 2 if (es[1] - es[0]) % 6 < 3 else es[1] + ((es[0] - es[1]) % 6) / 2
+            mean = (
+                es[0] + ((es[1] - es[0]) % 6) / 2
+                if (es[1] - es[0]) % 6 < 3
+                else es[1] + ((es[0] - es[1]) % 6) / 2
+            )
             candidates.append(mean % 6)
         best = min(candidates, key=lambda d: (round(crowd(d), 6), candidates.index(d)))
         directions.append(best)
@@ -374,7 +427,9 @@ def _toward(orientation: Orientation, direction: float) -> Pt:
 
 def _revenues(lay: Layout, art: Art) -> None:
     """One revenue for the tile when all its stations pay the same, else one per station."""
-    values: dict[tuple[str, int], int] = {("city", i): rev for i, (rev, _slots) in enumerate(art.cities)}
+    values: dict[tuple[str, int], int] = {
+        ("city", i): rev for i, (rev, _slots) in enumerate(art.cities)
+    }
     values.update({("town", i): rev for i, rev in enumerate(art.towns)})
     shown = {v for v in values.values() if v > 0}
     if len(shown) == 1:

@@ -1,4 +1,5 @@
 """Shared fixtures: keep this small; feature-specific helpers live in their own test modules."""
+
 from __future__ import annotations
 
 import pytest

@@ -5,6 +5,7 @@ Shared by the Discord test modules. Thread posts are read from each thread's `se
 buttons are pressed the way discord.py dispatches them after a restart: from the custom id
 alone, through the item class whose template matches it.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -16,10 +17,10 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 from discord import app_commands
 
-from bot.discord_ui.buttons import DYNAMIC_ITEMS
-from bot.discord_ui.app import RailchatBot
 from bot.core.service import GameService
 from bot.core.store import Store
+from bot.discord_ui.app import RailchatBot
+from bot.discord_ui.buttons import DYNAMIC_ITEMS
 
 GUILD, CHANNEL = 500, 600
 _ids = itertools.count(9000)
@@ -46,9 +47,15 @@ class Response:
     def is_done(self) -> bool:
         return self.deferred or bool(self.sent)
 
-    async def send_message(self, content: str, *, ephemeral: bool = False,
-                           files: list[discord.File] = (), view: discord.ui.View | None = None,
-                           **_: object) -> None:
+    async def send_message(
+        self,
+        content: str,
+        *,
+        ephemeral: bool = False,
+        files: list[discord.File] = (),
+        view: discord.ui.View | None = None,
+        **_: object,
+    ) -> None:
         assert not self.is_done(), "an interaction is answered once"
         self.sent.append(Sent(content, ephemeral, [f.filename for f in files], _buttons(view)))
 
@@ -61,12 +68,25 @@ class Followup:
     def __init__(self, response: Response) -> None:
         self.response = response
 
-    async def send(self, content: str, *, ephemeral: bool = False,
-                   files: list[discord.File] = (), view: discord.ui.View | None = None,
-                   **_: object) -> None:
+    async def send(
+        self,
+        content: str,
+        *,
+        ephemeral: bool = False,
+        files: list[discord.File] = (),
+        view: discord.ui.View | None = None,
+        **_: object,
+    ) -> None:
         assert self.response.is_done(), "followups come after the first answer"
-        self.response.sent.append(Sent(content, ephemeral, [f.filename for f in files],
-                                       _buttons(view), [f.fp.getvalue() for f in files]))
+        self.response.sent.append(
+            Sent(
+                content,
+                ephemeral,
+                [f.filename for f in files],
+                _buttons(view),
+                [f.fp.getvalue() for f in files],
+            )
+        )
 
 
 @dataclass
@@ -93,15 +113,19 @@ class Message:
         self.files: dict[str, bytes] = {}
         self.uploads: list[tuple[str, int]] = []
         self.edits = 0
-        self._apply(files=kwargs.get("files", []), embed=kwargs.get("embed"),
-                    view=kwargs.get("view"))
+        self._apply(
+            files=kwargs.get("files", []), embed=kwargs.get("embed"), view=kwargs.get("view")
+        )
         mentions = kwargs.get("allowed_mentions")
         users = mentions.users if mentions is not None else []
         self.pinged = [u.id for u in users] if isinstance(users, list) else []
 
     def _apply(self, *, files: list[Any], embed: Any, view: Any) -> None:
-        kept = {a.filename: self.files[a.filename] for a in files
-                if isinstance(a, SimpleNamespace) and a.filename in self.files}
+        kept = {
+            a.filename: self.files[a.filename]
+            for a in files
+            if isinstance(a, SimpleNamespace) and a.filename in self.files
+        }
         for f in files:
             if isinstance(f, discord.File):
                 data = f.fp.getvalue()
@@ -111,13 +135,23 @@ class Message:
         self.attachments = [SimpleNamespace(filename=name) for name in kept]
         self.embed, self.view = embed, view
 
-    async def edit(self, *, content: str | None = None, attachments: list[Any] | None = None,
-                   embed: Any = None, view: Any = None, **_: object) -> "Message":
+    async def edit(
+        self,
+        *,
+        content: str | None = None,
+        attachments: list[Any] | None = None,
+        embed: Any = None,
+        view: Any = None,
+        **_: object,
+    ) -> Message:
         self.edits += 1
         if content is not None:
             self.content = content
-        self._apply(files=attachments if attachments is not None else list(self.attachments),
-                    embed=embed, view=view)
+        self._apply(
+            files=attachments if attachments is not None else list(self.attachments),
+            embed=embed,
+            view=view,
+        )
         return self
 
 
@@ -135,8 +169,9 @@ def make_thread(thread_id: int) -> MagicMock:
     async def fetch_message(message_id: int) -> Message:
         found = next((m for m in thread.messages if m.id == message_id), None)
         if found is None:
-            raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
-                                   "Unknown Message")
+            raise discord.NotFound(
+                SimpleNamespace(status=404, reason="Not Found"), "Unknown Message"
+            )
         return found
 
     thread.send = AsyncMock(side_effect=send)
@@ -150,11 +185,23 @@ def posts(thread: MagicMock) -> list[Post]:
     `thread.send.reset_mock()`."""
     out = []
     sent = len(thread.send.call_args_list)
-    for m in thread.messages[len(thread.messages) - sent:]:
-        buttons = [(item.item.custom_id, getattr(item.item, "label", None) or "")
-                   for item in m.view.children] if m.view else []
-        menu = next((list(i.item.options) for i in (m.view.children if m.view else [])
-                     if isinstance(i.item, discord.ui.Select)), [])
+    for m in thread.messages[len(thread.messages) - sent :]:
+        buttons = (
+            [
+                (item.item.custom_id, getattr(item.item, "label", None) or "")
+                for item in m.view.children
+            ]
+            if m.view
+            else []
+        )
+        menu = next(
+            (
+                list(i.item.options)
+                for i in (m.view.children if m.view else [])
+                if isinstance(i.item, discord.ui.Select)
+            ),
+            [],
+        )
         out.append(Post(m.content, dict(m.files), buttons, m.pinged, m.embed, m.edits, menu))
     return out
 
@@ -171,8 +218,13 @@ class World:
         self.dms: list[tuple[int, str]] = []
         bot.get_channel = self.threads.get  # the gateway cache, offline
         bot.get_user = lambda user_id: SimpleNamespace(
-            id=user_id, send=AsyncMock(side_effect=lambda text, embed=None: self.dms.append(
-                (user_id, text) if embed is None else (user_id, text, embed.title))))
+            id=user_id,
+            send=AsyncMock(
+                side_effect=lambda text, embed=None: self.dms.append(
+                    (user_id, text) if embed is None else (user_id, text, embed.title)
+                )
+            ),
+        )
 
     async def _create_thread(self, **kwargs: object) -> MagicMock:
         thread = make_thread(700 + len(self.threads))
@@ -180,27 +232,46 @@ class World:
         self.threads[thread.id] = thread
         return thread
 
-    def interaction(self, user_id: int, *, where: int | None = None, admin: bool = False,
-                    interaction_id: int | None = None, guild: int = GUILD,
-                    channel_admin: bool = False, **typed: Any):
+    def interaction(
+        self,
+        user_id: int,
+        *,
+        where: int | None = None,
+        admin: bool = False,
+        interaction_id: int | None = None,
+        guild: int = GUILD,
+        channel_admin: bool = False,
+        **typed: Any,
+    ):
         """`typed`: options already filled in (what autocomplete sees). `admin`: Manage
         Threads in the server `guild`; `channel_admin`: only in the channel used."""
         channel = self.channel if where is None else self.threads[where]
         response = Response()
         return SimpleNamespace(
-            id=interaction_id or next(_ids), client=self.bot, guild_id=guild,
-            channel=channel, channel_id=channel.id,
-            user=SimpleNamespace(id=user_id, display_name=f"user{user_id}",
-                                 mention=f"<@{user_id}>",
-                                 guild_permissions=discord.Permissions(manage_threads=admin)),
+            id=interaction_id or next(_ids),
+            client=self.bot,
+            guild_id=guild,
+            channel=channel,
+            channel_id=channel.id,
+            user=SimpleNamespace(
+                id=user_id,
+                display_name=f"user{user_id}",
+                mention=f"<@{user_id}>",
+                guild_permissions=discord.Permissions(manage_threads=admin),
+            ),
             permissions=discord.Permissions(manage_threads=admin or channel_admin),
-            response=response, followup=Followup(response),
+            response=response,
+            followup=Followup(response),
             namespace=SimpleNamespace(**{"game": None, **typed}),
-            command=None)
+            command=None,
+        )
 
     def command(self, name: str, group: str | None = "game") -> app_commands.Command:
-        command = (self.bot.tree.get_command(name) if group is None
-                   else self.bot.tree.get_command(group).get_command(name))
+        command = (
+            self.bot.tree.get_command(name)
+            if group is None
+            else self.bot.tree.get_command(group).get_command(name)
+        )
         assert command is not None, name
         return command
 
@@ -213,8 +284,9 @@ class World:
     async def play(self, name: str, interaction, **kwargs):
         return await self.run(name, interaction, group="play", **kwargs)
 
-    async def suggest(self, command: str, option: str, interaction, current: str = "",
-                      group: str = "play") -> list[app_commands.Choice]:
+    async def suggest(
+        self, command: str, option: str, interaction, current: str = "", group: str = "play"
+    ) -> list[app_commands.Choice]:
         cmd = self.command(command, group)
         callback = cmd._params[option].autocomplete
         return await callback(cmd.binding, interaction, current)
@@ -251,18 +323,23 @@ def fake_renderer(game, view: str, *focus: object) -> bytes:
     from io import BytesIO
 
     from PIL import Image
+
     buffer = BytesIO()
     shade = len(game.actions) % 256
-    colour = {"map": (shade, 0, 0), "market": (0, shade, 0), "sheet": (shade, shade, 0),
-              "focus": (0, 0, shade)}.get(
-        view, (shade, shade, shade))
+    colour = {
+        "map": (shade, 0, 0),
+        "market": (0, shade, 0),
+        "sheet": (shade, shade, 0),
+        "focus": (0, 0, shade),
+    }.get(view, (shade, shade, shade))
     Image.new("RGB", (2, 2), colour).save(buffer, format="PNG")
     return buffer.getvalue()
 
 
 async def make_world(db_path, *, renderer=fake_renderer, seed: int = 7) -> World:
-    bot = RailchatBot(GameService(Store(db_path), new_seed=lambda: seed), renderer=renderer,
-                      post_delay=0)
+    bot = RailchatBot(
+        GameService(Store(db_path), new_seed=lambda: seed), renderer=renderer, post_delay=0
+    )
     await bot.load_cogs()
     return World(bot)
 

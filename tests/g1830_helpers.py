@@ -1,4 +1,5 @@
 """Small drivers for hand-built 1830 positions in rule tests."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,8 +18,11 @@ def new_game(n: int = 4, **options: Any) -> EighteenGame:
 
 
 def act(game: EighteenGame, entity: Any, type_: str, **fields: Any) -> dict[str, Any]:
-    etype = "player" if isinstance(entity, int) else ("company" if entity in {c.sym for c in game.companies}
-                                                      else "corporation")
+    etype = (
+        "player"
+        if isinstance(entity, int)
+        else ("company" if entity in {c.sym for c in game.companies} else "corporation")
+    )
     return game.process({"type": type_, "entity": entity, "entity_type": etype, **fields})
 
 

@@ -6,6 +6,7 @@ read, or the same interaction sent twice. Every answer is sorted into a tally; a
 user should never see (an exception, "Something went wrong", a raw database error) is kept
 whole in `bad`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -23,9 +24,15 @@ from bot.core.service import GameService
 from bot.core.store import Store
 
 SEATS = (Caller(10, "Ann"), Caller(11, "Bob"), Caller(12, "Cy"))
-EXPECTED_REFUSALS = ("changed while your command was handled", "database is busy",
-                     "only the player who made the last action", "has no action to undo",
-                     "asks to take back", "rewind to a number", "has no action to take back")
+EXPECTED_REFUSALS = (
+    "changed while your command was handled",
+    "database is busy",
+    "only the player who made the last action",
+    "has no action to undo",
+    "asks to take back",
+    "rewind to a number",
+    "has no action to take back",
+)
 NEVER = ("Something went wrong", "Traceback", "database is locked", "UNIQUE", "IntegrityError")
 
 
@@ -38,8 +45,9 @@ class Tally:
     def note(self, kind: str, result: Result | None, error: BaseException | None = None) -> None:
         if error is not None:
             where = traceback.extract_tb(error.__traceback__)[-1]
-            self.bad.append(f"{kind}: {type(error).__name__}: {error} at {where.filename}:"
-                            f"{where.lineno}")
+            self.bad.append(
+                f"{kind}: {type(error).__name__}: {error} at {where.filename}:{where.lineno}"
+            )
             return
         assert result is not None
         text = result.error or result.text
@@ -53,15 +61,17 @@ class Tally:
                 self.applied += 1
         else:
             known = next((word for word in EXPECTED_REFUSALS if word in result.error), None)
-            self.outcomes[f"{kind} refused ({known})" if known else
-                          f"{kind} refused: {result.error}"] += 1
+            self.outcomes[
+                f"{kind} refused ({known})" if known else f"{kind} refused: {result.error}"
+            ] += 1
 
 
 async def setup_game(db_path: Path) -> int:
     """A started, free-for-all Tally game for the three seats; returns its id."""
     service = GameService(Store(db_path), new_seed=lambda: 1)
-    created = await service.create_game(SEATS[0], "tally", seats=3,
-                                        options={"free_for_all": True, "target": 10**9})
+    created = await service.create_game(
+        SEATS[0], "tally", seats=3, options={"free_for_all": True, "target": 10**9}
+    )
     for caller in SEATS[1:]:
         await service.join(created.game_id, caller)
     await service.start(created.game_id, SEATS[0])
@@ -90,8 +100,12 @@ async def play(db_path: Path, game_id: int, *, seconds: float, tasks: int, seed:
             roll = mine.random()
             interaction = mine.getrandbits(60)
             if roll < 0.75:
-                action = {"type": "add", "amount": mine.randint(1, 9), "entity": seat + 1,
-                          "entity_type": "player"}
+                action = {
+                    "type": "add",
+                    "amount": mine.randint(1, 9),
+                    "entity": seat + 1,
+                    "entity_type": "player",
+                }
                 await one("act", service.act(game_id, caller, action, interaction))
                 if roll < 0.05:  # the same interaction again (a retried request)
                     await one("act", service.act(game_id, caller, action, interaction))
@@ -99,8 +113,9 @@ async def play(db_path: Path, game_id: int, *, seconds: float, tasks: int, seed:
                 await one("undo", service.undo(game_id, caller, interaction))
             elif roll < 0.88:
                 count = service.store.action_count(game_id)
-                await one("rewind", service.rewind(game_id, SEATS[0], max(0, count - 2),
-                                                   interaction))
+                await one(
+                    "rewind", service.rewind(game_id, SEATS[0], max(0, count - 2), interaction)
+                )
             else:
                 await one("status", service.status(game_id))
             await asyncio.sleep(0)
@@ -114,13 +129,16 @@ def main() -> None:
     """`python -m tests.random_play DB GAME SECONDS TASKS SEED`: one process's share, as JSON
     (after a first line "ready", printed once loaded, so that a test starts its own share then)."""
     from tests.titles_for_tests import register
+
     register()
     db, game, seconds, tasks, seed = sys.argv[1:6]
     print("ready", flush=True)
-    tally = asyncio.run(play(Path(db), int(game), seconds=float(seconds), tasks=int(tasks),
-                             seed=int(seed)))
-    print(json.dumps({"applied": tally.applied, "outcomes": dict(tally.outcomes),
-                      "bad": tally.bad}))
+    tally = asyncio.run(
+        play(Path(db), int(game), seconds=float(seconds), tasks=int(tasks), seed=int(seed))
+    )
+    print(
+        json.dumps({"applied": tally.applied, "outcomes": dict(tally.outcomes), "bad": tally.bad})
+    )
 
 
 if __name__ == "__main__":

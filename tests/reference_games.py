@@ -4,6 +4,7 @@ Copies of the 1830 and 1860 game records live under tests/data/fixtures so that 
 own; ../shared/fixtures (when it is beside the checkout) may hold more, and its copy of a game
 wins. A set is a folder name such as "1830" or "random/1830".
 """
+
 from __future__ import annotations
 
 import gzip
@@ -30,8 +31,10 @@ def game_files(game_set: str) -> list[Path]:
 def require_games(game_set: str) -> list[Path]:
     files = game_files(game_set)
     if not files:
-        pytest.skip(f"no recorded games for {game_set}: neither tests/data/fixtures/{game_set} "
-                    f"nor ../shared/fixtures/{game_set} exists")
+        pytest.skip(
+            f"no recorded games for {game_set}: neither tests/data/fixtures/{game_set} "
+            f"nor ../shared/fixtures/{game_set} exists"
+        )
     return files
 
 
@@ -50,18 +53,44 @@ def reference_states(path: Path) -> list[dict[str, Any]]:
 
 
 # Public-state fields compared with the reference engine's lines (../shared/fixtures/STATES.md).
-COMPARED = ("round", "turn", "round_num", "active", "phase", "bank", "players", "corporations",
-            "companies", "tiles", "depot", "discarded", "finished")
+COMPARED = (
+    "round",
+    "turn",
+    "round_num",
+    "active",
+    "phase",
+    "bank",
+    "players",
+    "corporations",
+    "companies",
+    "tiles",
+    "depot",
+    "discarded",
+    "finished",
+)
 
 
 def state_differences(ours: Any, theirs: Any, where: str = "") -> list[str]:
     """Field paths where two public states differ, e.g. "corporations.PRR.cash: ours 0 ref 80"."""
     if isinstance(ours, dict) and isinstance(theirs, dict):
-        return [d for k in sorted(set(ours) | set(theirs), key=str)
-                for d in state_differences(ours.get(k), theirs.get(k), f"{where}.{k}" if where else str(k))]
-    if isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs) and \
-            all(isinstance(x, dict) for x in ours):
-        return [d for i, (a, b) in enumerate(zip(ours, theirs)) for d in state_differences(a, b, f"{where}[{i}]")]
+        return [
+            d
+            for k in sorted(set(ours) | set(theirs), key=str)
+            for d in state_differences(
+                ours.get(k), theirs.get(k), f"{where}.{k}" if where else str(k)
+            )
+        ]
+    if (
+        isinstance(ours, list)
+        and isinstance(theirs, list)
+        and len(ours) == len(theirs)
+        and all(isinstance(x, dict) for x in ours)
+    ):
+        return [
+            d
+            for i, (a, b) in enumerate(zip(ours, theirs))
+            for d in state_differences(a, b, f"{where}[{i}]")
+        ]
     return [] if ours == theirs else [f"{where}: ours {ours!r} ref {theirs!r}"]
 
 
@@ -85,5 +114,7 @@ def first_divergence(path: Path) -> tuple[int, str | None]:
             action = data["actions"][theirs["idx"]] if theirs["idx"] >= 0 else None
             return n, f"after action index {theirs['idx']} ({action}): " + "; ".join(diffs[:8])
     if len(seen) != len(ref):
-        return min(len(seen), len(ref)), stopped or f"{len(seen)} states, {len(ref)} reference lines"
+        return min(
+            len(seen), len(ref)
+        ), stopped or f"{len(seen)} states, {len(ref)} reference lines"
     return len(ref), None

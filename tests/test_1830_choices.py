@@ -1,5 +1,6 @@
 """The legal-action lists (autocomplete and buttons) offer only what the rules accept, and offer
 what the players of the recorded games actually did."""
+
 from __future__ import annotations
 
 import copy
@@ -9,6 +10,7 @@ from typing import Any
 from engine.eighteen import io
 from engine.eighteen.entities import Player
 from tests.reference_games import require_games
+
 
 def acting_player(entity: Any) -> Player:
     """The player who acts for an entity: a company's president, a private's owner (or its
@@ -34,9 +36,25 @@ def test_every_offered_action_is_accepted_and_the_recorded_move_is_offered() -> 
                     scratch = copy.deepcopy(game)
                     scratch.process(dict(choice.action))
                 offered_types = {c.action["type"] for c in choices}
-                if action["type"] in ("bid", "par", "buy_shares", "sell_shares", "lay_tile", "place_token",
-                                      "run_routes", "dividend", "buy_train", "discard_train", "pass"):
-                    assert action["type"] in offered_types, (path.stem, n, action, sorted(offered_types))
+                if action["type"] in (
+                    "bid",
+                    "par",
+                    "buy_shares",
+                    "sell_shares",
+                    "lay_tile",
+                    "place_token",
+                    "run_routes",
+                    "dividend",
+                    "buy_train",
+                    "discard_train",
+                    "pass",
+                ):
+                    assert action["type"] in offered_types, (
+                        path.stem,
+                        n,
+                        action,
+                        sorted(offered_types),
+                    )
                 checked += 1
             game.process(io.imported(action))
     assert checked > 100

@@ -1,4 +1,5 @@
 """The one-sentence summaries posted to the game thread say what the action did."""
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ def test_sentences_name_places_amounts_and_what_was_passed() -> None:
     for action, sentence in said:
         assert sentence.endswith("."), sentence
         if action["type"] == "lay_tile":
-            assert action["hex"] in sentence and "(" in sentence           # hex and its name
+            assert action["hex"] in sentence and "(" in sentence  # hex and its name
         if action["type"] == "run_routes":
             last_run[action["entity"]] = sum(r["revenue"] for r in action["routes"])
         if action["type"] == "dividend" and action["kind"] == "payout":
@@ -34,8 +35,14 @@ def test_consequences_follow_the_sentence() -> None:
     said: list[str] = []
     io.load(data, on_state=lambda i, a, g: said.append(g.describe(a)))
     text = "\n".join(said)
-    for expected in ("NYNH floats and receives $710.", "Phase 4 begins", "2-trains rust",
-                     "Player 3 becomes president of PRR.", "Operating Round 1.1 begins.",
-                     "Player 1 receives a 10% PRR share with CA.", "Player 4 is bankrupt.",
-                     "Game over (bankrupt): Player 2 $1477"):
+    for expected in (
+        "NYNH floats and receives $710.",
+        "Phase 4 begins",
+        "2-trains rust",
+        "Player 3 becomes president of PRR.",
+        "Operating Round 1.1 begins.",
+        "Player 1 receives a 10% PRR share with CA.",
+        "Player 4 is bankrupt.",
+        "Game over (bankrupt): Player 2 $1477",
+    ):
         assert expected in text, expected

@@ -1,5 +1,6 @@
 """Acceptance: recorded 18xx.games 1830 games (real ones, and complete random games played
 through the 18xx.games engine) replay to their results, state by state."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,21 @@ from engine.eighteen import io
 from engine.eighteen.states import public_state
 from tests.reference_games import game_files, game_path, reference_states
 
-COMPARED = ("round", "turn", "round_num", "active", "phase", "bank", "players", "corporations",
-            "companies", "tiles", "depot", "discarded", "finished")
+COMPARED = (
+    "round",
+    "turn",
+    "round_num",
+    "active",
+    "phase",
+    "bank",
+    "players",
+    "corporations",
+    "companies",
+    "tiles",
+    "depot",
+    "discarded",
+    "finished",
+)
 SETS = ("1830", "random/1830", "generated/1830")
 GAMES = [(s, p.stem) for s in SETS for p in game_files(s)]
 IDS = [f"{s}/{stem}" for s, stem in GAMES]
@@ -44,7 +58,8 @@ def test_fixture_matches_reference_state_after_every_action(game_set: str, name:
         for key in COMPARED:
             assert ours[key] == theirs[key], (
                 f"{name}: first divergence after action index {theirs['idx']} (id {theirs['id']}, "
-                f"{theirs['type']}) in '{key}'")
+                f"{theirs['type']}) in '{key}'"
+            )
 
 
 @pytest.mark.parametrize(("game_set", "name"), GAMES, ids=IDS)

@@ -1,5 +1,6 @@
 """Rules checked in real positions taken from the recorded games: forced train purchase with the
 president's cash, emergency sales, diesel trade-in, bankruptcy, and refusals that change nothing."""
+
 from __future__ import annotations
 
 import hashlib
@@ -27,7 +28,9 @@ def load_upto(name: str, last_index: int) -> EighteenGame:
 
 
 def fingerprint(game: EighteenGame) -> str:
-    blob = json.dumps([public_state(game), game.snapshot(), len(game.actions)], sort_keys=True, default=str)
+    blob = json.dumps(
+        [public_state(game), game.snapshot(), len(game.actions)], sort_keys=True, default=str
+    )
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -56,8 +59,9 @@ def test_forced_purchase_needs_the_presidents_cash_and_only_what_is_needed() -> 
     all_nyc = [s.id for s in pres.shares_of(nyc)]
     if len(all_nyc) > 1:
         with pytest.raises(IllegalAction, match="more than needed"):
-            game.process(player_action(pres.id, "sell_shares", shares=all_nyc,
-                                       percent=10 * len(all_nyc)))
+            game.process(
+                player_action(pres.id, "sell_shares", shares=all_nyc, percent=10 * len(all_nyc))
+            )
         assert fingerprint(game) == before
     # the president pays part only for the cheapest train in the bank, not a diesel
     with pytest.raises(IllegalAction, match="must buy the cheapest train"):
@@ -79,7 +83,7 @@ def test_forced_purchase_needs_the_presidents_cash_and_only_what_is_needed() -> 
 
 
 def test_diesel_trade_in_costs_800_and_returns_the_four_to_the_market() -> None:
-    game = load_upto("29133", 437)             # ERIE has just bought a 4 from another company
+    game = load_upto("29133", 437)  # ERIE has just bought a 4 from another company
     erie = game.corporation("ERIE")
     assert "4" in [t.name for t in erie.trains]
     with pytest.raises(IllegalAction, match="costs \\$800"):
@@ -105,8 +109,11 @@ def test_first_five_closes_privates_and_forces_discards() -> None:
     files = {p.stem: p for p in require_games("1830")}
     data = json.loads(files["1830_game_end_bank"].read_text())
     effective = io.effective_actions(data["actions"])
-    first5 = next(i for i, (_, a) in enumerate(effective)
-                  if a["type"] == "buy_train" and str(a.get("train", "")).startswith("5-"))
+    first5 = next(
+        i
+        for i, (_, a) in enumerate(effective)
+        if a["type"] == "buy_train" and str(a.get("train", "")).startswith("5-")
+    )
     game = io.load(data, upto=effective[first5 - 1][0]).game
     assert game.phases.name == "4" and any(not c.closed for c in game.companies)
     game.process(io.imported(effective[first5][1]))
@@ -117,35 +124,65 @@ def test_first_five_closes_privates_and_forces_discards() -> None:
         assert game.round.active_step().description == "Discard Trains"
 
 
-ACTION_TYPES = ["bid", "pass", "par", "buy_shares", "sell_shares", "buy_company", "lay_tile", "place_token",
-                "run_routes", "dividend", "buy_train", "discard_train", "bankrupt", "nonsense"]
+ACTION_TYPES = [
+    "bid",
+    "pass",
+    "par",
+    "buy_shares",
+    "sell_shares",
+    "buy_company",
+    "lay_tile",
+    "place_token",
+    "run_routes",
+    "dividend",
+    "buy_train",
+    "discard_train",
+    "bankrupt",
+    "nonsense",
+]
 
 
 def random_action(draw: Any, game: EighteenGame) -> dict[str, Any]:
-    entities = ([("player", p.id) for p in game.player_list] + [("corporation", c.sym) for c in game.corporations]
-                + [("company", c.sym) for c in game.companies] + [("player", 999)])
+    entities = (
+        [("player", p.id) for p in game.player_list]
+        + [("corporation", c.sym) for c in game.corporations]
+        + [("company", c.sym) for c in game.companies]
+        + [("player", 999)]
+    )
     etype, entity = draw(st.sampled_from(entities))
-    action: dict[str, Any] = {"type": draw(st.sampled_from(ACTION_TYPES)), "entity": entity, "entity_type": etype}
+    action: dict[str, Any] = {
+        "type": draw(st.sampled_from(ACTION_TYPES)),
+        "entity": entity,
+        "entity_type": etype,
+    }
     corp = draw(st.sampled_from([c.sym for c in game.corporations] + ["XYZ"]))
     hexes = [h["hex"] for h in game.data["map"]["hexes"]] + ["Z99"]
     tiles = [f"{t['name']}-0" for t in game.data["tiles"]] + ["999-0"]
-    action.update({
-        "company": draw(st.sampled_from([c.sym for c in game.companies] + ["??"])),
-        "price": draw(st.integers(-50, 2000)),
-        "corporation": corp,
-        "share_price": draw(st.sampled_from(["100,0,6", "67,5,6", "55,1,1", "x"])),
-        "shares": [f"{corp}_{draw(st.integers(0, 9))}"],
-        "percent": draw(st.sampled_from([10, 20, 30])),
-        "hex": draw(st.sampled_from(hexes)),
-        "tile": draw(st.sampled_from(tiles)),
-        "rotation": draw(st.integers(-1, 6)),
-        "city": draw(st.sampled_from(["57-0-0", "D14-0-0", "E19", "59-0-1", "bad"])),
-        "kind": draw(st.sampled_from(["payout", "withhold", "half"])),
-        "train": draw(st.sampled_from(["2-0", "3-1", "4-0", "5-0", "6-0", "D-0", "D-7"])),
-        "routes": [{"train": draw(st.sampled_from(["2-0", "3-0", "4-0"])),
-                    "connections": [["H12", "H10"]], "hexes": ["H12", "H10"], "revenue": 50,
-                    "nodes": ["H12-0", "H10-0"]}],
-    })
+    action.update(
+        {
+            "company": draw(st.sampled_from([c.sym for c in game.companies] + ["??"])),
+            "price": draw(st.integers(-50, 2000)),
+            "corporation": corp,
+            "share_price": draw(st.sampled_from(["100,0,6", "67,5,6", "55,1,1", "x"])),
+            "shares": [f"{corp}_{draw(st.integers(0, 9))}"],
+            "percent": draw(st.sampled_from([10, 20, 30])),
+            "hex": draw(st.sampled_from(hexes)),
+            "tile": draw(st.sampled_from(tiles)),
+            "rotation": draw(st.integers(-1, 6)),
+            "city": draw(st.sampled_from(["57-0-0", "D14-0-0", "E19", "59-0-1", "bad"])),
+            "kind": draw(st.sampled_from(["payout", "withhold", "half"])),
+            "train": draw(st.sampled_from(["2-0", "3-1", "4-0", "5-0", "6-0", "D-0", "D-7"])),
+            "routes": [
+                {
+                    "train": draw(st.sampled_from(["2-0", "3-0", "4-0"])),
+                    "connections": [["H12", "H10"]],
+                    "hexes": ["H12", "H10"],
+                    "revenue": 50,
+                    "nodes": ["H12-0", "H10-0"],
+                }
+            ],
+        }
+    )
     return action
 
 
@@ -153,7 +190,9 @@ POSITIONS = [("29133", 60), ("29133", 200), ("26855", 300), ("1830_game_end_bank
 
 
 @pytest.mark.parametrize("name,index", POSITIONS)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_refused_actions_change_nothing(name: str, index: int, data: Any) -> None:
     game = load_upto(name, index)
@@ -170,8 +209,11 @@ def test_refused_actions_change_nothing(name: str, index: int, data: Any) -> Non
 def test_deals_with_another_players_property_name_that_player(name: str) -> None:
     data = json.loads(next(p for p in require_games("1830") if p.stem == name).read_text())
     effective = dict(io.effective_actions(data["actions"]))
-    deals = [(i, a) for i, a in effective.items()
-             if a["type"] == "buy_company" or (a["type"] == "buy_train" and "variant" not in a)]
+    deals = [
+        (i, a)
+        for i, a in effective.items()
+        if a["type"] == "buy_company" or (a["type"] == "buy_train" and "variant" not in a)
+    ]
     assert deals
     for index, deal in deals:
         game = load_upto(name, max(i for i in effective if i < index))
@@ -180,7 +222,7 @@ def test_deals_with_another_players_property_name_that_player(name: str) -> None
             seller = game.company(deal["company"]).owner
         else:
             source = game.train(deal["train"]).owner
-            seller = getattr(source, "president", None)      # a company's president; the bank has none
+            seller = getattr(source, "president", None)  # a company's president; the bank has none
         expected = seller.id if seller is not None and seller is not buyer.owner else None
         assert game.counterparty(deal) == expected
 
@@ -204,4 +246,7 @@ def test_token_choices_name_the_hex() -> None:
     for pid in [p.id for p in game.player_list]:
         for choice in game.legal_actions(pid):
             if choice.action["type"] == "place_token":
-                assert "(" in choice.label and "-" not in choice.label.split(" in ", 1)[1].split(" ")[0]
+                assert (
+                    "(" in choice.label
+                    and "-" not in choice.label.split(" in ", 1)[1].split(" ")[0]
+                )

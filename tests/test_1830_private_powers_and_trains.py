@@ -1,5 +1,6 @@
 """1830 rules that the complete random 18xx.games games reach and real games rarely do, each
 checked in a position of one of those games where it decides what happens."""
+
 from __future__ import annotations
 
 import json
@@ -32,8 +33,8 @@ def test_turn_stays_open_with_only_pass_while_the_operator_can_still_use_a_priva
     assert game.active_entities() == [prr]
     assert "pass" in types_for(game, prr) and "buy_company" not in types_for(game, prr)
     assert types_for(game, cs) == {"lay_tile"}
-    game.process(actions[175])                      # CS lays on B20: the power is used up,
-    assert game.active_entities() == [game.corporation("B&M")]   # so PRR's turn ends
+    game.process(actions[175])  # CS lays on B20: the power is used up,
+    assert game.active_entities() == [game.corporation("B&M")]  # so PRR's turn ends
 
 
 def test_teleport_lay_only_during_the_owning_corporations_track_step() -> None:
@@ -45,15 +46,23 @@ def test_teleport_lay_only_during_the_owning_corporations_track_step() -> None:
     game.process({"type": "pass", "entity": "ERIE", "entity_type": "corporation"})
     assert "lay_tile" not in types_for(game, dh)
     with pytest.raises(IllegalAction):
-        game.process({"type": "lay_tile", "entity": "DH", "entity_type": "company", "hex": "F16",
-                      "tile": "57-1", "rotation": 4})
+        game.process(
+            {
+                "type": "lay_tile",
+                "entity": "DH",
+                "entity_type": "company",
+                "hex": "F16",
+                "tile": "57-1",
+                "rotation": 4,
+            }
+        )
 
 
 def test_teleport_station_is_the_corporations_next_token_free_and_its_token_of_the_turn() -> None:
-    game, actions = position("1830_3p_r3_s211", 82)         # DH laid 57 on F16
+    game, actions = position("1830_3p_r3_s211", 82)  # DH laid 57 on F16
     erie = game.corporation("ERIE")
     unused, cash = erie.tokens_unused, erie.cash
-    game.process(actions[83])                                # DH's token on F16
+    game.process(actions[83])  # DH's token on F16
     assert erie.tokens_unused == unused - 1
     assert erie.cash == cash
     assert erie.placed_tokens == ["E11", "F16"]
@@ -67,7 +76,7 @@ def test_a_route_needs_a_second_stop_reached_from_the_same_station() -> None:
     assert erie.trains and set(erie.placed_tokens) == {"E11", "F16"}
     assert len(game.board.reach("ERIE").nodes) >= 2
     assert not game.can_run_route(erie)
-    assert erie.share_price.price == 65                     # nothing run: withheld, price down
+    assert erie.share_price.price == 65  # nothing run: withheld, price down
 
 
 def test_trade_in_and_purchase_stay_open_at_the_train_limit() -> None:
@@ -76,7 +85,7 @@ def test_trade_in_and_purchase_stay_open_at_the_train_limit() -> None:
     bo = game.corporation("B&O")
     assert [t.name for t in bo.trains] == ["4", "4"] and game.train_limit == 2
     assert game.active_entities() == [bo] and "buy_train" in types_for(game, bo)
-    game.process(actions[537])                               # buys D-0 for $1100, no trade-in
+    game.process(actions[537])  # buys D-0 for $1100, no trade-in
     assert [t.name for t in bo.trains] == ["D"]
 
 
@@ -84,9 +93,9 @@ def test_a_lifted_home_token_keeps_its_place_among_the_stations() -> None:
     # ERIE's home token on E11 was lifted by the OO upgrade and put back: still its first station.
     game, actions = position("1830_3p_r3_s211", 244)
     erie = game.corporation("ERIE")
-    game.process(actions[245])                               # 59 on E11 lifts ERIE's token
+    game.process(actions[245])  # 59 on E11 lifts ERIE's token
     assert "E11" not in erie.placed_tokens
-    game.process(actions[246])                               # ERIE's token back in city 1
+    game.process(actions[246])  # ERIE's token back in city 1
     assert erie.placed_tokens[0] == "E11"
 
 
@@ -95,10 +104,10 @@ def test_a_company_once_seen_with_a_route_keeps_it() -> None:
     # lifted to choose its city again): 18xx.games remembers that route for the rest of the game.
     game, actions = position("1830_6p_oracle_s309", 400)
     erie = game.corporation("ERIE")
-    game.process(actions[401])                               # ERIE lays 9 on E13
+    game.process(actions[401])  # ERIE lays 9 on E13
     assert erie.trains and not game.board.route_available("ERIE")
     assert game.can_run_route(erie)
-    assert "run_routes" in types_for(game, erie)             # a run of nothing, as recorded
+    assert "run_routes" in types_for(game, erie)  # a run of nothing, as recorded
     game.process(actions[402])
 
 

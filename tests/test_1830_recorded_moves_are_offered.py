@@ -6,6 +6,7 @@ recorded move is matched by the same picks. Where a player chooses a price insid
 (bids, privates, trains between companies) or routes, the choice stands for the range: the
 engine itself accepting the recorded move (the replay) checks the exact number.
 """
+
 from __future__ import annotations
 
 import json
@@ -65,13 +66,20 @@ def test_every_recorded_move_is_among_the_legal_actions(path) -> None:
     game = io.new_game(data)
     checked = 0
     for _, action in io.effective_actions(data["actions"]):
-        if action["type"] not in ("message",) and action["type"] not in game.PROGRAM_TYPES \
-                and not game.finished:
+        if (
+            action["type"] not in ("message",)
+            and action["type"] not in game.PROGRAM_TYPES
+            and not game.finished
+        ):
             want = pick(game, action)
-            offered = {pick(game, c.action)
-                       for c in game.legal_actions(acting_player(game, action), kinds=[action["type"]])}
-            assert want in offered, (f"{path.stem} #{action.get('id')}: {want} not offered "
-                                     f"(offered: {sorted(map(str, offered))[:8]})")
+            offered = {
+                pick(game, c.action)
+                for c in game.legal_actions(acting_player(game, action), kinds=[action["type"]])
+            }
+            assert want in offered, (
+                f"{path.stem} #{action.get('id')}: {want} not offered "
+                f"(offered: {sorted(map(str, offered))[:8]})"
+            )
             checked += 1
         game.process(io.imported(action), atomic=False)
     assert checked > 100

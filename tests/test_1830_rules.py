@@ -1,4 +1,5 @@
 """1830 rules checked against the rule book's own worked examples (seeds/1830-rules-ru.txt)."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,17 +18,17 @@ def test_private_auction_example_from_the_rule_book() -> None:
     act(g, BRUCE, "bid", company="DH", price=75)
     act(g, ALEX, "bid", company="CA", price=170)
     act(g, GERALD, "bid", company="DH", price=80)
-    act(g, DAVE, "bid", company="SV", price=20)        # buys the cheapest
+    act(g, DAVE, "bid", company="SV", price=20)  # buys the cheapest
     act(g, BRUCE, "pass")
-    act(g, ALEX, "bid", company="CS", price=40)         # buys; DH goes to auction
-    assert g.active_players() == [BRUCE]               # lowest bidder speaks first
+    act(g, ALEX, "bid", company="CS", price=40)  # buys; DH goes to auction
+    assert g.active_players() == [BRUCE]  # lowest bidder speaks first
     act(g, BRUCE, "bid", company="DH", price=85)
     act(g, GERALD, "bid", company="DH", price=90)
     act(g, BRUCE, "bid", company="DH", price=95)
     act(g, GERALD, "pass")
-    assert g.active_players() == [GERALD]              # Alex bought last: Gerald is next
+    assert g.active_players() == [GERALD]  # Alex bought last: Gerald is next
     act(g, GERALD, "bid", company="MH", price=110)
-    assert g.active_players() == [GERALD]              # CA auction: Gerald's 165 is lowest
+    assert g.active_players() == [GERALD]  # CA auction: Gerald's 165 is lowest
     act(g, GERALD, "bid", company="CA", price=175)
     act(g, ALEX, "bid", company="CA", price=200)
     act(g, GERALD, "bid", company="CA", price=207)
@@ -60,12 +61,12 @@ def test_bids_must_rise_by_five_and_be_affordable() -> None:
 
 def test_all_pass_lowers_schuylkill_valley_until_it_is_free() -> None:
     g = new_game(2)
-    for _ in range(4):                  # 4 rounds of passes: SV drops 20 -> 0
+    for _ in range(4):  # 4 rounds of passes: SV drops 20 -> 0
         act(g, 1, "pass")
         act(g, 2, "pass")
     sv = g.company("SV")
     assert sv.owner is not None and sv.min_bid == 0
-    assert g.player(sv.owner.id).cash == 1200   # taken for free
+    assert g.player(sv.owner.id).cash == 1200  # taken for free
 
 
 def test_prr_par_and_sale_example() -> None:
@@ -81,7 +82,7 @@ def test_prr_par_and_sale_example() -> None:
     act(g, 2, "bid", company="BO", price=220)
     act(g, 2, "par", corporation="B&O", share_price="100,0,6")
     prr = g.corporation("PRR")
-    assert g.player(1).percent_of(prr) == 10       # CA's buyer got the free share
+    assert g.player(1).percent_of(prr) == 10  # CA's buyer got the free share
     # stock round 1 (no sales in the first stock round); player 3 has priority
     assert g.active_players() == [3]
     act(g, 3, "par", corporation="PRR", share_price="82,2,6")
@@ -92,9 +93,10 @@ def test_prr_par_and_sale_example() -> None:
     assert g.player(3).percent_of(prr) == 30 and g.player(1).percent_of(prr) == 20
     with pytest.raises(IllegalAction, match="first stock round"):
         act(g, 4, "sell_shares", shares=["B&O_1"], percent=10)
-    prr = g.corporation("PRR")   # a refused action rebuilds the game: fetch objects again
+    prr = g.corporation("PRR")  # a refused action rebuilds the game: fetch objects again
     assert prr.share_price.price == 82
     from engine.eighteen import shares as sh
+
     before = g.player(1).cash
     sh.sell(g, g.player(1), g.player(1).shares_of(prr), 20)
     assert g.player(1).cash - before == 164
@@ -106,11 +108,18 @@ def test_one_certificate_is_bought_at_a_time_from_the_ipo_or_market() -> None:
     """'A player may buy one share per turn', from the IPO or the market: two PRR shares in one
     purchase were taken, one share named twice was paid twice, and another player's share was
     taken from them (the bank paid), as the engine bought whatever certificates came."""
-    from engine.errors import InvalidAction
     from engine.eighteen.states import public_state
+    from engine.errors import InvalidAction
+
     g = new_game(4)
-    for pid, company, price in ((1, "SV", 20), (2, "CS", 40), (3, "DH", 70), (4, "MH", 110),
-                                (1, "CA", 160), (2, "BO", 220)):
+    for pid, company, price in (
+        (1, "SV", 20),
+        (2, "CS", 40),
+        (3, "DH", 70),
+        (4, "MH", 110),
+        (1, "CA", 160),
+        (2, "BO", 220),
+    ):
         act(g, pid, "bid", company=company, price=price)
     act(g, 2, "par", corporation="B&O", share_price="100,0,6")
     act(g, 3, "par", corporation="PRR", share_price="82,2,6")
@@ -119,7 +128,9 @@ def test_one_certificate_is_bought_at_a_time_from_the_ipo_or_market() -> None:
         act(g, 4, "buy_shares", shares=["PRR_2", "PRR_3"], percent=20)
     with pytest.raises(InvalidAction, match="names a share twice"):
         act(g, 4, "buy_shares", shares=["PRR_2", "PRR_2"], percent=20)
-    with pytest.raises(IllegalAction, match="B&O_0 belongs to Dave: shares are bought from the IPO"):
+    with pytest.raises(
+        IllegalAction, match="B&O_0 belongs to Dave: shares are bought from the IPO"
+    ):
         act(g, 4, "buy_shares", shares=["B&O_0"], percent=20)
     assert public_state(g) == before
     act(g, 4, "buy_shares", shares=["PRR_2"], percent=10)
@@ -135,12 +146,13 @@ def test_presidency_changes_when_another_player_holds_more() -> None:
     assert pres is not None and pres.percent_of(bo) == 20
     others = [p for p in g.player_list if p is not pres]
     from engine.eighteen import shares as sh
+
     challenger = others[0]
     sh.buy(g, challenger, [bo.shares_of(bo)[0]])
     sh.buy(g, challenger, [bo.shares_of(bo)[0]])
-    assert bo.owner is pres                     # a tie does not change the president
+    assert bo.owner is pres  # a tie does not change the president
     sh.buy(g, challenger, [bo.shares_of(bo)[0]])
-    assert bo.owner is challenger               # more shares: presidency moves
+    assert bo.owner is challenger  # more shares: presidency moves
     assert any(s.president for s in challenger.shares_of(bo))
     assert pres.percent_of(bo) == 20 and challenger.percent_of(bo) == 30
     assert all(not s.president for s in pres.shares_of(bo))
@@ -153,12 +165,14 @@ def test_dividend_example_pool_shares_pay_the_treasury() -> None:
     bo = g.corporation("B&O")
     pres = bo.owner
     from engine.eighteen.shares import move_share
+
     for s in bo.shares_of(bo)[:3]:
         move_share(s, pres)
     for s in bo.shares_of(bo)[:2]:
         move_share(s, g.pool)
     assert (pres.percent_of(bo), bo.percent_of(bo), g.pool.percent_of(bo)) == (50, 30, 20)
     from engine.eighteen.operating import Dividend
+
     before_p, before_c, before_bank = pres.cash, bo.cash, g.bank.cash
 
     class _R:  # the dividend step only reads these from its round

@@ -1,6 +1,7 @@
 """What the turn prompt is told (who, for whom, step, cash, trains, what is compulsory) and
 the steps a turn passes over, announced with the engine's reason; positions of recorded games
 whose next recorded move shows what was due."""
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,10 @@ def test_a_train_the_company_must_buy_with_its_presidents_help() -> None:
     assert info.acting_for == "ERIE" and info.step == "Buy Trains"
     assert info.player == game.corporation("ERIE").owner.id
     assert "treasury $385" in info.facts and "trains none (limit 2)" in info.facts
-    assert info.compulsory == ("ERIE must buy a train (it has none; the cheapest costs $630; "
-                               "its president pays the $245 it lacks)")
+    assert info.compulsory == (
+        "ERIE must buy a train (it has none; the cheapest costs $630; "
+        "its president pays the $245 it lacks)"
+    )
     assert "To act: Player 2 for ERIE — Buy Trains (treasury $385;" in game.status_text()
 
 
@@ -72,9 +75,12 @@ def test_reference_lists_privates_phases_certificates_and_market_colours() -> No
     for p in state["players"]:
         certs = len(p["companies"]) + sum(
             pct // 10 - (1 if state["corporations"][sym]["president"] == p["id"] else 0)
-            for sym, pct in p["shares"].items())
+            for sym, pct in p["shares"].items()
+        )
         assert f"{game.player(p['id']).name}: {certs}/16" in text
-    assert "brown: shares do not count toward the certificate limit; a player may hold more " \
-           "than 60%; several shares may be bought in one turn" in text
+    assert (
+        "brown: shares do not count toward the certificate limit; a player may hold more "
+        "than 60%; several shares may be bought in one turn" in text
+    )
     assert game.reference("phases").startswith("**Phases**")
     assert len(game.reference("privates")) < 2000

@@ -1,6 +1,7 @@
 """Acceptance: 18xx.games 1860 games (3 real, 16 random, 4 generated here by the reference engine
 with the map and re-entry options) replay to their recorded results, and match the reference
 public state after every action."""
+
 from __future__ import annotations
 
 import json

@@ -1,6 +1,7 @@
 """1860 rules checked against the rule books' wording (../shared/rules/1860_spec.md and the rule
 books it cites): the opening auction, the zig-zag market's bands, sales, leased trains, the
 director's certificate in the market, track allowances, exchanges, floating and scoring."""
+
 from __future__ import annotations
 
 import json
@@ -19,15 +20,21 @@ ANN, BOB, CAT = 1, 2, 3
 
 
 def new_game(n: int = 3, **options: Any) -> Game1860:
-    game = create_game("1860", [PlayerInfo(i + 1, name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"][:n])],
-                       options)
+    game = create_game(
+        "1860",
+        [PlayerInfo(i + 1, name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"][:n])],
+        options,
+    )
     assert isinstance(game, Game1860)
     return game
 
 
 def act(game: Game1860, entity: Any, type_: str, **fields: Any) -> dict[str, Any]:
-    etype = "player" if isinstance(entity, int) else ("company" if entity in {c.sym for c in game.companies}
-                                                      else "corporation")
+    etype = (
+        "player"
+        if isinstance(entity, int)
+        else ("company" if entity in {c.sym for c in game.companies} else "corporation")
+    )
     return game.process({"type": type_, "entity": entity, "entity_type": etype, **fields})
 
 
@@ -44,16 +51,16 @@ def parred(game: Game1860, sym: str, price: int) -> Any:
 
 # -- the opening auction (§4) -----------------------------------------------------------------
 def test_auction_with_no_bids_goes_to_the_opener_for_nothing() -> None:
-    """"If nobody bids, the first player who passed wins for £0 and must buy an item.\""""
+    """ "If nobody bids, the first player who passed wins for £0 and must buy an item.\""""
     g = new_game()
     for pid in (ANN, BOB, CAT):
         act(g, pid, "pass")
     assert g.active_players() == [ANN]
     with pytest.raises(IllegalAction):
-        act(g, ANN, "pass")                       # the winner must take something
+        act(g, ANN, "pass")  # the winner must take something
     act(g, ANN, "bid", company="BHC", price=30)
     assert g.player(ANN).cash == 670 - 30 and g.company("BHC").owner is g.player(ANN)
-    assert g.active_players() == [BOB]            # the next auction opens left of the winner
+    assert g.active_players() == [BOB]  # the next auction opens left of the winner
 
 
 def test_a_winner_who_cannot_afford_the_cheapest_item_pays_all_their_cash() -> None:
@@ -72,11 +79,11 @@ def test_bids_rise_by_five_and_leave_the_price_of_the_cheapest_item() -> None:
     with pytest.raises(IllegalAction, match="at least £15"):
         act(g, BOB, "bid", price=12)
     with pytest.raises(IllegalAction, match="at most £640"):
-        act(g, BOB, "bid", price=645)             # 670 - 30 (BHC)
+        act(g, BOB, "bid", price=645)  # 670 - 30 (BHC)
     act(g, BOB, "bid", price=15)
     act(g, CAT, "pass")
     act(g, ANN, "pass")
-    assert g.active_players() == [BOB] and g.player(BOB).cash == 655    # the premium is paid
+    assert g.active_players() == [BOB] and g.player(BOB).cash == 655  # the premium is paid
     act(g, BOB, "par", corporation="IOW", share_price="100")
     assert g.player(BOB).cash == 455 and g.corporation("IOW").owner is g.player(BOB)
 
@@ -87,20 +94,28 @@ def test_director_certificates_in_the_auction_take_layer_one_pars_only() -> None
         act(g, pid, "pass")
     with pytest.raises(IllegalAction) as refused:
         act(g, ANN, "par", corporation="C&N", share_price="68")
-    assert str(refused.value) == ("C&N is started at £100, £90, £82 or £74 (the par range of "
-                                  "layer 1); '68' is not one of them")
+    assert str(refused.value) == (
+        "C&N is started at £100, £90, £82 or £74 (the par range of "
+        "layer 1); '68' is not one of them"
+    )
     with pytest.raises(IllegalAction, match="; a par needs a price$"):
         act(g, ANN, "par", corporation="C&N")
 
 
 def test_priority_after_the_auction_goes_to_the_most_cash() -> None:
     g = new_game()
-    picks = [(ANN, "bid", {"company": "RPSC", "price": 130}), (BOB, "bid", {"company": "BHC", "price": 30}),
-             (CAT, "bid", {"company": "CMH", "price": 90}), (ANN, "bid", {"company": "YHC", "price": 50}),
-             (BOB, "par", {"corporation": "C&N", "share_price": "74"}),
-             (CAT, "par", {"corporation": "IOW", "share_price": "74"})]
-    for pid, kind, fields in picks:             # nobody bids: each opener takes an item for nothing
-        order = [ANN, BOB, CAT][[ANN, BOB, CAT].index(pid):] + [ANN, BOB, CAT][:[ANN, BOB, CAT].index(pid)]
+    picks = [
+        (ANN, "bid", {"company": "RPSC", "price": 130}),
+        (BOB, "bid", {"company": "BHC", "price": 30}),
+        (CAT, "bid", {"company": "CMH", "price": 90}),
+        (ANN, "bid", {"company": "YHC", "price": 50}),
+        (BOB, "par", {"corporation": "C&N", "share_price": "74"}),
+        (CAT, "par", {"corporation": "IOW", "share_price": "74"}),
+    ]
+    for pid, kind, fields in picks:  # nobody bids: each opener takes an item for nothing
+        order = [ANN, BOB, CAT][[ANN, BOB, CAT].index(pid) :] + [ANN, BOB, CAT][
+            : [ANN, BOB, CAT].index(pid)
+        ]
         for other in order:
             act(g, other, "pass")
         act(g, pid, kind, **fields)
@@ -110,8 +125,10 @@ def test_priority_after_the_auction_goes_to_the_most_cash() -> None:
 
 
 # -- the market (§1.6, §9.5) ---------------------------------------------------------------
-@pytest.mark.parametrize("paid,after", [(0, 90), (99, 100), (100, 110), (199, 110), (200, 122), (300, 134),
-                                        (400, 150), (1000, 150)])
+@pytest.mark.parametrize(
+    "paid,after",
+    [(0, 90), (99, 100), (100, 110), (199, 110), (200, 122), (300, 134), (400, 150), (1000, 150)],
+)
 def test_price_moves_by_payout_bands(paid: int, after: int) -> None:
     """Withhold: one column left; pay < price: stays; ≥1×, 2×, 3×, ≥4× the price: 1–4 columns right."""
     g = new_game()
@@ -137,7 +154,7 @@ def test_sales_do_not_move_a_company_that_has_not_operated_nor_after_the_8_4() -
     assert corp.share_price.price == 100
     corp.operating_history.append((1, 1, 0))
     g.move_price_on_sale(corp, 2)
-    assert corp.share_price.price == 90             # two cells: 100 -> 95 -> 90
+    assert corp.share_price.price == 90  # two cells: 100 -> 95 -> 90
     g.trigger_event("relax_cert_limit")
     g.move_price_on_sale(corp, 2)
     assert corp.share_price.price == 90 and g.cert_limit == 999
@@ -158,6 +175,7 @@ def test_the_director_may_sell_the_certificate_to_the_market_leaving_no_director
     g = new_game(2)
     corp = parred(g, "NGStL", 68)
     from engine.eighteen import shares as sh
+
     ann, bob = g.player(ANN), g.player(BOB)
     sh.buy(g, ann, [corp.all_shares[0]])
     sh.buy(g, ann, [corp.all_shares[1]])
@@ -181,28 +199,29 @@ def test_a_private_is_exchanged_for_a_share_once_its_company_is_parred() -> None
     cmh = g.company("CMH")
     cmh.owner = ann
     ann.companies.append(cmh)
-    assert g.exchange_shares(cmh) == []                    # C&N not parred yet
+    assert g.exchange_shares(cmh) == []  # C&N not parred yet
     parred(g, "C&N", 90)
     share = g.exchange_shares(cmh)[0]
     g.exchange(cmh, share)
     assert cmh.closed and ann.percent_of(g.corporation("C&N")) == 10
-    assert "C&N_8" not in g.reserved                        # all C&N shares are buyable now
+    assert "C&N_8" not in g.reserved  # all C&N shares are buyable now
 
 
 def test_floating_needs_half_sold_from_the_ipo_not_counting_the_market() -> None:
     g = new_game()
     corp = parred(g, "IWNJ", 62)
     from engine.eighteen import shares as sh
+
     ann = g.player(ANN)
     for i in range(4):
-        sh.buy(g, ann, [corp.all_shares[i]])               # 20 + 30 = 50% from the IPO ...
+        sh.buy(g, ann, [corp.all_shares[i]])  # 20 + 30 = 50% from the IPO ...
     assert corp.floated and corp.cash == 620 and corp.placed_tokens == ["G7"]
     corp2 = parred(g, "FYN", 62)
     for i in range(3):
-        sh.buy(g, ann, [corp2.all_shares[i]])              # 40% from the IPO ...
+        sh.buy(g, ann, [corp2.all_shares[i]])  # 40% from the IPO ...
     corp2.operating_history.append((1, 1, 0))
-    sh.sell(g, ann, [corp2.all_shares[2]], 10)           # ... one of them sold to the market
-    sh.buy(g, g.player(BOB), [corp2.all_shares[3]])      # 50% has left the IPO, but players hold 40%
+    sh.sell(g, ann, [corp2.all_shares[2]], 10)  # ... one of them sold to the market
+    sh.buy(g, g.player(BOB), [corp2.all_shares[3]])  # 50% has left the IPO, but players hold 40%
     assert not corp2.floated
     sh.buy(g, g.player(BOB), [corp2.all_shares[4]])
     assert corp2.floated
@@ -231,7 +250,11 @@ def test_a_leased_train_earns_40_plus_20_per_stop_using_its_first_number_only() 
 
     def look(idx: int, action: dict[str, Any], game: Any) -> None:
         if idx in (213, 222):
-            seen[idx] = (list(game.last_route_revenues), game.corporation(action["entity"]) in game.insolvent_corps)
+            seen[idx] = (
+                list(game.last_route_revenues),
+                game.corporation(action["entity"]) in game.insolvent_corps,
+            )
+
     io.load(data, upto=222, on_state=look)
     assert seen[213] == ([80], True) and seen[222] == ([120], True)
 
@@ -239,12 +262,12 @@ def test_a_leased_train_earns_40_plus_20_per_stop_using_its_first_number_only() 
 # -- track (§7.1) -----------------------------------------------------------------------------------
 def test_a_second_yellow_lay_is_allowed_but_not_after_a_city_or_an_upgrade() -> None:
     data = json.loads(game_path("1860", "19354").read_text())
-    game = io.load(data, upto=50).game              # C&N's first turn: two yellow halts, F4 and G3
+    game = io.load(data, upto=50).game  # C&N's first turn: two yellow halts, F4 and G3
     act(game, "C&N", "lay_tile", hex="F4", tile="742-0", rotation=3)
     assert game.round.actions_for(game.corporation("C&N"))[:1] == ["lay_tile"]
     act(game, "C&N", "lay_tile", hex="G3", tile="741-0", rotation=5)
     assert "lay_tile" not in game.round.actions_for(game.corporation("C&N"))
-    game = io.load(data, upto=56).game              # IOW lays city tile 5 on J4 first: no second lay
+    game = io.load(data, upto=56).game  # IOW lays city tile 5 on J4 first: no second lay
     act(game, "IOW", "lay_tile", hex="J4", tile="5-0", rotation=1)
     assert "lay_tile" not in game.round.actions_for(game.corporation("IOW"))
 
@@ -253,15 +276,19 @@ def test_a_second_yellow_lay_is_allowed_but_not_after_a_city_or_an_upgrade() -> 
 def test_two_trains_may_not_share_the_track_between_two_stations_of_one_hex() -> None:
     """Cowes (F2) joins its city and its town inside the hex: only one train may use that track."""
     data = json.loads(game_path("1860", "19354").read_text())
-    game = io.load(data, upto=67).game            # C&N about to run its two 2+1s
-    both = [{"train": "2+1-0", "connections": [["F2 0.1"]]}, {"train": "2+1-1", "connections": [["F2 0.1"]]}]
+    game = io.load(data, upto=67).game  # C&N about to run its two 2+1s
+    both = [
+        {"train": "2+1-0", "connections": [["F2 0.1"]]},
+        {"train": "2+1-1", "connections": [["F2 0.1"]]},
+    ]
     with pytest.raises(IllegalAction, match="already used"):
         act(game, "C&N", "run_routes", routes=both)
-    assert game.best_routes(game.corporation("C&N"))[0] == 70      # what the players found
+    assert game.best_routes(game.corporation("C&N"))[0] == 70  # what the players found
 
 
 def test_the_route_finder_is_never_below_what_the_players_ran() -> None:
     from bot.cli.routes import route_checks
+
     checks = list(route_checks(json.loads(game_path("1860", "19354").read_text())))
     assert len(checks) == 75 and all(c.best >= c.recorded for c in checks)
     assert sum(c.best > c.recorded for c in checks) == 42
@@ -282,25 +309,34 @@ def test_an_upgrade_must_lie_within_reach_of_the_biggest_train() -> None:
     game = _before("1860_game_end_stock_market", 178)
     lay = {"type": "lay_tile", "entity": "IOW", "entity_type": "corporation"}
     for hex_id, tile, rotation in (("H6", "18-0", 3), ("I7", "755-0", 2), ("I9", "12-0", 2)):
-        with pytest.raises(IllegalAction, match=f"{hex_id} is beyond the reach of IOW's biggest train"):
+        with pytest.raises(
+            IllegalAction, match=f"{hex_id} is beyond the reach of IOW's biggest train"
+        ):
             game.process({**lay, "hex": hex_id, "tile": tile, "rotation": rotation})
     assert game.is_legal({**lay, "hex": "J4", "tile": "12-0", "rotation": 0})
     assert game.is_legal({**lay, "hex": "J6", "tile": "757-0", "rotation": 2})
 
 
 def test_a_company_without_a_train_cannot_upgrade() -> None:
-    game = _before("1860_game_end_bank", 125)      # IWNJ has no train yet; G7 holds a yellow tile
-    with pytest.raises(IllegalAction, match="IWNJ has no train, and only a company with a train may upgrade"):
+    game = _before("1860_game_end_bank", 125)  # IWNJ has no train yet; G7 holds a yellow tile
+    with pytest.raises(
+        IllegalAction, match="IWNJ has no train, and only a company with a train may upgrade"
+    ):
         act(game, "IWNJ", "lay_tile", hex="G7", tile="761-0", rotation=0)
 
 
 def test_an_upgrade_adds_usable_track_or_changes_a_reachable_value() -> None:
     """Semi-restrictive: IOW's tile 625 on K7 would only repeat track it has, at the same value."""
     game = _before("1860_game_end_bank", 221)
-    with pytest.raises(IllegalAction, match="adds no track IOW's trains can use and changes no value"):
+    with pytest.raises(
+        IllegalAction, match="adds no track IOW's trains can use and changes no value"
+    ):
         act(game, "IOW", "lay_tile", hex="K7", tile="625-0", rotation=1)
-    offered = {(c.action["hex"], c.action["rotation"]) for c in game.legal_actions(game.corporation("IOW").owner.id)
-               if c.action["type"] == "lay_tile" and c.action["tile"].startswith("625-")}
+    offered = {
+        (c.action["hex"], c.action["rotation"])
+        for c in game.legal_actions(game.corporation("IOW").owner.id)
+        if c.action["type"] == "lay_tile" and c.action["tile"].startswith("625-")
+    }
     assert ("K7", 1) not in offered
 
 
@@ -317,13 +353,28 @@ def test_ryde_s_green_tile_is_laid_only_as_printed() -> None:
 SLOW_ROUTE_GAMES = {"1860_2p_r3_s213", "1860_3p_r3_s212", "1860_2p_r3_s209"}
 
 
-@pytest.mark.parametrize("game_set,name", [
-    pytest.param(s, n, marks=pytest.mark.skipif(n in SLOW_ROUTE_GAMES and not os.environ.get("RAILCHAT_SLOW_TESTS"),
-                                                reason="slow: set RAILCHAT_SLOW_TESTS=1"))
-    for s in ("1860", "random/1860", "generated/1860") for n in game_ids(s) if n != "19354"])
-def test_the_route_finder_is_never_below_what_was_run_in_any_1860_game(game_set: str, name: str) -> None:
+@pytest.mark.parametrize(
+    "game_set,name",
+    [
+        pytest.param(
+            s,
+            n,
+            marks=pytest.mark.skipif(
+                n in SLOW_ROUTE_GAMES and not os.environ.get("RAILCHAT_SLOW_TESTS"),
+                reason="slow: set RAILCHAT_SLOW_TESTS=1",
+            ),
+        )
+        for s in ("1860", "random/1860", "generated/1860")
+        for n in game_ids(s)
+        if n != "19354"
+    ],
+)
+def test_the_route_finder_is_never_below_what_was_run_in_any_1860_game(
+    game_set: str, name: str
+) -> None:
     """Every run_routes of the other real games and of the random ones (run by 18xx.games' own
     route finder): the exact best is never below it."""
     from bot.cli.routes import route_checks
+
     checks = list(route_checks(json.loads(game_path(game_set, name).read_text())))
     assert checks and [c.action_id for c in checks if c.best < c.recorded] == []

@@ -3,6 +3,7 @@ reference games, listed moves are bent (other, extra or repeated certificates, o
 prices and companies); a bent move that is accepted must end in the public state of some listed
 move. This found a purchase of two certificates at once, a share named twice and paid twice,
 another player's share bought from under them and Mohawk & Hudson exchanged for two shares."""
+
 from __future__ import annotations
 
 import json
@@ -17,9 +18,13 @@ from engine.eighteen.states import public_state
 from engine.errors import GameError
 from tests.reference_games import game_path
 
-GAMES = [("random/1830", "1830_3p_r3_s202"), ("random/1830", "1830_4p_r3_s203"),
-         ("random/1860", "1860_3p_r3_s205"), ("generated/1860", "1860_g_3p_s5005")]
-EVERY = 30          # positions looked at: every 30th action
+GAMES = [
+    ("random/1830", "1830_3p_r3_s202"),
+    ("random/1830", "1830_4p_r3_s203"),
+    ("random/1860", "1860_3p_r3_s205"),
+    ("generated/1860", "1860_g_3p_s5005"),
+]
+EVERY = 30  # positions looked at: every 30th action
 
 
 def _free_terms(game: EighteenGame, action: dict[str, Any]) -> bool:
@@ -38,8 +43,12 @@ def _bent(rng: random.Random, game: EighteenGame, action: dict[str, Any]) -> lis
         named = list(action["shares"])
         for _ in range(4):
             other = rng.sample(share_ids, 2)
-            out += [{**action, "shares": other[:1]}, {**action, "shares": named + other[:1]},
-                    {**action, "shares": named + named[:1]}, {**action, "shares": other}]
+            out += [
+                {**action, "shares": other[:1]},
+                {**action, "shares": named + other[:1]},
+                {**action, "shares": named + named[:1]},
+                {**action, "shares": other},
+            ]
         out += [{**action, "percent": p} for p in (0, 10, 20, 30, 50)]
     for field in ("price", "rotation"):
         if isinstance(action.get(field), int):
@@ -63,8 +72,10 @@ def test_every_accepted_move_does_what_a_listed_move_does(game_set: str, name: s
             break
         for pid in game.active_players():
             listed = [c.action for c in game.legal_actions(pid)]
-            outcomes = {json.dumps(game.try_out(a, pid, lambda g, _: public_state(g)), sort_keys=True)
-                        for a in listed}
+            outcomes = {
+                json.dumps(game.try_out(a, pid, lambda g, _: public_state(g)), sort_keys=True)
+                for a in listed
+            }
             for action in listed:
                 for bent in _bent(rng, game, action):
                     if bent in listed or _free_terms(game, bent):

@@ -1,6 +1,7 @@
 """Benchmarks of autocomplete (skipped unless run with --benchmark-enable): the engine's legal
 choices at the slowest position of the recorded 1830 games (computed once per game version)
 and the cached answer every further keystroke gets. Discord waits 3 s for suggestions."""
+
 from __future__ import annotations
 
 import asyncio
@@ -31,7 +32,7 @@ def test_bench_legal_choices_uncached(benchmark):
 
 def test_bench_suggestions_from_the_cache(benchmark, db_path):
     data, _ = _position()
-    partial = {**data, "actions": data["actions"][:SLOW[1]]}
+    partial = {**data, "actions": data["actions"][: SLOW[1]]}
     service = GameService(Store(db_path))
     loop = asyncio.new_event_loop()
     users = list(range(1, len(data["players"]) + 1))
@@ -41,6 +42,7 @@ def test_bench_suggestions_from_the_cache(benchmark, db_path):
     def keystroke() -> list:
         choices = loop.run_until_complete(service.legal_actions(gid, user))
         return suggest(MOVES["buy"], "share", {}, choices, "PRR")
+
     assert keystroke()  # the first call fills the cache
     assert benchmark(keystroke)
     loop.close()

@@ -1,4 +1,5 @@
 """The hex grid, the 1830 map and tile data as the board reads them."""
+
 from __future__ import annotations
 
 import json
@@ -26,17 +27,30 @@ def board(title: dict) -> Board:
 def test_pointy_neighbours_follow_1830_sides() -> None:
     # 0 = SW, 1 = W, 2 = NW, 3 = NE, 4 = E, 5 = SE (1830 spec §1.7)
     assert [neighbour_id(Orientation.POINTY, "E19", s) for s in range(6)] == [
-        "F18", "E17", "D18", "D20", "E21", "F20"]
+        "F18",
+        "E17",
+        "D18",
+        "D20",
+        "E21",
+        "F20",
+    ]
 
 
 def test_flat_neighbours_follow_1860_sides() -> None:
     # 0 = S, 1 = SW, 2 = NW, 3 = N, 4 = NE, 5 = SE; letter = column (1860 spec §1.7)
-    assert [neighbour_id(Orientation.FLAT, "G5", s) for s in range(6)] == ["G7", "F6", "F4", "G3", "H4", "H6"]
+    assert [neighbour_id(Orientation.FLAT, "G5", s) for s in range(6)] == [
+        "G7",
+        "F6",
+        "F4",
+        "G3",
+        "H4",
+        "H6",
+    ]
 
 
 def test_coordinates_and_opposite_sides() -> None:
     assert split_coordinate("K13") == (10, 13)
-    assert neighbour_id(Orientation.POINTY, "A9", 2) is None     # no row above A
+    assert neighbour_id(Orientation.POINTY, "A9", 2) is None  # no row above A
     assert [opposite(s) for s in range(6)] == [3, 4, 5, 0, 1, 2]
     with pytest.raises(ValueError):
         split_coordinate("19E")
@@ -50,19 +64,28 @@ def test_both_title_layouts_are_recognised() -> None:
 
 def test_impassable_borders_cut_both_sides(board: Board) -> None:
     # E7|F8, C11|D12, C13|D12, B16|C17 (1830 spec §1.7)
-    for a, side in (("E7", 5), ("F8", 2), ("C11", 5), ("D12", 2), ("D12", 3), ("C13", 0), ("B16", 5), ("C17", 2)):
+    for a, side in (
+        ("E7", 5),
+        ("F8", 2),
+        ("C11", 5),
+        ("D12", 2),
+        ("D12", 3),
+        ("C13", 0),
+        ("B16", 5),
+        ("C17", 2),
+    ):
         assert side not in board.hexes[a].neighbours, (a, side)
     assert board.hexes["E7"].neighbours[3] == "D8"
 
 
 def test_gray_and_red_hexes_only_open_where_their_track_runs(board: Board) -> None:
-    assert 1 not in board.hexes["E11"].neighbours        # E9's blank east side
-    assert board.hexes["D10"].neighbours[0] == "E9"      # E9's track runs NE to D10
-    assert board.hexes["B10"].neighbours[2] == "A9"      # both Canada hexes open to Barrie
+    assert 1 not in board.hexes["E11"].neighbours  # E9's blank east side
+    assert board.hexes["D10"].neighbours[0] == "E9"  # E9's track runs NE to D10
+    assert board.hexes["B10"].neighbours[2] == "A9"  # both Canada hexes open to Barrie
     assert board.hexes["B10"].neighbours[3] == "A11"
-    assert 4 not in board.hexes["E7"].neighbours         # E9's blank west side
+    assert 4 not in board.hexes["E7"].neighbours  # E9's blank west side
     assert board.hexes["J14"].neighbours[0] == "K13" and board.hexes["J14"].neighbours[5] == "K15"
-    assert 4 not in board.hexes["J14"].neighbours        # J16 is off the map
+    assert 4 not in board.hexes["J14"].neighbours  # J16 is off the map
 
 
 def test_terrain_costs_match_the_spec(board: Board) -> None:
@@ -73,7 +96,10 @@ def test_terrain_costs_match_the_spec(board: Board) -> None:
 
 
 def test_tile_manifest_has_85_tiles(board: Board) -> None:
-    counts = {c: sum(t.count for t in board.tile_defs.values() if t.color == c) for c in ("yellow", "green", "brown")}
+    counts = {
+        c: sum(t.count for t in board.tile_defs.values() if t.color == c)
+        for c in ("yellow", "green", "brown")
+    }
     assert counts == {"yellow": 34, "green": 25, "brown": 26}
 
 
@@ -88,8 +114,13 @@ def test_upgrade_lists_agree_with_the_18xx_rule(board: Board) -> None:
                 continue
             if new.kind_counts() != old.kind_counts():
                 continue
-            if any(all(any(path_covers(old, p, new, q) for q in new.rotated_paths(r)) for p in old.paths)
-                   for r in range(6)):
+            if any(
+                all(
+                    any(path_covers(old, p, new, q) for q in new.rotated_paths(r))
+                    for p in old.paths
+                )
+                for r in range(6)
+            ):
                 computed.add(new.name)
         assert computed == set(old.upgrades), old.name
 
@@ -103,7 +134,13 @@ def test_offboard_revenue_by_phase_colour() -> None:
 
 def test_printed_tiles_read_like_18xx(board: Board) -> None:
     ny = board.tile_on("G19")
-    assert (ny.id, ny.name, ny.color, ny.label, ny.preprinted) == ("G19-0", "G19", "yellow", "NY", True)
+    assert (ny.id, ny.name, ny.color, ny.label, ny.preprinted) == (
+        "G19-0",
+        "G19",
+        "yellow",
+        "NY",
+        True,
+    )
     assert [c.revenue for c in ny.cities] == ["40", "40"]
     assert ny.paths == ("edge3-city0", "edge0-city1")
     assert board.tile_on("H12").paths == ("edge1-city0", "edge4-city0", "edge1-edge4")

@@ -1,6 +1,7 @@
 """What a company's stations reach (for track lays and tokens) is what a train could run to:
 a walk may not go round a loop and come back along its own track (1830 §8-9, "an unblocked
 route of any length"; 18xx.games' walk never crosses a hex side twice)."""
+
 from __future__ import annotations
 
 import json
@@ -8,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import IllegalAction
 from engine.eighteen.board import Board
 from engine.eighteen.board.router import enumerate_routes
+from engine.errors import IllegalAction
 from tests.test_router import CORPS, grow_network
 
 DATA = Path(__file__).resolve().parent.parent / "engine" / "data" / "1830.json"
@@ -29,18 +30,46 @@ def balloon() -> Board:
         row B:    B2    B4    B6    B8
     """
     manifest = json.loads(DATA.read_text())["tiles"]
-    hexes = [{"hex": h, "preprinted_color": "white", "layable_tiles": ["9"]} for h in ("A5", "A7", "B4", "B6", "B8")]
-    hexes.append({"hex": "B2", "cities": [{"revenue": 20, "slots": 1}], "paths": ["edge4-city0"],
-                  "preprinted_color": "yellow"})
-    hexes.append({"hex": "A3", "cities": [{"revenue": 20, "slots": 1}], "paths": ["edge5-city0", "edge4-city0"],
-                  "preprinted_color": "yellow"})
-    board = Board({"map": {"layout": "pointy-topped hexes", "hexes": hexes},
-                   "tiles": [t for t in manifest if t["name"] in ("7", "9", "23", "24")]})
-    for hex_id, tile, rotation in (("B4", "23", 4), ("B6", "24", 1), ("A7", "7", 5), ("B8", "7", 1)):
+    hexes = [
+        {"hex": h, "preprinted_color": "white", "layable_tiles": ["9"]}
+        for h in ("A5", "A7", "B4", "B6", "B8")
+    ]
+    hexes.append(
+        {
+            "hex": "B2",
+            "cities": [{"revenue": 20, "slots": 1}],
+            "paths": ["edge4-city0"],
+            "preprinted_color": "yellow",
+        }
+    )
+    hexes.append(
+        {
+            "hex": "A3",
+            "cities": [{"revenue": 20, "slots": 1}],
+            "paths": ["edge5-city0", "edge4-city0"],
+            "preprinted_color": "yellow",
+        }
+    )
+    board = Board(
+        {
+            "map": {"layout": "pointy-topped hexes", "hexes": hexes},
+            "tiles": [t for t in manifest if t["name"] in ("7", "9", "23", "24")],
+        }
+    )
+    for hex_id, tile, rotation in (
+        ("B4", "23", 4),
+        ("B6", "24", 1),
+        ("A7", "7", 5),
+        ("B8", "7", 1),
+    ):
         board.lay("X", hex_id, tile, rotation)
     board.place_token("B&O", "B2", 0)
     assert [board.tile_on(h).paths for h in ("B4", "B6", "A7", "B8")] == [
-        ("edge4-edge1", "edge4-edge2"), ("edge1-edge4", "edge1-edge3"), ("edge5-edge0",), ("edge1-edge2",)]
+        ("edge4-edge1", "edge4-edge2"),
+        ("edge1-edge4", "edge1-edge3"),
+        ("edge5-edge0",),
+        ("edge1-edge2",),
+    ]
     return board
 
 
@@ -68,7 +97,10 @@ def test_from_the_branch_the_loop_is_reached_and_the_stem_is_not(balloon: Board)
     reach = balloon.reach("PRR")
     assert (reach.edges["B4"], reach.edges["B6"], reach.edges["A5"]) == ({2, 4}, {1, 3, 4}, {1})
     assert balloon.network().node_at[("B2", 0)] not in reach.nodes
-    assert balloon.legal_lays("PRR", colors={"yellow"}, hexes=["A5"]) == [("A5", "9", 1), ("A5", "9", 4)]
+    assert balloon.legal_lays("PRR", colors={"yellow"}, hexes=["A5"]) == [
+        ("A5", "9", 1),
+        ("A5", "9", 4),
+    ]
 
 
 @pytest.mark.parametrize("seed, steps", [(0, 100), (5, 100), (1, 250)])
@@ -105,18 +137,27 @@ def test_the_network_renewed_for_one_lay_is_the_one_built_anew(title: str) -> No
         before = board._network_cache
         quick = board.network()
         tokens = {key: tuple(city.slots) for key, city in board._cities.items()}
-        full = TrackNetwork({h: board._current(h)[:2] for h in board.hexes}, board._neighbours, tokens)
+        full = TrackNetwork(
+            {h: board._current(h)[:2] for h in board.hexes}, board._neighbours, tokens
+        )
         renewed += before is not None and before[1].hex_slot is quick.hex_slot  # not built anew
         assert quick.nodes == full.nodes and quick.paths == full.paths
-        assert {k: sorted(v) for k, v in quick.edge_states.items() if v} == \
-            {k: sorted(v) for k, v in full.edge_states.items() if v}
-        assert {k: sorted(v) for k, v in quick.node_states.items() if v} == \
-            {k: sorted(v) for k, v in full.node_states.items() if v}
-        assert [(c.a, c.b, c.paths, c.sides) for c in quick.chains] == \
-            [(c.a, c.b, c.paths, c.sides) for c in full.chains]
+        assert {k: sorted(v) for k, v in quick.edge_states.items() if v} == {
+            k: sorted(v) for k, v in full.edge_states.items() if v
+        }
+        assert {k: sorted(v) for k, v in quick.node_states.items() if v} == {
+            k: sorted(v) for k, v in full.node_states.items() if v
+        }
+        assert [(c.a, c.b, c.paths, c.sides) for c in quick.chains] == [
+            (c.a, c.b, c.paths, c.sides) for c in full.chains
+        ]
         for corp in game.corporations:  # walks kept from the graph before the lay still hold
             fast, slow = quick.reach(corp.sym), full.reach(corp.sym)
-            assert (fast.nodes, fast.paths, dict(fast.edges)) == (slow.nodes, slow.paths, dict(slow.edges))
+            assert (fast.nodes, fast.paths, dict(fast.edges)) == (
+                slow.nodes,
+                slow.paths,
+                dict(slow.edges),
+            )
     assert renewed > 10
 
 
@@ -147,18 +188,23 @@ def test_a_walk_with_a_goal_answers_as_the_whole_reach_does(title: str) -> None:
         board = game.board
         network = board.network()
         for chain in network.chains:
-            network.chains_along(chain.hexes)       # remembered, for this graph and those after
+            network.chains_along(chain.hexes)  # remembered, for this graph and those after
         if lays % 20:
             continue
         tokens = {key: tuple(city.slots) for key, city in board._cities.items()}
-        full = TrackNetwork({h: board._current(h)[:2] for h in board.hexes}, board._neighbours, tokens)
+        full = TrackNetwork(
+            {h: board._current(h)[:2] for h in board.hexes}, board._neighbours, tokens
+        )
         for chain in full.chains:
-            assert [(c.a, c.b, c.paths, c.sides) for c in network.chains_along(chain.hexes)] == \
-                [(c.a, c.b, c.paths, c.sides) for c in full.chains_along(chain.hexes)]
+            assert [(c.a, c.b, c.paths, c.sides) for c in network.chains_along(chain.hexes)] == [
+                (c.a, c.b, c.paths, c.sides) for c in full.chains_along(chain.hexes)
+            ]
         for corp in game.corporations:
             whole = full.reach(corp.sym)
             for node in network.nodes:
-                assert network.reach(corp.sym, goal=Goal(nodes=frozenset({node.id}))).hit == (node.id in whole.nodes)
+                assert network.reach(corp.sym, goal=Goal(nodes=frozenset({node.id}))).hit == (
+                    node.id in whole.nodes
+                )
             for path in network.paths:
                 if path is not None:
                     hit = network.reach(corp.sym, goal=Goal(paths=frozenset({path.id}))).hit
@@ -187,7 +233,8 @@ def test_a_network_s_memo_is_its_own_and_not_its_variants(balloon: Board) -> Non
 
 @pytest.mark.parametrize("title", ["1830", "1860"])
 def test_a_walk_ending_when_every_state_is_entered_finds_what_the_whole_walk_finds(
-        title: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    title: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The walk ends once it has entered as many states as a walk that forgets where it has been
     could; that bound must cut only walks that find nothing new: every company's reach, at every
     5th lay of a recorded game, equals the reach of a walk that never ends early."""
@@ -206,6 +253,10 @@ def test_a_walk_ending_when_every_state_is_entered_finds_what_the_whole_walk_fin
             with monkeypatch.context() as m:
                 m.setattr(TrackNetwork, "_loose_states", lambda self, corp, starts: -1)
                 whole = network.reach(corp.sym)
-            assert (quick.paths, quick.nodes, dict(quick.edges)) == (whole.paths, whole.nodes, dict(whole.edges))
+            assert (quick.paths, quick.nodes, dict(quick.edges)) == (
+                whole.paths,
+                whole.nodes,
+                dict(whole.edges),
+            )
             compared += 1
     assert compared > 30

@@ -1,9 +1,10 @@
 """Values bounded where they are read (hours, ids, numbers, names), for the console as for
 Discord, and a reminder loop that survives whatever a database row holds."""
+
 from __future__ import annotations
 
 import io
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from tests.test_console import session
 from tests.test_service import ANN, BOB, CY, started
 
 NO_DOTENV = Path("/nonexistent/.env")
-NOW = datetime(2030, 1, 1, tzinfo=timezone.utc)
+NOW = datetime(2030, 1, 1, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -45,8 +46,9 @@ async def test_the_reminder_loop_survives_any_stored_value(service):
     db.execute("UPDATE games SET remind_hours = 1e300 WHERE id = ?", [broken[0]])
     db.execute("UPDATE games SET turn_since = 'yesterday' WHERE id = ?", [broken[1]])
     db.execute("UPDATE games SET reminded_at = '2029-13-45' WHERE id = ?", [broken[2]])
-    db.execute("UPDATE games SET turn_since = '2029-01-01T00:00:00' WHERE id = ?",
-               [broken[3]])  # no time zone: read as UTC
+    db.execute(
+        "UPDATE games SET turn_since = '2029-01-01T00:00:00' WHERE id = ?", [broken[3]]
+    )  # no time zone: read as UTC
     db.conn.commit()
     assert service.next_reminder() is not None
     due = await service.due_reminders(NOW)
@@ -64,8 +66,13 @@ def test_settings_refuse_endless_reminder_hours():
 async def test_console_numbers_beyond_sqlite_are_refused(db_path):
     console = Console(GameService(Store(db_path)), io.StringIO())
     huge = "9" * 25
-    out = await session(console, f"/game status game:{huge}", f"/game status {'9' * 5000}",
-                        f"as {huge}: /game list", f"/game remind hours:{'9' * 400}")
+    out = await session(
+        console,
+        f"/game status game:{huge}",
+        f"/game status {'9' * 5000}",
+        f"as {huge}: /game list",
+        f"/game remind hours:{'9' * 400}",
+    )
     assert out == [
         "Refused: game must be a whole number below 9,223,372,036,854,775,808",
         "Refused: game must be a whole number below 9,223,372,036,854,775,808",

@@ -1,4 +1,5 @@
 """`railchat replay` and `railchat states` on the recorded games."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,10 @@ def test_replay_upto_stops_early(capsys: pytest.CaptureFixture[str]) -> None:
 def test_replay_reports_the_illegal_action(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     path = next(p for p in require_games("1830") if p.stem == "29133")
     data = json.loads(path.read_text())
-    target = next(i for i, a in enumerate(data["actions"]) if a["type"] == "lay_tile" and not a.get("skip"))
-    data["actions"][target]["hex"] = "A1"          # not on the map
+    target = next(
+        i for i, a in enumerate(data["actions"]) if a["type"] == "lay_tile" and not a.get("skip")
+    )
+    data["actions"][target]["hex"] = "A1"  # not on the map
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps(data))
     assert main(["replay", str(broken), "--json"]) == 1
@@ -54,4 +57,6 @@ def test_states_lines_match_the_reference(capsys: pytest.CaptureFixture[str]) ->
     ref = reference_states(path)
     assert len(ours) == len(ref)
     for a, b in zip(ours, ref):
-        assert {k: v for k, v in a.items() if k != "step"} == {k: v for k, v in b.items() if k != "step"}
+        assert {k: v for k, v in a.items() if k != "step"} == {
+            k: v for k, v in b.items() if k != "step"
+        }

@@ -1,5 +1,6 @@
 """One database, several writers: the bot and `railchat local` (two processes), many asyncio
 tasks, stale caches, a held write lock, and the same move sent twice."""
+
 from __future__ import annotations
 
 import asyncio
@@ -121,12 +122,14 @@ async def test_the_same_button_or_play_command_twice_applies_once(db_path):
 
     first, second = await asyncio.gather(
         service.play(gid, ANN, pass_move, version=version),
-        service.play(gid, ANN, pass_move, version=version))
+        service.play(gid, ANN, pass_move, version=version),
+    )
     assert first.changed and second.duplicate and second.text == ALREADY_HANDLED
     assert service.store.action_count(gid) == 1
     # a typed /play sent twice before the first was applied
-    typed = await asyncio.gather(service.play(gid, BOB, pass_move),
-                                 service.play(gid, BOB, pass_move))
+    typed = await asyncio.gather(
+        service.play(gid, BOB, pass_move), service.play(gid, BOB, pass_move)
+    )
     assert [r.changed for r in typed] == [True, False] and typed[1].duplicate
     assert service.store.action_count(gid) == 2
     # the same move later, against the version it now sees, is a new move
@@ -135,9 +138,13 @@ async def test_the_same_button_or_play_command_twice_applies_once(db_path):
 
 async def test_two_processes_and_many_tasks_play_one_game_without_gap_or_duplicate(db_path):
     gid = await setup_game(db_path)
-    other = subprocess.Popen([sys.executable, "-m", "tests.random_play", str(db_path), str(gid),
-                              "4", "6", "2"], cwd=ROOT, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+    other = subprocess.Popen(
+        [sys.executable, "-m", "tests.random_play", str(db_path), str(gid), "4", "6", "2"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert other.stdout is not None
     # both shares start together however long the other process takes to load on a busy machine
     assert (await asyncio.to_thread(other.stdout.readline)).strip() == "ready"
@@ -149,8 +156,9 @@ async def test_two_processes_and_many_tasks_play_one_game_without_gap_or_duplica
     store = Store(db_path)
     seqs = log_of(store, gid)
     assert seqs == list(range(1, len(seqs) + 1))  # no gap, no seq twice
-    undone = store.db.execute("SELECT count(*) FROM undone_actions WHERE game_id = ?",
-                              [gid]).fetchone()[0]
+    undone = store.db.execute(
+        "SELECT count(*) FROM undone_actions WHERE game_id = ?", [gid]
+    ).fetchone()[0]
     # every move a user was told was stored is in the log or was taken back, exactly once
     assert here.applied + there["applied"] == len(seqs) + undone
     assert here.applied > 20 and there["applied"] > 20

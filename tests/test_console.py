@@ -1,4 +1,5 @@
 """Console play: scripted sessions through the same service and store as the bot."""
+
 from __future__ import annotations
 
 import io
@@ -8,8 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli.console import (BUTTON_STANDINS, GAME_COMMANDS, GROUPS, TOP_LEVEL, Console,
-                             ConsoleInputError, parse_arguments)
+from bot.cli.console import (
+    BUTTON_STANDINS,
+    GAME_COMMANDS,
+    GROUPS,
+    TOP_LEVEL,
+    Console,
+    ConsoleInputError,
+    parse_arguments,
+)
 from bot.core.service import GameService
 from bot.core.store import Store
 from bot.discord_ui.app import RailchatBot
@@ -32,8 +40,13 @@ async def session(console: Console, *lines: str) -> list[str]:
 
 
 async def test_a_hot_seat_game(console):
-    out = await session(console, "as 1: /game new tally seats:2 options:target=30",
-                        "as 2: /game join", "as 1: /game start", "/game act " + ADD % (4, 1))
+    out = await session(
+        console,
+        "as 1: /game new tally seats:2 options:target=30",
+        "as 2: /game join",
+        "as 1: /game start",
+        "/game act " + ADD % (4, 1),
+    )
     assert out == [
         "player 1 opened game #1 of tally for up to 2 players. Join with /game join; player 1 "
         "starts it with /game start once at least 2 are seated.",
@@ -43,41 +56,74 @@ async def test_a_hot_seat_game(console):
         "player 1 added 4.",
         "To act: player 2",
     ]
-    out = await session(console, "as 2: /game status", "/game act action:" + ADD % (2, 2) +
-                        " game:1", "/game undo 1", "/game list")
+    out = await session(
+        console,
+        "as 2: /game status",
+        "/game act action:" + ADD % (2, 2) + " game:1",
+        "/game undo 1",
+        "/game list",
+    )
     assert out[0] == "Game #1 · tally · in play"
     assert out[1] == "Total 16 of 30: player 1 7, player 2 9. To act: player 2"  # seeds 3, 9
-    assert out[2:] == ["player 2 added 2.", "To act: player 1",
-                       "player 2 undid action 2: player 2 added 2.", "To act: player 2",
-                       "#1 · tally · in play · player 1, player 2"]
+    assert out[2:] == [
+        "player 2 added 2.",
+        "To act: player 1",
+        "player 2 undid action 2: player 2 added 2.",
+        "To act: player 2",
+        "#1 · tally · in play · player 1, player 2",
+    ]
 
 
 async def test_undo_then_redo_in_the_console(console):
-    out = await session(console, "as 1: /game new tally seats:2 options:target=30",
-                        "as 2: /game join", "as 1: /game start", "/game act " + ADD % (4, 1),
-                        "/game undo", "/game redo", "/game redo")
-    assert out[-5:] == ["player 1 undid action 1: player 1 added 4.", "To act: player 1",
-                        "player 1 redid action 1: player 1 added 4.", "To act: player 2",
-                        "Refused: a redo puts back the last undo only while nobody has moved "
-                        "since; the game has changed since that undo (a move, an undo or a "
-                        "redo), so it cannot be redone"]
+    out = await session(
+        console,
+        "as 1: /game new tally seats:2 options:target=30",
+        "as 2: /game join",
+        "as 1: /game start",
+        "/game act " + ADD % (4, 1),
+        "/game undo",
+        "/game redo",
+        "/game redo",
+    )
+    assert out[-5:] == [
+        "player 1 undid action 1: player 1 added 4.",
+        "To act: player 1",
+        "player 1 redid action 1: player 1 added 4.",
+        "To act: player 2",
+        "Refused: a redo puts back the last undo only while nobody has moved "
+        "since; the game has changed since that undo (a move, an undo or a "
+        "redo), so it cannot be redone",
+    ]
 
 
 async def test_a_short_game_is_played_to_its_end(console):
-    out = await session(console, "as 1: /game new tally seats:2 options:target=22",
-                        "as 2: /game join", "as 1: /game start", "/game act " + ADD % (3, 1),
-                        "as 2: /game act " + ADD % (3, 2), "/game moves",
-                        "as 1: /game act " + ADD % (4, 1), "/game status", "/game moves",
-                        "/game act " + ADD % (1, 1))
+    out = await session(
+        console,
+        "as 1: /game new tally seats:2 options:target=22",
+        "as 2: /game join",
+        "as 1: /game start",
+        "/game act " + ADD % (3, 1),
+        "as 2: /game act " + ADD % (3, 2),
+        "/game moves",
+        "as 1: /game act " + ADD % (4, 1),
+        "/game status",
+        "/game moves",
+        "/game act " + ADD % (1, 1),
+    )
     assert out[4:] == [  # the starting scores 3 and 9 come from seed 3
-        "player 1 added 3.", "To act: player 2",
-        "player 2 added 3.", "To act: player 1",
+        "player 1 added 3.",
+        "To act: player 2",
+        "player 2 added 3.",
+        "To act: player 1",
         "You have no move to make now.",
-        "player 1 added 4.", "The game is over. /game status shows the result.",
-        "Game #1 · tally · finished", "Total 22 of 22: player 1 10, player 2 12. To act: nobody",
+        "player 1 added 4.",
+        "The game is over. /game status shows the result.",
+        "Game #1 · tally · finished",
+        "Total 22 of 22: player 1 10, player 2 12. To act: nobody",
         "Result: player 2 12, player 1 10",
         "You have no move to make now.",
-        "Refused: game #1 is over"]
+        "Refused: game #1 is over",
+    ]
 
 
 async def test_refusals_and_unknown_commands_change_nothing(console):
@@ -85,10 +131,21 @@ async def test_refusals_and_unknown_commands_change_nothing(console):
     store = console.service.store
     before = (store.games(), store.seats(1), store.actions(1))
     out = await session(
-        console, "/game fly", "hello", "as bob: /game join", "as 2: /game join game:x",
-        "/game new", "/game status 1 game:1", "/game join game:1 game:2",
-        "/game join game:7", "/play fly", "/game act {\"type\": ",
-        "/game act " + ADD % (1, 1), "/game new tally options:=3", "as 3: /game leave")
+        console,
+        "/game fly",
+        "hello",
+        "as bob: /game join",
+        "as 2: /game join game:x",
+        "/game new",
+        "/game status 1 game:1",
+        "/game join game:1 game:2",
+        "/game join game:7",
+        "/play fly",
+        '/game act {"type": ',
+        "/game act " + ADD % (1, 1),
+        "/game new tally options:=3",
+        "as 3: /game leave",
+    )
     assert out == [
         "Refused: unknown command '/game fly'; type /game help for the commands",
         "Refused: unknown command 'hello'; type /game help for the commands",
@@ -114,42 +171,59 @@ async def test_which_game_when_none_is_chosen(db_path):
 
     def fresh() -> Console:  # a new session: no game shown yet
         return Console(service, io.StringIO())
+
     assert await session(fresh(), "/game status") == [
         "Refused: which game? no game is open or in play here; start one with /game new (see "
-        "/game list)"]
-    await session(fresh(), "as 1: /game new tally seats:2", "as 2: /game join",
-                  "as 1: /game start")
+        "/game list)"
+    ]
+    await session(fresh(), "as 1: /game new tally seats:2", "as 2: /game join", "as 1: /game start")
     assert (await session(fresh(), "as 7: /game status"))[0] == "Game #1 · tally · in play"
     await session(fresh(), "as 3: /game new tally seats:2")
     # two games: each player's own game, when they play in only one
     assert (await session(fresh(), "as 2: /game status"))[0] == "Game #1 · tally · in play"
     assert (await session(fresh(), "as 3: /game status"))[0].startswith(
-        "Game #2 · tally · waiting for players")
+        "Game #2 · tally · waiting for players"
+    )
     assert await session(fresh(), "as 7: /game status") == [
         "Refused: which game? several games are open or in play here: #2 (tally), #1 (tally); "
-        "give game:<number> (see /game list)"]
+        "give game:<number> (see /game list)"
+    ]
     assert await session(fresh(), "as 1: /game join game:2", "/game status") == [
         "player 1 joined game #2 at seat 2 (2/2 seated).",
         "Game #2 · tally · waiting for players (2/2 seated: 1. player 3, 2. player 1). Needs 2 "
-        "to start."]  # the session's last game
+        "to start.",
+    ]  # the session's last game
     assert await session(fresh(), "as 1: /game status") == [
         "Refused: which game? you play in several games here: #2 (tally), #1 (tally); give "
-        "game:<number> (see /game list)"]
+        "game:<number> (see /game list)"
+    ]
     await session(fresh(), "as 3: /game abandon 2")  # a finished game is no longer a candidate
     assert (await session(fresh(), "as 1: /game status"))[0] == "Game #1 · tally · in play"
 
 
 async def test_a_deal_is_answered_with_approve_or_reject(console):
     take = '{"type": "take", "entity": 1, "entity_type": "player", "from": 2, "amount": %d}'
-    out = await session(console, "as 1: /game new tally seats:2", "as 2: /game join",
-                        "as 1: /game start", "/game act " + take % 4)
+    out = await session(
+        console,
+        "as 1: /game new tally seats:2",
+        "as 2: /game join",
+        "as 1: /game start",
+        "/game act " + take % 4,
+    )
     assert out[-3:] == [
         "player 1 proposes deal #1 to player 2: player 1 took 4 from player 2.",
         "player 2, do you agree? Until you answer nothing changes; the deal lapses if the game "
         "moves on first.",
-        "To answer: player 2 (/game approve 1 or /game reject 1)"]
-    out = await session(console, "/game approve 1", "as 2: /game reject 1",
-                        "as 1: /game act " + take % 5, "as 2: /game approve 2", "/game status")
+        "To answer: player 2 (/game approve 1 or /game reject 1)",
+    ]
+    out = await session(
+        console,
+        "/game approve 1",
+        "as 2: /game reject 1",
+        "as 1: /game act " + take % 5,
+        "as 2: /game approve 2",
+        "/game status",
+    )
     assert out == [
         "Refused: only player 2 can accept deal #1: it takes their property",
         "player 2 declined deal #1 (player 1 took 4 from player 2.); nothing changed.",
@@ -157,8 +231,11 @@ async def test_a_deal_is_answered_with_approve_or_reject(console):
         "player 2, do you agree? Until you answer nothing changes; the deal lapses if the game "
         "moves on first.",
         "To answer: player 2 (/game approve 2 or /game reject 2)",
-        "player 2 accepted deal #2: player 1 took 5 from player 2.", "To act: player 2",
-        "Game #1 · tally · in play", "Total 12 of 100: player 1 8, player 2 4. To act: player 2"]
+        "player 2 accepted deal #2: player 1 took 5 from player 2.",
+        "To act: player 2",
+        "Game #1 · tally · in play",
+        "Total 12 of 100: player 1 8, player 2 4. To act: player 2",
+    ]
 
 
 async def test_help_lists_every_command(console):
@@ -176,15 +253,21 @@ async def test_help_lists_every_command(console):
 def test_arguments_are_read_by_name_and_position():
     act = GAME_COMMANDS["act"]
     assert parse_arguments('{"type": "a b", "x": 1} game:4', act) == {
-        "action": '{"type": "a b", "x": 1}', "game": 4}
+        "action": '{"type": "a b", "x": 1}',
+        "game": 4,
+    }
     assert parse_arguments('game: 4 action:"{}"', act) == {"action": "{}", "game": 4}
     new = GAME_COMMANDS["new"]
     assert parse_arguments("1830 options:a, b=2 seats:4", new) == {
-        "title": "1830", "options": "a, b=2", "seats": 4}
+        "title": "1830",
+        "options": "a, b=2",
+        "seats": 4,
+    }
     with pytest.raises(ConsoleInputError, match="cannot read 'extra'"):
         parse_arguments("extra", GAME_COMMANDS["list"])
     assert parse_arguments("routes:2: E19 F20; 3: F20 G19", GROUPS["/play"]["run"]) == {
-        "routes": "2: E19 F20; 3: F20 G19"}
+        "routes": "2: E19 F20; 3: F20 G19"
+    }
     assert parse_arguments("hours:1.5", GAME_COMMANDS["remind"]) == {"hours": 1.5}
 
 
@@ -208,23 +291,39 @@ async def test_console_and_discord_offer_the_same_commands(db_path):
     assert len(discord_side) > 30
 
 
-def _railchat(args: list[str], stdin: str, tmp_path: Path, register_tally: bool = False,
-              **env: str) -> subprocess.CompletedProcess:
+def _railchat(
+    args: list[str], stdin: str, tmp_path: Path, register_tally: bool = False, **env: str
+) -> subprocess.CompletedProcess:
     """Run the real entry point in a new process, as a user would."""
-    code = ("import sys\n"
-            + ("from tests.titles_for_tests import register\nregister()\n" if register_tally
-               else "")
-            + f"from bot.cli import main\nsys.exit(main({args!r}))\n")
+    code = (
+        "import sys\n"
+        + ("from tests.titles_for_tests import register\nregister()\n" if register_tally else "")
+        + f"from bot.cli import main\nsys.exit(main({args!r}))\n"
+    )
     environment = {"PATH": "/usr/bin:/bin", "RAILCHAT_DB": str(tmp_path / "cli.db"), **env}
-    return subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True,
-                          text=True, cwd=tmp_path, env={**environment, "PYTHONPATH": str(ROOT)},
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**environment, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+    )
 
 
 def test_railchat_local_reads_a_script_from_stdin(tmp_path):
-    script = "\n".join(["as 1: /game new tally seats:2", "as 2: /game join", "as 1: /game start",
-                        "/game act " + ADD % (5, 1), "/game teleport", "quit",
-                        "/game status"])
+    script = "\n".join(
+        [
+            "as 1: /game new tally seats:2",
+            "as 2: /game join",
+            "as 1: /game start",
+            "/game act " + ADD % (5, 1),
+            "/game teleport",
+            "quit",
+            "/game status",
+        ]
+    )
     done = _railchat(["local"], script, tmp_path, register_tally=True)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
@@ -245,12 +344,12 @@ def test_bare_railchat_without_token_plays_in_the_console(tmp_path):
     assert (tmp_path / "cli.db").exists()
 
 
-async def test_an_internal_error_is_reported_and_the_session_goes_on(console, monkeypatch,
-                                                                     caplog):
+async def test_an_internal_error_is_reported_and_the_session_goes_on(console, monkeypatch, caplog):
     await session(console, "as 1: /game new tally seats:2", "as 2: /game join")
 
     async def broken(*args, **kwargs):
         raise RuntimeError("engine bug")
+
     monkeypatch.setattr(console.service, "start", broken)
     out = await session(console, "as 1: /game start", "/game status")
     assert out[0].startswith("Something went wrong on my side")
@@ -262,6 +361,7 @@ def _png(colour: str) -> bytes:
     from io import BytesIO
 
     from PIL import Image
+
     buffer = BytesIO()
     Image.new("RGB", (4, 3), colour).save(buffer, format="PNG")
     return buffer.getvalue()
@@ -273,15 +373,25 @@ async def test_changes_write_their_images_and_print_the_paths(db_path, tmp_path)
     def renderer(game, view):
         drawn.append((view, sum(game.scores.values())))
         return _png("red")
-    console = Console(GameService(Store(db_path), new_seed=lambda: 3), io.StringIO(),
-                      images_dir=tmp_path / "img", renderer=renderer)
+
+    console = Console(
+        GameService(Store(db_path), new_seed=lambda: 3),
+        io.StringIO(),
+        images_dir=tmp_path / "img",
+        renderer=renderer,
+    )
     out = await session(console, "as 1: /game new tally seats:2", "as 2: /game join")
     assert drawn == [] and not any(line.startswith("Image:") for line in out)
     out = await session(console, "as 1: /game start", "/game act " + ADD % (4, 1))
     path = tmp_path / "img" / "game-1-board.png"
-    assert out == ["Game #1 of tally has started. Seat order: 1. player 1, 2. player 2.",
-                   f"Image: {path}", "To act: player 1",
-                   "player 1 added 4.", f"Image: {path}", "To act: player 2"]
+    assert out == [
+        "Game #1 of tally has started. Seat order: 1. player 1, 2. player 2.",
+        f"Image: {path}",
+        "To act: player 1",
+        "player 1 added 4.",
+        f"Image: {path}",
+        "To act: player 2",
+    ]
     assert drawn == [("board", 12), ("board", 16)]  # each drawn from the state after the change
     assert path.read_bytes() == _png("red")
     refused = await session(console, "/game act " + ADD % (4, 1))

@@ -1,6 +1,7 @@
 """Acceptance: 1830 hot-seat in the console, as a newcomer without Discord plays it: the
 /play commands from the auction to a paid dividend with the real images written to files, and
 a recorded game brought to its end (import, admin rewind, the deciding move)."""
+
 from __future__ import annotations
 
 import io
@@ -16,29 +17,53 @@ from tests.test_console import session
 
 
 def _console(db_path, tmp_path, renderer=render_view) -> Console:
-    return Console(GameService(Store(db_path), new_seed=lambda: 7), io.StringIO(),
-                   images_dir=tmp_path / "img", renderer=renderer)
+    return Console(
+        GameService(Store(db_path), new_seed=lambda: 7),
+        io.StringIO(),
+        images_dir=tmp_path / "img",
+        renderer=renderer,
+    )
 
 
 OPENING = [
-    "as 1: /game new 1830 seats:4", "as 2: /game join", "as 3: /game join", "as 4: /game join",
+    "as 1: /game new 1830 seats:4",
+    "as 2: /game join",
+    "as 3: /game join",
+    "as 4: /game join",
     "as 1: /game start",
-    "/play bid company:CS price:50", "as 2: /play bid SV", "as 3: /play bid DH",
-    "as 4: /play bid MH", "as 1: /play bid CA", "as 2: /play bid BO", "/play par B&O 100",
+    "/play bid company:CS price:50",
+    "as 2: /play bid SV",
+    "as 3: /play bid DH",
+    "as 4: /play bid MH",
+    "as 1: /play bid CA",
+    "as 2: /play bid BO",
+    "/play par B&O 100",
     "as 3: /play par PRR 67",
-    "as 4: /play buy PRR IPO", "as 1: /play buy PRR IPO", "as 2: /play buy PRR IPO",
-    "as 3: /play buy PRR IPO", "as 4: /play buy PRR IPO",
-    "as 1: /play pass", "as 2: /play pass", "as 3: /play pass", "as 4: /play pass",
+    "as 4: /play buy PRR IPO",
+    "as 1: /play buy PRR IPO",
+    "as 2: /play buy PRR IPO",
+    "as 3: /play buy PRR IPO",
+    "as 4: /play buy PRR IPO",
+    "as 1: /play pass",
+    "as 2: /play pass",
+    "as 3: /play pass",
+    "as 4: /play pass",
 ]
 
 
 async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
     console = _console(db_path, tmp_path)
     out = await session(console, *OPENING)
-    assert "Game #1 of 1830 has started. Seat order: 1. player 1, 2. player 2, 3. player 3, " \
-           "4. player 4." in out
-    for sentence in ("player 1 bids $50 on CS.", "player 2 pars B&O at $100.",
-                     "player 4 buys 10% of PRR from the IPO for $67.", "player 4 passes (Sell/Buy/Sell Shares)."):
+    assert (
+        "Game #1 of 1830 has started. Seat order: 1. player 1, 2. player 2, 3. player 3, "
+        "4. player 4." in out
+    )
+    for sentence in (
+        "player 1 bids $50 on CS.",
+        "player 2 pars B&O at $100.",
+        "player 4 buys 10% of PRR from the IPO for $67.",
+        "player 4 passes (Sell/Buy/Sell Shares).",
+    ):
         assert any(line.startswith(sentence) for line in out), sentence
     assert out[-1] == "To act: player 3"
     images = sorted(p.name for p in (tmp_path / "img").iterdir())
@@ -50,33 +75,58 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
     out = await session(console, "as 3: /game moves")
     assert out[0] == "/play pass: Pass (Lay/Upgrade Track)"
     assert out[1].startswith("/play lay: Lay tile 57 on H10: track W to H8, E to Altoona; ")
-    out = await session(console, "/play lay hex:H10 tile:9", "/play lay H10 tile:57",
-                        "/play token H10", "/play train 2-train", "/play train 2-train",
-                        "/play pass")
+    out = await session(
+        console,
+        "/play lay hex:H10 tile:9",
+        "/play lay H10 tile:57",
+        "/play token H10",
+        "/play train 2-train",
+        "/play train 2-train",
+        "/play pass",
+    )
     assert out[0] == "Refused: tile 9 is not possible for /play lay now; possible: 57"
     assert "PRR lays tile 57 on H10 (Pittsburgh), track W toward H8, E toward Altoona (H12)." in out
-    assert ("PRR places a station token in H10 (Pittsburgh) for $40. PRR skips Run Routes: it has "
-            "no train. Share price: PRR $67 → $65.") in out
+    assert (
+        "PRR places a station token in H10 (Pittsburgh) for $40. PRR skips Run Routes: it has "
+        "no train. Share price: PRR $67 → $65."
+    ) in out
     assert out.count("PRR buys a 2-train from the bank for $80.") == 2
-    out = await session(console, *(f"as {n}: /play pass" for n in (1, 2, 3, 4)),
-                        "as 3: /play pass", "/game routes PRR")
+    out = await session(
+        console,
+        *(f"as {n}: /play pass" for n in (1, 2, 3, 4)),
+        "as 3: /play pass",
+        "/game routes PRR",
+    )
     assert out[-2:] == ["PRR can earn $30:", "  2-0: H10-H12 ($30)"]
-    out = await session(console, "/play run routes:2: H10 H14", "/play run routes:2: H10 H12",
-                        "/play payout", "/game history 2")
-    assert out[0] == ("Refused: there is no track from stop to stop along H10-H14 (train 2); "
-                      "list every hex the train passes")
+    out = await session(
+        console,
+        "/play run routes:2: H10 H14",
+        "/play run routes:2: H10 H12",
+        "/play payout",
+        "/game history 2",
+    )
+    assert out[0] == (
+        "Refused: there is no track from stop to stop along H10-H14 (train 2); "
+        "list every hex the train passes"
+    )
     img = tmp_path / "img"
     assert out[1:] == [
         "PRR runs for $30 (2-train $30).",
-        f"Image: {img / 'game-1-map.png'}", f"Image: {img / 'game-1-market.png'}",
-        f"Image: {img / 'game-1-sheet.png'}", "To act: player 3",
+        f"Image: {img / 'game-1-map.png'}",
+        f"Image: {img / 'game-1-market.png'}",
+        f"Image: {img / 'game-1-sheet.png'}",
+        "To act: player 3",
         "PRR pays out $30 ($3 a share): player 1 $6, player 2 $3, player 3 $9, player 4 $6. "
         "Share price: PRR $65 → $67.",
-        f"Image: {img / 'game-1-map.png'}", f"Image: {img / 'game-1-market.png'}",
-        f"Image: {img / 'game-1-sheet.png'}", "To act: player 3",
-        "Game #1: actions 28-29 of 29", "28. PRR runs for $30 (2-train $30).",
+        f"Image: {img / 'game-1-map.png'}",
+        f"Image: {img / 'game-1-market.png'}",
+        f"Image: {img / 'game-1-sheet.png'}",
+        "To act: player 3",
+        "Game #1: actions 28-29 of 29",
+        "28. PRR runs for $30 (2-train $30).",
         "29. PRR pays out $30 ($3 a share): player 1 $6, player 2 $3, player 3 $9, player 4 "
-        "$6. Share price: PRR $65 → $67."]
+        "$6. Share price: PRR $65 → $67.",
+    ]
     assert (tmp_path / "img" / "game-1-map.png").stat().st_size > 10_000
 
 
@@ -85,8 +135,10 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
     path = game_path("1830", "26855")
     console = _console(db_path, tmp_path, renderer=None)
     out = await session(console, f"as 1: /game import file:{path} players:1 2 3 4")
-    assert out[0].startswith("player 1 imported a 1830 game as game #1 (502 actions). Seats: "
-                             "1. Player 1, 2. Player 2, 3. Player 3, 4. Player 4.")
+    assert out[0].startswith(
+        "player 1 imported a 1830 game as game #1 (502 actions). Seats: "
+        "1. Player 1, 2. Player 2, 3. Player 3, 4. Player 4."
+    )
     last = console.service.store.action_count(1)
     out = await session(console, f"/game rewind {last - 1}", "as 3: /game moves")
     assert out == [  # the sentence stored when the move was made, with what it set off
@@ -103,19 +155,24 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
         "/play train: Buy PRR's 6-train for $257; Buy NYC's 5-train for $257; Buy NYC's 6-train "
         "for $257; Buy CPR's 5-train for $257; Buy C&O's D-train for $257; Buy NYNH's 5-train "
         "for $257",
-        "/play bankrupt: Declare ERIE's president bankrupt"]
+        "/play bankrupt: Declare ERIE's president bankrupt",
+    ]
     history = await session(console, "/game history 2")
-    assert history == [f"Game #1: actions {last - 2}-{last - 1} of {last - 1}",
-                       f"{last - 2}. ERIE passes (Lay/Upgrade Track).",
-                       f"{last - 1}. ERIE passes (Place a Token). ERIE skips Run Routes: it has no "
-                       "train. Share price: ERIE $30 → $20."]  # each as it happened
-    out = await session(console, "as 2: /play bankrupt", "as 3: /play bankrupt",
-                        "/game status", "/game export")
+    assert history == [
+        f"Game #1: actions {last - 2}-{last - 1} of {last - 1}",
+        f"{last - 2}. ERIE passes (Lay/Upgrade Track).",
+        f"{last - 1}. ERIE passes (Place a Token). ERIE skips Run Routes: it has no "
+        "train. Share price: ERIE $30 → $20.",
+    ]  # each as it happened
+    out = await session(
+        console, "as 2: /play bankrupt", "as 3: /play bankrupt", "/game status", "/game export"
+    )
     assert out[0] == "Refused: it is not your turn in game #1; waiting for Player 3"
     assert out[1:3] == [
         "ERIE declares bankruptcy. Player 4 becomes president of B&M. Player 3 is bankrupt. "
         "Game over (bankrupt): Player 4 $2212, Player 2 $2127, Player 1 $1831, Player 3 $310. "
         "Share prices: NYNH $75 → $70, B&M $75 → $70. Cash also moved: Player 3 -$19 (now $0).",
-        "The game is over. /game status shows the result."]
+        "The game is over. /game status shows the result.",
+    ]
     assert "Result: Player 4 2212, Player 2 2127, Player 1 1831, Player 3 310" in out
     assert out[-1] == f"File: {tmp_path / 'img' / 'game-1-railchat-1-1830.json'}"

@@ -1,4 +1,5 @@
 """The `railchat` command line and its settings (environment and .env)."""
+
 from __future__ import annotations
 
 import discord
@@ -11,10 +12,15 @@ from bot.core.config import ConfigError, load_settings, read_dotenv
 
 def test_dotenv_is_read_and_the_environment_wins(tmp_path):
     dotenv = tmp_path / ".env"
-    dotenv.write_text("# comment\n\nDISCORD_TOKEN='abc.def'\nexport RAILCHAT_GUILD=123\n"
-                      'RAILCHAT_DB="/data/x.db"\n')
-    assert read_dotenv(dotenv) == {"DISCORD_TOKEN": "abc.def", "RAILCHAT_GUILD": "123",
-                                   "RAILCHAT_DB": "/data/x.db"}
+    dotenv.write_text(
+        "# comment\n\nDISCORD_TOKEN='abc.def'\nexport RAILCHAT_GUILD=123\n"
+        'RAILCHAT_DB="/data/x.db"\n'
+    )
+    assert read_dotenv(dotenv) == {
+        "DISCORD_TOKEN": "abc.def",
+        "RAILCHAT_GUILD": "123",
+        "RAILCHAT_DB": "/data/x.db",
+    }
     settings = load_settings({"RAILCHAT_DB": "mine.db"}, dotenv)
     assert (settings.token, settings.guild_id, settings.db_path) == ("abc.def", 123, "mine.db")
     assert "abc" not in repr(settings)  # the token never reaches a log line
@@ -56,7 +62,10 @@ def test_a_bad_setting_stops_with_a_message(monkeypatch, tmp_path, capsys):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("RAILCHAT_GUILD", "abc")
     assert cli.main(["local"]) == 2
-    assert "railchat: RAILCHAT_GUILD must be a server id (digits), not 'abc'" in capsys.readouterr().err
+    assert (
+        "railchat: RAILCHAT_GUILD must be a server id (digits), not 'abc'"
+        in capsys.readouterr().err
+    )
 
 
 def test_help_lists_the_sub_commands(capsys):
@@ -66,16 +75,20 @@ def test_help_lists_the_sub_commands(capsys):
     assert "run" in out and "local" in out
 
 
-@pytest.mark.parametrize("error, message", [
-    (discord.LoginFailure("Improper token has been passed."), "Discord refused DISCORD_TOKEN"),
-    (OSError("Name or service not known"), "cannot reach Discord: Name or service not known"),
-])
+@pytest.mark.parametrize(
+    "error, message",
+    [
+        (discord.LoginFailure("Improper token has been passed."), "Discord refused DISCORD_TOKEN"),
+        (OSError("Name or service not known"), "cannot reach Discord: Name or service not known"),
+    ],
+)
 def test_bot_start_failures_are_explained(monkeypatch, tmp_path, capsys, error, message):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "wrong")
 
     def fail(settings):
         raise error
+
     monkeypatch.setattr(bot.discord_ui.app, "run_bot", fail)
     assert cli.main(["run"]) == 1
     err = capsys.readouterr().err

@@ -1,6 +1,7 @@
 """The console's numbered menu of moves: the same moves, grouped the same way, as Discord's
 menu of moves (one source: `grouped_moves`), picked by typing a number; a menu from an earlier
 turn, a number out of range or no menu at all are refused and change nothing."""
+
 from __future__ import annotations
 
 import io
@@ -14,30 +15,39 @@ from bot.discord_ui.turn_prompt import menu_options
 from tests.test_console import session
 from tests.test_refusals_teach import AUCTION, STOCK_ROUND
 
-START = ["as 1: /game new 1830 seats:3", "as 2: /game join", "as 3: /game join",
-         "as 1: /game start"]
+START = [
+    "as 1: /game new 1830 seats:3",
+    "as 2: /game join",
+    "as 3: /game join",
+    "as 1: /game start",
+]
 
 
 @pytest.fixture
 def console(db_path, tmp_path) -> Console:
-    return Console(GameService(Store(db_path), new_seed=lambda: 7), io.StringIO(),
-                   images_dir=tmp_path / "img", renderer=None)
+    return Console(
+        GameService(Store(db_path), new_seed=lambda: 7),
+        io.StringIO(),
+        images_dir=tmp_path / "img",
+        renderer=None,
+    )
 
 
 async def test_the_menu_numbers_the_moves_of_discords_menu(console):
     await session(console, *START)
     out = await session(console, "menu")
-    assert out == ["Your moves in game #1 (type a number to make one):",
-                   "1. Buy SV (Schuylkill Valley) for $20  [/play bid]",
-                   "2. Bid CS (Champlain & St.Lawrence) for $45  [/play bid]",
-                   "3. Bid DH (Delaware & Hudson) for $75  [/play bid]",
-                   "4. Bid MH (Mohawk & Hudson) for $115  [/play bid]",
-                   "5. Bid CA (Camden & Amboy) for $165  [/play bid]",
-                   "6. Bid BO (Baltimore & Ohio) for $225  [/play bid]",
-                   "7. Pass (Bid on Companies)  [/play pass]"]
+    assert out == [
+        "Your moves in game #1 (type a number to make one):",
+        "1. Buy SV (Schuylkill Valley) for $20  [/play bid]",
+        "2. Bid CS (Champlain & St.Lawrence) for $45  [/play bid]",
+        "3. Bid DH (Delaware & Hudson) for $75  [/play bid]",
+        "4. Bid MH (Mohawk & Hudson) for $115  [/play bid]",
+        "5. Bid CA (Camden & Amboy) for $165  [/play bid]",
+        "6. Bid BO (Baltimore & Ohio) for $225  [/play bid]",
+        "7. Pass (Bid on Companies)  [/play pass]",
+    ]
     discord = menu_options(await console.service.legal_actions(1, 1))
-    assert [f"{n}. {o.label}  [{o.description}]" for n, o in enumerate(discord, start=1)] \
-        == out[1:]
+    assert [f"{n}. {o.label}  [{o.description}]" for n, o in enumerate(discord, start=1)] == out[1:]
 
 
 async def test_a_number_makes_that_move(console):
@@ -51,14 +61,17 @@ async def test_a_number_makes_that_move(console):
 async def test_bad_picks_change_nothing(console):
     await session(console, *START)
     assert await session(console, "3") == [
-        "Refused: a number picks a move from your menu: type menu first"]
+        "Refused: a number picks a move from your menu: type menu first"
+    ]
     await session(console, "menu")
     assert await session(console, "8") == [
-        "Refused: your menu has moves 1 to 7; type menu to see it again"]
+        "Refused: your menu has moves 1 to 7; type menu to see it again"
+    ]
     # a menu from an earlier turn: player 1 moves by command, the menu is stale
     await session(console, "/play bid SV")
     assert await session(console, "as 1: 1") == [
-        "Refused: the game has moved on since that menu; type menu for the moves open now"]
+        "Refused: the game has moved on since that menu; type menu for the moves open now"
+    ]
     assert console.service.store.action_count(1) == 1
     assert await session(console, "as 1: menu") == ["You have no move to make now."]
 
@@ -68,6 +81,8 @@ async def test_the_menu_of_a_long_list_says_where_the_rest_are(console):
     out = await session(console, "as 3: menu")  # the first stock turn: every par, every buy
     choices = await console.service.legal_actions(1, 3)
     assert len(out) == 1 + 25 + 1
-    assert out[-1] == f"(and {len({c.label for c in choices}) - 25} more: /game moves lists them all)"
+    assert (
+        out[-1] == f"(and {len({c.label for c in choices}) - 25} more: /game moves lists them all)"
+    )
     commands = [line.rsplit("[", 1)[1] for line in out[1:-1]]
     assert {"/play par]", "/play buy]", "/play pass]"} <= set(commands)  # each keeps a share

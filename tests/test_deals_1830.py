@@ -1,6 +1,7 @@
 """1830's negotiated deals through Discord (offline), from positions of a recorded game: a
 company buying another president's train for $1, and a player buying another player's private
 in a stock round, each waiting for the seller's agreement."""
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,12 @@ async def recorded_position(world: World, actions: int):
     thread = make_thread(800)
     world.threads[thread.id] = thread
     imported = await world.bot.service.import_game(
-        Caller(1, "user1"), {**data, "actions": data["actions"][:actions]}, [1, 2, 3],
-        guild_id=GUILD, thread_id=thread.id)
+        Caller(1, "user1"),
+        {**data, "actions": data["actions"][:actions]},
+        [1, 2, 3],
+        guild_id=GUILD,
+        thread_id=thread.id,
+    )
     assert imported.ok, imported.error
     return thread, imported.game_id
 
@@ -39,8 +44,9 @@ async def test_a_company_buys_another_presidents_train_only_when_they_agree(worl
     trains = await world.suggest("train", "train", at(1), "b&o")
     assert [t.name for t in trains] == ["Buy B&O's 2-train for $80"]
     sent = await world.play("train", at(1), train=trains[0].value, price=1, game=None)
-    assert sent[-1] == Sent("Done: Player 1 proposes deal #1 to Player 3: NYNH buys B&O's "
-                            "2-train for $1.", True)
+    assert sent[-1] == Sent(
+        "Done: Player 1 proposes deal #1 to Player 3: NYNH buys B&O's 2-train for $1.", True
+    )
     post = posts(thread)[-1]
     assert post.text.endswith("To answer: <@3>\nTo act: <@1>")  # user1: first post since import
     assert post.pinged == [3, 1]
@@ -48,16 +54,20 @@ async def test_a_company_buys_another_presidents_train_only_when_they_agree(worl
     assert service.store.action_count(gid) == before
 
     refused = await world.play("train", at(1), train=trains[0].value, price=0, game=None)
-    assert refused[-1] == Sent("Refused: NYNH may only spend between $1 and $920 on B&O's 2 "
-                               "train", True)
-    assert service.open_requests(gid, guild_id=GUILD) == [(1, "deal #1 from Player 1: NYNH buys B&O's 2-train for "
-                                              "$1.")]  # the refused one asked nobody
+    assert refused[-1] == Sent(
+        "Refused: NYNH may only spend between $1 and $920 on B&O's 2 train", True
+    )
+    assert service.open_requests(gid, guild_id=GUILD) == [
+        (1, "deal #1 from Player 1: NYNH buys B&O's 2-train for $1.")
+    ]  # the refused one asked nobody
     sent = await world.press("rc:d:1:yes", at(2))  # PRR's president is not the seller
-    assert sent[-1] == Sent("Refused: only Player 3 can accept deal #1: it takes their "
-                            "property", True)
+    assert sent[-1] == Sent(
+        "Refused: only Player 3 can accept deal #1: it takes their property", True
+    )
     sent = await world.press("rc:d:1:yes", at(3))
-    assert sent[-1] == Sent("Done: Player 3 accepted deal #1: NYNH buys B&O's 2-train for $1.",
-                            True)
+    assert sent[-1] == Sent(
+        "Done: Player 3 accepted deal #1: NYNH buys B&O's 2-train for $1.", True
+    )
     game = await service._live(service.store.game(gid))
     assert [t.id for t in game.corporation("NYNH").trains] == ["2-2", "2-0"]
     assert [t.id for t in game.corporation("B&O").trains] == ["2-1"]
@@ -72,7 +82,9 @@ async def test_a_player_buys_another_players_private_at_an_agreed_price(world):
     service = world.bot.service
     refused = await world.play("private", at(2), company="CS", price=5000, game=None)
     assert refused[-1] == Sent("Refused: Player 2 has $70 and cannot spend $5000", True)
-    assert service.open_requests(gid, guild_id=GUILD) == []  # a deal the engine refuses is never proposed
+    assert (
+        service.open_requests(gid, guild_id=GUILD) == []
+    )  # a deal the engine refuses is never proposed
     sent = await world.play("private", at(2), company="SV", price=5, game=None)
     assert sent[-1].text.startswith("Done: Player 2 proposes deal #1 to Player 3: ")
     sent = await world.run("reject", at(3), request=1)

@@ -1,6 +1,7 @@
 """The Discord shell offline with the test-only Tally title: seating, acting, refusals,
 autocomplete, thread posts and the limits of the command payload (see tests/discord_world.py
 for the stand-ins)."""
+
 from __future__ import annotations
 
 import re
@@ -10,8 +11,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord_ui.io import fit_latest
 from bot.core.results import Caller
+from bot.discord_ui.io import fit_latest
 from tests.discord_world import CHANNEL, GUILD, Sent, World, make_world, posts
 
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
@@ -54,17 +55,63 @@ async def test_command_tree_fits_discord_limits(world):
     by_name = {p["name"]: p for p in payloads}
     assert set(by_name) == {"game", "play", "notify"}
     assert {o["name"] for o in by_name["game"]["options"]} == {
-        "new", "join", "leave", "start", "act", "undo", "moves", "status", "show", "info",
-        "history", "routes", "list", "help", "pause", "resume", "abandon", "replace",
-        "rewind", "remind", "import", "export", "approve", "reject", "redo"}
+        "new",
+        "join",
+        "leave",
+        "start",
+        "act",
+        "undo",
+        "moves",
+        "status",
+        "show",
+        "info",
+        "history",
+        "routes",
+        "list",
+        "help",
+        "pause",
+        "resume",
+        "abandon",
+        "replace",
+        "rewind",
+        "remind",
+        "import",
+        "export",
+        "approve",
+        "reject",
+        "redo",
+    }
     assert {o["name"] for o in by_name["play"]["options"]} == {
-        "bid", "pass", "par", "buy", "sell", "private", "lay", "token", "run", "payout",
-        "withhold", "train", "discard", "bankrupt", "station", "rail", "forfeit", "hint", "reroll"}
+        "bid",
+        "pass",
+        "par",
+        "buy",
+        "sell",
+        "private",
+        "lay",
+        "token",
+        "run",
+        "payout",
+        "withhold",
+        "train",
+        "discard",
+        "bankrupt",
+        "station",
+        "rail",
+        "forfeit",
+        "hint",
+        "reroll",
+    }
     assert by_name["game"]["dm_permission"] is False and by_name["play"]["dm_permission"] is False
     lay = next(o for o in by_name["play"]["options"] if o["name"] == "lay")
-    assert [(o["name"], o.get("required", False), o.get("autocomplete", False))
-            for o in lay["options"]] == [("hex", True, True), ("tile", False, True),
-                                         ("rotation", False, True), ("game", False, False)]
+    assert [
+        (o["name"], o.get("required", False), o.get("autocomplete", False)) for o in lay["options"]
+    ] == [
+        ("hex", True, True),
+        ("tile", False, True),
+        ("rotation", False, True),
+        ("game", False, False),
+    ]
 
 
 async def test_limit_check_catches_bad_payloads():
@@ -73,17 +120,26 @@ async def test_limit_check_catches_bad_payloads():
     with pytest.raises(AssertionError):
         _check_payload({"name": "game", "description": "x" * 101})
     with pytest.raises(AssertionError):
-        _check_payload({"name": "game", "description": "x",
-                        "options": [{"name": f"o{i}", "description": "x", "type": 3}
-                                    for i in range(26)]})
+        _check_payload(
+            {
+                "name": "game",
+                "description": "x",
+                "options": [{"name": f"o{i}", "description": "x", "type": 3} for i in range(26)],
+            }
+        )
     with pytest.raises(AssertionError):
         _check_payload({"name": "a" * 33, "description": "x"})
 
 
 async def open_game(world: World, user: int = 1, **kwargs):
     interaction = world.interaction(user)
-    sent = await world.run("new", interaction, title="tally", seats=kwargs.pop("seats", 2),
-                           options=kwargs.pop("options", None))
+    sent = await world.run(
+        "new",
+        interaction,
+        title="tally",
+        seats=kwargs.pop("seats", 2),
+        options=kwargs.pop("options", None),
+    )
     thread = list(world.threads.values())[-1]
     game_id = world.bot.service.game_for_thread(thread.id, guild_id=GUILD)
     assert game_id is not None, sent
@@ -114,15 +170,17 @@ async def test_new_opens_a_thread_and_posts_there(world):
 async def test_new_refusals_are_ephemeral_and_change_nothing(world):
     sent = await world.run("new", world.interaction(1), title="chess", seats=None, options=None)
     assert sent[0].ephemeral and sent[0].text.startswith("Refused: unknown title 'chess'")
-    sent = await world.run("new", world.interaction(1), title="tally", seats=None,
-                           options="target=")
+    sent = await world.run(
+        "new", world.interaction(1), title="tally", seats=None, options="target="
+    )
     assert sent[0].ephemeral and "cannot read option 'target='" in sent[0].text
     sent = await world.run("new", world.interaction(1), title="tally", seats=9, options=None)
     assert sent[0].text == "Refused: tally is played by 2 to 4 players, not 9"
     world.channel.create_thread.assert_not_awaited()
     game_id, thread = await open_game(world)
-    sent = await world.run("new", world.interaction(1, where=thread.id), title="tally",
-                           seats=None, options=None)
+    sent = await world.run(
+        "new", world.interaction(1, where=thread.id), title="tally", seats=None, options=None
+    )
     assert sent[0].text.startswith("Refused: open games from a server text channel")
     assert [g.id for g in world.bot.service.store.games()] == [game_id]
 
@@ -139,13 +197,17 @@ async def test_a_game_played_in_its_thread(world):
     post = posts(thread)[-1]
     assert post.text.endswith("To act: <@1>") and post.pinged == [1]
     assert list(post.files) == ["board.png"]
-    wrong = await world.run("act", world.interaction(2, where=thread.id), game=None,
-                            action='{"type": "pass", "entity": 2, "entity_type": "player"}')
-    assert wrong[0] == Sent(f"Refused: it is not your turn in game #{game_id}; waiting for "
-                            "user1", ephemeral=True)
+    wrong = await world.run(
+        "act",
+        world.interaction(2, where=thread.id),
+        game=None,
+        action='{"type": "pass", "entity": 2, "entity_type": "player"}',
+    )
+    assert wrong[0] == Sent(
+        f"Refused: it is not your turn in game #{game_id}; waiting for user1", ephemeral=True
+    )
     count = len(posts(thread))
-    acted = await world.run("act", world.interaction(1, where=thread.id), game=None,
-                            action=ADD4)
+    acted = await world.run("act", world.interaction(1, where=thread.id), game=None, action=ADD4)
     assert acted == [Sent("Done: user1 added 4.", True)]
     assert len(posts(thread)) == count + 1
     assert posts(thread)[-1].text == "user1 added 4.\nTo act: <@2>"
@@ -160,8 +222,13 @@ async def test_commands_from_outside_the_thread_post_into_it(world):
     game_id, thread = await open_game(world)
     thread.send.reset_mock()
     sent = await world.run("join", world.interaction(2), game=game_id)
-    assert sent == [Sent(f"Done (posted in <#{thread.id}>): user2 joined game #{game_id} at "
-                         "seat 2 (2/2 seated).", ephemeral=True)]
+    assert sent == [
+        Sent(
+            f"Done (posted in <#{thread.id}>): user2 joined game #{game_id} at "
+            "seat 2 (2/2 seated).",
+            ephemeral=True,
+        )
+    ]
     assert posts(thread)[0].text == f"user2 joined game #{game_id} at seat 2 (2/2 seated)."
     assert thread.add_user.await_count == 2
     admin_start = await world.run("start", world.interaction(3, admin=True), game=game_id)
@@ -171,18 +238,27 @@ async def test_commands_from_outside_the_thread_post_into_it(world):
 
 async def test_bad_input_gets_a_specific_private_answer(world):
     sent = await world.run("status", world.interaction(1), game=None)
-    assert sent == [Sent("Refused: which game? no game is open or in play here; start one with "
-                         "/game new (or use the command in the game's thread)", ephemeral=True)]
+    assert sent == [
+        Sent(
+            "Refused: which game? no game is open or in play here; start one with "
+            "/game new (or use the command in the game's thread)",
+            ephemeral=True,
+        )
+    ]
     sent = await world.run("join", world.interaction(1), game=42)
     assert sent == [Sent("Refused: there is no game #42", ephemeral=True)]
     game_id, thread = await open_game(world)
-    sent = await world.run("act", world.interaction(1, where=thread.id), game=None,
-                           action='{"type": "pass"')
+    sent = await world.run(
+        "act", world.interaction(1, where=thread.id), game=None, action='{"type": "pass"'
+    )
     assert sent[0].ephemeral and sent[0].text.startswith("Refused: the action is not valid JSON")
-    sent = await world.run("act", world.interaction(1, where=thread.id), game=None,
-                           action='{"type": "pass"}')
-    assert sent[-1] == Sent(f"Refused: game #{game_id} has not started yet; its creator starts "
-                            "it with /game start", ephemeral=True)
+    sent = await world.run(
+        "act", world.interaction(1, where=thread.id), game=None, action='{"type": "pass"}'
+    )
+    assert sent[-1] == Sent(
+        f"Refused: game #{game_id} has not started yet; its creator starts it with /game start",
+        ephemeral=True,
+    )
     await world.run("join", world.interaction(2, where=thread.id), game=None)
     sent = await world.run("join", world.interaction(3, where=thread.id), game=None)
     assert sent == [Sent(f"Refused: game #{game_id} is full (2/2 seats taken)", ephemeral=True)]
@@ -191,10 +267,12 @@ async def test_bad_input_gets_a_specific_private_answer(world):
 
 async def test_a_resubmitted_interaction_is_ignored(world):
     game_id, thread = await open_game(world)
-    first = await world.run("join", world.interaction(2, where=thread.id, interaction_id=77),
-                            game=None)
-    again = await world.run("leave", world.interaction(2, where=thread.id, interaction_id=77),
-                            game=None)
+    first = await world.run(
+        "join", world.interaction(2, where=thread.id, interaction_id=77), game=None
+    )
+    again = await world.run(
+        "leave", world.interaction(2, where=thread.id, interaction_id=77), game=None
+    )
     assert first[0].text.startswith("Done")
     assert again == [Sent("That command was already handled.", ephemeral=True)]
     assert len(world.bot.service.store.seats(game_id)) == 2
@@ -207,8 +285,13 @@ async def test_list_and_help(world):
     sent = await world.run("list", world.interaction(1))
     assert sent == [Sent(f"#{game_id} · tally · waiting for players · user1", ephemeral=True)]
     sent = await world.run("help", world.interaction(1), title=None)
-    for usage in ("new title [seats] [options]", "join / leave", "history [last]",
-                  "rewind action", "import file [players] / export"):
+    for usage in (
+        "new title [seats] [options]",
+        "join / leave",
+        "history [last]",
+        "rewind action",
+        "import file [players] / export",
+    ):
         assert f"/game {usage} — " in sent[0].text
     assert "Titles: 1830, " in sent[0].text and "tally" in sent[0].text
     sent = await world.run("help", world.interaction(1), title="1830")
@@ -243,8 +326,9 @@ async def test_autocomplete(world):
 async def test_unexpected_errors_are_answered(world):
     for command in (world.command("new"), world.command("bid", "play")):
         interaction = world.interaction(1)
-        await command.binding.cog_app_command_error(interaction,
-                                                    app_commands.AppCommandError("boom"))
+        await command.binding.cog_app_command_error(
+            interaction, app_commands.AppCommandError("boom")
+        )
         assert interaction.response.sent[0].ephemeral
         assert interaction.response.sent[0].text.startswith("Something went wrong on my side")
 
@@ -284,8 +368,9 @@ async def test_whoever_must_act_is_mentioned_once(world):
     await world.run("act", world.interaction(1, where=thread.id), game=None, action=ADD4)
     post = posts(thread)[-1]  # both still act: the same turn's post grows, nobody is pinged again
     assert len(posts(thread)) == count and post.edits == 1
-    assert post.text.endswith("started. Seat order: 1. user1, 2. user2.\nuser1 added 4.\n"
-                              "To act: user1, user2")
+    assert post.text.endswith(
+        "started. Seat order: 1. user1, 2. user2.\nuser1 added 4.\nTo act: user1, user2"
+    )
 
 
 async def test_direct_messages_for_those_who_opted_in(world):
@@ -340,21 +425,28 @@ async def test_images_stay_within_the_upload_limit(db_path):
 async def test_a_failing_renderer_still_posts_the_move(db_path, caplog):
     def broken(game, view):
         raise RuntimeError("no fonts")
+
     world = await make_world(db_path, renderer=broken)
     game_id, thread = await open_game(world)
     await world.run("join", world.interaction(2, where=thread.id), game=None)
     await world.run("start", world.interaction(1, where=thread.id), game=None)
     post = posts(thread)[-1]
-    assert post.files == {} and "(The images could not be drawn this time; /game show map " \
-                                "shows them.)" in post.text
+    assert (
+        post.files == {}
+        and "(The images could not be drawn this time; /game show map shows them.)" in post.text
+    )
     assert "drawing game 1 failed" in caplog.text
 
 
 async def test_an_import_over_the_size_limit_is_refused(world):
     huge = SimpleNamespace(filename="big.json", size=11 * 1024 * 1024, read=None)
     sent = await world.run("import", world.interaction(1), file=huge, players=None)
-    assert sent == [Sent(f"Refused: the file is {11 * 1024 * 1024} bytes; at most "
-                         f"{10 * 1024 * 1024} are read", True)]
+    assert sent == [
+        Sent(
+            f"Refused: the file is {11 * 1024 * 1024} bytes; at most {10 * 1024 * 1024} are read",
+            True,
+        )
+    ]
     assert world.threads == {}
 
 

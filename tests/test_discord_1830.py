@@ -1,6 +1,7 @@
 """Acceptance: a 4-player 1830 game played through the Discord command callbacks and buttons
 (offline): the auction, a stock round, operating rounds with tile, token, routes, dividend and
 trains; the thread posts, mentions, images and buttons are checked, and every refusal path."""
+
 from __future__ import annotations
 
 import pytest
@@ -65,8 +66,9 @@ def done(sent: list[Sent], sentence: str) -> None:
 async def test_a_four_player_1830_game_through_discord(world):
     table = await open_table(world)
     start = table.last
-    assert start.text.startswith("Game #1 of 1830 has started. Seat order: 1. user1, 2. user2, "
-                                 "3. user3, 4. user4.")
+    assert start.text.startswith(
+        "Game #1 of 1830 has started. Seat order: 1. user1, 2. user2, 3. user3, 4. user4."
+    )
     assert start.text.endswith("To act: <@1>") and start.pinged == [1]
     assert sorted(start.files) == ["map.png", "market.png", "sheet.png"]
     assert all(png.startswith(b"\x89PNG") for png in start.files.values())
@@ -77,11 +79,12 @@ async def test_a_four_player_1830_game_through_discord(world):
     # -- the auction: suggestions come from the engine's legal bids ---------------------------
     suggestions = await world.suggest("bid", "company", table.at(1), "cs")
     assert [s.name for s in suggestions] == ["Bid CS (Champlain & St.Lawrence) for $45"]
-    assert suggestions[0].value == choice_key({"type": "bid", "entity": 1,
-                                               "entity_type": "player", "company": "CS",
-                                               "price": 45})
-    done(await table.play(1, "bid", company=suggestions[0].value, price=50),
-         "user1 bids $50 on CS.")
+    assert suggestions[0].value == choice_key(
+        {"type": "bid", "entity": 1, "entity_type": "player", "company": "CS", "price": 45}
+    )
+    done(
+        await table.play(1, "bid", company=suggestions[0].value, price=50), "user1 bids $50 on CS."
+    )
     post = table.last
     assert post.text == "user1 bids $50 on CS.\nTo act: <@2>" and post.pinged == [2]
     # the stand-in images change with every move: the market shows whenever it changed, the
@@ -100,9 +103,15 @@ async def test_a_four_player_1830_game_through_discord(world):
     assert table.last.text.endswith("To act: <@3>")
 
     # -- the first stock round ---------------------------------------------------------------
-    done(await table.play(3, "par", company="PRR 67"), "user3 pars PRR at $67, paying $134 for the president's certificate.")
+    done(
+        await table.play(3, "par", company="PRR 67"),
+        "user3 pars PRR at $67, paying $134 for the president's certificate.",
+    )
     for user in (4, 1, 2, 3, 4):
-        done(await table.play(user, "buy", share="PRR IPO"), f"user{user} buys 10% of PRR from the IPO for $67.")
+        done(
+            await table.play(user, "buy", share="PRR IPO"),
+            f"user{user} buys 10% of PRR from the IPO for $67.",
+        )
     done(await table.press(1, "Pass"), "user1 passes (Sell/Buy/Sell Shares).")
     for user in (2, 3, 4):
         await table.press(user, "Pass")
@@ -119,19 +128,24 @@ async def test_a_four_player_1830_game_through_discord(world):
     assert [(t.name, t.value) for t in tiles] == [("57", "57")]  # turned half way it is the same
     rotations = await world.suggest("lay", "rotation", table.at(3, hex="H10", tile="57"), "")
     assert [r.value for r in rotations] == [1]
-    done(await table.play(3, "lay", hex="h10", tile="57", rotation=1),
-         "PRR lays tile 57 on H10 (Pittsburgh), track W toward H8, E toward Altoona (H12).")
+    done(
+        await table.play(3, "lay", hex="h10", tile="57", rotation=1),
+        "PRR lays tile 57 on H10 (Pittsburgh), track W toward H8, E toward Altoona (H12).",
+    )
     assert table.labels == ["Done (Place a Token)"]
     assert len(posts(table.thread)) == turn_post and table.last.edits == 1  # the same post
     assert "focus.png" in table.last.files and table.last.text.splitlines()[-2].startswith(
-        "PRR lays tile 57 on H10")
+        "PRR lays tile 57 on H10"
+    )
     message = table.thread.messages[-1]
     sheets = lambda: [n for n, _ in message.uploads].count("sheet.png")  # noqa: E731
     assert sheets() == 1  # the round's sheet: a tile lay changes no holdings
     cities = await world.suggest("token", "city", table.at(3), "")
-    done(await table.play(3, "token", city=cities[0].value),
-         "PRR places a station token in H10 (Pittsburgh) for $40. PRR skips Run Routes: it has "
-         "no train. Share price: PRR $67 → $65.")
+    done(
+        await table.play(3, "token", city=cities[0].value),
+        "PRR places a station token in H10 (Pittsburgh) for $40. PRR skips Run Routes: it has "
+        "no train. Share price: PRR $67 → $65.",
+    )
     assert table.labels == ["Buy a 2-train from the bank for $80"]
     assert "PRR must buy a train" in table.last.embed.fields[0].value
     assert sheets() == 1
@@ -145,10 +159,10 @@ async def test_a_four_player_1830_game_through_discord(world):
     # -- operating round 2: routes and dividend ----------------------------------------------
     companies = await world.suggest("routes", "company", world.interaction(9), "", group="game")
     assert [(c.name, c.value) for c in companies] == [("PRR (Pennsylvania Railroad)", "PRR")]
-    assert await world.suggest("routes", "company", world.interaction(9), "nyc",
-                               group="game") == []
-    routes = await world.run("routes", world.interaction(9, where=table.thread.id),
-                             company="prr", game=None)
+    assert await world.suggest("routes", "company", world.interaction(9), "nyc", group="game") == []
+    routes = await world.run(
+        "routes", world.interaction(9, where=table.thread.id), company="prr", game=None
+    )
     assert routes[0].ephemeral and routes[0].text.startswith("PRR can earn $")
     best = int(routes[0].text.split("$")[1].split(":")[0])
     done(await table.play(3, "pass"), "PRR passes (Lay/Upgrade Track).")
@@ -159,12 +173,15 @@ async def test_a_four_player_1830_game_through_discord(world):
     sent = await table.press(3, "Pay out")
     assert sent[-1].text.startswith(f"Done: PRR pays out ${best}")
     assert "Buy a 2-train from the bank for $80" in table.labels
-    history = await world.run("history", world.interaction(9, where=table.thread.id), last=3,
-                              game=None)
+    history = await world.run(
+        "history", world.interaction(9, where=table.thread.id), last=3, game=None
+    )
     assert history[0].ephemeral and history[0].text.splitlines()[-1].startswith(
-        f"{world.bot.service.store.action_count(1)}. PRR pays out ${best}")
-    image = await world.run("show", world.interaction(9, where=table.thread.id), view="market",
-                            game=None)
+        f"{world.bot.service.store.action_count(1)}. PRR pays out ${best}"
+    )
+    image = await world.run(
+        "show", world.interaction(9, where=table.thread.id), view="market", game=None
+    )
     assert image == [Sent("Game #1 · market", ephemeral=True, files=["market.png"])]
     assert image[0].files == ["market.png"]
     status = await world.run("status", world.interaction(9, where=table.thread.id), game=None)
@@ -182,24 +199,31 @@ async def test_every_refusal_is_private_and_changes_nothing(world):
     sent = await table.press(2, "Pass")
     assert sent[-1] == Sent("Refused: it is not your turn in game #1; waiting for user1", True)
     # acting for another seat
-    sent = await table.game(1, "act", game=None,
-                            action='{"type": "pass", "entity": 2, "entity_type": "player"}')
+    sent = await table.game(
+        1, "act", game=None, action='{"type": "pass", "entity": 2, "entity_type": "player"}'
+    )
     assert sent[-1] == Sent("Refused: you can only act for your own seat", True)
     # a spectator acting
-    sent = await world.play("bid", world.interaction(9, where=table.thread.id), company="SV",
-                            game=None)
-    assert sent[-1] == Sent("Refused: you are not seated in game #1; spectators can only "
-                            "watch", True)
+    sent = await world.play(
+        "bid", world.interaction(9, where=table.thread.id), company="SV", game=None
+    )
+    assert sent[-1] == Sent(
+        "Refused: you are not seated in game #1; spectators can only watch", True
+    )
     assert await world.suggest("bid", "company", table.at(9), "") == []
     # an unaffordable purchase (the engine's reason)
     sent = await table.play(1, "bid", company="BO", price=2000)
-    assert sent[-1] == Sent("Refused: user1 cannot afford a $2000 bid; the most they can bid "
-                            "on Baltimore & Ohio is $600", True)
+    assert sent[-1] == Sent(
+        "Refused: user1 cannot afford a $2000 bid; the most they can bid "
+        "on Baltimore & Ohio is $600",
+        True,
+    )
     # a move that is not open now, and typed text that matches nothing
     sent = await table.play(1, "lay", hex="H10")
     assert sent[-1].text.startswith(
         "Refused: you cannot lay now: it is Bid on Companies in Auction Round 1; tiles are laid "
-        "by a company in its operating turn, before its token; you can: /play bid: Buy SV")
+        "by a company in its operating turn, before its token; you can: /play bid: Buy SV"
+    )
     sent = await table.play(1, "bid", company="Reading")
     assert sent[-1].text.startswith("Refused: nothing you can bid matches 'Reading'; you can: ")
     assert store.action_count(1) == 0 and len(posts(table.thread)) == posted
@@ -208,8 +232,11 @@ async def test_every_refusal_is_private_and_changes_nothing(world):
     old = next(cid for cid, label in table.last.buttons if label.startswith("Pass"))
     await table.press(1, "Pass")
     sent = await world.press(old, table.at(2))
-    assert sent[-1] == Sent("Refused: this button is from an earlier turn of game #1; the game "
-                            "has moved on. Use the newest post's buttons or /play", True)
+    assert sent[-1] == Sent(
+        "Refused: this button is from an earlier turn of game #1; the game "
+        "has moved on. Use the newest post's buttons or /play",
+        True,
+    )
     assert store.action_count(1) == 1
     # a suggestion picked before the game moved on
     key = (await world.suggest("bid", "company", table.at(2), "SV"))[0].value
@@ -217,36 +244,51 @@ async def test_every_refusal_is_private_and_changes_nothing(world):
     await table.play(3, "pass")
     await table.play(4, "pass")
     sent = await table.play(1, "bid", company=key)  # user1's SV key differs from user2's
-    assert sent[-1].text == ("Refused: that suggestion is no longer available (the game has "
-                             "moved on); pick again from the list")
+    assert sent[-1].text == (
+        "Refused: that suggestion is no longer available (the game has "
+        "moved on); pick again from the list"
+    )
 
 
 async def test_an_illegal_tile_is_refused_with_the_legal_ones(world):
     table = await open_table(world)
     service = world.bot.service
-    script = [(1, "bid", {"company": "SV"}), (2, "bid", {"company": "CS"}),
-              (3, "bid", {"company": "DH"}), (4, "bid", {"company": "MH"}),
-              (1, "bid", {"company": "CA"}), (2, "bid", {"company": "BO"}),
-              (2, "par", {"company": "B&O 100"}), (3, "par", {"company": "PRR 67"})]
+    script = [
+        (1, "bid", {"company": "SV"}),
+        (2, "bid", {"company": "CS"}),
+        (3, "bid", {"company": "DH"}),
+        (4, "bid", {"company": "MH"}),
+        (1, "bid", {"company": "CA"}),
+        (2, "bid", {"company": "BO"}),
+        (2, "par", {"company": "B&O 100"}),
+        (3, "par", {"company": "PRR 67"}),
+    ]
     script += [(u, "buy", {"share": "PRR IPO"}) for u in (4, 1, 2, 3, 4)]
     script += [(u, "pass", {}) for u in (1, 2, 3, 4)]
     for user, command, options in script:
         assert (await table.play(user, command, **options))[-1].text.startswith("Done"), command
     before = service.store.action_count(1)
     sent = await table.play(3, "lay", hex="H10", tile="9")
-    assert sent[-1] == Sent("Refused: tile 9 is not possible for /play lay now; possible: 57",
-                            True)
+    assert sent[-1] == Sent("Refused: tile 9 is not possible for /play lay now; possible: 57", True)
     sent = await table.play(3, "lay", hex="A1")
-    assert sent[-1] == Sent("Refused: hex A1 is not possible for /play lay now; possible: "
-                            "H10, H14", True)
+    assert sent[-1] == Sent(
+        "Refused: hex A1 is not possible for /play lay now; possible: H10, H14", True
+    )
     sent = await table.play(3, "lay", hex="H14", tile="7")  # two ways: drawn, to pick one
     assert sent[-1].ephemeral and sent[-1].files == ["lays.png"]
-    assert sent[-1].text == ("2 ways to lay on H14; pick one (numbered as drawn):\n"
-                             "1: SW toward I13, W toward Altoona (H12)\n"
-                             "2: W toward Altoona (H12), NW toward G13")
-    sent = await table.game(3, "act", game=None, action='{"type": "lay_tile", "entity": "PRR", '
-                            '"entity_type": "corporation", "hex": "H10", "tile": "57-0", '
-                            '"rotation": 0}')
+    assert sent[-1].text == (
+        "2 ways to lay on H14; pick one (numbered as drawn):\n"
+        "1: SW toward I13, W toward Altoona (H12)\n"
+        "2: W toward Altoona (H12), NW toward G13"
+    )
+    sent = await table.game(
+        3,
+        "act",
+        game=None,
+        action='{"type": "lay_tile", "entity": "PRR", '
+        '"entity_type": "corporation", "hex": "H10", "tile": "57-0", '
+        '"rotation": 0}',
+    )
     assert sent[-1].ephemeral and sent[-1].text.startswith("Refused: ")
     assert service.store.action_count(1) == before
     moves = await table.game(3, "moves", game=None)
@@ -255,5 +297,7 @@ async def test_an_illegal_tile_is_refused_with_the_legal_ones(world):
         "Altoona; Lay tile 7 on H14: track SW to I13, W to Altoona; Lay tile 7 on H14: track W to "
         "Altoona, NW to G13; Lay tile 8 on H14: track W to Altoona, NE to G15; Lay tile 8 on H14: "
         "track W to Altoona, SE to Baltimore; Lay tile 9 on H14: track W to Altoona, E to "
-        "Lancaster", True)
+        "Lancaster",
+        True,
+    )
     assert (await table.game(1, "moves", game=None))[-1].text == "You have no move to make now."

@@ -1,5 +1,6 @@
 """Discord offline with the Tally title: undo votes by button, admin commands, spectator reads,
 reminders, and buttons that keep working after a restart."""
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -7,9 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.discord_ui.app import RailchatBot
 from bot.core.service import GameService
 from bot.core.store import Store
+from bot.discord_ui.app import RailchatBot
 from tests.discord_world import Sent, World, make_world, posts, three_players
 
 
@@ -19,15 +20,15 @@ async def world(db_path):
 
 
 def add(seat: int, amount: int = 1) -> str:
-    return ('{"type": "add", "amount": %d, "entity": %d, "entity_type": "player"}'
-            % (amount, seat))
+    return '{"type": "add", "amount": %d, "entity": %d, "entity_type": "player"}' % (amount, seat)
 
 
 async def test_undo_after_others_moved_is_voted_with_buttons(world):
     thread = await three_players(world)
     for user in (1, 2, 3):
-        await world.run("act", world.interaction(user, where=thread.id), game=None,
-                        action=add(user))
+        await world.run(
+            "act", world.interaction(user, where=thread.id), game=None, action=add(user)
+        )
     sent = await world.run("undo", world.interaction(2, where=thread.id), game=None)
     assert sent[-1].text.startswith("Done: user2 asks to take back actions 2-3")
     post = posts(thread)[-1]
@@ -35,8 +36,11 @@ async def test_undo_after_others_moved_is_voted_with_buttons(world):
     assert [label for _, label in post.buttons][:2] == ["Approve undo", "Reject undo"]
     approve = post.buttons[0][0]
     refused = await world.press(approve, world.interaction(9, where=thread.id))
-    assert refused[-1] == Sent("Refused: only the players whose actions would be undone "
-                               "(user3) or a game admin vote on this undo", True)
+    assert refused[-1] == Sent(
+        "Refused: only the players whose actions would be undone "
+        "(user3) or a game admin vote on this undo",
+        True,
+    )
     done = await world.press(approve, world.interaction(3, where=thread.id))
     assert done[-1].text.startswith("Done: user3 approved: the game is back to action 1")
     assert posts(thread)[-1].text.endswith("To act: <@2>")
@@ -49,8 +53,9 @@ async def test_admin_commands(world):
     thread = await three_players(world)
     at = lambda user, **kw: world.interaction(user, where=thread.id, **kw)  # noqa: E731
     refused = await world.run("pause", at(2), game=None)
-    assert refused[-1] == Sent("Refused: only the creator of game #1 or a server admin can "
-                               "pause or resume it", True)
+    assert refused[-1] == Sent(
+        "Refused: only the creator of game #1 or a server admin can pause or resume it", True
+    )
     await world.run("pause", at(5, admin=True), game=None)
     assert posts(thread)[-1].text.startswith("user5 paused game #1")
     sent = await world.run("act", at(1), game=None, action=add(1))
@@ -60,11 +65,13 @@ async def test_admin_commands(world):
     for user in (1, 2):
         await world.run("act", at(user), game=None, action=add(user))
     history = await world.run("history", at(9), last=10, game=None)
-    assert history[-1] == Sent("Game #1: actions 1-2 of 2\n1. user1 added 1.\n2. user2 added 1.",
-                               True)
+    assert history[-1] == Sent(
+        "Game #1: actions 1-2 of 2\n1. user1 added 1.\n2. user2 added 1.", True
+    )
     await world.run("rewind", at(1), action=0, game=None)
-    assert posts(thread)[-1].text.startswith("user1 rewound game #1 to action 0, taking back "
-                                             "from user1 added 1. (2 actions)")
+    assert posts(thread)[-1].text.startswith(
+        "user1 rewound game #1 to action 0, taking back from user1 added 1. (2 actions)"
+    )
     await world.run("replace", at(1), seat=3, user=_user(8), game=None)
     assert posts(thread)[-1].text.startswith("user1 gave seat 3 (user3) of game #1 to user8.")
     thread.add_user.assert_awaited()
@@ -80,14 +87,11 @@ async def test_spectators_read_privately(world):
     thread = await three_players(world)
     at = world.interaction(42, where=thread.id)
     for view in ("map", "market", "sheet"):
-        sent = await world.run("show", world.interaction(42, where=thread.id), view=view,
-                               game=None)
+        sent = await world.run("show", world.interaction(42, where=thread.id), view=view, game=None)
         assert sent == [Sent("Refused: tally has no %s image (it has: board)" % view, True)]
-    sent = await world.run("show", world.interaction(42, where=thread.id), view="board",
-                           game=None)
+    sent = await world.run("show", world.interaction(42, where=thread.id), view="board", game=None)
     assert sent[-1].ephemeral and sent[-1].files == ["board.png"]
-    assert [c.value for c in await world.suggest("show", "view", at, "", group="game")] == \
-        ["board"]
+    assert [c.value for c in await world.suggest("show", "view", at, "", group="game")] == ["board"]
     sent = await world.run("routes", at, company="PRR", game=None)
     assert sent == [Sent("Refused: tally has no train routes", True)]
     assert await world.suggest("routes", "company", at, "", group="game") == []
@@ -118,8 +122,11 @@ async def test_buttons_work_after_a_restart_and_refuse_when_stale(db_path):
     again = World(restarted)
     again.threads[thread.id] = thread
     sent = await again.press("rc:m:1:1:pass", again.interaction(2, where=thread.id))
-    assert sent[-1] == Sent("Refused: this button is from an earlier turn of game #1; the game "
-                            "has moved on. Use the newest post's buttons or /play", True)
+    assert sent[-1] == Sent(
+        "Refused: this button is from an earlier turn of game #1; the game "
+        "has moved on. Use the newest post's buttons or /play",
+        True,
+    )
     version = restarted.service.store.game(1).version
     sent = await again.press(f"rc:m:1:{version}:payout", again.interaction(2, where=thread.id))
     assert sent[-1] == Sent("Refused: that button's move (payout) is not open to you now", True)
@@ -138,7 +145,8 @@ async def test_an_admin_undoing_another_players_move_confirms_it_first(world):
     store = world.bot.service.store
     sent = await world.run("undo", world.interaction(5, where=thread.id, admin=True), game=None)
     assert sent[-1].ephemeral and sent[-1].text == (
-        "This takes back user1's move (action 1): user1 added 4. Confirm to take it back.")
+        "This takes back user1's move (action 1): user1 added 4. Confirm to take it back."
+    )
     [(custom_id, label)] = sent[-1].buttons
     assert label == "Confirm undo" and store.action_count(1) == 1  # nothing taken back yet
     sent = await world.press(custom_id, world.interaction(5, where=thread.id, admin=True))
@@ -146,8 +154,9 @@ async def test_an_admin_undoing_another_players_move_confirms_it_first(world):
     assert store.action_count(1) == 0
     # typed at once with confirm:yes; the player's own undo never asks
     await world.run("act", world.interaction(1, where=thread.id), game=None, action=add(1, 2))
-    sent = await world.run("undo", world.interaction(5, where=thread.id, admin=True),
-                           confirm=True, game=None)
+    sent = await world.run(
+        "undo", world.interaction(5, where=thread.id, admin=True), confirm=True, game=None
+    )
     assert sent[-1].text.startswith("Done: user5 undid action 1: user1 added 2.")
     await world.run("act", world.interaction(1, where=thread.id), game=None, action=add(1, 3))
     sent = await world.run("undo", world.interaction(1, where=thread.id), game=None)

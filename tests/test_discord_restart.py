@@ -1,6 +1,7 @@
 """The thread poster across a restart of the bot (Discord offline): the turn's post is stored,
 so a new bot process on the same database goes on editing it, re-uploads no image that did
 not change, and starts a new post only when the stored one was deleted."""
+
 from __future__ import annotations
 
 from io import BytesIO
@@ -37,8 +38,9 @@ async def both_acting(world: World):
 
 
 async def act(world: World, thread, user: int, amount: int) -> None:
-    sent = await world.run("act", world.interaction(user, where=thread.id), game=None,
-                           action=ADD % (amount, user))
+    sent = await world.run(
+        "act", world.interaction(user, where=thread.id), game=None, action=ADD % (amount, user)
+    )
     assert sent[-1].text.startswith("Done"), sent
 
 

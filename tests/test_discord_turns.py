@@ -1,6 +1,7 @@
 """The thread of an 1830 game through the real command tree and callbacks (Discord offline):
 turn prompts with a menu of legal moves, moves picked from the menu and lays picked by
 picture, the reference at hand, and the end of a game (ranking, status in its thread)."""
+
 from __future__ import annotations
 
 import json
@@ -39,10 +40,16 @@ async def test_the_menu_offers_the_legal_moves_grouped_and_makes_the_one_picked(
 
 
 async def _to_first_operating_round(table: Table) -> None:
-    script = [(1, "bid", {"company": "SV"}), (2, "bid", {"company": "CS"}),
-              (3, "bid", {"company": "DH"}), (4, "bid", {"company": "MH"}),
-              (1, "bid", {"company": "CA"}), (2, "bid", {"company": "BO"}),
-              (2, "par", {"company": "B&O 100"}), (3, "par", {"company": "PRR 67"})]
+    script = [
+        (1, "bid", {"company": "SV"}),
+        (2, "bid", {"company": "CS"}),
+        (3, "bid", {"company": "DH"}),
+        (4, "bid", {"company": "MH"}),
+        (1, "bid", {"company": "CA"}),
+        (2, "bid", {"company": "BO"}),
+        (2, "par", {"company": "B&O 100"}),
+        (3, "par", {"company": "PRR 67"}),
+    ]
     script += [(u, "buy", {"share": "PRR IPO"}) for u in (4, 1, 2, 3, 4)]
     script += [(u, "pass", {}) for u in (1, 2, 3, 4)]
     for user, command, options in script:
@@ -58,16 +65,19 @@ async def test_a_lay_is_picked_by_picture(world):
     assert answer.images[0].startswith(b"\x89PNG")
     assert answer.text.splitlines()[0] == "5 ways to lay on H14; pick one (numbered as drawn):"
     assert [label for _, label in answer.buttons] == [
-        "1: SW toward I13, W toward Altoona (H12)", "2: W toward Altoona (H12), NW toward G13",
+        "1: SW toward I13, W toward Altoona (H12)",
+        "2: W toward Altoona (H12), NW toward G13",
         "3: W toward Altoona (H12), NE toward G15",
         "4: W toward Altoona (H12), SE toward Baltimore (I15)",
-        "5: W toward Altoona (H12), E toward Lancaster (H16)"]
+        "5: W toward Altoona (H12), E toward Lancaster (H16)",
+    ]
     assert not any(label.split(": ", 1)[1].isdigit() for _, label in answer.buttons)
     turn_post = len(posts(table.thread))
     custom_id, label = answer.buttons[4]  # the straight track to Lancaster
     sent = await world.press(custom_id, table.at(3))
-    assert sent[-1].text.startswith("Done: PRR lays tile 9 on H14, track W toward Altoona "
-                                    "(H12), E toward Lancaster (H16).")
+    assert sent[-1].text.startswith(
+        "Done: PRR lays tile 9 on H14, track W toward Altoona (H12), E toward Lancaster (H16)."
+    )
     assert len(posts(table.thread)) == turn_post  # the lay is edited into the turn's post
     assert "PRR lays tile 9 on H14" in table.last.text and "focus.png" in table.last.files
     sent = await world.press(custom_id, table.at(3))  # pressed again: made once only
@@ -84,7 +94,8 @@ async def test_rotations_are_suggested_by_their_exits(world):
     rotations = await world.suggest("lay", "rotation", table.at(3, hex="H14", tile="7"), "")
     assert [(r.name, r.value) for r in rotations] == [
         ("Lay tile 7 on H14: track SW to I13, W to Altoona", 0),
-        ("Lay tile 7 on H14: track W to Altoona, NW to G13", 1)]
+        ("Lay tile 7 on H14: track W to Altoona, NW to G13", 1),
+    ]
     narrowed = await world.suggest("lay", "rotation", table.at(3, hex="H14", tile="7"), "g13")
     assert [r.value for r in narrowed] == [1]
 
@@ -99,8 +110,9 @@ async def test_the_reference_is_at_hand(world):
     text = "\n".join(s.text for s in sent)
     assert "**Private companies**" in text and "**Stock market colours**" in text
     sent = await table.game(2, "info", topic="weather", game=None)
-    assert sent[-1].text == ("Refused: no topic 'weather'; topics: privates, phases, "
-                             "certificates, market")
+    assert sent[-1].text == (
+        "Refused: no topic 'weather'; topics: privates, phases, certificates, market"
+    )
 
 
 async def test_the_game_over_post_ranks_the_players_and_status_works_in_the_thread(world):
@@ -111,21 +123,27 @@ async def test_the_game_over_post_ranks_the_players_and_status_works_in_the_thre
     thread = await world._create_thread(name="import")
     service = world.bot.service
     index = data["actions"].index(last)
-    opened = await service.import_game(Caller(1, "user1", guild_id=500),
-                                       {**data, "actions": data["actions"][:index]},
-                                       [1, 2, 3, 4], guild_id=500, thread_id=thread.id)
+    opened = await service.import_game(
+        Caller(1, "user1", guild_id=500),
+        {**data, "actions": data["actions"][:index]},
+        [1, 2, 3, 4],
+        guild_id=500,
+        thread_id=thread.id,
+    )
     assert opened.ok, opened.error
     president = (await service.prompt(opened.game_id, choices=False)).notify[0]
     move = {k: v for k, v in last.items() if k not in ("id", "user", "created_at")}
-    result = await service.act(opened.game_id, Caller(president, f"user{president}", guild_id=500),
-                               move)
+    result = await service.act(
+        opened.game_id, Caller(president, f"user{president}", guild_id=500), move
+    )
     assert result.ok, result.error
     world.bot.poster.queue(result)
     await world.bot.poster.drain()
     post = posts(thread)[-1]
     assert "Game over (bankrupt)" in post.text
-    assert post.text.endswith("**Final ranking:** 1. Player 2 1477, 2. Player 3 951, "
-                              "3. Player 1 887, 4. Player 4 416")
+    assert post.text.endswith(
+        "**Final ranking:** 1. Player 2 1477, 2. Player 3 951, 3. Player 1 887, 4. Player 4 416"
+    )
     assert sorted(post.files) == ["map.png", "market.png", "sheet.png"]
     assert post.buttons == []
     sent = await world.run("status", world.interaction(2, where=thread.id), game=None)
@@ -150,6 +168,7 @@ async def test_an_autocomplete_asks_the_engine_only_for_its_command_s_moves(worl
     def spy(self, player, kinds=None):
         asked.append(kinds)
         return listing(self, player, kinds)
+
     monkeypatch.setattr(type(game), "legal_actions", spy)
     world.bot.service._choices.clear()
     cities = await world.suggest("token", "city", table.at(3), "")
@@ -170,8 +189,10 @@ async def test_prices_by_name_or_typed_after_the_company_alike(world):
     assert sent[-1].text.startswith("Done: user2 buys BO for $230.")
     # a par without its price lists the prices; the price option (or typed after) picks one
     sent = await table.play(2, "par", company="B&O")
-    assert sent[-1].text == ("Refused: give the price too: 6 prices are open ($100, $90, $82, "
-                             "$76, $71, $67), e.g. /play par company:B&O price:100")
+    assert sent[-1].text == (
+        "Refused: give the price too: 6 prices are open ($100, $90, $82, "
+        "$76, $71, $67), e.g. /play par company:B&O price:100"
+    )
     sent = await table.play(2, "par", company="B&O", price=50)
     assert sent[-1].text.startswith("Refused: $50 is not a par price; B&O can be parred at $100")
     sent = await table.play(2, "par", company="B&O", price=90)

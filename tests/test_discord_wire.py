@@ -3,6 +3,7 @@ against tests/fake_discord.py on loopback, driven by INTERACTION_CREATE events a
 sends them. Command sync, deferred answers and follow-ups (with image attachments), game threads
 created by `/game new`, turn posts edited in place; a 429 or a 500 on the way, a dropped
 gateway and a redelivered interaction lose or double no move and no post."""
+
 from __future__ import annotations
 
 import asyncio
@@ -22,8 +23,17 @@ from bot.core.service import GameService
 from bot.core.store import Store
 from bot.discord_ui.app import RailchatBot
 from engine.game import TurnInfo
-from tests.fake_discord import (CHANNEL_ID, GUILD_ID, THREAD_ID, UPLOAD_LIMIT, FakeDiscord,
-                                Posted, channel_data, command_interaction, user)
+from tests.fake_discord import (
+    CHANNEL_ID,
+    GUILD_ID,
+    THREAD_ID,
+    UPLOAD_LIMIT,
+    FakeDiscord,
+    Posted,
+    channel_data,
+    command_interaction,
+    user,
+)
 from tests.titles_for_tests import Tally
 
 ANN, BOB = user(11, "ann"), user(12, "bob")
@@ -67,8 +77,10 @@ def red_of(png: bytes) -> int:
 
 def tally_turn(game) -> list[TurnInfo]:
     """A turn prompt for the test title, so that posts carry an embed."""
-    return [TurnInfo(p, None, "Add 1 to 9, or pass", (f"Score {game.scores[p]}",))
-            for p in game.active_players()]
+    return [
+        TurnInfo(p, None, "Add 1 to 9, or pass", (f"Score {game.scores[p]}",))
+        for p in game.active_players()
+    ]
 
 
 @pytest.fixture
@@ -83,13 +95,22 @@ async def connect(db_path, monkeypatch):
         LOG[:] = [fake.requests]
         await fake.start()
         monkeypatch.setattr(discord.http.Route, "BASE", f"{fake.base}/api/v10")
-        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
-                            yarl.URL(f"ws://127.0.0.1:{fake.port}/ws"))
+        monkeypatch.setattr(
+            discord.gateway.DiscordWebSocket,
+            "DEFAULT_GATEWAY",
+            yarl.URL(f"ws://127.0.0.1:{fake.port}/ws"),
+        )
         service = GameService(Store(db_path), new_seed=lambda: 1)
         ann, bob = Caller(11, "ann", guild_id=GUILD_ID), Caller(12, "bob", guild_id=GUILD_ID)
         created = await service.create_game(
-            ann, "tally", seats=2, guild_id=GUILD_ID, channel_id=CHANNEL_ID, thread_id=THREAD_ID,
-            options={"free_for_all": True} if free_for_all else None)
+            ann,
+            "tally",
+            seats=2,
+            guild_id=GUILD_ID,
+            channel_id=CHANNEL_ID,
+            thread_id=THREAD_ID,
+            options={"free_for_all": True} if free_for_all else None,
+        )
         await service.join(created.game_id, bob)
         await service.start(created.game_id, ann)
         bot = RailchatBot(service, renderer=renderer, post_delay=0.01)
@@ -130,10 +151,19 @@ async def failed(fake: FakeDiscord, failure: str) -> None:
         assert [r for r in fake.requests if r.path.endswith(f" -> {failure}")]
 
 
-async def command(fake: FakeDiscord, iid: int, who: dict, group: str, sub: str,
-                  where: dict | None = None, **options) -> None:
-    await fake.dispatch("INTERACTION_CREATE", command_interaction(
-        iid, who, group, sub, options, where or fake.threads[THREAD_ID]))
+async def command(
+    fake: FakeDiscord,
+    iid: int,
+    who: dict,
+    group: str,
+    sub: str,
+    where: dict | None = None,
+    **options,
+) -> None:
+    await fake.dispatch(
+        "INTERACTION_CREATE",
+        command_interaction(iid, who, group, sub, options, where or fake.threads[THREAD_ID]),
+    )
 
 
 async def move(fake: FakeDiscord, iid: int, who: dict, amount: int | None) -> None:
@@ -186,14 +216,18 @@ async def test_429_and_500_are_retried_without_losing_or_doubling_a_post(wire) -
     await until(lambda: answered(fake, 7002), "the follow-up after a 500")
     await settled(fake)
     assert [r.path for r in fake.requests if r.path.startswith(POSTS)] == [
-        f"{POSTS} -> 429", f"{POSTS} -> 500", POSTS]
+        f"{POSTS} -> 429",
+        f"{POSTS} -> 500",
+        POSTS,
+    ]
     assert len(thread_posts(fake)) == 1
     assert len(answered(fake, 7002)) == 1
     assert wire.service.store.action_count(wire.game_id) == 1
 
 
 async def test_a_dropped_gateway_resumes_and_a_redelivered_interaction_is_applied_once(
-        wire) -> None:
+    wire,
+) -> None:
     fake, bot = wire.fake, wire.bot
     await move(fake, 7003, ANN, 2)
     await until(lambda: len(thread_posts(fake)) == 1, "the first post")
@@ -203,8 +237,7 @@ async def test_a_dropped_gateway_resumes_and_a_redelivered_interaction_is_applie
     await move(fake, 7003, ANN, 2)  # the same interaction delivered again
     await move(fake, 7004, BOB, 5)  # and a new one on the new connection
     await until(lambda: len(thread_posts(fake)) == 2, "the post of bob's move")
-    await until(lambda: len(answered(fake, 7003)) == 2,
-                "the answer to the redelivered interaction")
+    await until(lambda: len(answered(fake, 7003)) == 2, "the answer to the redelivered interaction")
     await settled(fake)
     assert wire.service.store.action_count(wire.game_id) == 2
     assert len(thread_posts(fake)) == 2
@@ -250,7 +283,8 @@ async def test_images_reach_the_thread_post_and_the_follow_up_as_uploads(wire, f
         assert request.body["flags"] == 64
     assert len(uploads) == (1 if failure == "dropped gateway" else 2)
     assert [r.path for r in fake.requests if r.path.startswith(POSTS)] == (
-        [POSTS] if failure == "dropped gateway" else [f"{POSTS} -> {failure}", POSTS])
+        [POSTS] if failure == "dropped gateway" else [f"{POSTS} -> {failure}", POSTS]
+    )
     assert wire.service.store.action_count(wire.game_id) == 1
 
 
@@ -264,7 +298,10 @@ async def test_game_new_opens_a_thread_that_the_game_is_played_in(wire, failure)
     await until(lambda: answered(fake, 7201), "the answer to /game new")
     [created] = fake.calls("POST", threads)
     assert {k: created.body[k] for k in ("name", "type", "auto_archive_duration")} == {
-        "name": "tally · ann's game", "type": 11, "auto_archive_duration": 10080}
+        "name": "tally · ann's game",
+        "type": 11,
+        "auto_archive_duration": 10080,
+    }
     [tid] = [t for t in fake.threads if t != THREAD_ID]
     assert fake.threads[tid]["parent_id"] == str(CHANNEL_ID)
     assert fake.threads[tid]["type"] == 11 and fake.threads[tid]["name"] == "tally · ann's game"
@@ -277,10 +314,13 @@ async def test_game_new_opens_a_thread_that_the_game_is_played_in(wire, failure)
     await until(lambda: answered(fake, 7202), "the answer to /game join")
     await command(fake, 7203, ANN, "game", "start", where=where)
     await until(lambda: answered(fake, 7203), "the answer to /game start")
-    await command(fake, 7204, ANN, "game", "act", where=where,
-                  action=json.dumps({"type": "add", "amount": 2}))
-    await until(lambda: any("ann added 2" in p for p in thread_posts(fake, tid)),
-                "the move's post in the new thread")
+    await command(
+        fake, 7204, ANN, "game", "act", where=where, action=json.dumps({"type": "add", "amount": 2})
+    )
+    await until(
+        lambda: any("ann added 2" in p for p in thread_posts(fake, tid)),
+        "the move's post in the new thread",
+    )
     await settled(fake)
     await failed(fake, failure)
     posted = "\n".join(thread_posts(fake, tid))
@@ -301,8 +341,9 @@ async def test_a_redelivered_game_new_leaves_one_game_and_one_thread(wire) -> No
     await settled(fake)
     [record] = [g for g in store.games(statuses=None, limit=10) if g.id != wire.game_id]
     new_threads = [t for t in fake.threads if t != THREAD_ID]
-    assert len(new_threads) == 2 and fake.deleted == [t for t in new_threads
-                                                      if t != record.thread_id]
+    assert len(new_threads) == 2 and fake.deleted == [
+        t for t in new_threads if t != record.thread_id
+    ]
     assert fake.posts(fake.deleted[0]) == [] and len(fake.posts(record.thread_id)) == 1
     assert "already handled" in answered(fake, 7301)[1].content
 
@@ -333,7 +374,9 @@ async def test_a_turn_post_is_edited_in_place_with_its_new_image(connect, failur
     assert image.filename == "board.png" and red_of(image.data) == 5
     [embed] = first.embeds  # brought up to date: both may act
     assert embed["title"] == "To act: ann" and [f["name"] for f in embed["fields"]] == [
-        "ann", "bob"]
+        "ann",
+        "bob",
+    ]
     patches = fake.calls("PATCH", edits)
     assert len(patches) == 2
     kept, replaced = patches
@@ -348,8 +391,9 @@ async def test_a_turn_post_is_edited_in_place_with_its_new_image(connect, failur
 def huge_png(game, view: str, *focus: object) -> bytes:
     """A picture over Discord's upload limit (noise does not compress)."""
     buffer = io.BytesIO()
-    Image.frombytes("L", (3400, 3400), random.Random(len(game.actions)).randbytes(3400 * 3400)
-                    ).save(buffer, format="PNG", compress_level=0)
+    Image.frombytes(
+        "L", (3400, 3400), random.Random(len(game.actions)).randbytes(3400 * 3400)
+    ).save(buffer, format="PNG", compress_level=0)
     assert len(buffer.getvalue()) > UPLOAD_LIMIT
     return buffer.getvalue()
 
@@ -367,12 +411,15 @@ async def test_an_image_over_the_upload_limit_is_left_out_with_a_note(connect) -
     [post] = fake.posts(THREAD_ID)
     assert post.attachments == [] and "board image is too large to attach" in post.content
     [shown] = answered(fake, 7502)
-    assert shown.attachments == [] and "board.png is 11.0 MiB, more than Discord lets me " \
-        "upload in one message (10 MiB); it is left out." in shown.content
+    assert (
+        shown.attachments == []
+        and "board.png is 11.0 MiB, more than Discord lets me "
+        "upload in one message (10 MiB); it is left out."
+        in shown.content
+    )
 
 
-async def test_a_turn_post_deleted_by_a_moderator_is_posted_again_with_its_moves(
-        connect) -> None:
+async def test_a_turn_post_deleted_by_a_moderator_is_posted_again_with_its_moves(connect) -> None:
     wire = await connect(free_for_all=True)
     fake = wire.fake
     await move(fake, 7601, ANN, 3)
@@ -399,8 +446,16 @@ async def test_the_fake_refuses_what_discord_refuses() -> None:
     fake = FakeDiscord()
     await fake.start()
     url = f"{fake.base}/api/v10{POSTS}"
-    menu = {"type": 1, "components": [{"type": 3, "custom_id": "m", "options": [
-        {"label": str(n), "value": str(n)} for n in range(26)]}]}
+    menu = {
+        "type": 1,
+        "components": [
+            {
+                "type": 3,
+                "custom_id": "m",
+                "options": [{"label": str(n), "value": str(n)} for n in range(26)],
+            }
+        ],
+    }
     try:
         async with aiohttp.ClientSession() as session:
             for payload in ({"content": "x" * 2001}, {"content": "x", "components": [menu]}):
@@ -413,14 +468,19 @@ async def test_the_fake_refuses_what_discord_refuses() -> None:
                 assert answer.status == 413
             async with session.post(url, json={"content": "x" * 2000}) as answer:
                 assert answer.status == 200
-            command = {"name": "game", "description": "d", "options": [
-                {"name": "a", "description": "d", "type": 3},
-                {"name": "b", "description": "d", "type": 3, "required": True}]}
-            async with session.put(f"{fake.base}/api/v10/applications/900/commands",
-                                   json=[command]) as answer:
+            command = {
+                "name": "game",
+                "description": "d",
+                "options": [
+                    {"name": "a", "description": "d", "type": 3},
+                    {"name": "b", "description": "d", "type": 3, "required": True},
+                ],
+            }
+            async with session.put(
+                f"{fake.base}/api/v10/applications/900/commands", json=[command]
+            ) as answer:
                 assert answer.status == 400
-                assert "a required option after an optional one" in (await answer.json())[
-                    "message"]
+                assert "a required option after an optional one" in (await answer.json())["message"]
     finally:
         await fake.stop()
     assert len(fake.posts(THREAD_ID)) == 1

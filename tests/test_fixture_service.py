@@ -2,6 +2,7 @@
 through the service as the bot receives moves (each player acting for their own seat, no
 programmed actions) they end exactly as `railchat replay` says; imported as files they replay
 whole, survive a restart, export back and open from Discord's /game import."""
+
 from __future__ import annotations
 
 import copy
@@ -41,11 +42,18 @@ def moves_as_players_make_them(data: dict[str, Any]) -> list[dict[str, Any]]:
         if action["type"] == "message":
             continue
         if not action["type"].startswith("program_"):
-            steps.append({k: v for k, v in action.items()
-                          if k not in ("auto_actions", "id", "created_at", "user")})
-        steps += [{k: v for k, v in auto.items() if k not in ("created_at",)}
-                  for auto in action.get("auto_actions") or []
-                  if not auto["type"].startswith("program_")]
+            steps.append(
+                {
+                    k: v
+                    for k, v in action.items()
+                    if k not in ("auto_actions", "id", "created_at", "user")
+                }
+            )
+        steps += [
+            {k: v for k, v in auto.items() if k not in ("created_at",)}
+            for auto in action.get("auto_actions") or []
+            if not auto["type"].startswith("program_")
+        ]
     return steps
 
 
@@ -57,8 +65,7 @@ async def test_a_fixture_played_through_the_service_ends_as_railchat_replay(path
     service = GameService(Store(db_path), new_seed=lambda: seed)
     users = [Caller(100 + i, p["name"]) for i, p in enumerate(data["players"])]
     options = {rule: True for rule in data["settings"].get("optional_rules") or []}
-    gid = (await service.create_game(users[0], "1830", seats=len(users),
-                                     options=options)).game_id
+    gid = (await service.create_game(users[0], "1830", seats=len(users), options=options)).game_id
     for user in users[1:]:
         assert (await service.join(gid, user)).ok
     assert (await service.start(gid, users[0])).ok
@@ -74,8 +81,7 @@ async def test_a_fixture_played_through_the_service_ends_as_railchat_replay(path
     final = await GameService(Store(db_path)).status(gid)  # rebuilt from the stored log
     expected = replay_result(path)
     names = {str(p["id"]): p["name"] for p in data["players"]}
-    shown = ", ".join(f"{names[k]} {v}" for k, v in sorted(expected.items(),
-                                                            key=lambda kv: -kv[1]))
+    shown = ", ".join(f"{names[k]} {v}" for k, v in sorted(expected.items(), key=lambda kv: -kv[1]))
     assert final.text.endswith(f"Result: {shown}")
     assert service.store.game(gid).status == "finished"
     assert expected == data["result"]
@@ -92,7 +98,8 @@ async def test_an_imported_file_replays_restarts_and_exports(path, db_path):
     seats = service.store.seats(gid)
     assert [(s.user_id, s.player_id) for s in seats] == (
         [(11, data["players"][0]["id"]), (-2, data["players"][1]["id"])]
-        + [(-(n + 1), p["id"]) for n, p in enumerate(data["players"]) if n >= 2])
+        + [(-(n + 1), p["id"]) for n, p in enumerate(data["players"]) if n >= 2]
+    )
     restarted = GameService(Store(db_path))
     status = await restarted.status(gid)
     assert status.ok and "Result: " in status.text
@@ -108,16 +115,25 @@ async def test_import_refusals(db_path):
     service = GameService(Store(db_path))
     data = io.read_file(files[0])
     assert (await service.import_game(Caller(1, "Mod"), {"actions": []})).error == (
-        "that is not an 18xx.games game file (it needs 'players' and 'actions')")
+        "that is not an 18xx.games game file (it needs 'players' and 'actions')"
+    )
     broken = copy.deepcopy(data)
-    broken["actions"].insert(3, {"type": "lay_tile", "entity": "PRR", "entity_type":
-                                 "corporation", "hex": "H10", "tile": "57-0", "rotation": 0,
-                                 "id": 99999})
+    broken["actions"].insert(
+        3,
+        {
+            "type": "lay_tile",
+            "entity": "PRR",
+            "entity_type": "corporation",
+            "hex": "H10",
+            "tile": "57-0",
+            "rotation": 0,
+            "id": 99999,
+        },
+    )
     refused = await service.import_game(Caller(1, "Mod"), broken)
     assert refused.error.startswith("the file does not replay: action #3 (id 99999, lay_tile)")
     too_many = await service.import_game(Caller(1, "Mod"), data, [1, 2, 3, 4, 5, 6, 7])
-    assert too_many.error == (f"the file has {len(data['players'])} players but 7 users were "
-                              "given")
+    assert too_many.error == (f"the file has {len(data['players'])} players but 7 users were given")
     twice = await service.import_game(Caller(1, "Mod"), data, [5, 5])
     assert twice.error == "each user can take only one seat"
     assert service.store.games() == []
@@ -128,6 +144,7 @@ def _attachment(data: dict[str, Any], name: str = "game.json"):
 
     async def read() -> bytes:
         return raw
+
     return SimpleNamespace(filename=name, size=len(raw), read=read)
 
 
@@ -137,8 +154,9 @@ async def test_discord_import_opens_a_playable_thread_and_exports(db_path):
     upto = 60  # stop early so the game is still in play
     partial = {**data, "actions": data["actions"][:upto]}
     world = await make_world(db_path)
-    sent = await world.run("import", world.interaction(1), file=_attachment(partial),
-                           players="<@11> - <@13>")
+    sent = await world.run(
+        "import", world.interaction(1), file=_attachment(partial), players="<@11> - <@13>"
+    )
     assert sent[-1].text.startswith("Game #1 is open in <#")
     thread = list(world.threads.values())[-1]
     [post] = posts(thread)
@@ -147,42 +165,53 @@ async def test_discord_import_opens_a_playable_thread_and_exports(db_path):
     assert sorted(post.files) == ["map.png", "market.png", "sheet.png"]
     service = world.bot.service
     prompt = await service.prompt(1)
-    replaced = await world.run("replace", world.interaction(1, where=thread.id), seat=2,
-                               user=SimpleNamespace(id=12, display_name="user12"), game=None)
+    replaced = await world.run(
+        "replace",
+        world.interaction(1, where=thread.id),
+        seat=2,
+        user=SimpleNamespace(id=12, display_name="user12"),
+        game=None,
+    )
     assert replaced[-1].text == "Done: user1 gave seat 2 (Player 2) of game #1 to user12."
     assert [s.user_id for s in service.store.seats(1)] == [11, 12, 13]
     assert post.text.endswith("To act: <@13>") and post.pinged == [13]
     assert prompt.names == ("Player 3",)
-    assert posts(thread)[-1].text == ("user1 gave seat 2 (Player 2) of game #1 to user12.\n"
-                                      "To act: Player 3")  # already pinged once
+    assert posts(thread)[-1].text == (
+        "user1 gave seat 2 (Player 2) of game #1 to user12.\nTo act: Player 3"
+    )  # already pinged once
     exported = await world.run("export", world.interaction(9, where=thread.id), game=None)
     assert exported[-1].files == ["railchat-1-1830.json"] and exported[-1].ephemeral
-    bad = await world.run("import", world.interaction(1), file=_attachment(partial),
-                          players="@someone")
-    assert bad[-1].text == ("Refused: game.json is not usable: players lists @mentions (or user "
-                            "ids) or - for each seat, not '@someone'")
+    bad = await world.run(
+        "import", world.interaction(1), file=_attachment(partial), players="@someone"
+    )
+    assert bad[-1].text == (
+        "Refused: game.json is not usable: players lists @mentions (or user "
+        "ids) or - for each seat, not '@someone'"
+    )
     not_json = SimpleNamespace(filename="x.json", size=3, read=_bytes(b"{x}"))
     bad = await world.run("import", world.interaction(1), file=not_json, players=None)
-    assert bad[-1].text.startswith("Refused: x.json is not usable: the file is not valid JSON: Expecting property name")
+    assert bad[-1].text.startswith(
+        "Refused: x.json is not usable: the file is not valid JSON: Expecting property name"
+    )
     assert len(world.threads) == 1
 
 
 def _bytes(raw: bytes):
     async def read() -> bytes:
         return raw
+
     return read
 
 
 def test_railchat_export_writes_the_game(db_path, tmp_path, capsys):
     files = require_games("1830")
     import asyncio
+
     store = Store(db_path)
-    result = asyncio.run(GameService(store).import_game(Caller(1, "Mod"),
-                                                        io.read_file(files[-1])))
+    result = asyncio.run(GameService(store).import_game(Caller(1, "Mod"), io.read_file(files[-1])))
     store.close()
     out = tmp_path / "out.json"
-    assert cli.main(["export", str(result.game_id), "--db", str(db_path), "--out",
-                     str(out)]) == 0
+    assert cli.main(["export", str(result.game_id), "--db", str(db_path), "--out", str(out)]) == 0
     exported = json.loads(out.read_text())
     assert exported["title"] == "1830" and exported["result"] == io.read_file(files[-1])["result"]
     assert cli.main(["export", "99", "--db", str(db_path)]) == 1

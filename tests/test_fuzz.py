@@ -1,6 +1,7 @@
 """The fuzz harness (bot/core/fuzz, `railchat fuzz`): a small CI budget of 20 short games per
 18xx title and 20 complete String Railway games through the service, and proof that each of its checks can
 fail."""
+
 from __future__ import annotations
 
 import asyncio
@@ -27,34 +28,42 @@ def _game():
 
 # CI's budget per 18xx title: 20 games of 120 moves each (the auction, the first stock rounds
 # and operating rounds), every seat count the title allows. Whole games: README, long runs.
-EIGHTEEN_BUDGET = [(title, 2 + i % seats, s) for title, seats, run in (("1830", 5, 15),
-                                                                       ("1860", 3, 18))
-                   for i, s in enumerate(game_seeds(run, 20))]
+EIGHTEEN_BUDGET = [
+    (title, 2 + i % seats, s)
+    for title, seats, run in (("1830", 5, 15), ("1860", 3, 18))
+    for i, s in enumerate(game_seeds(run, 20))
+]
 
 
 @pytest.mark.parametrize("title, players, seed", EIGHTEEN_BUDGET)
-def test_fuzzed_18xx_games_keep_every_invariant(title: str, players: int, seed: int,
-                                                tmp_path: Path) -> None:
-    report = asyncio.run(fuzz_game(title, players, seed, max_actions=120, replay_every=60,
-                                   out_dir=tmp_path))
+def test_fuzzed_18xx_games_keep_every_invariant(
+    title: str, players: int, seed: int, tmp_path: Path
+) -> None:
+    report = asyncio.run(
+        fuzz_game(title, players, seed, max_actions=120, replay_every=60, out_dir=tmp_path)
+    )
     assert report.failure is None, report.file
     assert report.actions >= 120 and report.illegal > 0 and report.replays >= 2
 
 
-@pytest.mark.parametrize("seed, players", [(s, 2 + i % 4) for i, s in
-                                           enumerate(game_seeds(16, 20))])
-def test_complete_string_railway_games_keep_every_invariant(seed: int, players: int,
-                                                            tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "seed, players", [(s, 2 + i % 4) for i, s in enumerate(game_seeds(16, 20))]
+)
+def test_complete_string_railway_games_keep_every_invariant(
+    seed: int, players: int, tmp_path: Path
+) -> None:
     """String Railway's CI budget: 20 whole games, 2 to 5 players (a long run: README)."""
-    report = asyncio.run(fuzz_game("string_railway", players, seed, replay_every=20,
-                                   out_dir=tmp_path))
+    report = asyncio.run(
+        fuzz_game("string_railway", players, seed, replay_every=20, out_dir=tmp_path)
+    )
     assert report.failure is None, report.file
     assert report.finished and report.illegal > 0 and report.replays >= 2
 
 
 def test_a_seed_plays_the_same_game_again(tmp_path: Path) -> None:
-    first, again = (asyncio.run(fuzz_game("1830", 3, 77, max_actions=15, out_dir=tmp_path))
-                    for _ in range(2))
+    first, again = (
+        asyncio.run(fuzz_game("1830", 3, 77, max_actions=15, out_dir=tmp_path)) for _ in range(2)
+    )
     assert first == again
 
 
@@ -64,21 +73,25 @@ def test_a_failure_writes_a_game_file_that_replays(tmp_path: Path, monkeypatch) 
     def broken(self, game, legal):
         calls.append(1)
         return ["planted problem"] if len(calls) == 6 else []
+
     monkeypatch.setattr(Invariants, "problems", broken)
     report = asyncio.run(fuzz_game("1830", 4, 5, max_actions=50, out_dir=tmp_path))
     assert report.failure and "planted problem" in report.failure
     data = json.loads(Path(report.file).read_text())
     about = data["railchat_fuzz"]
     assert about["seed"] == 5 and "planted problem" in about["failure"]
-    game = create_game("1830", [PlayerInfo(p["id"], p["name"]) for p in data["players"]], {},
-                       data["settings"]["seed"])
+    game = create_game(
+        "1830",
+        [PlayerInfo(p["id"], p["name"]) for p in data["players"]],
+        {},
+        data["settings"]["seed"],
+    )
     for action in data["actions"]:
         game.process(action)
     assert len(game.actions) == len(data["actions"]) >= 4
 
 
-def test_a_refused_move_that_changes_the_position_is_a_failure(tmp_path: Path,
-                                                                monkeypatch) -> None:
+def test_a_refused_move_that_changes_the_position_is_a_failure(tmp_path: Path, monkeypatch) -> None:
     real = GameService.act
 
     async def leaky(self, game_id, caller, action, interaction_id=None):
@@ -86,10 +99,12 @@ def test_a_refused_move_that_changes_the_position_is_a_failure(tmp_path: Path,
         if result.error:  # refused, yet the live game lost a dollar of the bank's
             self._cache[game_id][1].bank.cash -= 1
         return result
+
     monkeypatch.setattr(GameService, "act", leaky)
     report = asyncio.run(fuzz_game("1830", 3, 9, max_actions=60, out_dir=tmp_path))
     assert report.failure and report.failure.startswith(
-        "one of these refused moves changed the position: "), report.failure
+        "one of these refused moves changed the position: "
+    ), report.failure
 
 
 def test_the_18xx_checks_see_money_shares_and_trains_go_wrong() -> None:
@@ -113,7 +128,8 @@ def test_the_18xx_checks_see_money_shares_and_trains_go_wrong() -> None:
 
 
 def test_the_export_mirror_follows_the_game_and_sees_a_file_that_replays_otherwise(
-        monkeypatch) -> None:
+    monkeypatch,
+) -> None:
     game = _game()
     mirror = ExportMirror()
     for _ in range(6):
@@ -130,15 +146,21 @@ def test_the_export_mirror_follows_the_game_and_sees_a_file_that_replays_otherwi
     for _ in range(4):  # two pars, a pass, a par
         game.process(game.legal_actions(game.active_players()[0])[-2].action)
     real = game_files.exported_action
-    monkeypatch.setattr(game_files, "exported_action",  # a file that loses the par price
-                        lambda a, n: {k: v for k, v in real(a, n).items() if k != "share_price"})
+    monkeypatch.setattr(
+        game_files,
+        "exported_action",  # a file that loses the par price
+        lambda a, n: {k: v for k, v in real(a, n).items() if k != "share_price"},
+    )
     found = mirror.problems(game, public_state(game))
-    assert found == ["the exported game does not replay: action #6 (id 7, par) refused: None "
-                     "is not a par value; choose one of 100, 90, 82, 76, 71, 67"]
+    assert found == [
+        "the exported game does not replay: action #6 (id 7, par) refused: None "
+        "is not a par value; choose one of 100, 90, 82, 76, 71, 67"
+    ]
     monkeypatch.setattr(game_files, "exported_action", real)
     assert mirror.problems(game, public_state(game)) == []  # rebuilt from the whole file
     assert mirror.problems(game, public_state(_game())) == [
-        "the exported game replays to a different public state"]
+        "the exported game replays to a different public state"
+    ]
 
 
 def test_the_contract_check_wants_someone_to_act_with_a_move() -> None:
@@ -149,8 +171,24 @@ def test_the_contract_check_wants_someone_to_act_with_a_move() -> None:
 
 
 def test_fuzz_command(capsys, tmp_path: Path) -> None:
-    assert main(["fuzz", "--title", "1830", "--games", "1", "--seed", "2", "--max-actions", "8",
-                 "--out", str(tmp_path)]) == 0
+    assert (
+        main(
+            [
+                "fuzz",
+                "--title",
+                "1830",
+                "--games",
+                "1",
+                "--seed",
+                "2",
+                "--max-actions",
+                "8",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "1830: 1 games (0 finished), 8 moves" in out and "0 failures" in out
     assert main(["fuzz", "--title", "18nope", "--games", "1"]) == 2
@@ -158,15 +196,36 @@ def test_fuzz_command(capsys, tmp_path: Path) -> None:
 
 
 def test_fuzz_options_are_checked_and_drawn_per_game(capsys, tmp_path: Path) -> None:
-    assert main(["fuzz", "--title", "1860", "--games", "1", "--options", "re_enter_hexes,fast"]) == 2
+    assert (
+        main(["fuzz", "--title", "1860", "--games", "1", "--options", "re_enter_hexes,fast"]) == 2
+    )
     assert "1860 has no option fast" in capsys.readouterr().err
-    assert main(["fuzz", "--title", "1860", "--games", "4", "--seed", "3", "--max-actions", "4",
-                 "--options", "two_player_map,re_enter_hexes", "--out", str(tmp_path),
-                 "--save", str(tmp_path / "saved")]) == 0
+    assert (
+        main(
+            [
+                "fuzz",
+                "--title",
+                "1860",
+                "--games",
+                "4",
+                "--seed",
+                "3",
+                "--max-actions",
+                "4",
+                "--options",
+                "two_player_map,re_enter_hexes",
+                "--out",
+                str(tmp_path),
+                "--save",
+                str(tmp_path / "saved"),
+            ]
+        )
+        == 0
+    )
     files = [json.loads(p.read_text()) for p in (tmp_path / "saved").glob("*.json")]
     drawn = [sorted(f["railchat_fuzz"]["options"]) for f in files]
     assert [sorted(f["settings"]["optional_rules"]) for f in files] == drawn
-    assert len({tuple(d) for d in drawn}) > 1      # not every game plays the same options
+    assert len({tuple(d) for d in drawn}) > 1  # not every game plays the same options
 
 
 def test_a_careful_player_s_sales_weigh_as_one_move() -> None:
@@ -176,8 +235,15 @@ def test_a_careful_player_s_sales_weigh_as_one_move() -> None:
 
     from bot.core.fuzz.player import pick_move
     from engine.game import Choice
+
     legal = [Choice(f"sell {i}", {"type": "sell_shares", "shares": [f"X_{i}"]}) for i in range(10)]
     legal.append(Choice("pass", {"type": "pass"}))
-    passes = {careful: sum(pick_move(random.Random(i), legal, pass_share=0.01, careful=careful).label == "pass"
-                           for i in range(2000)) / 2000 for careful in (False, True)}
+    passes = {
+        careful: sum(
+            pick_move(random.Random(i), legal, pass_share=0.01, careful=careful).label == "pass"
+            for i in range(2000)
+        )
+        / 2000
+        for careful in (False, True)
+    }
     assert passes[False] < 0.05 and 0.7 < passes[True] < 0.85

@@ -1,6 +1,7 @@
 """Bugs the fuzzer found, each replayed from the game file it wrote (tests/data/fuzz/). A bug
 in a title's engine that is not fixed yet is a strict xfail: it turns into a failure, and the
 mark must go, once the engine is fixed."""
+
 from __future__ import annotations
 
 import json
@@ -22,10 +23,15 @@ def _replay(name: str, sale_prices: bool = True, upto: int | None = None):
     return _replay_data(json.loads((FILES / name).read_text()), sale_prices, upto)
 
 
-def _replay_data(data: dict, sale_prices: bool = True, upto: int | None = None,
-                 options: dict | None = None):
-    game = create_game(data["title"], [PlayerInfo(p["id"], p["name"]) for p in data["players"]],
-                       options or {}, data["settings"]["seed"])
+def _replay_data(
+    data: dict, sale_prices: bool = True, upto: int | None = None, options: dict | None = None
+):
+    game = create_game(
+        data["title"],
+        [PlayerInfo(p["id"], p["name"]) for p in data["players"]],
+        options or {},
+        data["settings"]["seed"],
+    )
     for action in data["actions"][:upto]:
         if not sale_prices and action["type"] == "sell_shares":
             action.pop("share_price", None)
@@ -40,8 +46,10 @@ def test_string_railway_lists_moves_after_the_mountain_is_rerolled() -> None:
     assert game.legal_actions(1)
 
 
-@pytest.mark.parametrize("name, seat", [("fuzz-string_railway-1399756255.json", 3),
-                                        ("fuzz-string_railway-2045421347.json", 4)])
+@pytest.mark.parametrize(
+    "name, seat",
+    [("fuzz-string_railway-1399756255.json", 3), ("fuzz-string_railway-2045421347.json", 4)],
+)
 def test_string_railway_a_setup_seat_out_of_rerolls_is_not_waited_for(name, seat) -> None:
     # the seat that lays the river (mountain) rerolled it for the last time and stayed among
     # the players who must act, with no move left to list
@@ -61,9 +69,24 @@ def test_1860_anyone_acts_for_a_company_without_a_director() -> None:
     assert game.active_players() == [p.id for p in game.player_list]
     for pid in game.active_players():
         assert [c.action for c in game.legal_actions(pid)] == [
-            {"type": "buy_train", "entity": "IWNJ", "entity_type": "corporation", "train": "2+1-0", "price": 250}]
-    game.process({"type": "buy_train", "entity": "IWNJ", "entity_type": "corporation", "train": "2+1-0",
-                  "price": 250}, by=game.player_list[2].id)
+            {
+                "type": "buy_train",
+                "entity": "IWNJ",
+                "entity_type": "corporation",
+                "train": "2+1-0",
+                "price": 250,
+            }
+        ]
+    game.process(
+        {
+            "type": "buy_train",
+            "entity": "IWNJ",
+            "entity_type": "corporation",
+            "train": "2+1-0",
+            "price": 250,
+        },
+        by=game.player_list[2].id,
+    )
     assert [t.name for t in iwnj.trains] == ["2+1"] and iwnj.cash == 370
     assert game.active_entities() != [iwnj]
 
@@ -73,8 +96,12 @@ def test_1860_half_value_sale_names_its_price_in_the_file() -> None:
     # trainless company's shares sell at half (rules 5.6), so the recorded move must say so
     game = _replay("fuzz-1860-1588945316.json", sale_prices=False)
     sale = game.actions[55]
-    assert sale["type"] == "sell_shares" and sale["shares"] == ["C&N_0"] and sale["share_price"] == 37
-    assert all("share_price" in a for a in game.actions if a["type"] == "sell_shares")  # no train yet
+    assert (
+        sale["type"] == "sell_shares" and sale["shares"] == ["C&N_0"] and sale["share_price"] == 37
+    )
+    assert all(
+        "share_price" in a for a in game.actions if a["type"] == "sell_shares"
+    )  # no train yet
 
 
 def test_1860_snapshot_during_the_auction() -> None:
@@ -90,7 +117,13 @@ def test_1860_a_private_is_sold_to_the_bank_for_its_value_less_30() -> None:
     # the sale was listed as legal but refused as an unknown move type; BHC (£30) sells for £0
     # (rules 5.9) and then belongs to the bank alone, which sells it again at face value
     game = _replay("fuzz-1860-1999951809.json")
-    move = {"type": "sell_company", "entity": 1, "entity_type": "player", "company": "BHC", "price": 0}
+    move = {
+        "type": "sell_company",
+        "entity": 1,
+        "entity_type": "player",
+        "company": "BHC",
+        "price": 0,
+    }
     assert move in [c.action for c in game.legal_actions(1)]
     game.check_submission(move)
     seller, bhc = game.player(1), game.company("BHC")
@@ -107,9 +140,15 @@ def test_1860_a_private_the_bank_holds_breaks_no_invariant() -> None:
     # it bought back (and offers it again), so BHC sold for £0 was flagged. A private a player
     # still lists while the bank owns it is still a failure.
     from bot.core.fuzz import eighteen
-    game = _replay("fuzz-1860-1245182509.json")     # ends with P2's sale of BHC
-    assert game.actions[-1] == {"type": "sell_company", "entity": 2, "entity_type": "player", "company": "BHC",
-                                "price": 0}
+
+    game = _replay("fuzz-1860-1245182509.json")  # ends with P2's sale of BHC
+    assert game.actions[-1] == {
+        "type": "sell_company",
+        "entity": 2,
+        "entity_type": "player",
+        "company": "BHC",
+        "price": 0,
+    }
     money = eighteen._money(create_game("1860", game.players, {}, game.seed))
     bhc = game.company("BHC")
     assert bhc.owner is game.bank and eighteen.problems(game, money) == []
@@ -123,11 +162,14 @@ def test_a_route_that_is_not_an_object_is_refused(routes: list) -> None:
     # object) escaped as AttributeError; here in 19354 where C&N is about to run
     from engine.eighteen import io
     from tests.reference_games import game_path
+
     game = io.load(json.loads(game_path("1860", "19354").read_text()), upto=67).game
     before = game.snapshot()
     with pytest.raises(InvalidAction, match="each route is an object"):
-        game.process({"type": "run_routes", "entity": "C&N", "entity_type": "corporation", "routes": routes},
-                     by=game.active_players()[0])
+        game.process(
+            {"type": "run_routes", "entity": "C&N", "entity_type": "corporation", "routes": routes},
+            by=game.active_players()[0],
+        )
     assert game.snapshot() == before
 
 
@@ -135,7 +177,13 @@ def test_1860_a_turn_sells_one_company_in_one_block() -> None:
     # P1 sold 10% of NGStL and then another 10% in the same turn: 18xx.games refuses the second
     # sale ("Cannot sell shares of NGStL"; rules 5.6: one block per company and turn), we took it
     game = _replay("fuzz-1860-393430179.json", upto=148)
-    second = {"type": "sell_shares", "entity": 1, "entity_type": "player", "shares": ["NGStL_2"], "percent": 10}
+    second = {
+        "type": "sell_shares",
+        "entity": 1,
+        "entity_type": "player",
+        "shares": ["NGStL_2"],
+        "percent": 10,
+    }
     assert game.actions[-1]["shares"] == ["NGStL_0"] and game.actions[-1]["type"] == "sell_shares"
     with pytest.raises(IllegalAction, match="already sold NGStL this turn"):
         game.process(second, by=1)
@@ -175,9 +223,17 @@ def test_1860_an_insolvent_company_pays_no_terrain() -> None:
     game = _replay("fuzz-1860-1342122269.json", upto=263)
     snc = game.corporation("S&C")
     assert game.insolvent(snc) and snc.cash >= 40
-    lay = {"type": "lay_tile", "entity": "S&C", "entity_type": "corporation", "hex": "H12",
-           "tile": "741-0", "rotation": 1}
-    with pytest.raises(IllegalAction, match="S&C is insolvent and cannot pay .*terrain cost on H12"):
+    lay = {
+        "type": "lay_tile",
+        "entity": "S&C",
+        "entity_type": "corporation",
+        "hex": "H12",
+        "tile": "741-0",
+        "rotation": 1,
+    }
+    with pytest.raises(
+        IllegalAction, match="S&C is insolvent and cannot pay .*terrain cost on H12"
+    ):
         game.process(lay)
     listed = [c.action for c in game.legal_actions(game.active_players()[0])]
     assert listed and not any(a.get("hex") == "H12" for a in listed)
@@ -207,6 +263,7 @@ def test_1860_a_company_not_floated_without_a_director_needs_no_train_for_nation
     assert game.finished and game.game_end_reason == "nationalization"
     assert game.result() == {1: 19, 2: 3273}
 
+
 def test_1860_a_player_whose_only_move_is_selling_a_private_is_asked() -> None:
     """P1 bought a BHI&R share; P2 can buy and sell no share but holds BHC, which may be sold
     to the bank. 18xx.games asks P2 to act (sell BHC or pass); the engine skipped P2 and let P1
@@ -215,9 +272,13 @@ def test_1860_a_player_whose_only_move_is_selling_a_private_is_asked() -> None:
     last = data["actions"].pop()
     game = _replay_data(data)
     assert game.active_players() == [2]
-    assert {c.action["type"] for c in game.legal_actions(2) if c.action["entity"] == 2} == {"sell_company", "pass"}
+    assert {c.action["type"] for c in game.legal_actions(2) if c.action["entity"] == 2} == {
+        "sell_company",
+        "pass",
+    }
     with pytest.raises(IllegalAction, match="not P1's turn"):
         game.process({k: v for k, v in last.items() if k != "id"})
+
 
 def test_1860_a_director_certificate_the_player_could_pay_for_gives_them_a_turn() -> None:
     """IWNJ's director's certificate is in the market at 2 x £20; P1 (£47) holds no IWNJ
@@ -228,11 +289,20 @@ def test_1860_a_director_certificate_the_player_could_pay_for_gives_them_a_turn(
     game = _replay_data(data)
     assert game.active_players() == [1] and game.player(1).cash == 47
     assert [c.label for c in game.legal_actions(1)] == ["Pass (Sell then buy a certificate)"]
-    take = {"type": "buy_shares", "entity": 1, "entity_type": "player", "shares": ["IWNJ_0"], "percent": 20}
-    with pytest.raises(IllegalAction, match="only a holder of a IWNJ share may take its director's certificate"):
+    take = {
+        "type": "buy_shares",
+        "entity": 1,
+        "entity_type": "player",
+        "shares": ["IWNJ_0"],
+        "percent": 20,
+    }
+    with pytest.raises(
+        IllegalAction, match="only a holder of a IWNJ share may take its director's certificate"
+    ):
         game.process(take)
     with pytest.raises(IllegalAction, match="not P2's turn"):
         game.process({k: v for k, v in last.items() if k != "id"})
+
 
 def test_1860_a_company_floating_at_the_bottom_of_the_market_moves_up_a_cell() -> None:
     """BHI&R's price had fallen to £0 (the first cell) before it floated. 18xx.games puts a
@@ -246,6 +316,7 @@ def test_1860_a_company_floating_at_the_bottom_of_the_market_moves_up_a_cell() -
     assert not game.finished and game.active_players() == [2]
     assert game.result() == {1: 21, 2: 33}
 
+
 def test_1830_a_bankruptcy_declared_before_the_train_step_sells_no_share() -> None:
     """NYNH's president (player 2) goes bankrupt as NYNH's turn starts, before its track step:
     the 18xx.games engine sells a bankrupt player's shares only as the step under way allows
@@ -254,12 +325,20 @@ def test_1830_a_bankruptcy_declared_before_the_train_step_sells_no_share() -> No
     assert game.finished and game.result() == {1: 633, 2: 320, 3: 437}
 
 
-@pytest.mark.parametrize("name, refused", [
-    ("fuzz-1830-124138362.json", "NYNH may only spend between $437 and $450 on B&O's 5 train"),
-    ("fuzz-1830-831656024.json", "ERIE cannot buy NYC's 5-train now: after the shares sold this turn "
-                                 "it would have to pay at least $702"),
-])
-def test_1830_shares_sold_for_a_train_bound_what_is_paid_to_another_company(name: str, refused: str) -> None:
+@pytest.mark.parametrize(
+    "name, refused",
+    [
+        ("fuzz-1830-124138362.json", "NYNH may only spend between $437 and $450 on B&O's 5 train"),
+        (
+            "fuzz-1830-831656024.json",
+            "ERIE cannot buy NYC's 5-train now: after the shares sold this turn "
+            "it would have to pay at least $702",
+        ),
+    ],
+)
+def test_1830_shares_sold_for_a_train_bound_what_is_paid_to_another_company(
+    name: str, refused: str
+) -> None:
     """A president who sold shares for the company's train may still see it buy another company's
     train that turn, but for no less than the cash the last sale was needed for (18xx.games),
     even once a train was bought: the fuzzer's cheaper purchase is refused there and here."""
@@ -278,10 +357,19 @@ def test_1860_a_company_floating_where_no_home_tile_is_left_passes_its_home_trac
     game = _replay("fuzz-1860-454344028.json")
     assert game.corporation("NGStL").home == "G9" and not game.board.available_tile_ids("746")
     assert [c.action for c in game.legal_actions(1)] == [
-        {"type": "pass", "entity": "NGStL", "entity_type": "corporation"}]
+        {"type": "pass", "entity": "NGStL", "entity_type": "corporation"}
+    ]
     with pytest.raises(IllegalAction):
-        game.process({"type": "lay_tile", "entity": "NGStL", "entity_type": "corporation", "hex": "G9",
-                      "tile": "746", "rotation": 0})
+        game.process(
+            {
+                "type": "lay_tile",
+                "entity": "NGStL",
+                "entity_type": "corporation",
+                "hex": "G9",
+                "tile": "746",
+                "rotation": 0,
+            }
+        )
     game.process({"type": "pass", "entity": "NGStL", "entity_type": "corporation"})
     assert game.active_players() == [2] and not game.round.pending_tracks
 
@@ -296,10 +384,12 @@ def test_1860_a_private_bought_from_phase_6_keeps_the_buyer_s_turn_to_exchange()
     assert game.phases.name == "7" and game.company("CMH").owner is game.player(2)
     assert game.active_players() == [2]
     assert sorted(c.action["type"] for c in game.legal_actions(2)) == ["buy_shares", "pass"]
-    assert game.turn_info()[0].compulsory == ("P2 has bought and must pass to end the turn, or first "
-                                              "exchange CMH for a C&N share")
+    assert game.turn_info()[0].compulsory == (
+        "P2 has bought and must pass to end the turn, or first exchange CMH for a C&N share"
+    )
     assert [c.label for c in game.legal_actions(2) if c.action["type"] == "buy_shares"] == [
-        "Exchange CMH for a 10% C&N share"]
+        "Exchange CMH for a 10% C&N share"
+    ]
     with pytest.raises(IllegalAction, match="not P1's turn"):
         game.process({k: v for k, v in refused.items() if k != "id"})
     game.process({"type": "pass", "entity": 2, "entity_type": "player"})
@@ -318,18 +408,29 @@ def test_1860_a_trainless_director_certificate_is_halved_whole() -> None:
     assert game.result() == {2: 9943, 3: 16, 1: 15}
 
 
-def test_1860_parring_the_company_of_one_s_private_from_phase_6_keeps_the_turn_to_exchange() -> None:
+def test_1860_parring_the_company_of_one_s_private_from_phase_6_keeps_the_turn_to_exchange() -> (
+    None
+):
     """A reference game in phase 8: P3 holds YHC and pars FYN, the company YHC is exchanged into.
     As on 18xx.games (checked on this position), P3 keeps the turn: pass, or exchange YHC first."""
     data = json.loads(game_path("random/1860", "1860_4p_r3_s214").read_text())
     data["actions"] = data["actions"][:515]
     game = io.load(data).game
     assert game.phases.name == "8" and game.active_players() == [3]
-    game.process({"type": "par", "entity": 3, "entity_type": "player", "corporation": "FYN",
-                  "share_price": "82,0,22"})
+    game.process(
+        {
+            "type": "par",
+            "entity": 3,
+            "entity_type": "player",
+            "corporation": "FYN",
+            "share_price": "82,0,22",
+        }
+    )
     assert game.active_players() == [3]
-    assert [c.label for c in game.legal_actions(3)] == ["Pass (Sell then buy a certificate)",
-                                                        "Exchange YHC for a 10% FYN share"]
+    assert [c.label for c in game.legal_actions(3)] == [
+        "Pass (Sell then buy a certificate)",
+        "Exchange YHC for a 10% FYN share",
+    ]
 
 
 def test_1860_a_share_sale_that_lifts_the_players_over_10000_breaks_the_bank() -> None:
@@ -344,11 +445,18 @@ def test_1860_a_share_sale_that_lifts_the_players_over_10000_breaks_the_bank() -
     assert game.result() == {2: 8093, 1: 7891}
 
 
-@pytest.mark.parametrize("shares, percent, refused", [
-    (["NGStL_0"], 10, "a sale with the NGStL director's certificate includes all of P2's NGStL shares"),
-    (["NGStL_2", "NGStL_0"], 10, "10% cannot be sold out of certificates making 30%"),
-    (["NGStL_2"], 30, "30% cannot be sold out of certificates making 10%"),
-])
+@pytest.mark.parametrize(
+    "shares, percent, refused",
+    [
+        (
+            ["NGStL_0"],
+            10,
+            "a sale with the NGStL director's certificate includes all of P2's NGStL shares",
+        ),
+        (["NGStL_2", "NGStL_0"], 10, "10% cannot be sold out of certificates making 30%"),
+        (["NGStL_2"], 30, "30% cannot be sold out of certificates making 10%"),
+    ],
+)
 def test_a_sale_must_be_one_well_formed_bundle(shares: list, percent: int, refused: str) -> None:
     """P2 holds NGStL's director's certificate (20%) and NGStL_2; P1 holds 30%. Selling the
     certificate alone as 10% raised IndexError (the presidency swap looked for a share the
@@ -376,8 +484,10 @@ def test_1860_a_company_whose_stops_no_legal_route_joins_runs_nothing() -> None:
     labels = [c.label for c in game.legal_actions(1)]
     assert labels == ["Run best routes for £0"]
     cash = vysc.cash
-    game.process({"type": "run_routes", "entity": "VYSC", "entity_type": "corporation", "routes": []}, 1)
+    game.process(
+        {"type": "run_routes", "entity": "VYSC", "entity_type": "corporation", "routes": []}, 1
+    )
     assert vysc.cash == cash and all(game.legal_actions(p) for p in game.active_players())
     data = json.loads((FILES / "fuzz-1860-1778042522.json").read_text())
     again = _replay_data(data, options={"re_enter_hexes": True})
-    assert again.best_routes(again.corporation("VYSC"))[0] > 0   # re-entering D4, it runs
+    assert again.best_routes(again.corporation("VYSC"))[0] > 0  # re-entering D4, it runs

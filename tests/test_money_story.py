@@ -5,6 +5,7 @@ states of the shared fixtures), not from our engine: for each action, every play
 whose cash changed is named with the amount it gained or paid, and every share price that moved
 is given as before → after.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,11 +24,14 @@ def _amounts(sentence: str) -> set[int]:
 def _told(delta: int, sentence: str) -> bool:
     """The change is stated: one amount, or two that add up or net to it (two purchases, a purchase and an income)."""
     amounts = _amounts(sentence)
-    return abs(delta) in amounts or any(abs(delta) in (a + b, abs(a - b)) for a in amounts for b in amounts)
+    return abs(delta) in amounts or any(
+        abs(delta) in (a + b, abs(a - b)) for a in amounts for b in amounts
+    )
 
 
-GAMES = [("1830", stem) for stem in game_ids("1830")] + \
-    [("random/1830", stem) for stem in game_ids("random/1830")]
+GAMES = [("1830", stem) for stem in game_ids("1830")] + [
+    ("random/1830", stem) for stem in game_ids("random/1830")
+]
 
 
 @pytest.mark.parametrize(("game_set", "stem"), GAMES, ids=[s for _, s in GAMES])
@@ -51,8 +55,7 @@ def test_every_cash_and_price_change_is_told(game_set: str, stem: str) -> None:
             if delta:
                 checked += 1
                 assert name in sentence, (idx, name, delta, sentence)
-                assert _told(delta, sentence), \
-                    (idx, name, delta, sentence)
+                assert _told(delta, sentence), (idx, name, delta, sentence)
         for sym, corp in state["corporations"].items():
             old, new = previous["corporations"][sym]["price"], corp["price"]
             if old is not None and new is not None and old != new:
@@ -68,10 +71,12 @@ def test_sentences_of_a_sale_a_payout_and_a_train_with_the_presidents_cash() -> 
     data = json.loads(path.read_text())
     said: dict[int, str] = {}
     io.load(data, upto=355, on_state=lambda i, a, g: said.__setitem__(i, g.describe(a)))
-    assert said[355].startswith("ERIE buys a 6-train from the bank for $630 (ERIE $385, its "
-                                "president Player 2 adds $245).")
+    assert said[355].startswith(
+        "ERIE buys a 6-train from the bank for $630 (ERIE $385, its president Player 2 adds $245)."
+    )
     sale = next(s for s in said.values() if " sells " in s)
-    assert re.search(r"sells \d+% of \S+ to the market for \$\d+\. .*Share price: \S+ \$\d+ → \$\d+",
-                     sale), sale
+    assert re.search(
+        r"sells \d+% of \S+ to the market for \$\d+\. .*Share price: \S+ \$\d+ → \$\d+", sale
+    ), sale
     payout = next(s for s in said.values() if " pays out " in s)
     assert re.search(r"pays out \$\d+ \(\$\d+ a share\): Player \d \$\d+", payout), payout

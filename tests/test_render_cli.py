@@ -1,4 +1,5 @@
 """`railchat render FILE --upto N --out DIR` writes the three images of that position."""
+
 from __future__ import annotations
 
 from PIL import Image

@@ -1,16 +1,16 @@
 """The engine's own snapshot (`game.snapshot()` after replaying a fixture) renders, and its
 tokens and tiles appear where it says: the contract between engine and renderer, end to end."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
-
-from engine.eighteen import io
-from render import render_all
 from test_render_fixtures import fixture_paths
 from test_render_map import _image, assert_tiles_shown, assert_tokens_shown
 
+from engine.eighteen import io
+from render import render_all
 
 
 @pytest.mark.parametrize("path", fixture_paths("1830"), ids=lambda p: p.stem)

@@ -10,6 +10,7 @@ The reference states carry less than a snapshot, so a few fields are filled in h
 - names, values and train data come from the title data files.
 The other render tests import `fixture_snapshot` and `fixture_paths` from here.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -21,7 +22,6 @@ from typing import Any
 
 from render.board import load_board
 from render.tileart import layout
-
 from tests.reference_games import game_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,20 +58,47 @@ def fixture_snapshot(path: Path, line: int = -1) -> dict[str, Any]:
     title = game["title"]
     data = _title_data(title)
     names = {p["id"]: p["name"] for p in game["players"]}
-    snap: dict[str, Any] = {k: state[k] for k in ("round", "turn", "round_num", "phase", "active", "bank",
-                                                  "depot", "discarded", "finished")}
+    snap: dict[str, Any] = {
+        k: state[k]
+        for k in (
+            "round",
+            "turn",
+            "round_num",
+            "phase",
+            "active",
+            "bank",
+            "depot",
+            "discarded",
+            "finished",
+        )
+    }
     snap["title"] = title
     snap["result"] = state.get("result")
     priority = _priority(game, state)
-    snap["players"] = [{"id": p["id"], "name": names.get(p["id"], str(p["id"])), "cash": p["cash"],
-                        "shares": p["shares"], "companies": p["companies"], "bankrupt": p["bankrupt"],
-                        "priority": p["id"] == priority, "value": _value(p, state)}
-                       for p in state["players"]]
+    snap["players"] = [
+        {
+            "id": p["id"],
+            "name": names.get(p["id"], str(p["id"])),
+            "cash": p["cash"],
+            "shares": p["shares"],
+            "companies": p["companies"],
+            "bankrupt": p["bankrupt"],
+            "priority": p["id"] == priority,
+            "value": _value(p, state),
+        }
+        for p in state["players"]
+    ]
     privates = {c["sym"]: c for c in data["private_companies"]}
-    snap["companies"] = {sym: {"name": privates[sym]["name"], "value": privates[sym]["value"],
-                               "revenue": privates[sym]["revenue"],
-                               "owner": None if owner == "bank" else owner}
-                         for sym, owner in state["companies"].items() if sym in privates}
+    snap["companies"] = {
+        sym: {
+            "name": privates[sym]["name"],
+            "value": privates[sym]["value"],
+            "revenue": privates[sym]["revenue"],
+            "owner": None if owner == "bank" else owner,
+        }
+        for sym, owner in state["companies"].items()
+        if sym in privates
+    }
     snap["tiles"] = {h: {"tile": t, "rotation": r} for h, (t, r) in state["tiles"].items()}
     snap["tokens"] = _tokens(title, state)
     snap["corporations"] = _corporations(game, data, state, line)
@@ -90,7 +117,9 @@ def _priority(game: dict[str, Any], state: dict[str, Any]) -> Any:
 
 def _value(player: dict[str, Any], state: dict[str, Any]) -> int:
     corps = state["corporations"]
-    return player["cash"] + sum(pct // 10 * (corps[c]["price"] or 0) for c, pct in player["shares"].items())
+    return player["cash"] + sum(
+        pct // 10 * (corps[c]["price"] or 0) for c, pct in player["shares"].items()
+    )
 
 
 def _tokens(title: str, state: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -108,14 +137,20 @@ def _tokens(title: str, state: dict[str, Any]) -> dict[str, list[dict[str, Any]]
             if home.home == hexname and home.home_city is not None:
                 order.remove(home.home_city)
                 order.insert(0, home.home_city)
-            stops = {s.index: s.slots for s in layout(board.orientation, art).stops if s.kind == "city"}
+            stops = {
+                s.index: s.slots for s in layout(board.orientation, art).stops if s.kind == "city"
+            }
             city = next(c for c in order if len(cities[c]) < stops[c])
-            out.setdefault(hexname, []).append({"city": city, "slot": len(cities[city]), "corp": sym})
+            out.setdefault(hexname, []).append(
+                {"city": city, "slot": len(cities[city]), "corp": sym}
+            )
             cities[city].append(sym)
     return out
 
 
-def _corporations(game: dict[str, Any], data: dict[str, Any], state: dict[str, Any], line: int) -> dict[str, Any]:
+def _corporations(
+    game: dict[str, Any], data: dict[str, Any], state: dict[str, Any], line: int
+) -> dict[str, Any]:
     grid = data["stock_market"]["grid"]
     pars: dict[str, tuple[int, int]] = {}
     revenue: dict[str, int] = {}
@@ -132,23 +167,45 @@ def _corporations(game: dict[str, Any], data: dict[str, Any], state: dict[str, A
     out: dict[str, Any] = {}
     stacks: dict[tuple[int, int], int] = {}
     for sym, c in state["corporations"].items():
-        cell = _cell(grid, c["price"], pars.get(sym)) if c["price"] is not None and not c["closed"] else None
+        cell = (
+            _cell(grid, c["price"], pars.get(sym))
+            if c["price"] is not None and not c["closed"]
+            else None
+        )
         market = None
         if cell is not None:
             market = [cell[0], cell[1], stacks.get(cell, 0)]
             stacks[cell] = stacks.get(cell, 0) + 1
-        out[sym] = {"name": specs[sym]["name"], "cash": c["cash"], "price": c["price"], "par": c["par"],
-                    "president": c["president"], "floated": c["floated"], "ipoed": c["ipoed"],
-                    "closed": c["closed"], "ipo_pct": c["ipo_pct"], "pool_pct": c["pool_pct"],
-                    "trains": c["trains"], "tokens_unused": c["tokens_unused"],
-                    "token_count": specs[sym]["token_count"], "companies": c["companies"],
-                    "market": market, "operated": False, "last_revenue": revenue.get(sym),
-                    "home": specs[sym]["home"]}
+        out[sym] = {
+            "name": specs[sym]["name"],
+            "cash": c["cash"],
+            "price": c["price"],
+            "par": c["par"],
+            "president": c["president"],
+            "floated": c["floated"],
+            "ipoed": c["ipoed"],
+            "closed": c["closed"],
+            "ipo_pct": c["ipo_pct"],
+            "pool_pct": c["pool_pct"],
+            "trains": c["trains"],
+            "tokens_unused": c["tokens_unused"],
+            "token_count": specs[sym]["token_count"],
+            "companies": c["companies"],
+            "market": market,
+            "operated": False,
+            "last_revenue": revenue.get(sym),
+            "home": specs[sym]["home"],
+        }
     return out
 
 
 def _cell(grid: list[list[Any]], price: int, par: tuple[int, int] | None) -> tuple[int, int] | None:
-    cells = [(r, c) for r, row in enumerate(grid) for c, cell in enumerate(row) if cell and cell["price"] == price]
+    cells = [
+        (r, c)
+        for r, row in enumerate(grid)
+        for c, cell in enumerate(row)
+        if cell and cell["price"] == price
+    ]
     if not cells:
         return None
     if par is None:
@@ -158,16 +215,30 @@ def _cell(grid: list[list[Any]], price: int, par: tuple[int, int] | None) -> tup
     return min(cells, key=lambda rc: math.hypot(rc[0] - par[0], rc[1] - par[1]))
 
 
-def _roster(data: dict[str, Any], state: dict[str, Any], initial_depot: list[str]) -> list[dict[str, Any]]:
+def _roster(
+    data: dict[str, Any], state: dict[str, Any], initial_depot: list[str]
+) -> list[dict[str, Any]]:
     """A train type counts as bought once fewer are in the depot than at the start, or once a
     company holds one (the depot shows unlimited trains once)."""
-    held = {t for c in state["corporations"].values() for t in c["trains"]} | set(state["discarded"])
-    bought = held | {t["name"] for t in data["trains"]
-                     if state["depot"].count(t["name"]) < initial_depot.count(t["name"])}
-    return [{"name": t["name"], "distance": t.get("distance", t.get("big_stops")), "price": t["price"],
-             "left": state["depot"].count(t["name"]), "rusts_on": t.get("rusts_on_first"),
-             "rusted": t.get("rusts_on_first") in bought}
-            for t in data["trains"]]
+    held = {t for c in state["corporations"].values() for t in c["trains"]} | set(
+        state["discarded"]
+    )
+    bought = held | {
+        t["name"]
+        for t in data["trains"]
+        if state["depot"].count(t["name"]) < initial_depot.count(t["name"])
+    }
+    return [
+        {
+            "name": t["name"],
+            "distance": t.get("distance", t.get("big_stops")),
+            "price": t["price"],
+            "left": state["depot"].count(t["name"]),
+            "rusts_on": t.get("rusts_on_first"),
+            "rusted": t.get("rusts_on_first") in bought,
+        }
+        for t in data["trains"]
+    ]
 
 
 def _offboard_colour(data: dict[str, Any], phase: str) -> str:
@@ -177,7 +248,9 @@ def _offboard_colour(data: dict[str, Any], phase: str) -> str:
     return "yellow"
 
 
-def _last_action(game: dict[str, Any], state: dict[str, Any], previous: dict[str, Any] | None) -> Any:
+def _last_action(
+    game: dict[str, Any], state: dict[str, Any], previous: dict[str, Any] | None
+) -> Any:
     if state["type"] == "lay_tile":
         return {"type": "lay_tile", "hex": game["actions"][state["idx"]]["hex"]}
     if state["type"] == "place_token" and previous is not None:
@@ -195,8 +268,20 @@ def _last_action(game: dict[str, Any], state: dict[str, Any], previous: dict[str
 def test_fixture_snapshots_have_the_contract_keys():
     for path in fixture_paths("1830"):
         snap = fixture_snapshot(path)
-        assert {"title", "round", "players", "corporations", "companies", "tiles", "tokens", "depot",
-                "trains", "offboard_color", "last_action", "finished"} <= set(snap)
+        assert {
+            "title",
+            "round",
+            "players",
+            "corporations",
+            "companies",
+            "tiles",
+            "tokens",
+            "depot",
+            "trains",
+            "offboard_color",
+            "last_action",
+            "finished",
+        } <= set(snap)
         assert snap["finished"] is True
 
 

@@ -1,5 +1,6 @@
 """The phone-sized views: the focus crop of a move, tile choices drawn in place, runs in colour,
 the auction's bids on the sheet; and the exits of a lay named in words."""
+
 from __future__ import annotations
 
 import io
@@ -12,9 +13,9 @@ from engine.eighteen import io as game_io
 from engine.eighteen.describe import exits_text
 from engine.eighteen.preview import lay_options
 from render import focus
+from render.board import board_for
 from render.fonts import pil_font
 from render.mapview import geometry, render_map
-from render.board import board_for
 from render.runs import RUN_COLOURS
 from render.sheet import render_sheet
 from tests.reference_games import game_path
@@ -42,11 +43,15 @@ def test_lay_options_show_each_legal_lay_in_place_with_words() -> None:
     game = _game(218)  # NYNH to lay track; B20 (Burlington) is open to it
     pid = game.active_players()[0]
     options = lay_options(game, pid, "B20")
-    legal = [c for c in game.legal_actions(pid)
-             if c.action.get("type") == "lay_tile" and c.action["hex"] == "B20"]
+    legal = [
+        c
+        for c in game.legal_actions(pid)
+        if c.action.get("type") == "lay_tile" and c.action["hex"] == "B20"
+    ]
     # every legal lay, a symmetric tile turned half way (the same track, the same label) once
     assert {(o.tile, o.rotation) for o in options} <= {
-        (c.action["tile"].split("-")[0], c.action["rotation"]) for c in legal}
+        (c.action["tile"].split("-")[0], c.action["rotation"]) for c in legal
+    }
     assert len(options) == len({c.label for c in legal}) >= 4
     for o in options:
         assert o.snapshot["tiles"]["B20"] == {"tile": o.tile, "rotation": o.rotation}
@@ -55,8 +60,9 @@ def test_lay_options_show_each_legal_lay_in_place_with_words() -> None:
     only_58 = lay_options(game, pid, "B20", tile="58")
     assert only_58 and all(o.tile == "58" for o in only_58)
 
-    png = focus.render_lay_options("B20", [(str(i + 1), o.snapshot, o.words)
-                                           for i, o in enumerate(options[:4])])
+    png = focus.render_lay_options(
+        "B20", [(str(i + 1), o.snapshot, o.words) for i, o in enumerate(options[:4])]
+    )
     image = _png(png)
     assert image.width == 2 * focus.PANEL_WIDTH + 6  # two panels side by side
     # each panel: the numbered disc in the last-move magenta at its top left
@@ -65,7 +71,9 @@ def test_lay_options_show_each_legal_lay_in_place_with_words() -> None:
         assert r > 180 and g < 80, (r, g, b)
     # the laid tile is yellow on a hex that was plain: plenty of tile yellow in the first panel
     panel = image.crop((0, 0, focus.PANEL_WIDTH, image.height // 2))
-    yellow = sum(n for n, p in panel.getcolors(1 << 20) if p[0] > 220 and 200 < p[1] < 235 and p[2] < 110)
+    yellow = sum(
+        n for n, p in panel.getcolors(1 << 20) if p[0] > 220 and 200 < p[1] < 235 and p[2] < 110
+    )
     assert yellow > 0.05 * panel.width * panel.height
 
 
@@ -75,8 +83,9 @@ def test_focus_crop_keeps_place_names_legible_at_phone_width(monkeypatch) -> Non
     game = _game(219)  # NYNH has just laid tile on B20 (Burlington)
     drawn = []
     original = focus.draw_texts
-    monkeypatch.setattr(focus, "draw_texts", lambda image, texts: (drawn.extend(texts),
-                                                                   original(image, texts))[1])
+    monkeypatch.setattr(
+        focus, "draw_texts", lambda image, texts: (drawn.extend(texts), original(image, texts))[1]
+    )
     png = focus.render_focus(game.snapshot(), ["B20"])
     image = _png(png)
     names = set(game.hex_names().values())
@@ -95,7 +104,10 @@ def test_runs_are_drawn_in_one_colour_per_train() -> None:
     game = _game(127)  # NYNH's run of three trains (action 127 of game 29133)
     action = game.actions[-1]
     assert action["type"] == "run_routes"
-    runs = [{"train": r["train"].split("-")[0], "connections": r["connections"]} for r in action["routes"]]
+    runs = [
+        {"train": r["train"].split("-")[0], "connections": r["connections"]}
+        for r in action["routes"]
+    ]
     image = _png(render_map(game.snapshot(), runs=runs))
     g = geometry(board_for("1830"))
     for i, run in enumerate(runs):
@@ -103,7 +115,7 @@ def test_runs_are_drawn_in_one_colour_per_train() -> None:
         (ax, ay), (bx, by) = g.centre(a), g.centre(b)
         shift = (i - (len(runs) - 1) / 2) * 0.16 * g.r
         x, y = (ax + bx) / 2 + shift * 0.6, (ay + by) / 2 + shift * 0.8
-        want = tuple(int(RUN_COLOURS[i][k:k + 2], 16) for k in (1, 3, 5))
+        want = tuple(int(RUN_COLOURS[i][k : k + 2], 16) for k in (1, 3, 5))
         got = image.getpixel((round(x), round(y)))
         assert sum(abs(p - q) for p, q in zip(got, want)) < 90, (run, got, want)
     crop = _png(focus.render_focus(game.snapshot(), [], runs=runs))
@@ -115,8 +127,10 @@ def test_auction_bids_are_on_the_sheet_and_in_the_status() -> None:
     status = game.status_text()
     assert "Bids: CA Player 2 $170, Player 1 $165" in status
     snap = game.snapshot()
-    assert snap["bids"]["CS"] == [{"player": snap["players"][3]["id"], "price": 55},
-                                  {"player": snap["players"][1]["id"], "price": 50}]
+    assert snap["bids"]["CS"] == [
+        {"player": snap["players"][3]["id"], "price": 55},
+        {"player": snap["players"][1]["id"], "price": 50},
+    ]
     image = _png(render_sheet(snap))
     assert image.width > 1000
 

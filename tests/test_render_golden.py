@@ -4,6 +4,7 @@ images in tests/goldens (kept at half size) within a tolerance for font rasteris
 A golden is only ever (re)written when RAILCHAT_WRITE_GOLDENS=1 is set, and the test then skips
 so that nobody mistakes it for a pass: open the new files and look at them before committing.
 """
+
 from __future__ import annotations
 
 import io
@@ -12,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
+from test_render_fixtures import fixture_paths, fixture_snapshot
 
 from render import render_map, render_market, render_sheet
-from test_render_fixtures import fixture_paths, fixture_snapshot
 
 GOLDENS = Path(__file__).resolve().parent / "goldens"
 RENDERERS = {"map": render_map, "market": render_market, "sheet": render_sheet}
@@ -42,4 +43,6 @@ def test_final_state_matches_the_reviewed_golden(path, kind):
     r, g, b = diff.split()
     worst = ImageChops.lighter(ImageChops.lighter(r, g), b)  # largest channel difference per pixel
     off = sum(worst.histogram()[49:]) / (diff.width * diff.height)
-    assert mean <= MEAN_TOLERANCE and off <= OFF_PIXELS, f"{golden_path.name}: mean {mean:.2f}, off {off:.4f}"
+    assert mean <= MEAN_TOLERANCE and off <= OFF_PIXELS, (
+        f"{golden_path.name}: mean {mean:.2f}, off {off:.4f}"
+    )

@@ -1,5 +1,6 @@
 """The map image: sizes, tile and token colours where the snapshot puts them, home markers,
 highlights, borders, the two 1860 boards, track geometry, and clear errors for bad snapshots."""
+
 from __future__ import annotations
 
 import copy
@@ -10,19 +11,19 @@ import re
 
 import pytest
 from PIL import Image
+from test_render_fixtures import DATA, fixture_paths, fixture_snapshot, state_count
 
 from render import palette as pal
 from render import render_map
 from render.board import board_for, load_board
 from render.mapview import geometry
 from render.tileart import CITY_R, edge_mid, edge_to_edge, layout
-from test_render_fixtures import DATA, fixture_paths, fixture_snapshot, state_count
 
 MAX_BYTES = 10 * 1024 * 1024
 
 
 def _rgb(hex_colour: str) -> tuple[int, int, int]:
-    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+    return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
 
 
 def _close(a: tuple[int, ...], b: tuple[int, ...], tol: int = 24) -> bool:
@@ -33,15 +34,20 @@ def _image(png: bytes) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
-def _share(img: Image.Image, points: list[tuple[float, float]], colour: str, tol: int = 24) -> float:
+def _share(
+    img: Image.Image, points: list[tuple[float, float]], colour: str, tol: int = 24
+) -> float:
     want = _rgb(colour)
     hits = sum(_close(img.getpixel((round(x), round(y))), want, tol) for x, y in points)
     return hits / len(points)
 
 
 def _disc(g, coord: str, radius: float = 0.8) -> list[tuple[float, float]]:
-    return [g.px(coord, (radius * i / 6 * math.cos(a), radius * i / 6 * math.sin(a)))
-            for i in range(1, 7) for a in (k * math.pi / 12 for k in range(24))]
+    return [
+        g.px(coord, (radius * i / 6 * math.cos(a), radius * i / 6 * math.sin(a)))
+        for i in range(1, 7)
+        for a in (k * math.pi / 12 for k in range(24))
+    ]
 
 
 def _art(board, snap, coord):
@@ -123,8 +129,10 @@ def test_home_markers_of_unfloated_companies_show_before_the_game_starts():
     for corp in board.corporations.values():
         lay = layout(board.orientation, board.hexes[corp.home].art)
         x, y = lay.city(corp.home_city or 0).slot_centres()[0]
-        ring = [g.px(corp.home, (x + (CITY_R - 0.06) * math.cos(a), y + (CITY_R - 0.06) * math.sin(a)))
-                for a in (k * math.pi / 16 for k in range(32))]
+        ring = [
+            g.px(corp.home, (x + (CITY_R - 0.06) * math.cos(a), y + (CITY_R - 0.06) * math.sin(a)))
+            for a in (k * math.pi / 16 for k in range(32))
+        ]
         colour = pal.company_colour("1830", corp.sym, list(board.corporations))
         assert _share(img, ring, colour, 30) > 0.3, corp.sym
 
@@ -138,8 +146,10 @@ def test_floated_companies_have_no_home_marker():
     g = geometry(board)
     corp = board.corporations["PRR"]
     x, y = layout(board.orientation, board.hexes[corp.home].art).city(0).slot_centres()[0]
-    ring = [g.px(corp.home, (x + (CITY_R - 0.06) * math.cos(a), y + (CITY_R - 0.06) * math.sin(a)))
-            for a in (k * math.pi / 16 for k in range(32))]
+    ring = [
+        g.px(corp.home, (x + (CITY_R - 0.06) * math.cos(a), y + (CITY_R - 0.06) * math.sin(a)))
+        for a in (k * math.pi / 16 for k in range(32))
+    ]
     assert _share(img, ring, pal.company_colour("1830", "PRR", list(board.corporations)), 30) == 0
 
 
@@ -152,7 +162,10 @@ def _state_with(path, kind: str) -> int:
 
 
 def _highlight_share(img, g, coord, radius):
-    ring = [g.px(coord, (radius * math.cos(a), radius * math.sin(a))) for a in (k * math.pi / 18 for k in range(36))]
+    ring = [
+        g.px(coord, (radius * math.cos(a), radius * math.sin(a)))
+        for a in (k * math.pi / 18 for k in range(36))
+    ]
     return _share(img, ring, pal.HIGHLIGHT, 40)
 
 
@@ -163,8 +176,10 @@ def test_the_last_laid_tile_is_highlighted_and_nothing_else():
     board = load_board("1830")
     g = geometry(board)
     img = _image(render_map(snap))
-    corners = [g.px(coord, (0.92 * math.cos(a), 0.92 * math.sin(a)))
-               for a in (math.radians(30 + 60 * k) for k in range(6))]
+    corners = [
+        g.px(coord, (0.92 * math.cos(a), 0.92 * math.sin(a)))
+        for a in (math.radians(30 + 60 * k) for k in range(6))
+    ]
     assert _share(img, corners, pal.HIGHLIGHT, 40) >= 0.8
     snap["last_action"] = None
     plain = _image(render_map(snap))
@@ -181,8 +196,10 @@ def test_the_last_token_is_highlighted():
     x, y = lay.city(action["city"]).pos
     img = _image(render_map(snap))
     reach = CITY_R + 5 / g.r
-    ring = [g.px(action["hex"], (x + reach * math.cos(a), y + reach * math.sin(a)))
-            for a in (k * math.pi / 18 for k in range(36))]
+    ring = [
+        g.px(action["hex"], (x + reach * math.cos(a), y + reach * math.sin(a)))
+        for a in (k * math.pi / 18 for k in range(36))
+    ]
     assert _share(img, ring, pal.HIGHLIGHT, 40) > 0.3
 
 
@@ -198,10 +215,27 @@ def test_offboards_emphasise_the_current_phase_value():
 # -- 1860: the flat-topped boards --------------------------------------------------------------
 def _blank_1860(options=()):
     board = board_for("1860", options)
-    return {"title": "1860", "round": "Stock Round", "turn": 1, "round_num": 1, "phase": "2",
-            "active": [], "bank": 10000, "players": [], "corporations": {}, "companies": {},
-            "tiles": {}, "tokens": {}, "depot": [], "discarded": [], "trains": [],
-            "offboard_color": "yellow", "last_action": None, "finished": False, "result": None}, board
+    return {
+        "title": "1860",
+        "round": "Stock Round",
+        "turn": 1,
+        "round_num": 1,
+        "phase": "2",
+        "active": [],
+        "bank": 10000,
+        "players": [],
+        "corporations": {},
+        "companies": {},
+        "tiles": {},
+        "tokens": {},
+        "depot": [],
+        "discarded": [],
+        "trains": [],
+        "offboard_color": "yellow",
+        "last_action": None,
+        "finished": False,
+        "result": None,
+    }, board
 
 
 @pytest.mark.parametrize("options", [(), ("two_player_map",)])
@@ -222,7 +256,9 @@ def test_1860_first_edition_map_lacks_the_second_edition_hexes():
     second = board_for("1860")
     first = board_for("1860", ("two_player_map",))
     data = json.loads((DATA / "1860.json").read_text())
-    only_second = {h["hex"] for h in data["map"]["hexes_second_edition"] if h.get("second_edition_only")}
+    only_second = {
+        h["hex"] for h in data["map"]["hexes_second_edition"] if h.get("second_edition_only")
+    }
     assert only_second and only_second <= set(second.hexes) and not only_second & set(first.hexes)
     assert 1 not in first.hexes["B4"].impassable and 1 in second.hexes["B4"].impassable
 
@@ -235,7 +271,9 @@ def test_1860_impassable_lines_are_all_drawn():
     for a, b in data["map"]["impassable_lines"]:
         b = b.split(" ")[0]
         (ax, ay), (bx, by) = g.centre(a), g.centre(b)
-        assert _close(img.getpixel((round((ax + bx) / 2), round((ay + by) / 2))), _rgb(pal.IMPASSABLE), 40), (a, b)
+        assert _close(
+            img.getpixel((round((ax + bx) / 2), round((ay + by) / 2))), _rgb(pal.IMPASSABLE), 40
+        ), (a, b)
 
 
 # -- track geometry ------------------------------------------------------------------------------
@@ -265,24 +303,35 @@ def test_multi_city_tiles_keep_their_cities_apart_and_inside(title):
             slots = [c for s in cities for c in s.slot_centres()]
             for i, p in enumerate(slots):
                 assert math.hypot(*p) + CITY_R <= 0.95, (name, rotation)
-                for q in slots[i + 1:]:
+                for q in slots[i + 1 :]:
                     assert math.dist(p, q) >= 2 * CITY_R - 1e-9, (name, rotation)
             for a in cities:
                 for b in cities:
                     if a is not b:  # slots of different cities stand clear of each other
-                        gap = min(math.dist(p, q) for p in a.slot_centres() for q in b.slot_centres())
+                        gap = min(
+                            math.dist(p, q) for p in a.slot_centres() for q in b.slot_centres()
+                        )
                         assert gap >= 2 * CITY_R + 0.04, (name, rotation)
 
 
 # -- bad input -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("change, message", [
-    (lambda s: s["tiles"].update({"Z99": {"tile": "57", "rotation": 0}}), "Z99, which is not on the 1830 map"),
-    (lambda s: s["tiles"].update({"E19": {"tile": "999", "rotation": 0}}), "tile '999' on E19"),
-    (lambda s: s["tokens"].update({"E19": [{"city": 3, "slot": 0, "corp": "NYC"}]}), "city 3 slot 0 of E19"),
-    (lambda s: s.pop("tiles"), "snapshot has no 'tiles'"),
-    (lambda s: s.update({"tokens": []}), "'tokens' should be dict"),
-    (lambda s: s.update({"title": "9999"}), "no board data for title '9999'"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (
+            lambda s: s["tiles"].update({"Z99": {"tile": "57", "rotation": 0}}),
+            "Z99, which is not on the 1830 map",
+        ),
+        (lambda s: s["tiles"].update({"E19": {"tile": "999", "rotation": 0}}), "tile '999' on E19"),
+        (
+            lambda s: s["tokens"].update({"E19": [{"city": 3, "slot": 0, "corp": "NYC"}]}),
+            "city 3 slot 0 of E19",
+        ),
+        (lambda s: s.pop("tiles"), "snapshot has no 'tiles'"),
+        (lambda s: s.update({"tokens": []}), "'tokens' should be dict"),
+        (lambda s: s.update({"title": "9999"}), "no board data for title '9999'"),
+    ],
+)
 def test_bad_snapshots_get_a_clear_message(change, message):
     snap = fixture_snapshot(fixture_paths("1830")[0])
     change(snap)

@@ -1,5 +1,6 @@
 """The stock market image: markers in their cells, stacking order, the par chart, both market
 shapes (1830's grid, 1860's one zig-zag track) and clear errors for bad positions."""
+
 from __future__ import annotations
 
 import copy
@@ -8,13 +9,13 @@ import re
 
 import pytest
 from PIL import Image
+from test_render_fixtures import fixture_paths, fixture_snapshot
 
 from render import palette as pal
 from render import render_market
 from render.board import board_for
 from render.market import market_layout
 from render.snapshot import SnapshotError
-from test_render_fixtures import fixture_paths, fixture_snapshot
 
 ORDER_1830 = list(board_for("1830").corporations)
 
@@ -23,11 +24,17 @@ def _image(png: bytes) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
-def _pixels_of(img: Image.Image, box: tuple[float, float, float, float], colour: str, tol: int = 20) -> list[tuple[int, int]]:
-    want = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+def _pixels_of(
+    img: Image.Image, box: tuple[float, float, float, float], colour: str, tol: int = 20
+) -> list[tuple[int, int]]:
+    want = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
     x0, y0, x1, y1 = (round(v) for v in box)
-    return [(x, y) for y in range(y0, y1) for x in range(x0, x1)
-            if all(abs(a - b) <= tol for a, b in zip(img.getpixel((x, y)), want))]
+    return [
+        (x, y)
+        for y in range(y0, y1)
+        for x in range(x0, x1)
+        if all(abs(a - b) <= tol for a, b in zip(img.getpixel((x, y)), want))
+    ]
 
 
 def _cell_box(title: str, key: tuple[int, int]) -> tuple[float, float, float, float]:
@@ -56,7 +63,10 @@ def test_markers_sharing_a_cell_stack_in_the_given_order():
     corps = snap["corporations"]
     corps["PRR"]["market"], corps["NYC"]["market"] = [0, 7, 0], [0, 7, 1]
     box = _cell_box("1830", (0, 7))
-    prr, nyc = pal.company_colour("1830", "PRR", ORDER_1830), pal.company_colour("1830", "NYC", ORDER_1830)
+    prr, nyc = (
+        pal.company_colour("1830", "PRR", ORDER_1830),
+        pal.company_colour("1830", "NYC", ORDER_1830),
+    )
 
     def mean_y(img, colour):
         ys = [y for _x, y in _pixels_of(img, box, colour)]
@@ -65,7 +75,10 @@ def test_markers_sharing_a_cell_stack_in_the_given_order():
     img = _image(render_market(snap))
     assert mean_y(img, prr) < mean_y(img, nyc)
     swapped = copy.deepcopy(snap)
-    swapped["corporations"]["PRR"]["market"], swapped["corporations"]["NYC"]["market"] = [0, 7, 1], [0, 7, 0]
+    swapped["corporations"]["PRR"]["market"], swapped["corporations"]["NYC"]["market"] = (
+        [0, 7, 1],
+        [0, 7, 0],
+    )
     img = _image(render_market(swapped))
     assert mean_y(img, prr) > mean_y(img, nyc)
 
@@ -85,10 +98,26 @@ def test_par_chart_lists_companies_under_their_par():
 
 def test_one_track_market_of_1860_renders():
     board = board_for("1860")
-    snap = {"title": "1860", "round": "Stock Round", "turn": 1, "round_num": 1, "phase": "2", "active": [],
-            "bank": 10000, "players": [], "companies": {},
-            "corporations": {"IOW": {"market": [0, 20, 0], "par": 74, "ipoed": True, "floated": False,
-                                     "closed": False}}}
+    snap = {
+        "title": "1860",
+        "round": "Stock Round",
+        "turn": 1,
+        "round_num": 1,
+        "phase": "2",
+        "active": [],
+        "bank": 10000,
+        "players": [],
+        "companies": {},
+        "corporations": {
+            "IOW": {
+                "market": [0, 20, 0],
+                "par": 74,
+                "ipoed": True,
+                "floated": False,
+                "closed": False,
+            }
+        },
+    }
     img = _image(render_market(snap))
     lay = market_layout(board)
     assert len(lay.cells) == len(board.market["cells"])
@@ -96,10 +125,13 @@ def test_one_track_market_of_1860_renders():
     assert len(_pixels_of(img, _cell_box("1860", (0, 20)), colour)) > 60
 
 
-@pytest.mark.parametrize("where, message", [
-    ([20, 1, 0], "(20, 1) is not a cell"),
-    ([0, 1], "should be [row, column, stack index]"),
-])
+@pytest.mark.parametrize(
+    "where, message",
+    [
+        ([20, 1, 0], "(20, 1) is not a cell"),
+        ([0, 1], "should be [row, column, stack index]"),
+    ],
+)
 def test_bad_market_positions_get_a_clear_message(where, message):
     snap = fixture_snapshot(fixture_paths("1830")[0])
     snap["corporations"]["PRR"]["market"] = where

@@ -1,17 +1,18 @@
 """The company sheet: it fits a chat post, shows every company's colour, marks presidents and
 the next train, and refuses a snapshot without the data it tabulates."""
+
 from __future__ import annotations
 
 import io
 
 import pytest
 from PIL import Image
+from test_render_fixtures import fixture_paths, fixture_snapshot
 
 from render import palette as pal
 from render import render_sheet
 from render.board import board_for
 from render.snapshot import SnapshotError
-from test_render_fixtures import fixture_paths, fixture_snapshot
 
 
 def _colours(png: bytes) -> set[tuple[int, int, int]]:
@@ -20,7 +21,7 @@ def _colours(png: bytes) -> set[tuple[int, int, int]]:
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+    return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
 
 
 @pytest.mark.parametrize("path", fixture_paths("1830"), ids=lambda p: p.name)
@@ -57,5 +58,7 @@ def test_sheet_needs_its_tables(key):
 def test_a_malformed_entry_deep_in_the_snapshot_gets_a_clear_message():
     snap = fixture_snapshot(fixture_paths("1830")[0])
     del snap["players"][0]["id"]
-    with pytest.raises(SnapshotError, match="malformed snapshot, cannot draw the company sheet: KeyError 'id'"):
+    with pytest.raises(
+        SnapshotError, match="malformed snapshot, cannot draw the company sheet: KeyError 'id'"
+    ):
         render_sheet(snap)

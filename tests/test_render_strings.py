@@ -1,4 +1,5 @@
 """The String Railway board image: the snapshot's things are drawn where and how it says."""
+
 from __future__ import annotations
 
 import io
@@ -18,7 +19,7 @@ def pixel(img: Image.Image, snap: dict, x: float, y: float) -> tuple[int, int, i
 
 
 def rgb(hex_colour: str) -> tuple[int, int, int]:
-    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
 
 
 def close(a, b, tol=40) -> bool:
@@ -44,12 +45,12 @@ def test_the_last_rail_is_highlighted_and_its_crossings_marked(final):
     assert snap["last_rail"]["crossings"]
     # the halo around c's last rail S5 (78,60)-S9 (62,62): at x = 74 the line is at y = 60.5
     halo = pixel(img, snap, 74, 61.0)
-    assert halo[0] > 200 and halo[1] < 190     # pink, not the board's beige
+    assert halo[0] > 200 and halo[1] < 190  # pink, not the board's beige
 
 
 def test_station_shows_its_owner_frame(final):
     snap, img = final
-    s16 = next(s for s in snap["stations"] if s["label"] == "S16")   # a's Transit
+    s16 = next(s for s in snap["stations"] if s["label"] == "S16")  # a's Transit
     assert s16["owner"] == 0 and s16["vp"] == "0/2"
     assert close(pixel(img, snap, s16["x"] - 2.9, s16["y"]), rgb(COMPANY[0]))
 
@@ -63,6 +64,7 @@ def test_the_image_grows_with_the_table_and_rejects_bad_snapshots(final):
 
 def test_a_proposed_rail_is_drawn_before_it_is_laid():
     from engine.strings.snapshot import snapshot
+
     game = gamefile.load(GAME, upto=len(ACTIONS) - 2).game
     plan = game.plan("c", "long", ["S5", "S9", "S10"])
     snap = snapshot(game, plan)

@@ -1,6 +1,7 @@
 """Taking moves back without replaying the log (`Game.rewind_to`): the game must stand exactly
 where a replay of its first actions stands, checked against 18xx.games' reference states for
 the recorded games, and against a plain replay for String Railway."""
+
 from __future__ import annotations
 
 import json
@@ -99,11 +100,15 @@ def test_string_railway_rewinds_to_what_a_replay_shows(monkeypatch) -> None:
         for action in played[:count]:
             g.process(action, atomic=False)
         return g
+
     for count in (len(played) - 1, 31, 30, 29, 17, 2, 0):
         game.rewind_to(count)
         again = fresh(count)
         assert (game.snapshot(), game.active_players(), game.status_text()) == (
-            again.snapshot(), again.active_players(), again.status_text())
+            again.snapshot(),
+            again.active_players(),
+            again.status_text(),
+        )
 
 
 @pytest.mark.parametrize("game_set, name", CASES)
@@ -124,13 +129,13 @@ def test_a_refusal_puts_back_the_position_it_was_refused_in(game_set: str, name:
 
     for count, action in enumerate(moves[:300]):
         if count % 7 == 0:
-            game.legal_actions(game.active_players()[0])   # probes save the position
+            game.legal_actions(game.active_players()[0])  # probes save the position
         if count % 11 == 0 and count:
             game.try_out(io.imported(action), None, lambda g, a: None)
         game.process(io.imported(action))
         if count % 7 == 0:
             refuse_and_compare(count + 1)
-    for count in (296, 250, 120):   # 250: a kept checkpoint, put back with no move replayed
+    for count in (296, 250, 120):  # 250: a kept checkpoint, put back with no move replayed
         game.legal_actions(game.active_players()[0])
         game.rewind_to(count)
         refuse_and_compare(count)

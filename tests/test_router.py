@@ -1,4 +1,5 @@
 """The exact route finder: hand-built positions, and agreement with brute force on big networks."""
+
 from __future__ import annotations
 
 import json
@@ -33,7 +34,9 @@ def grow_network(seed: int, steps: int = 200) -> Board:
         lays = board.legal_lays(corp, colors={"yellow", "green", "brown"})
         if lays:
             if rng.random() < 0.7:
-                hex_id, name, rotation = max(lays, key=lambda l: len(board.tile_defs[l[1]].exits(0)) + rng.random())
+                hex_id, name, rotation = max(
+                    lays, key=lambda l: len(board.tile_defs[l[1]].exits(0)) + rng.random()
+                )
             else:
                 hex_id, name, rotation = rng.choice(lays)
             board.lay(corp, hex_id, name, rotation)
@@ -68,14 +71,21 @@ def test_trains_need_a_station_on_their_route() -> None:
 
 
 def test_deep_south_beats_richmond_and_offboards_pay_by_phase() -> None:
-    board = build([("B&O", "I15", 0)], [("J14", "57-0", 0), ("J14", "14-0", 2), ("I15", "53-0", 0),
-                                        ("I15", "61-0", 0)])
-    assert best(board, "B&O", [("3-0", 3)], "yellow") == (120, ["I15-J14-K13"])      # 60 + 30 + 30
-    assert best(board, "B&O", [("3-0", 3)], "brown") == (130, ["I15-J14-K13"])       # Deep South 40 > Richmond 20
+    board = build(
+        [("B&O", "I15", 0)],
+        [("J14", "57-0", 0), ("J14", "14-0", 2), ("I15", "53-0", 0), ("I15", "61-0", 0)],
+    )
+    assert best(board, "B&O", [("3-0", 3)], "yellow") == (120, ["I15-J14-K13"])  # 60 + 30 + 30
+    assert best(board, "B&O", [("3-0", 3)], "brown") == (
+        130,
+        ["I15-J14-K13"],
+    )  # Deep South 40 > Richmond 20
     assert best(board, "B&O", [("D-0", None)], "brown") == (130, ["I15-J14-K13"])
     board.place_token("B&O", "J14", 0)
     assert best(board, "B&O", [("2-0", 2), ("2-1", 2), ("2-2", 2)], "brown") == (
-        210, ["I15-J14", "J14-K13", "J14-K15"])
+        210,
+        ["I15-J14", "J14-K13", "J14-K15"],
+    )
 
 
 def test_no_turning_back_at_a_junction() -> None:
@@ -100,7 +110,9 @@ def test_no_station_no_route() -> None:
 
 
 # -- agreement with brute force on grown networks ---------------------------------------------
-def all_routes(network: TrackNetwork, corp: str, max_stops: int | None) -> dict[frozenset[int], int]:
+def all_routes(
+    network: TrackNetwork, corp: str, max_stops: int | None
+) -> dict[frozenset[int], int]:
     """Every legal route as {chain ids: revenue}, by walking simple lines from every stop."""
     found: dict[frozenset[int], int] = {}
 
@@ -108,7 +120,9 @@ def all_routes(network: TrackNetwork, corp: str, max_stops: int | None) -> dict[
         if chains:
             problem = run_problem([network.nodes[n] for n in stops], corp)
             if problem is None:
-                found[frozenset(c.id for c in chains)] = sum(network.nodes[n].revenue.value("brown") for n in stops)
+                found[frozenset(c.id for c in chains)] = sum(
+                    network.nodes[n].revenue.value("brown") for n in stops
+                )
             if len(stops) > 2 and problem and "twice" in problem:
                 return
         if max_stops is not None and len(stops) >= max_stops:
@@ -135,8 +149,16 @@ def exhaustive_best(network: TrackNetwork, corp: str, trains: list[Distance]) ->
             stops.update((chain.a, chain.b))
         nodes_of[key] = [network.nodes[n] for n in stops]
     sides_of = {key: sum_sides(network, key) for key in routes}
-    options = [[k for k in routes if d.allows(sum(map(is_big, nodes_of[k])), len(nodes_of[k]) - sum(map(is_big, nodes_of[k])))]
-               for d in trains]
+    options = [
+        [
+            k
+            for k in routes
+            if d.allows(
+                sum(map(is_big, nodes_of[k])), len(nodes_of[k]) - sum(map(is_big, nodes_of[k]))
+            )
+        ]
+        for d in trains
+    ]
 
     def go(i: int, used: int) -> int:
         if i == len(trains):
@@ -162,8 +184,10 @@ def test_enumeration_finds_exactly_the_legal_routes(seed: int) -> None:
     network = grow_network(seed).network()
     for corp in ("PRR", "NYC", "B&O"):
         for limit in (3, None):
-            ours = {frozenset(c.id for c in cand.chains): cand.revenue
-                    for cand in enumerate_routes(network, corp, limit, "brown")}
+            ours = {
+                frozenset(c.id for c in cand.chains): cand.revenue
+                for cand in enumerate_routes(network, corp, limit, "brown")
+            }
             assert ours == all_routes(network, corp, limit), (seed, corp, limit)
 
 
@@ -172,8 +196,11 @@ def test_best_routes_match_exhaustive_search(seed: int) -> None:
     board = grow_network(seed)
     network = board.network()
     for corp in ("PRR", "B&O"):
-        for trains in ([Distance(None), Distance(None)], [Distance(4), Distance(3), Distance(2)],
-                       [Distance(2), Distance(2), Distance(2), Distance(2)]):
+        for trains in (
+            [Distance(None), Distance(None)],
+            [Distance(4), Distance(3), Distance(2)],
+            [Distance(2), Distance(2), Distance(2), Distance(2)],
+        ):
             named = {f"t{i}": d for i, d in enumerate(trains)}
             total, runs = best_runs(network, corp, named, "brown")
             assert total == exhaustive_best(network, corp, trains), (seed, corp, trains)
@@ -188,4 +215,4 @@ def test_diesels_on_a_big_late_network_are_exact_and_deterministic() -> None:
     first = board.best_routes("B&O", diesels, phase_color="brown")
     assert first == board.best_routes("B&O", diesels, phase_color="brown")
     assert first[0] == exhaustive_best(board.network(), "B&O", [Distance(None), Distance(None)])
-    assert max(len(r["nodes"]) for r in first[1]) > 6         # longer than any numbered train
+    assert max(len(r["nodes"]) for r in first[1]) > 6  # longer than any numbered train

@@ -1,4 +1,5 @@
 """`railchat routes FILE`: one line per run_routes, then a summary."""
+
 from __future__ import annotations
 
 import argparse
@@ -23,7 +24,12 @@ def test_json_lines_and_summary(capsys) -> None:
     assert len(checks) == 24 and summary["count"] == 24 and summary["summary"] is True
     assert summary["best_above_recorded"] == 0 and summary["best_below_recorded"] == 0
     first = checks[0]
-    assert (first["action_id"], first["corporation"], first["recorded"], first["best"]) == (96, "B&O", 50, 50)
+    assert (first["action_id"], first["corporation"], first["recorded"], first["best"]) == (
+        96,
+        "B&O",
+        50,
+        50,
+    )
     assert first["routes"] == [{"train": "2-0", "stops": "I15-J14", "revenue": 50}]
     assert all(c["best"] == c["recorded"] for c in checks)
     assert summary["max_ms"] >= summary["median_ms"] > 0

@@ -1,5 +1,6 @@
 """Every run_routes of the real 1830 games: our revenue per route equals the recorded one, and the
 exact best is never below what the players ran (and above it only where checked by hand)."""
+
 from __future__ import annotations
 
 import json
@@ -29,15 +30,20 @@ def check_runs(data: dict, name: str) -> tuple[int, set]:
             corp = game.corporation(action["entity"])
             routes = action["routes"]
             trains = {r["train"]: game.train(r["train"]).distance for r in routes}
-            ours = game.board.route_revenues(corp.sym, routes, trains,
-                                             phase_color=game.phases.current.offboard_color)
+            ours = game.board.route_revenues(
+                corp.sym, routes, trains, phase_color=game.phases.current.offboard_color
+            )
             assert ours == [r["revenue"] for r in routes], f"{name} #{action['id']}"
             best, best_routes = game.best_routes(corp)
             assert best >= sum(ours), f"{name} #{action['id']}"
             if best > sum(ours):
                 better.add(action["id"])
-            rerun = game.board.route_revenues(corp.sym, best_routes, {t.id: t.distance for t in corp.trains},
-                                              phase_color=game.phases.current.offboard_color)
+            rerun = game.board.route_revenues(
+                corp.sym,
+                best_routes,
+                {t.id: t.distance for t in corp.trains},
+                phase_color=game.phases.current.offboard_color,
+            )
             assert sum(rerun) == best and [r["revenue"] for r in best_routes] == rerun
             checked += 1
         game.process(io.imported(action))
@@ -58,4 +64,6 @@ def test_random_games_best_routes_never_below_recorded(name: str) -> None:
     path = {p.stem: p for p in require_games("random/1830")}[name]
     data = json.loads(path.read_text())
     checked, _ = check_runs(data, name)
-    assert checked == sum(1 for _, a in io.effective_actions(data["actions"]) if a["type"] == "run_routes")
+    assert checked == sum(
+        1 for _, a in io.effective_actions(data["actions"]) if a["type"] == "run_routes"
+    )

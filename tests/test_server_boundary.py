@@ -1,6 +1,7 @@
 """Games belong to the Discord server they were opened in: from another server a game does not
 exist (every command answers "there is no game #N" and changes nothing), and "admin" means
 Manage Threads or Manage Server in the game's own server, or being its creator."""
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,9 @@ async def world(db_path) -> World:
 
 async def open_in(world: World, guild: int, creator: int, second: int):
     """A started two-seat tally game opened in `guild`; returns (game id, thread)."""
-    await world.run("new", world.interaction(creator, guild=guild), title="tally", seats=2,
-                    options=None)
+    await world.run(
+        "new", world.interaction(creator, guild=guild), title="tally", seats=2, options=None
+    )
     thread = list(world.threads.values())[-1]
     game_id = world.bot.service.game_for_thread(thread.id, guild_id=guild)
     await world.run("join", world.interaction(second, where=thread.id, guild=guild), game=None)
@@ -35,9 +37,16 @@ async def open_in(world: World, guild: int, creator: int, second: int):
 def snapshot(world: World, game_id: int):
     store = world.bot.service.store
     record = store.game(game_id)
-    return (record.version, record.status, record.paused, record.abandoned_at,
-            record.remind_hours, store.actions(game_id), store.seats(game_id),
-            store.open_requests(game_id))
+    return (
+        record.version,
+        record.status,
+        record.paused,
+        record.abandoned_at,
+        record.remind_hours,
+        store.actions(game_id),
+        store.seats(game_id),
+        store.open_requests(game_id),
+    )
 
 
 async def test_two_servers_games_side_by_side_see_and_change_nothing_of_each_other(world):
@@ -45,8 +54,12 @@ async def test_two_servers_games_side_by_side_see_and_change_nothing_of_each_oth
     theirs, their_thread = await open_in(world, OTHER, 5, 6)
     # a move and an undo request in our game, so there is something to vote on
     for seat in (1, 2, 1):
-        await world.run("act", world.interaction(seat, where=our_thread.id), game=None,
-                        action=json.dumps({"type": "add", "entity": seat, "amount": 3}))
+        await world.run(
+            "act",
+            world.interaction(seat, where=our_thread.id),
+            game=None,
+            action=json.dumps({"type": "add", "entity": seat, "amount": 3}),
+        )
     await world.run("undo", world.interaction(2, where=our_thread.id), game=None)
     [request_id] = [r.id for r in world.bot.service.store.open_requests(ours)]
     before = snapshot(world, ours)
@@ -57,19 +70,29 @@ async def test_two_servers_games_side_by_side_see_and_change_nothing_of_each_oth
 
     gone = f"Refused: there is no game #{ours}"
     attempts = [
-        ("status", {}), ("history", {"last": 10}), ("show", {"view": "map"}),
-        ("show", {"view": "sheet"}), ("info", {"topic": None}),
-        ("export", {}), ("moves", {}), ("join", {}), ("leave", {}), ("start", {}),
-        ("undo", {}), ("pause", {}), ("resume", {}), ("abandon", {}),
-        ("rewind", {"action": 0}), ("remind", {"hours": 1.0}),
+        ("status", {}),
+        ("history", {"last": 10}),
+        ("show", {"view": "map"}),
+        ("show", {"view": "sheet"}),
+        ("info", {"topic": None}),
+        ("export", {}),
+        ("moves", {}),
+        ("join", {}),
+        ("leave", {}),
+        ("start", {}),
+        ("undo", {}),
+        ("pause", {}),
+        ("resume", {}),
+        ("abandon", {}),
+        ("rewind", {"action": 0}),
+        ("remind", {"hours": 1.0}),
         ("act", {"action": json.dumps({"type": "add", "amount": 1})}),
         ("routes", {"company": "PRR"}),
     ]
     for name, kwargs in attempts:
         sent = await world.run(name, eve(), game=ours, **kwargs)
         assert sent[-1].text == gone, (name, sent)
-    replace = await world.run("replace", eve(), game=ours, seat=1,
-                              user=discord.Object(EVE))
+    replace = await world.run("replace", eve(), game=ours, seat=1, user=discord.Object(EVE))
     assert replace[-1].text == gone
     for verb in ("approve", "reject"):
         sent = await world.run(verb, eve(), request=request_id)
@@ -93,8 +116,9 @@ async def test_two_servers_games_side_by_side_see_and_change_nothing_of_each_oth
     sent = await world.run("abandon", world.interaction(1, admin=True), game=theirs)
     assert sent[-1].text == f"Refused: there is no game #{theirs}"
     assert snapshot(world, theirs) == theirs_before
-    sent = await world.run("status", world.interaction(5, where=their_thread.id, guild=OTHER),
-                           game=None)
+    sent = await world.run(
+        "status", world.interaction(5, where=their_thread.id, guild=OTHER), game=None
+    )
     assert sent[-1].text.startswith(f"Game #{theirs} · tally · in play")
 
 
@@ -102,8 +126,9 @@ async def test_admin_is_manage_threads_or_manage_server_in_the_games_server(worl
     ours, thread = await open_in(world, GUILD, 1, 2)
     # Manage Threads in one channel only (an override) is not a server admin
     sent = await world.run("pause", world.interaction(4, channel_admin=True), game=ours)
-    assert sent[-1] == Sent(f"Refused: only the creator of game #{ours} or a server admin can "
-                            "pause or resume it", True)
+    assert sent[-1] == Sent(
+        f"Refused: only the creator of game #{ours} or a server admin can pause or resume it", True
+    )
     sent = await world.run("pause", world.interaction(4, admin=True), game=ours)
     assert "paused game" in sent[-1].text
     interaction = world.interaction(4)
@@ -120,6 +145,7 @@ async def test_the_console_sees_only_its_own_games(world):
     assert service.list_games(include_finished=True).text.startswith(f"#{local.game_id} ")
     assert f"#{ours} " not in service.list_games(include_finished=True).text
     assert (await service.status(ours)).error == f"there is no game #{ours}"
-    assert (await service.pause(ours, Caller(1, "me", is_admin=True), True)).error \
-        == f"there is no game #{ours}"
+    assert (
+        await service.pause(ours, Caller(1, "me", is_admin=True), True)
+    ).error == f"there is no game #{ours}"
     assert await service.legal_actions(ours, 1) == []

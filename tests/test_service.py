@@ -1,5 +1,6 @@
 """The game service with the test-only Tally title: permissions, atomicity, concurrency,
 de-duplication and recovery after a restart."""
+
 from __future__ import annotations
 
 import asyncio
@@ -28,8 +29,9 @@ def service(db_path):
 
 async def started(service: GameService, *callers: Caller, **options) -> int:
     """A started Tally game with `callers` seated in order (the first creates it)."""
-    created = await service.create_game(callers[0], "tally", seats=len(callers),
-                                        options=options or None)
+    created = await service.create_game(
+        callers[0], "tally", seats=len(callers), options=options or None
+    )
     assert created.ok, created.error
     for c in callers[1:]:
         assert (await service.join(created.game_id, c)).ok
@@ -72,8 +74,7 @@ async def test_act_notifies_the_next_player(service):
 async def test_refused_action_leaves_no_row_and_no_trace(service):
     gid = await started(service, ANN, BOB)
     before = (await service.status(gid)).text
-    refused = await service.act(gid, ANN, {"type": "explode", "entity": 1,
-                                           "entity_type": "player"})
+    refused = await service.act(gid, ANN, {"type": "explode", "entity": 1, "entity_type": "player"})
     assert refused.error == "explode always fails" and not refused.changed
     assert stored(service, gid) == []
     assert (await service.status(gid)).text == before  # the mutation was rolled back
@@ -88,6 +89,7 @@ async def test_failed_write_rolls_back_the_live_game(service, monkeypatch):
 
     def broken(*args, **kwargs):
         raise OSError("disk full")
+
     monkeypatch.setattr(service.store, "append_action", broken)
     with pytest.raises(OSError):
         await service.act(gid, ANN, add(1, 5))
@@ -107,14 +109,16 @@ async def test_permission_refusals(service):
     assert (await service.undo(gid, EVE)).error == "game #1 has no action to undo"
     assert (await service.act(gid, ANN, add(1))).ok
     spectator_undo = await service.undo(gid, EVE)
-    assert spectator_undo.error == ("only the player who made the last action, or a game admin, "
-                                    "can undo it")
+    assert spectator_undo.error == (
+        "only the player who made the last action, or a game admin, can undo it"
+    )
     assert (await service.undo(gid, BOB)).error == spectator_undo.error
     assert len(stored(service, gid)) == 1
     open_game = (await service.create_game(BOB, "tally", seats=2)).game_id
     assert (await service.join(open_game, ANN)).ok
     assert (await service.start(open_game, ANN)).error == (
-        f"only the creator of game #{open_game} or a server admin can start it")
+        f"only the creator of game #{open_game} or a server admin can start it"
+    )
     assert (await service.start(open_game, Caller(ANN.user_id, "Ann", is_admin=True))).ok
 
 
@@ -127,8 +131,14 @@ async def test_undo(service):
     assert (await service.act(gid, ANN, add(1, 2))).ok
     assert (await service.act(gid, BOB, add(2, 3))).ok
     asked = await service.undo(gid, Caller(ANN.user_id, "Ann"))  # creator = admin: confirms
-    assert asked.confirm_undo is not None and not asked.changed and stored(service, gid)[-1] == add(2, 3)
-    assert asked.text == "This takes back Bob's move (action 2): Bob added 3. Confirm to take it back."
+    assert (
+        asked.confirm_undo is not None
+        and not asked.changed
+        and stored(service, gid)[-1] == add(2, 3)
+    )
+    assert (
+        asked.text == "This takes back Bob's move (action 2): Bob added 3. Confirm to take it back."
+    )
     assert (await service.undo(gid, Caller(ANN.user_id, "Ann"), confirmed=asked.confirm_undo)).ok
     assert stored(service, gid) == [add(1, 2)]
 
@@ -138,22 +148,29 @@ async def test_bad_input_changes_nothing(service):
     assert (await service.status(404)).error == "there is no game #404"
     assert (await service.create_game(ANN, "chess")).error.startswith("unknown title 'chess'")
     assert (await service.create_game(ANN, "tally", seats=9)).error == (
-        "tally is played by 2 to 4 players, not 9")
+        "tally is played by 2 to 4 players, not 9"
+    )
     assert (await service.create_game(ANN, "tally", options={"speed": 1})).error == (
-        "unknown option(s) for tally: speed (known: free_for_all, target)")
+        "unknown option(s) for tally: speed (known: free_for_all, target)"
+    )
     gid = (await service.create_game(ANN, "tally", seats=2)).game_id
     assert (await service.act(gid, ANN, add(1))).error == (
-        f"game #{gid} has not started yet; its creator starts it with /game start")
-    assert (await service.start(gid, ANN)).error == "tally needs at least 2 players; 1 seated so far"
+        f"game #{gid} has not started yet; its creator starts it with /game start"
+    )
+    assert (
+        await service.start(gid, ANN)
+    ).error == "tally needs at least 2 players; 1 seated so far"
     assert (await service.join(gid, ANN)).error == f"you are already seated in game #{gid} (seat 1)"
     assert (await service.leave(gid, BOB)).error == f"you are not seated in game #{gid}"
     assert (await service.join(gid, BOB)).ok
     assert (await service.join(gid, CY)).error == f"game #{gid} is full (2/2 seats taken)"
     assert (await service.start(gid, ANN)).ok
     assert (await service.join(gid, CY)).error == (
-        f"game #{gid} has already started; seats are fixed now")
+        f"game #{gid} has already started; seats are fixed now"
+    )
     assert (await service.leave(gid, BOB)).error == (
-        f"game #{gid} has already started; you cannot leave it now")
+        f"game #{gid} has already started; you cannot leave it now"
+    )
     assert [s.name for s in service.store.seats(gid)] == ["Ann", "Bob"]
     assert [g.id for g in service.store.games()] == [gid]
 
@@ -188,8 +205,9 @@ async def test_interaction_ids_are_handled_once(service):
 
 async def test_concurrent_duplicate_interactions_apply_once(service):
     gid = await started(service, ANN, BOB, free_for_all=True)
-    results = await asyncio.gather(*[service.act(gid, ANN, add(1), interaction_id=77)
-                                     for _ in range(10)])
+    results = await asyncio.gather(
+        *[service.act(gid, ANN, add(1), interaction_id=77) for _ in range(10)]
+    )
     assert sum(r.changed for r in results) == 1
     assert sum(r.duplicate for r in results) == 9
     assert stored(service, gid) == [add(1)]
@@ -201,15 +219,18 @@ async def test_concurrent_actions_are_serialised_and_a_repeated_move_is_applied_
     gid = await started(service, ANN, BOB, CY, free_for_all=True, target=10_000)
     callers = [ANN, BOB, CY]
     moves = [(callers[i % 3], add(i % 3 + 1, i // 3 + 1)) for i in range(27)]
-    calls = [service.act(gid, caller, action, interaction_id=1000 + n)
-             for n, (caller, action) in enumerate(moves + moves)]
+    calls = [
+        service.act(gid, caller, action, interaction_id=1000 + n)
+        for n, (caller, action) in enumerate(moves + moves)
+    ]
     results = await asyncio.gather(*calls)
     assert all(r.ok for r in results)
     assert sum(r.changed for r in results) == 27 and sum(r.duplicate for r in results) == 27
     actions = service.store.actions(gid)
     assert [a.seq for a in actions] == list(range(1, 28))
     assert sorted((a.user_id, a.payload["amount"]) for a in actions) == sorted(
-        (caller.user_id, action["amount"]) for caller, action in moves)
+        (caller.user_id, action["amount"]) for caller, action in moves
+    )
     live = (await service.status(gid)).text
     fresh = GameService(Store(service.store.path))
     assert (await fresh.status(gid)).text == live
@@ -254,16 +275,23 @@ async def test_restart_recovery_in_a_new_process(service, db_path):
         register()
         print(asyncio.run(GameService(Store({str(db_path)!r})).status({gid})).text)
     """)
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         check=True, cwd=Path(__file__).resolve().parents[1])
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
     assert out.stdout.strip() == before
     assert "Total" in before and "To act: Ann" in before
 
 
 async def test_legal_actions(service):
     gid = await started(service, ANN, BOB)
-    assert [c.label for c in await service.legal_actions(gid, ANN.user_id)][:2] == ["add 1",
-                                                                                   "add 2"]
+    assert [c.label for c in await service.legal_actions(gid, ANN.user_id)][:2] == [
+        "add 1",
+        "add 2",
+    ]
     assert await service.legal_actions(gid, BOB.user_id) == []
     assert await service.legal_actions(gid, EVE.user_id) == []
     assert await service.legal_actions(404, ANN.user_id) == []
@@ -282,7 +310,8 @@ async def test_draw_renders_the_live_state(service):
     assert await service.draw(created.game_id, ("board",), lambda g, v: b"x") == {}
     gid = await started(service, ANN, BOB)
     assert (await service.act(gid, ANN, add(1, 5))).ok
-    images = await service.draw(gid, ("board", "other"),
-                                lambda game, view: f"{view}:{game.status_text()}".encode())
+    images = await service.draw(
+        gid, ("board", "other"), lambda game, view: f"{view}:{game.status_text()}".encode()
+    )
     status = (await service.status(gid)).text.splitlines()[1]
     assert images == {"board": f"board:{status}".encode(), "other": f"other:{status}".encode()}

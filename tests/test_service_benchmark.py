@@ -1,5 +1,6 @@
 """Benchmarks of the service (skipped unless run with --benchmark-enable): the cost of one
 accepted action (engine + one SQLite transaction) and of rebuilding a game from its log."""
+
 from __future__ import annotations
 
 import asyncio
@@ -17,8 +18,11 @@ def add(player: int) -> dict:
 
 
 async def _game(service: GameService) -> int:
-    game_id = (await service.create_game(A, "tally", seats=2,
-                                         options={"free_for_all": True, "target": 10**9})).game_id
+    game_id = (
+        await service.create_game(
+            A, "tally", seats=2, options={"free_for_all": True, "target": 10**9}
+        )
+    ).game_id
     await service.join(game_id, B)
     await service.start(game_id, A)
     return game_id
@@ -32,6 +36,7 @@ def test_bench_accepted_action(benchmark, db_path):
 
     def act() -> None:
         assert loop.run_until_complete(service.act(game_id, A, add(1), next(ids))).changed
+
     benchmark(act)
     loop.close()
 
@@ -46,5 +51,6 @@ def test_bench_rebuild_of_a_thousand_actions(benchmark, db_path):
     def rebuild() -> None:
         cold = GameService(service.store, cache_size=1)
         assert loop.run_until_complete(cold.status(game_id)).ok
+
     benchmark(rebuild)
     loop.close()

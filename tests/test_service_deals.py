@@ -1,6 +1,7 @@
 """Deals that take another player's property (Tally's `take`, standing in for 1830's privates
 and trains at an agreed price): proposed instead of applied, then accepted, declined,
 withdrawn or lapsed; stored, so a restart keeps them; only the right players answer."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,8 +17,13 @@ DAN = Caller(13, "Dan")
 
 
 def take(entity: int, source: int, amount: int) -> dict:
-    return {"type": "take", "entity": entity, "entity_type": "player", "from": source,
-            "amount": amount}
+    return {
+        "type": "take",
+        "entity": entity,
+        "entity_type": "player",
+        "from": source,
+        "amount": amount,
+    }
 
 
 @pytest.fixture
@@ -31,13 +37,16 @@ async def test_a_deal_waits_for_the_other_owner_and_is_made_when_accepted(servic
     asked = await service.act(gid, ANN, take(1, 2, 2))
     assert asked.ok and asked.changed and asked.vote == 1 and asked.vote_kind == "deal"
     assert asked.notify == (BOB.user_id,) and asked.views == ()
-    assert asked.text == ("Ann proposes deal #1 to Bob: Ann took 2 from Bob.\nBob, do you "
-                          "agree? Until you answer nothing changes; the deal lapses if the game "
-                          "moves on first.")
+    assert asked.text == (
+        "Ann proposes deal #1 to Bob: Ann took 2 from Bob.\nBob, do you "
+        "agree? Until you answer nothing changes; the deal lapses if the game "
+        "moves on first."
+    )
     assert stored(service, gid) == [] and service.store.game(gid).version == version
     status = await service.status(gid)
-    assert status.text.splitlines()[-1] == ("Awaiting an answer: deal #1 from Ann: Ann took 2 "
-                                            "from Bob.")
+    assert status.text.splitlines()[-1] == (
+        "Awaiting an answer: deal #1 from Ann: Ann took 2 from Bob."
+    )
     assert service.open_requests(gid) == [(1, "deal #1 from Ann: Ann took 2 from Bob.")]
 
     accepted = await service.vote(1, BOB, True)
@@ -54,8 +63,9 @@ async def test_a_deal_can_be_declined_or_withdrawn(service):
     gid = await started(service, ANN, BOB, CY)
     await service.act(gid, ANN, take(1, 2, 1))
     declined = await service.vote(1, BOB, False)
-    assert declined.ok and declined.text == ("Bob declined deal #1 (Ann took 1 from Bob.); "
-                                             "nothing changed.")
+    assert declined.ok and declined.text == (
+        "Bob declined deal #1 (Ann took 1 from Bob.); nothing changed."
+    )
     assert (await service.vote(1, BOB, True)).error == "this deal was declined or withdrawn"
     await service.act(gid, ANN, take(1, 2, 1))
     withdrawn = await service.vote(2, ANN, False)
@@ -70,11 +80,13 @@ async def test_only_the_other_owner_accepts(service):
     await service.act(gid, ANN, take(1, 2, 1))
     for someone in (CY, ANN, EVE, ADMIN):  # another player, the proposer, a spectator, an admin
         assert (await service.vote(1, someone, True)).error == (
-            "only Bob can accept deal #1: it takes their property")
+            "only Bob can accept deal #1: it takes their property"
+        )
     for someone in (CY, EVE):
         assert (await service.vote(1, someone, False)).error == (
             "only Bob (whose property deal #1 takes), Ann (who proposed it) or a game admin "
-            "can decline it")
+            "can decline it"
+        )
     assert stored(service, gid) == [] and service.store.request(1).status == "open"
     assert (await service.vote(7, BOB, True)).error == "there is no undo request or deal #7"
     assert (await service.vote(1, BOB, True)).ok
@@ -84,18 +96,21 @@ async def test_a_deal_lapses_when_the_game_moves_on(service):
     gid = await started(service, ANN, BOB, CY)
     await service.act(gid, ANN, take(1, 2, 1))
     moved = await service.act(gid, ANN, add(1, 3))
-    assert moved.ok and moved.text == ("Ann added 3.\nDeal #1 (Ann's: Ann took 1 from Bob.) "
-                                       "lapsed: the game moved on before it was accepted.")
+    assert moved.ok and moved.text == (
+        "Ann added 3.\nDeal #1 (Ann's: Ann took 1 from Bob.) "
+        "lapsed: the game moved on before it was accepted."
+    )
     assert (await service.vote(1, BOB, True)).error == (
         "this deal lapsed: the game moved on (or the seats changed) since it was proposed; "
-        "propose it again with /play")
+        "propose it again with /play"
+    )
     assert stored(service, gid) == [add(1, 3)]
     # an undo of a move makes a deal proposed after it lapse too
     await service.act(gid, BOB, take(2, 1, 1))
     undone = await service.undo(gid, ANN)  # Ann is the admin: at once
     assert undone.ok and undone.text.endswith(
-        "Deal #2 (Bob's: Bob took 1 from Ann.) lapsed: the game moved on before it was "
-        "accepted.")
+        "Deal #2 (Bob's: Bob took 1 from Ann.) lapsed: the game moved on before it was accepted."
+    )
     assert service.store.request(2).status == "void"
 
 
@@ -114,21 +129,24 @@ async def test_an_illegal_deal_is_refused_before_anyone_is_asked(service):
     refused = await service.act(gid, ANN, take(1, 3, 1))
     assert refused.error == "Cy has only 0 points" and service.open_requests(gid) == []
     assert (await service.act(gid, BOB, take(2, 1, 1))).error == (
-        "it is not your turn in game #1; waiting for Ann")
+        "it is not your turn in game #1; waiting for Ann"
+    )
     assert service.store.request(1) is None
     # taking from oneself takes nobody else's property: applied at once
     own = await service.act(gid, ANN, take(1, 1, 1))
     assert own.ok and own.vote is None and stored(service, gid) == [take(1, 1, 1)]
 
 
-async def test_an_accepted_deal_the_engine_now_refuses_is_refused_with_its_reason(service,
-                                                                                monkeypatch):
+async def test_an_accepted_deal_the_engine_now_refuses_is_refused_with_its_reason(
+    service, monkeypatch
+):
     gid = await started(service, ANN, BOB, CY)
     await service.act(gid, ANN, take(1, 2, 1))
     game = await service._live(service.store.game(gid))
 
     def refuse(self, action, **_):
         raise IllegalAction("Bob's points are frozen")
+
     # on the class: a refused action rebuilds the instance, which would drop an instance patch
     monkeypatch.setattr(type(game), "_apply", refuse)
     refused = await service.vote(1, BOB, True)
@@ -141,7 +159,8 @@ async def test_a_deal_waits_while_the_game_is_paused(service):
     await service.act(gid, ANN, take(1, 2, 1))
     assert (await service.pause(gid, ANN, True)).ok
     assert (await service.vote(1, BOB, True)).error == (
-        "game #1 is paused; a game admin resumes it with /game resume")
+        "game #1 is paused; a game admin resumes it with /game resume"
+    )
     assert (await service.pause(gid, ANN, False)).ok
     assert (await service.vote(1, BOB, True)).ok
 
@@ -151,24 +170,29 @@ async def test_the_new_holder_of_a_seat_answers_for_it(service):
     await service.act(gid, ANN, take(1, 2, 1))
     assert (await service.replace_seat(gid, ANN, 2, DAN.user_id, DAN.name)).ok
     assert (await service.vote(1, BOB, True)).error == (
-        "only Dan can accept deal #1: it takes their property")
+        "only Dan can accept deal #1: it takes their property"
+    )
     assert (await service.vote(1, DAN, True)).text == "Dan accepted deal #1: Ann took 1 from Dan."
     # the proposer gave up the seat: the deal no longer stands
     await service.act(gid, DAN, add(2))
     await service.act(gid, CY, take(3, 1, 1))
     assert (await service.replace_seat(gid, ANN, 3, EVE.user_id, EVE.name)).ok
     assert (await service.vote(2, ANN, True)).error == (
-        "deal #2 no longer stands: the seats changed since it was proposed")
+        "deal #2 no longer stands: the seats changed since it was proposed"
+    )
 
 
 async def test_a_seat_nobody_holds_cannot_be_asked(service):
     gid = await started(service, ANN, BOB, CY)
     with service.store.db.atomic():  # as an imported game's unclaimed seat
-        service.store.db.execute("UPDATE seats SET user_id = -2 WHERE game_id = ? AND seat = 2",
-                                 [gid])
+        service.store.db.execute(
+            "UPDATE seats SET user_id = -2 WHERE game_id = ? AND seat = 2", [gid]
+        )
     refused = await service.act(gid, ANN, take(1, 2, 1))
-    assert refused.error == ("this deal takes Bob's property and nobody holds that seat to "
-                             "agree to it; a game admin can give the seat with /game replace")
+    assert refused.error == (
+        "this deal takes Bob's property and nobody holds that seat to "
+        "agree to it; a game admin can give the seat with /game replace"
+    )
 
 
 async def test_a_deal_survives_a_restart(db_path):
@@ -194,7 +218,8 @@ async def test_an_open_undo_request_lapses_with_a_move_and_says_so(service):
     moved = await service.act(gid, ANN, add(1))
     assert moved.text == "Ann added 1.\nBob's undo request #1 lapsed: the game moved on."
     assert (await service.vote(asked.vote, CY, True)).error == (
-        "the game has moved on since this undo was asked; ask again with /game undo")
+        "the game has moved on since this undo was asked; ask again with /game undo"
+    )
 
 
 async def test_each_owner_answers_only_the_deal_that_takes_their_property(service):
@@ -202,13 +227,17 @@ async def test_each_owner_answers_only_the_deal_that_takes_their_property(servic
     assert (await service.act(gid, ANN, take(1, 2, 1))).vote == 1  # from Bob
     assert (await service.act(gid, CY, take(3, 1, 2))).vote == 2  # from Ann
     assert (await service.vote(2, BOB, True)).error == (
-        "only Ann can accept deal #2: it takes their property")
+        "only Ann can accept deal #2: it takes their property"
+    )
     assert (await service.vote(1, ANN, True)).error == (
-        "only Bob can accept deal #1: it takes their property")
+        "only Bob can accept deal #1: it takes their property"
+    )
     assert (await service.vote(2, BOB, False)).error.startswith("only Ann (whose property")
     accepted = await service.vote(2, ANN, True)
-    assert accepted.text == ("Ann accepted deal #2: Cy took 2 from Ann.\nDeal #1 (Ann's: Ann "
-                             "took 1 from Bob.) lapsed: the game moved on before it was "
-                             "accepted.")
+    assert accepted.text == (
+        "Ann accepted deal #2: Cy took 2 from Ann.\nDeal #1 (Ann's: Ann "
+        "took 1 from Bob.) lapsed: the game moved on before it was "
+        "accepted."
+    )
     assert stored(service, gid) == [take(3, 1, 2)]
     assert service.store.actions(gid)[0].user_id == CY.user_id

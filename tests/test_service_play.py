@@ -1,6 +1,7 @@
 """The service's play-in-threads features with the Tally title: moves picked from legal
 choices, stale versions, undo votes, admin rewind, pause/abandon, seat replacement, reminders,
 DM opt-in, history and images."""
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -22,11 +23,13 @@ def service(db_path):
 
 def pick(label: str):
     """A move builder choosing the legal choice with this label."""
+
     def build(game, choices):
         found = [c for c in choices if c.label == label]
         if not found:
             raise Refused(f"no {label!r}")
         return found[0].action
+
     return build
 
 
@@ -36,21 +39,28 @@ async def test_play_picks_from_the_legal_choices_and_checks_the_version(service)
     played = await service.play(gid, ANN, pick("add 3"), version=version)
     assert played.ok and played.text == "Ann added 3." and stored(service, gid) == [add(1, 3)]
     stale = await service.play(gid, BOB, pick("add 1"), version=version)
-    assert stale.error == ("this button is from an earlier turn of game #1; the game has moved "
-                           "on. Use the newest post's buttons or /play")
+    assert stale.error == (
+        "this button is from an earlier turn of game #1; the game has moved "
+        "on. Use the newest post's buttons or /play"
+    )
     assert (await service.play(gid, BOB, pick("add 12"))).error == "no 'add 12'"
     assert (await service.play(gid, ANN, pick("add 1"))).error == (
-        "it is not your turn in game #1; waiting for Bob")
+        "it is not your turn in game #1; waiting for Bob"
+    )
     assert (await service.play(gid, EVE, pick("add 1"))).error == (
-        "you are not seated in game #1; spectators can only watch")
+        "you are not seated in game #1; spectators can only watch"
+    )
     assert stored(service, gid) == [add(1, 3)]
 
 
 async def test_versions_grow_with_every_change_even_when_the_log_does_not(service):
     gid = await started(service, ANN, BOB)
     versions = [service.store.game(gid).version]
-    for call in (service.act(gid, ANN, add(1)), service.undo(gid, ANN),
-                 service.act(gid, ANN, add(1))):
+    for call in (
+        service.act(gid, ANN, add(1)),
+        service.undo(gid, ANN),
+        service.act(gid, ANN, add(1)),
+    ):
         assert (await call).ok
         versions.append(service.store.game(gid).version)
     assert versions == sorted(set(versions))  # strictly growing
@@ -66,6 +76,7 @@ async def test_legal_choices_are_computed_once_per_version(service, monkeypatch)
     def counting(self, player, kinds=None):
         calls.append(player)
         return original(self, player, kinds)
+
     monkeypatch.setattr(type(game), "legal_actions", counting)
     for _ in range(3):
         assert len(await service.legal_actions(gid, ANN.user_id)) == 10
@@ -81,17 +92,19 @@ async def test_undo_of_an_own_move_others_followed_needs_their_approval(service)
         assert (await service.act(gid, caller, add(seat))).ok
     asked = await service.undo(gid, BOB)
     assert asked.ok and asked.vote is not None and asked.notify == (CY.user_id,)
-    assert asked.text.startswith("Bob asks to take back actions 2-3, from their own: Bob "
-                                 "added 1. Cy must approve")
+    assert asked.text.startswith(
+        "Bob asks to take back actions 2-3, from their own: Bob added 1. Cy must approve"
+    )
     assert len(stored(service, gid)) == 3
     assert (await service.vote(asked.vote, EVE, True)).error == (
-        "only the players whose actions would be undone (Cy) or a game admin vote on this undo")
+        "only the players whose actions would be undone (Cy) or a game admin vote on this undo"
+    )
     approved = await service.vote(asked.vote, CY, True)
     assert approved.ok and approved.text.startswith(
-        "Cy approved: the game is back to action 1, before Bob added 1. (2 actions)")
+        "Cy approved: the game is back to action 1, before Bob added 1. (2 actions)"
+    )
     assert stored(service, gid) == [add(1)] and approved.notify == (BOB.user_id,)
-    assert (await service.vote(asked.vote, CY, True)).error == (
-        "this undo request is already done")
+    assert (await service.vote(asked.vote, CY, True)).error == ("this undo request is already done")
     assert (await service.vote(999, CY, True)).error == "there is no undo request or deal #999"
 
 
@@ -103,15 +116,19 @@ async def test_an_undo_vote_can_be_rejected_and_goes_stale(service):
     rejected = await service.undo(gid, BOB)
     assert rejected.notify == (ANN.user_id,)
     assert (await service.vote(rejected.vote, ANN, False)).text == (
-        "Ann rejected the undo; the game goes on.")
+        "Ann rejected the undo; the game goes on."
+    )
     assert len(stored(service, gid)) == 3
     stale = await service.undo(gid, BOB)
     assert (await service.act(gid, BOB, add(2))).ok
     assert (await service.vote(stale.vote, ANN, True)).error == (
-        "the game has moved on since this undo was asked; ask again with /game undo")
+        "the game has moved on since this undo was asked; ask again with /game undo"
+    )
     assert len(stored(service, gid)) == 4
     asked = await service.undo(gid, ANN)  # the admin takes back Bob's move once confirmed
-    assert asked.text == "This takes back Bob's move (action 4): Bob added 1. Confirm to take it back."
+    assert (
+        asked.text == "This takes back Bob's move (action 4): Bob added 1. Confirm to take it back."
+    )
     admin_undo = await service.undo(gid, ANN, confirmed=asked.confirm_undo)
     assert admin_undo.text == "Ann undid action 4: Bob added 1." and admin_undo.vote is None
 
@@ -124,19 +141,24 @@ async def test_admins_undo_and_rewind(service):
     assert asked.confirm_undo is not None and len(stored(service, gid)) == 4  # nothing yet
     assert (await service.act(gid, ANN, add(1, 5))).ok  # the game moves on: confirmation void
     stale = await service.undo(gid, ADMIN, confirmed=asked.confirm_undo)
-    assert stale.error == ("the game has moved on since you were asked to confirm; use /game "
-                           "undo again")
+    assert stale.error == (
+        "the game has moved on since you were asked to confirm; use /game undo again"
+    )
     assert (await service.undo(gid, ANN)).ok  # Ann takes back her own move at once
     asked = await service.undo(gid, ADMIN)
-    assert (await service.undo(gid, ADMIN, confirmed=asked.confirm_undo)).text == \
-        "Mod undid action 4: Bob added 4."
+    assert (
+        await service.undo(gid, ADMIN, confirmed=asked.confirm_undo)
+    ).text == "Mod undid action 4: Bob added 4."
     assert (await service.rewind(gid, BOB, 1)).error == (
-        "only the creator of game #1 or a server admin can rewind it")
+        "only the creator of game #1 or a server admin can rewind it"
+    )
     assert (await service.rewind(gid, ANN, 3)).error == (
-        "game #1 has 3 actions; rewind to a number from 0 to 2 (see /game history)")
+        "game #1 has 3 actions; rewind to a number from 0 to 2 (see /game history)"
+    )
     rewound = await service.rewind(gid, ANN, 1)
-    assert rewound.text == "Ann rewound game #1 to action 1, taking back from Bob added 2. " \
-                           "(2 actions)"
+    assert (
+        rewound.text == "Ann rewound game #1 to action 1, taking back from Bob added 2. (2 actions)"
+    )
     assert stored(service, gid) == [add(1, 1)]
     history = await service.history(gid, 5)
     assert history.text == "Game #1: actions 1-1 of 1\n1. Ann added 1."
@@ -146,11 +168,14 @@ async def test_admins_undo_and_rewind(service):
 async def test_pause_resume_and_abandon(service):
     gid = await started(service, ANN, BOB)
     assert (await service.pause(gid, BOB, True)).error == (
-        "only the creator of game #1 or a server admin can pause or resume it")
+        "only the creator of game #1 or a server admin can pause or resume it"
+    )
     assert (await service.pause(gid, ANN, True)).text == (
-        "Ann paused game #1; moves wait until an admin uses /game resume.")
+        "Ann paused game #1; moves wait until an admin uses /game resume."
+    )
     assert (await service.act(gid, ANN, add(1))).error == (
-        "game #1 is paused; a game admin resumes it with /game resume")
+        "game #1 is paused; a game admin resumes it with /game resume"
+    )
     assert await service.legal_actions(gid, ANN.user_id) == []
     assert "paused" in service.list_games().text
     assert (await service.pause(gid, ANN, True)).error == "game #1 is already paused"
@@ -158,7 +183,8 @@ async def test_pause_resume_and_abandon(service):
     assert resumed.text == "Ann resumed game #1." and resumed.notify == (ANN.user_id,)
     assert (await service.act(gid, ANN, add(1))).ok
     assert (await service.abandon(gid, ADMIN)).text == (
-        "Mod abandoned game #1; its log is kept (/game export).")
+        "Mod abandoned game #1; its log is kept (/game export)."
+    )
     assert (await service.act(gid, BOB, add(2))).error == "game #1 was abandoned"
     assert (await service.undo(gid, Caller(7, "Gus"))).error == "game #1 was abandoned"
     assert (await service.status(gid)).text.startswith("Game #1 · tally · abandoned")
@@ -168,17 +194,21 @@ async def test_pause_resume_and_abandon(service):
 async def test_a_seat_changes_hands(service):
     gid = await started(service, ANN, BOB)
     assert (await service.replace_seat(gid, ANN, 2, ANN.user_id, "Ann")).error == (
-        "Ann already holds seat 1 of game #1")
+        "Ann already holds seat 1 of game #1"
+    )
     assert (await service.replace_seat(gid, ANN, 3, CY.user_id, "Cy")).error == (
-        "game #1 has seats 1 to 2, not 3")
+        "game #1 has seats 1 to 2, not 3"
+    )
     assert (await service.replace_seat(gid, BOB, 2, CY.user_id, "Cy")).error == (
-        "only the creator of game #1 or a server admin can replace a player")
+        "only the creator of game #1 or a server admin can replace a player"
+    )
     assert (await service.act(gid, ANN, add(1))).ok
     replaced = await service.replace_seat(gid, ANN, 2, CY.user_id, "Cy")
     assert replaced.text == "Ann gave seat 2 (Bob) of game #1 to Cy."
     assert replaced.notify == (CY.user_id,)
     assert (await service.act(gid, BOB, add(2))).error == (
-        "you are not seated in game #1; spectators can only watch")
+        "you are not seated in game #1; spectators can only watch"
+    )
     assert (await service.act(gid, CY, add(2))).ok
 
 
@@ -188,16 +218,17 @@ async def test_reminders_once_per_idle_period(service):
     assert service.next_reminder() == start + timedelta(hours=24)
     assert await service.due_reminders(start + timedelta(hours=23)) == []
     [due] = await service.due_reminders(start + timedelta(hours=25))
-    assert due.text == "Reminder: game #1 has waited 25 h for Ann." and due.notify == (
-        ANN.user_id,)
+    assert due.text == "Reminder: game #1 has waited 25 h for Ann." and due.notify == (ANN.user_id,)
     assert await service.due_reminders(start + timedelta(hours=26)) == []  # once per period
     assert service.next_reminder() == start + timedelta(hours=49)
     [again] = await service.due_reminders(start + timedelta(hours=50))
     assert again.text == "Reminder: game #1 has waited 2 days for Ann."
     assert (await service.set_reminders(gid, ANN, 2)).text == (
-        "Game #1 reminds whoever must act after 2 h without a move.")
+        "Game #1 reminds whoever must act after 2 h without a move."
+    )
     assert (await service.set_reminders(gid, ANN, -1)).error == (
-        "reminder hours run from 0 (no reminders) to 8760 (a year), not -1")
+        "reminder hours run from 0 (no reminders) to 8760 (a year), not -1"
+    )
     assert (await service.act(gid, ANN, add(1))).ok  # a move restarts the clock
     moved = datetime.fromisoformat(service.store.game(gid).turn_since)
     assert service.next_reminder() == moved + timedelta(hours=2)
@@ -230,12 +261,15 @@ async def test_images_for_spectators(service):
     shown = await service.view(gid, "board", lambda game, view: b"png:" + view.encode())
     assert shown.files == (("board.png", b"png:board"),) and shown.text == "Game #1 · board"
     assert (await service.view(gid, "map", lambda g, v: b"")).error == (
-        "tally has no map image (it has: board)")
+        "tally has no map image (it has: board)"
+    )
     assert (await service.view(gid, "board", None)).error == (
-        "images are not available here (no renderer installed)")
+        "images are not available here (no renderer installed)"
+    )
     open_gid = (await service.create_game(ANN, "tally", seats=2)).game_id
     assert (await service.view(open_gid, "board", lambda g, v: b"")).error == (
-        f"game #{open_gid} has not started yet; its creator starts it with /game start")
+        f"game #{open_gid} has not started yet; its creator starts it with /game start"
+    )
 
 
 async def test_prompt_names_who_acts_and_their_choices(service):

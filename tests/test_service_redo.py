@@ -1,6 +1,7 @@
 """Redo: after an undo, `redo` puts the undone actions back while nobody has moved since,
 through the service (Tally for the rules of who and when; 1830, 1860 and String Railway for
 the titles), and refuses with the reason otherwise."""
+
 from __future__ import annotations
 
 import pytest
@@ -32,7 +33,8 @@ async def test_a_redo_puts_back_what_the_undo_took_back(service):
     assert redone.notify == (BOB.user_id,)  # Bob's turn again, as before the undo
     # the redo is done: a second one has nothing left to put back
     assert (await service.redo(gid, ANN)).error.startswith(
-        "a redo puts back the last undo only while nobody has moved since")
+        "a redo puts back the last undo only while nobody has moved since"
+    )
 
 
 async def test_no_redo_once_anyone_moved_since_the_undo(service):
@@ -41,20 +43,25 @@ async def test_no_redo_once_anyone_moved_since_the_undo(service):
     assert (await service.undo(gid, ANN)).ok
     assert (await service.act(gid, ANN, add(1, 5))).ok
     refused = await service.redo(gid, ANN)
-    assert refused.error == ("a redo puts back the last undo only while nobody has moved since; "
-                             "the game has changed since that undo (a move, an undo or a redo), "
-                             "so it cannot be redone")
+    assert refused.error == (
+        "a redo puts back the last undo only while nobody has moved since; "
+        "the game has changed since that undo (a move, an undo or a redo), "
+        "so it cannot be redone"
+    )
     assert stored(service, gid) == [add(1, 5)]
 
 
 async def test_nothing_to_redo_and_who_may(service):
     gid = await started(service, ANN, BOB, CY)
     assert (await service.redo(gid, BOB)).error == (
-        "nothing was undone in game #1, so there is nothing to redo")
+        "nothing was undone in game #1, so there is nothing to redo"
+    )
     assert (await service.act(gid, ANN, add(1))).ok
     assert (await service.act(gid, BOB, add(2))).ok
     assert (await service.undo(gid, BOB)).ok
-    assert (await service.redo(gid, CY)).error == "only Bob (who undid it) or a game admin can redo it"
+    assert (
+        await service.redo(gid, CY)
+    ).error == "only Bob (who undid it) or a game admin can redo it"
     assert (await service.redo(gid, ADMIN)).text == "Mod redid action 2: Bob added 1."
     assert [a.user_id for a in service.store.actions(gid)] == [ANN.user_id, BOB.user_id]
 

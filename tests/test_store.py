@@ -1,4 +1,5 @@
 """The SQLite store on its own: schema, round-trips, transactions, interaction ids."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -10,8 +11,15 @@ from bot.core.store import ACTIVE, FINISHED, OPEN, DuplicateInteraction, Store
 
 
 def _new_game(store: Store, **kw):
-    args = dict(title="tally", options={"target": 50}, seat_limit=3, creator_id=10,
-                guild_id=7, channel_id=8, first_seat=(10, "Ann"))
+    args = dict(
+        title="tally",
+        options={"target": 50},
+        seat_limit=3,
+        creator_id=10,
+        guild_id=7,
+        channel_id=8,
+        first_seat=(10, "Ann"),
+    )
     args.update(kw)
     return store.create_game(**args)
 
@@ -22,7 +30,8 @@ def test_migration_from_empty_file(db_path):
     assert store.schema_version >= 1
     assert MIGRATIONS.pending(store.db) == []
     assert {"games", "seats", "actions", "undone_actions", "interactions"} <= set(
-        store.db.table_names())
+        store.db.table_names()
+    )
     assert store.db.journal_mode == "wal"
     store_version = store.schema_version
     store.close()
@@ -44,13 +53,22 @@ def test_round_trip(db_path):
     record = reopened.game(game.id)
     assert record is not None
     assert (record.title, record.options, record.seat_limit, record.seed, record.status) == (
-        "tally", {"target": 50}, 3, 1234, FINISHED)
+        "tally",
+        {"target": 50},
+        3,
+        1234,
+        FINISHED,
+    )
     assert (record.guild_id, record.channel_id, record.thread_id) == (7, 8, 99)
     assert reopened.game_by_thread(99) == record
     assert [(s.seat, s.user_id, s.name, s.player_id) for s in reopened.seats(game.id)] == [
-        (1, 10, "Ann", 1), (2, 11, "Bob", 2)]
+        (1, 10, "Ann", 1),
+        (2, 11, "Bob", 2),
+    ]
     assert [(a.seq, a.user_id, a.payload) for a in reopened.actions(game.id)] == [
-        (1, 10, {"type": "add", "amount": 3, "entity": 1}), (2, 11, {"type": "pass", "entity": 2})]
+        (1, 10, {"type": "add", "amount": 3, "entity": 1}),
+        (2, 11, {"type": "pass", "entity": 2}),
+    ]
 
 
 def test_string_player_ids_keep_their_type(db_path):
@@ -140,13 +158,16 @@ def test_undo_votes_move_into_the_requests_table(db_path):
     """A database from before deals (schema 3) keeps its undo requests and votes."""
     from sqlite_utils import Database
     from sqlite_utils.migrations import Migrations
+
     older = Migrations("railchat")
     for migration in MIGRATIONS._migrations[:3]:
         older(name=migration.name)(migration.fn)
     db = Database(db_path)
     older.apply(db)
-    db.execute("INSERT INTO games (id, title, seat_limit, status, creator_id, created_at, "
-               "updated_at, version) VALUES (1, 'tally', 2, 'active', 10, 'then', 'then', 4)")
+    db.execute(
+        "INSERT INTO games (id, title, seat_limit, status, creator_id, created_at, "
+        "updated_at, version) VALUES (1, 'tally', 2, 'active', 10, 'then', 'then', 4)"
+    )
     db.execute("INSERT INTO undo_requests VALUES (3, 1, 2, 4, 11, 'open', 'then')")
     db.execute("INSERT INTO undo_votes VALUES (3, 10, 1)")
     db.conn.commit()
@@ -154,7 +175,13 @@ def test_undo_votes_move_into_the_requests_table(db_path):
     store = Store(db_path)
     assert "undo_requests" not in store.db.table_names()
     request = store.request(3)
-    assert (request.kind, request.keep, request.version, request.requested_by,
-            request.status, request.action) == ("undo", 2, 4, 11, "open", None)
+    assert (
+        request.kind,
+        request.keep,
+        request.version,
+        request.requested_by,
+        request.status,
+        request.action,
+    ) == ("undo", 2, 4, 11, "open", None)
     assert store.votes(3) == {10: True}
     assert store.game(1).mentioned == ()

@@ -1,6 +1,7 @@
 """String Railway through the bot: typed stations and rails, the rail preview with Confirm and
 Cancel (Discord, offline) and the hint; the service stays title-neutral (it only calls the
 engine's typed_action / preview / hints)."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,19 +13,21 @@ from bot.core.service import GameService
 from bot.core.store import Store
 from tests.discord_world import make_world, posts
 
-OPTIONS = ("river=-5 50 30 50, mountain=50 50 65 50 65 65 50 65, "
-           "station_order=central village regional central central central")
+OPTIONS = (
+    "river=-5 50 30 50, mountain=50 50 65 50 65 65 50 65, "
+    "station_order=central village regional central central central"
+)
 
 
 @pytest.fixture
 async def world(db_path):
     from bot.core.rendering import render_view
+
     return await make_world(db_path, renderer=render_view)
 
 
 async def started(world):
-    await world.run("new", world.interaction(1), title="string_railway", seats=2,
-                    options=OPTIONS)
+    await world.run("new", world.interaction(1), title="string_railway", seats=2, options=OPTIONS)
     thread = list(world.threads.values())[-1]
     await world.run("join", world.interaction(2, where=thread.id), game=None)
     await world.run("start", world.interaction(1, where=thread.id), game=None)
@@ -35,9 +38,8 @@ async def test_stations_rails_with_preview_and_hint_in_discord(world):
     thread = await started(world)
     at = lambda user: world.interaction(user, where=thread.id)  # noqa: E731
     assert "map.png" in posts(thread)[-1].files
-    suggestions = await world.suggest("station", "at", world.interaction(1, where=thread.id),
-                                      "d3")
-    names = [c.name for c in suggestions]   # every typed word starts a word of the label
+    suggestions = await world.suggest("station", "at", world.interaction(1, where=thread.id), "d3")
+    names = [c.name for c in suggestions]  # every typed word starts a word of the label
     assert names == ["place Central at D3 (25 25)"]
     for x_y in ("20 20", "40 40", "60 20"):
         sent = await world.play("station", at(1), game=None, at=x_y)
@@ -51,7 +53,7 @@ async def test_stations_rails_with_preview_and_hint_in_discord(world):
     assert shown[-1].ephemeral and shown[-1].files == ["preview.png"]
     assert "would lay a short rail B1–S1 (24.0 of 30): +3 Central S1; +3 VP" in shown[-1].text
     assert [label for _, label in shown[-1].buttons] == ["Confirm", "Cancel"]
-    assert len(posts(thread)) == count                     # nothing posted, nothing changed
+    assert len(posts(thread)) == count  # nothing posted, nothing changed
     confirm, cancel = (cid for cid, _ in shown[-1].buttons)
     assert (await world.press(confirm, at(2)))[-1].text.startswith("Refused: only the player")
     cancelled = await world.press(cancel, at(1))
@@ -87,10 +89,16 @@ async def _two_stations_placed(db_path):
     """A 2-seat String Railway game in which Ann has placed two stations (S1, S2)."""
     service = GameService(Store(db_path), new_seed=lambda: 1)
     ann, bo = Caller(1, "ann"), Caller(2, "bo")
-    created = await service.create_game(ann, "string_railway", seats=2,
-                                        options={"station_order": "central central central "
-                                                 "central", "river": "-5 50 30 50",
-                                                 "mountain": "50 50 65 50 65 65 50 65"})
+    created = await service.create_game(
+        ann,
+        "string_railway",
+        seats=2,
+        options={
+            "station_order": "central central central central",
+            "river": "-5 50 30 50",
+            "mountain": "50 50 65 50 65 65 50 65",
+        },
+    )
     game_id = created.game_id
     await service.join(game_id, bo)
     await service.start(game_id, ann)
@@ -103,7 +111,7 @@ async def test_a_preview_goes_stale_when_the_game_moves_on(db_path):
     service, game_id, ann, bo = await _two_stations_placed(db_path)
     first = await service.preview(game_id, ann, _typed("rail", "B1 S1"))
     second = await service.preview(game_id, ann, _typed("rail", "long B1 S2"))
-    assert first.confirm and second.confirm and not first.files   # no drawer: text only
+    assert first.confirm and second.confirm and not first.files  # no drawer: text only
     assert "+3 Central S2" in second.text
     assert (await service.confirm(second.confirm, ann, True)).ok
     stale = await service.confirm(first.confirm, ann, True)
@@ -114,15 +122,24 @@ async def test_a_preview_goes_stale_when_the_game_moves_on(db_path):
 
 async def test_console_previews_and_confirms(db_path, tmp_path):
     import io
+
     out = io.StringIO()
-    console = Console(GameService(Store(db_path), new_seed=lambda: 1), out,
-                      images_dir=tmp_path)
-    await console.run([
-        "as 1: /game new string_railway seats:2 options:" + OPTIONS.replace(", ", ","),
-        "as 2: /game join", "as 1: /game start",
-        "/play station 20 20", "/play station 40 40", "/play station 60 20",
-        "/play rail B1 S1 S2", "/play cancel", "/play rail long B1 S1 S2", "/play confirm",
-        "/game status"])
+    console = Console(GameService(Store(db_path), new_seed=lambda: 1), out, images_dir=tmp_path)
+    await console.run(
+        [
+            "as 1: /game new string_railway seats:2 options:" + OPTIONS.replace(", ", ","),
+            "as 2: /game join",
+            "as 1: /game start",
+            "/play station 20 20",
+            "/play station 40 40",
+            "/play station 60 20",
+            "/play rail B1 S1 S2",
+            "/play cancel",
+            "/play rail long B1 S1 S2",
+            "/play confirm",
+            "/game status",
+        ]
+    )
     text = out.getvalue()
     assert "would lay a long rail B1–S1–S2 (52.3 of 60): +3 Central S1, +1 Village S2" in text
     assert "Cancelled; nothing changed." in text
@@ -131,16 +148,22 @@ async def test_console_previews_and_confirms(db_path, tmp_path):
 
 async def test_a_chat_game_exports_to_a_file_that_replays(db_path):
     from engine.eighteen import io
+
     service = GameService(Store(db_path), new_seed=lambda: 4)
     ann, bo = Caller(1, "ann"), Caller(2, "bo")
-    game_id = (await service.create_game(ann, "string_railway", seats=2,
-                                         options={"river": "-5 50 30 50"})).game_id
+    game_id = (
+        await service.create_game(ann, "string_railway", seats=2, options={"river": "-5 50 30 50"})
+    ).game_id
     await service.join(game_id, bo)
     await service.start(game_id, ann)
     from bot.core.moves import MOVES, resolve
+
     for spot in ("20 20", "40 30", "60 20"):
-        assert (await service.play(game_id, ann, lambda g, c, s=spot: resolve(
-            MOVES["station"], {"at": s}, c, g))).ok, spot
+        assert (
+            await service.play(
+                game_id, ann, lambda g, c, s=spot: resolve(MOVES["station"], {"at": s}, c, g)
+            )
+        ).ok, spot
     exported = await service.export(game_id)
     data = __import__("json").loads(exported.files[0][1])
     assert data["settings"]["river"] == [[-5, 50], [30, 50]]
@@ -151,6 +174,7 @@ async def test_a_chat_game_exports_to_a_file_that_replays(db_path):
 
 async def test_a_preview_is_confirmed_after_a_bot_restart(world, db_path):
     from bot.core.rendering import render_view
+
     thread = await started(world)
     at = lambda w, user: w.interaction(user, where=thread.id)  # noqa: E731
     for x_y in ("20 20", "40 40", "60 20"):
@@ -162,7 +186,8 @@ async def test_a_preview_is_confirmed_after_a_bot_restart(world, db_path):
     again = await make_world(db_path, renderer=render_view)
     again.threads.update(world.threads)
     assert (await again.press(confirm, at(again, 2)))[-1].text.startswith(
-        "Refused: only the player who asked")
+        "Refused: only the player who asked"
+    )
     done = await again.press(confirm, at(again, 1))
     assert done[-1].text.startswith("Done: user1 (B1) laid a short rail B1–S1"), done
     gone = await again.press(cancel, at(again, 1))
@@ -171,14 +196,17 @@ async def test_a_preview_is_confirmed_after_a_bot_restart(world, db_path):
 
 async def test_stored_previews_go_stale_and_only_the_newest_are_kept(db_path, monkeypatch):
     import bot.core.service.previews as previews
+
     monkeypatch.setattr(previews, "PREVIEWS_KEPT", 2)
     service, game_id, ann, bo = await _two_stations_placed(db_path)
-    tokens = [(await service.preview(game_id, ann, _typed("rail", path))).confirm
-              for path in ("B1 S1", "long B1 S2", "long B1 S1 S2")]
+    tokens = [
+        (await service.preview(game_id, ann, _typed("rail", path))).confirm
+        for path in ("B1 S1", "long B1 S2", "long B1 S1 S2")
+    ]
     service.store.close()
     restarted = GameService(Store(db_path), new_seed=lambda: 1)
     oldest = await restarted.confirm(tokens[0], ann, True)
-    assert oldest.error.startswith("this preview has expired")      # only 2 kept
+    assert oldest.error.startswith("this preview has expired")  # only 2 kept
     assert (await restarted.confirm(tokens[2], ann, True)).ok
     stale = await restarted.confirm(tokens[1], ann, True)
     assert "moved on since this preview" in stale.error
@@ -188,18 +216,27 @@ async def test_stored_previews_go_stale_and_only_the_newest_are_kept(db_path, mo
 
 async def test_a_station_that_fits_nowhere_is_set_aside_with_the_station_command(db_path):
     from bot.core.moves import moves_text
+
     service = GameService(Store(db_path), new_seed=lambda: 1)
     callers = [Caller(n, f"u{n}") for n in (1, 2, 3, 4)]
-    created = await service.create_game(callers[0], "string_railway", seats=4, options={
-        "area": "0 0; 20 0; 20 20; 0 20", "river": "10 -1; 10 2",
-        "mountain": "9.5 9.5; 10.5 9.5; 10 10.5", "station_order": "central " * 10})
+    created = await service.create_game(
+        callers[0],
+        "string_railway",
+        seats=4,
+        options={
+            "area": "0 0; 20 0; 20 20; 0 20",
+            "river": "10 -1; 10 2",
+            "mountain": "9.5 9.5; 10.5 9.5; 10 10.5",
+            "station_order": "central " * 10,
+        },
+    )
     game_id = created.game_id
     for caller in callers[1:]:
         await service.join(game_id, caller)
     await service.start(game_id, callers[0])
     early = await service.play(game_id, callers[0], _typed("station", "set aside"))
     assert "still fits in the play area (e.g. centred at (" in early.error
-    for turn in range(8):      # place the first suggestion, else forfeit, until none fits
+    for turn in range(8):  # place the first suggestion, else forfeit, until none fits
         caller = callers[turn % 4]
         listed = await service.legal_actions(game_id, caller.user_id)
         if any(c.action["type"] == "set_aside_station" for c in listed):

@@ -29,13 +29,31 @@ Hand computation (everyone starts with the 3 VP of their base):
       Central +3, crosses the mountain at (70, 61) and near (55, 61.4): -2 = +4                c 16
 Final: a 13, b 15, c 16; c wins.
 """
+
 from __future__ import annotations
 
 from engine.eighteen import io
 
-ORDER = ["central", "transit", "village", "regional", "city", "junction", "suburban", "terminal",
-         "scenic", "central", "regional", "village", "village", "suburban", "junction",
-         "transit", "central", "regional"]
+ORDER = [
+    "central",
+    "transit",
+    "village",
+    "regional",
+    "city",
+    "junction",
+    "suburban",
+    "terminal",
+    "scenic",
+    "central",
+    "regional",
+    "village",
+    "village",
+    "suburban",
+    "junction",
+    "transit",
+    "central",
+    "regional",
+]
 
 
 def place(who: str, x: float, y: float) -> dict:
@@ -47,36 +65,72 @@ def lay(who: str, rail: str, *path) -> dict:
 
 
 ACTIONS = [
-    place("a", 20, 5), place("a", 20, 20), lay("a", "short", "B1", "S1"),
-    place("b", 70, 5), place("b", 60, 20), lay("b", "short", "B2", "S3"),
-    place("c", 78, 60), lay("c", "short", "B3", "S5"),
-    place("a", 30, 35), lay("a", "short", "S1", "S2"),
-    place("b", 50, 10), lay("b", "short", "S3", "S7"),
-    place("c", 60, 40), lay("c", "short", "S5", "S8"),
-    place("a", 62, 62), lay("a", "long", "S2", "S6", "S4"),
-    place("b", 40, 60), lay("b", "short", "S7", "S4"),
-    place("c", 60, 30), lay("c", "short", "S8", "S11"),
-    place("a", 10, 40), place("a", 75, 45), lay("a", "short", "S6", "S12"),
-    place("b", 45, 75), lay("b", "long", "S4", [50, 45], "S10"),
-    place("c", 75, 30), lay("c", "short", "S11", "S15"),
-    place("a", 30, 75), lay("a", "short", "S4", "S11"),
-    place("b", 15, 60), lay("b", "short", "S10", "S16"),
-    place("c", 10, 70), lay("c", "long", "S5", "S9", "S10"),
+    place("a", 20, 5),
+    place("a", 20, 20),
+    lay("a", "short", "B1", "S1"),
+    place("b", 70, 5),
+    place("b", 60, 20),
+    lay("b", "short", "B2", "S3"),
+    place("c", 78, 60),
+    lay("c", "short", "B3", "S5"),
+    place("a", 30, 35),
+    lay("a", "short", "S1", "S2"),
+    place("b", 50, 10),
+    lay("b", "short", "S3", "S7"),
+    place("c", 60, 40),
+    lay("c", "short", "S5", "S8"),
+    place("a", 62, 62),
+    lay("a", "long", "S2", "S6", "S4"),
+    place("b", 40, 60),
+    lay("b", "short", "S7", "S4"),
+    place("c", 60, 30),
+    lay("c", "short", "S8", "S11"),
+    place("a", 10, 40),
+    place("a", 75, 45),
+    lay("a", "short", "S6", "S12"),
+    place("b", 45, 75),
+    lay("b", "long", "S4", [50, 45], "S10"),
+    place("c", 75, 30),
+    lay("c", "short", "S11", "S15"),
+    place("a", 30, 75),
+    lay("a", "short", "S4", "S11"),
+    place("b", 15, 60),
+    lay("b", "short", "S10", "S16"),
+    place("c", 10, 70),
+    lay("c", "long", "S5", "S9", "S10"),
 ]
 
 GAME = {
     "title": "string_railway",
     "players": [{"id": "a"}, {"id": "b"}, {"id": "c"}],
-    "settings": {"area": [[0, 0], [85, 0], [85, 85], [0, 85]], "river": [[42, -5], [42, 40]],
-                 "mountain": [[55, 55], [70, 55], [70, 70], [55, 70]], "station_order": ORDER,
-                 "variant": None},
+    "settings": {
+        "area": [[0, 0], [85, 0], [85, 85], [0, 85]],
+        "river": [[42, -5], [42, 40]],
+        "mountain": [[55, 55], [70, 55], [70, 70], [55, 70]],
+        "station_order": ORDER,
+        "variant": None,
+    },
     "actions": ACTIONS,
 }
 
 # VP of (a, b, c) after each turn's rail, from the hand computation above
-AFTER_TURN = [(6, 3, 3), (6, 4, 3), (6, 4, 6), (6, 4, 6), (6, 6, 6), (6, 6, 9), (8, 6, 9),
-              (8, 8, 9), (8, 8, 11), (10, 8, 11), (10, 13, 11), (10, 13, 12), (12, 13, 12),
-              (13, 15, 12), (13, 15, 16)]
+AFTER_TURN = [
+    (6, 3, 3),
+    (6, 4, 3),
+    (6, 4, 6),
+    (6, 4, 6),
+    (6, 6, 6),
+    (6, 6, 9),
+    (8, 6, 9),
+    (8, 8, 9),
+    (8, 8, 11),
+    (10, 8, 11),
+    (10, 13, 11),
+    (10, 13, 12),
+    (12, 13, 12),
+    (13, 15, 12),
+    (13, 15, 16),
+]
 
 
 def test_every_turn_scores_as_computed_by_hand():
@@ -96,7 +150,7 @@ def test_the_hand_details_hold():
     game = io.load(GAME, upto=len(ACTIONS) - 1).game
     st = game.board.stations
     assert st["S9"].in_mountains and not st["S10"].in_mountains
-    assert st["S11"].served == {0, 1, 2}          # c, then b (ran over it), then a
+    assert st["S11"].served == {0, 1, 2}  # c, then b (ran over it), then a
     assert game.board.rails[10].visits == ["S4", "S11", "S10"]
     a3 = game.board.rails[6]
     assert [(round(x, 6), round(y, 6)) for x, y in a3.crossings] == [(42.0, 29.0)]
@@ -108,6 +162,7 @@ def test_replay_command_prints_the_result(tmp_path, capsys):
     import json
 
     from bot.cli import main
+
     path = tmp_path / "three.json"
     path.write_text(json.dumps(GAME))
     assert main(["replay", str(path), "--json"]) == 0

@@ -42,6 +42,7 @@ costs 2 per crossing, the river, the mountain and one's own rails 1):
 Final: x1 13, y1 13, x2 15, y2 11. X's companies (15, 13) beat Y's (13, 11): X wins.
 Without the expert variant turn 16 scores +1, so y2 ends with 12.
 """
+
 from __future__ import annotations
 
 import copy
@@ -52,47 +53,115 @@ from engine.eighteen import io
 from engine.errors import IllegalAction
 from tests.test_string_game_three import lay, place
 
-ORDER = ["city", "village", "central", "terminal", "junction", "transit", "suburban", "village",
-         "regional", "central", "scenic", "regional", "city", "junction", "suburban", "transit",
-         "central", "regional", "central", "village", "village", "junction", "regional", "central"]
+ORDER = [
+    "city",
+    "village",
+    "central",
+    "terminal",
+    "junction",
+    "transit",
+    "suburban",
+    "village",
+    "regional",
+    "central",
+    "scenic",
+    "regional",
+    "city",
+    "junction",
+    "suburban",
+    "transit",
+    "central",
+    "regional",
+    "central",
+    "village",
+    "village",
+    "junction",
+    "regional",
+    "central",
+]
 
 ACTIONS = [
-    place("x1", 20, 10), place("x1", 40, 5), place("x1", 10, 25), lay("x1", "short", "B1", "S1"),
-    place("y1", 60, 15), lay("y1", "short", "B2", "S4"),
-    place("x2", 70, 75), lay("x2", "short", "B3", "S5"),
-    place("y2", 15, 70), lay("y2", "short", "B4", "S6"),
-    place("x1", 30, 30), lay("x1", "short", "S1", "S2"),
-    place("y1", 75, 30), place("y1", 50, 30), lay("y1", "long", "S4", "S1"),
-    place("x2", 45, 75), lay("x2", "short", "S5", "S10"),
-    place("y2", 57, 57), lay("y2", "long", "S6", "S10", "S11"),
-    place("x1", 20, 40), lay("x1", "short", "S1", "S3"),
-    place("y1", 70, 45), lay("y1", "short", "S1", [10, 2], "B1"),
-    place("x2", 75, 60), lay("x2", "long", "S5", "S14", "S13"),
-    place("y2", 40, 40), {"type": "forfeit_rail", "entity": "y2", "rail": "short"},
-    place("x1", 80, 15), lay("x1", "short", "S3", "S7"),
-    place("y1", 30, 80), lay("y1", "short", "S4", "S9"),
-    place("x2", 80, 40), lay("x2", "short", "S13", "S18"),
-    place("y2", 60, 81), lay("y2", "short", "S11", "S19"),
-    place("x1", 60, 5), place("x1", 10, 55), lay("x1", "long", "S7", "S15", "S9"),
-    place("y1", 45, 55), lay("y1", "short", "S9", [44, 39], [36, 39], "S7"),
-    place("x2", 80, 70), lay("x2", "short", "S10", [50, 70], [55, 80], "S19"),
-    place("y2", 30, 20), lay("y2", "short", "S10", "S17"),
+    place("x1", 20, 10),
+    place("x1", 40, 5),
+    place("x1", 10, 25),
+    lay("x1", "short", "B1", "S1"),
+    place("y1", 60, 15),
+    lay("y1", "short", "B2", "S4"),
+    place("x2", 70, 75),
+    lay("x2", "short", "B3", "S5"),
+    place("y2", 15, 70),
+    lay("y2", "short", "B4", "S6"),
+    place("x1", 30, 30),
+    lay("x1", "short", "S1", "S2"),
+    place("y1", 75, 30),
+    place("y1", 50, 30),
+    lay("y1", "long", "S4", "S1"),
+    place("x2", 45, 75),
+    lay("x2", "short", "S5", "S10"),
+    place("y2", 57, 57),
+    lay("y2", "long", "S6", "S10", "S11"),
+    place("x1", 20, 40),
+    lay("x1", "short", "S1", "S3"),
+    place("y1", 70, 45),
+    lay("y1", "short", "S1", [10, 2], "B1"),
+    place("x2", 75, 60),
+    lay("x2", "long", "S5", "S14", "S13"),
+    place("y2", 40, 40),
+    {"type": "forfeit_rail", "entity": "y2", "rail": "short"},
+    place("x1", 80, 15),
+    lay("x1", "short", "S3", "S7"),
+    place("y1", 30, 80),
+    lay("y1", "short", "S4", "S9"),
+    place("x2", 80, 40),
+    lay("x2", "short", "S13", "S18"),
+    place("y2", 60, 81),
+    lay("y2", "short", "S11", "S19"),
+    place("x1", 60, 5),
+    place("x1", 10, 55),
+    lay("x1", "long", "S7", "S15", "S9"),
+    place("y1", 45, 55),
+    lay("y1", "short", "S9", [44, 39], [36, 39], "S7"),
+    place("x2", 80, 70),
+    lay("x2", "short", "S10", [50, 70], [55, 80], "S19"),
+    place("y2", 30, 20),
+    lay("y2", "short", "S10", "S17"),
 ]
 
 GAME = {
     "title": "string_railway",
     "players": [{"id": "x1"}, {"id": "y1"}, {"id": "x2"}, {"id": "y2"}],
-    "settings": {"river": [[-5, 50], [30, 50]],
-                 "mountain": [[50, 50], [65, 50], [65, 65], [50, 65]], "station_order": ORDER,
-                 "variant": "expert", "two_players": True},
+    "settings": {
+        "river": [[-5, 50], [30, 50]],
+        "mountain": [[50, 50], [65, 50], [65, 65], [50, 65]],
+        "station_order": ORDER,
+        "variant": "expert",
+        "two_players": True,
+    },
     "actions": ACTIONS,
 }
 
-AFTER_TURN = [(6, 3, 3, 3), (6, 6, 3, 3), (6, 6, 4, 3), (6, 6, 4, 3), (7, 6, 4, 3),
-              (6, 7, 4, 3), (6, 7, 8, 3), (6, 7, 8, 8), (9, 7, 8, 8), (7, 9, 8, 8),
-              (7, 8, 11, 8), (7, 8, 11, 8), (9, 8, 11, 8), (9, 10, 11, 8), (9, 9, 13, 8),
-              (9, 9, 13, 8), (13, 9, 13, 8), (13, 13, 13, 8), (13, 13, 15, 8),
-              (13, 13, 15, 11)]
+AFTER_TURN = [
+    (6, 3, 3, 3),
+    (6, 6, 3, 3),
+    (6, 6, 4, 3),
+    (6, 6, 4, 3),
+    (7, 6, 4, 3),
+    (6, 7, 4, 3),
+    (6, 7, 8, 3),
+    (6, 7, 8, 8),
+    (9, 7, 8, 8),
+    (7, 9, 8, 8),
+    (7, 8, 11, 8),
+    (7, 8, 11, 8),
+    (9, 8, 11, 8),
+    (9, 10, 11, 8),
+    (9, 9, 13, 8),
+    (9, 9, 13, 8),
+    (13, 9, 13, 8),
+    (13, 13, 13, 8),
+    (13, 13, 15, 8),
+    (13, 13, 15, 11),
+]
 
 
 def test_every_turn_scores_as_computed_by_hand():
@@ -105,16 +174,19 @@ def test_every_turn_scores_as_computed_by_hand():
     assert seen == AFTER_TURN
     assert game.finished
     assert game.result() == {"x1": 13, "y1": 13, "x2": 15, "y2": 11}
-    assert game.winners() == ["x1"]   # person X (seats x1 and x2)
+    assert game.winners() == ["x1"]  # person X (seats x1 and x2)
 
 
 def test_crossings_of_the_hand_computation():
     game = io.load(GAME).game
     rails = game.board.rails
-    y1_free = rails[16]   # the 18th turn's rail (turn 12 was a forfeit)
+    y1_free = rails[16]  # the 18th turn's rail (turn 12 was a forfeit)
     assert sorted((round(x, 6), round(y, 6)) for x, y in y1_free.crossings) == [(39, 39), (41, 39)]
     y2 = [r for r in rails if r.company == 3][-2]
-    assert sorted((round(x, 2), round(y, 2)) for x, y in y2.crossings) == [(58.0, 65.0), (59.25, 75.0)]
+    assert sorted((round(x, 2), round(y, 2)) for x, y in y2.crossings) == [
+        (58.0, 65.0),
+        (59.25, 75.0),
+    ]
 
 
 def test_without_the_expert_variant_another_rail_costs_one():
@@ -126,14 +198,14 @@ def test_without_the_expert_variant_another_rail_costs_one():
 
 def test_a_tie_between_best_companies_goes_to_the_other_companies():
     game = io.load(GAME).game
-    game.companies[1].vp = 15      # best companies tie at 15; X's other 13 beats Y's 11
+    game.companies[1].vp = 15  # best companies tie at 15; X's other 13 beats Y's 11
     assert game.winners() == ["x1"]
-    game.companies[3].vp = 13      # Y (15, 13) too: a draw
+    game.companies[3].vp = 13  # Y (15, 13) too: a draw
     assert game.winners() == ["x1", "y1"] and game.winner_text() == "A draw."
 
 
 def test_a_full_suburban_refuses_a_third_company_and_nothing_changes():
-    game = io.load(GAME, upto=len(ACTIONS) - 2).game   # y2 about to lay its last rail
+    game = io.load(GAME, upto=len(ACTIONS) - 2).game  # y2 about to lay its last rail
     before = (game.snapshot(), len(game.actions))
     with pytest.raises(IllegalAction, match="Suburban S15 already serves 2 companies"):
         game.process(lay("y2", "short", "S11", "S15"))

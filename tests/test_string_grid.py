@@ -1,5 +1,6 @@
 """Naming points by the board image's cells: the names the image shows (the snapshot's `cells`,
 drawn by render/strings.py) are the names typed moves accept, and each names its centre."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,8 +14,7 @@ SQUARE = (0.0, 0.0, 85.0, 85.0)
 
 
 def game(players: int = 4, **options) -> StringRailway:
-    return StringRailway([PlayerInfo(f"p{i}", f"P{i}") for i in range(1, players + 1)],
-                         options, 5)
+    return StringRailway([PlayerInfo(f"p{i}", f"P{i}") for i in range(1, players + 1)], options, 5)
 
 
 def test_the_default_square_has_columns_a_to_k_without_b_and_i_and_rows_1_to_9():
@@ -22,7 +22,7 @@ def test_the_default_square_has_columns_a_to_k_without_b_and_i_and_rows_1_to_9()
     assert [x for _, x in grid.columns(SQUARE)] == [0, 10, 20, 30, 40, 50, 60, 70, 80]
     assert [r for r, _ in grid.rows(SQUARE)] == [str(n) for n in range(1, 10)]
     assert grid.centre("D4", SQUARE) == (25.0, 35.0)
-    assert grid.centre(" k9 ", SQUARE) == (85.0, 85.0)    # K9 is the cell 80..90, 80..90
+    assert grid.centre(" k9 ", SQUARE) == (85.0, 85.0)  # K9 is the cell 80..90, 80..90
     cols, rows = grid.columns(SQUARE), grid.rows(SQUARE)
     assert grid.name((25.0, 35.0), cols, rows) == "D4"
     assert grid.name((20.0, 35.0), cols, rows) is None and grid.name((95, 5), cols, rows) is None
@@ -41,17 +41,17 @@ def test_a_cell_off_the_board_is_refused_naming_the_cells():
 
 
 def test_a_column_the_area_barely_reaches_is_not_named():
-    pentagon = game(5).board.area.bounds                  # 110.03 wide: 0.03 cm into N
+    pentagon = game(5).board.area.bounds  # 110.03 wide: 0.03 cm into N
     assert pentagon[2] == pytest.approx(110.026, abs=1e-3)
     assert grid.columns(pentagon)[-1] == ("M", 100.0)
-    triangle = game(3).board.area.bounds                  # 113 wide: 3 cm into N
+    triangle = game(3).board.area.bounds  # 113 wide: 3 cm into N
     assert grid.columns(triangle)[-1] == ("N", 110.0)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_cell_the_image_names_is_typed_as_its_centre(players):
     g = game(players)
-    shown = g.snapshot()["cells"]                         # what render/strings.py draws
+    shown = g.snapshot()["cells"]  # what render/strings.py draws
     assert shown["size"] == 10
     for letter, x0 in shown["columns"]:
         for number, y0 in shown["rows"]:
@@ -60,11 +60,15 @@ def test_every_cell_the_image_names_is_typed_as_its_centre(players):
 
 
 def test_suggested_spots_are_named_by_cell_and_rails_take_cells_as_waypoints():
-    g = game(4, river=[[42, -5], [42, 30]], mountain=[[55, 55], [70, 55], [70, 70], [55, 70]],
-             station_order=["central"] * 10)
+    g = game(
+        4,
+        river=[[42, -5], [42, 30]],
+        mountain=[[55, 55], [70, 55], [70, 70], [55, 70]],
+        station_order=["central"] * 10,
+    )
     labels = [c.label for c in g.legal_actions("p1")]
     assert "place Central at D3 (25 25)" in labels
-    assert "place Central at A1 (5 5)" not in labels      # on base B1
+    assert "place Central at A1 (5 5)" not in labels  # on base B1
     g.process(g.typed_action("p1", "place_station", {"at": "D3"}))
     assert g.board.stations["S1"].centre == (25.0, 25.0)
     g.process(g.typed_action("p1", "place_station", {"at": "20 50"}))

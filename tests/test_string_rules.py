@@ -4,6 +4,7 @@ Unless a test says otherwise: four players p1..p4 on the default 85 square (base
 B2 (82,3), B3 (82,82), B4 (3,82)), river x = 42 from y = -5 to y = 30, mountain the square
 55..70, and a deck given per test.
 """
+
 from __future__ import annotations
 
 import math
@@ -31,8 +32,9 @@ def place(g, x, y, who=None):
 
 
 def lay(g, rail, *path, who=None):
-    return g.process({"type": "lay_rail", "entity": who or g.current.player, "rail": rail,
-                      "path": list(path)})
+    return g.process(
+        {"type": "lay_rail", "entity": who or g.current.player, "rail": rail, "path": list(path)}
+    )
 
 
 def forfeit(g, rail="short"):
@@ -44,14 +46,20 @@ def vps(g):
 
 
 # -- setups ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("players, companies, corners, rails", [
-    (2, 4, 4, {"short": 4, "long": 1}), (3, 3, 3, {"short": 4, "long": 1}),
-    (4, 4, 4, {"short": 4, "long": 1}), (5, 5, 5, {"short": 3, "long": 1})])
+@pytest.mark.parametrize(
+    "players, companies, corners, rails",
+    [
+        (2, 4, 4, {"short": 4, "long": 1}),
+        (3, 3, 3, {"short": 4, "long": 1}),
+        (4, 4, 4, {"short": 4, "long": 1}),
+        (5, 5, 5, {"short": 3, "long": 1}),
+    ],
+)
 def test_setups_by_player_count(players, companies, corners, rails):
     g = StringRailway([PlayerInfo(i, f"P{i}") for i in range(players)], {}, seed=3)
     assert len(g.companies) == companies and len(g.area_points) == corners
     assert all(c.rails == rails and c.vp == 3 for c in g.companies)
-    for i, c in enumerate(g.companies):   # each base is a 6×6 square inside the area at its corner
+    for i, c in enumerate(g.companies):  # each base is a 6×6 square inside the area at its corner
         sq = g.board.stations[f"B{i + 1}"].square
         assert math.isclose(sq.x1 - sq.x0, 6) and math.isclose(sq.y1 - sq.y0, 6)
         assert g.board.area.buffer(1e-6).covers(sq.shape())
@@ -80,19 +88,27 @@ def test_triangle_bases_sit_nearest_their_corner():
     b1 = g.board.stations["B1"].square
     # the 60° corner at (0,0): the square rests on the bottom edge, its top-left corner on the
     # slanted edge y = √3 x, so x0 = 6/√3
-    assert math.isclose(b1.y0, 0, abs_tol=1e-6) and math.isclose(b1.x0, 6 / math.sqrt(3), abs_tol=1e-4)
+    assert math.isclose(b1.y0, 0, abs_tol=1e-6) and math.isclose(
+        b1.x0, 6 / math.sqrt(3), abs_tol=1e-4
+    )
 
 
 def test_generated_shapes_follow_the_seed_and_reroll():
     a = StringRailway([PlayerInfo(i, "x") for i in range(4)], {}, 11)
     b = StringRailway([PlayerInfo(i, "x") for i in range(4)], {}, 11)
     assert a.board.river == b.board.river and a.order == b.order
-    a.process({"type": "reroll", "entity": 2, "what": "river"})   # seat 3 lays the river
+    a.process({"type": "reroll", "entity": 2, "what": "river"})  # seat 3 lays the river
     assert a.board.river != b.board.river
     with pytest.raises(NotYourTurn, match="lays the mountain"):
         a.process({"type": "reroll", "entity": 0, "what": "mountain"})
-    a.process({"type": "set_shape", "entity": 3, "what": "mountain",
-               "points": "30 30; 45 30; 45 45; 30 45"})
+    a.process(
+        {
+            "type": "set_shape",
+            "entity": 3,
+            "what": "mountain",
+            "points": "30 30; 45 30; 45 45; 30 45",
+        }
+    )
     assert a.board.mountain[:-1] == [(30, 30), (45, 30), (45, 45), (30, 45)]
     a.process(a.legal_actions(0)[0].action)
     with pytest.raises(IllegalAction, match="before the first station"):
@@ -101,16 +117,19 @@ def test_generated_shapes_follow_the_seed_and_reroll():
 
 def test_rerolls_are_bounded():
     g = StringRailway([PlayerInfo(i, "x") for i in range(3)], {"rerolls": 1}, 2)
-    g.process({"type": "reroll", "entity": 1, "what": "mountain"})    # seat 2 of 3 lays both
+    g.process({"type": "reroll", "entity": 1, "what": "mountain"})  # seat 2 of 3 lays both
     with pytest.raises(IllegalAction, match="already rolled again 1 times"):
         g.process({"type": "reroll", "entity": 1, "what": "mountain"})
 
 
-@pytest.mark.parametrize("river, message", [
-    ([[-5, 10], [50, 10], [50, -5]], "only one end"),
-    ([[10, 10], [30, 30], [30, 10], [10, 30]], "may not cross itself"),
-    ([[10, 10], [10, 80], [80, 80]], "at most 90"),
-])
+@pytest.mark.parametrize(
+    "river, message",
+    [
+        ([[-5, 10], [50, 10], [50, -5]], "only one end"),
+        ([[10, 10], [30, 30], [30, 10], [10, 30]], "may not cross itself"),
+        ([[10, 10], [10, 80], [80, 80]], "at most 90"),
+    ],
+)
 def test_bad_rivers_are_refused(river, message):
     with pytest.raises(InvalidAction, match=message):
         new(["central"], river=river)
@@ -125,10 +144,19 @@ def test_chaotic_area_any_simple_polygon():
     g = StringRailway([PlayerInfo(i, "x") for i in range(4)], {"chaotic": True}, 5)
     assert g.board.area.is_valid and len(g.area_points) == 4
     l_shape = "0 0; 90 0; 90 40; 40 40; 40 90; 0 90"
-    g = new(["central"], area=l_shape, river=[[20, -5], [20, 20]], mountain="5 50; 15 50; 15 60",
-            long=200)
+    g = new(
+        ["central"],
+        area=l_shape,
+        river=[[20, -5], [20, 20]],
+        mountain="5 50; 15 50; 15 60",
+        long=200,
+    )
     assert [g.board.stations[f"B{i}"].centre for i in (1, 2, 3, 4)] == [
-        (3, 3), (87, 3), (87, 37), (37, 43)]   # at the reflex corner (40,40) the first fit
+        (3, 3),
+        (87, 3),
+        (87, 37),
+        (37, 43),
+    ]  # at the reflex corner (40,40) the first fit
     place(g, 20, 70)
     with pytest.raises(IllegalAction, match="leaves the play area near"):
         g.plan("p1", "long", ["B1", "B3", [60, 60], "S1"])
@@ -142,7 +170,7 @@ def test_first_player_draws_two_and_a_village_adds_one():
     assert g.pending == ["central", "village", "junction"]
     place(g, 20, 20), place(g, 20, 40), place(g, 40, 40)
     lay(g, "short", "B1", "S1")
-    assert g.pending == ["village", "village"]     # a Village's extra draw happens once a turn
+    assert g.pending == ["village", "village"]  # a Village's extra draw happens once a turn
     place(g, 70, 20), place(g, 60, 50)
     lay(g, "short", "B2", "S4")
     assert g.pending == ["central"]
@@ -156,13 +184,16 @@ def test_stations_must_be_placed_before_the_rail():
         forfeit(g)
 
 
-@pytest.mark.parametrize("x, y, message", [
-    (2, 40, "stick out of the play area"),
-    (3, 40, "touch the edge of the play area near \\(0.0, 40.0\\)"),
-    (9, 6, "touch Base B1"),
-    (45, 10, "touch the river near \\(42.0, 10.0\\)"),
-    (62, 52, "touch the mountain near \\(62.0, 55.0\\)"),
-])
+@pytest.mark.parametrize(
+    "x, y, message",
+    [
+        (2, 40, "stick out of the play area"),
+        (3, 40, "touch the edge of the play area near \\(0.0, 40.0\\)"),
+        (9, 6, "touch Base B1"),
+        (45, 10, "touch the river near \\(42.0, 10.0\\)"),
+        (62, 52, "touch the mountain near \\(62.0, 55.0\\)"),
+    ],
+)
 def test_station_placement_refusals(x, y, message):
     g = new(["central", "regional"])
     before = g.snapshot()
@@ -188,14 +219,14 @@ def test_scenic_inside_the_mountain_counts_three():
     place(g, 24, 24), place(g, 62, 62)
     assert not g.board.stations["S1"].in_mountains and g.board.stations["S2"].in_mountains
     lay(g, "short", "B1", "S1")
-    assert vps(g)[0] == 4                                   # plain Scenic: 1
+    assert vps(g)[0] == 4  # plain Scenic: 1
     place(g, 75, 25)
     lay(g, "short", "B2", "S3")
     place(g, 62, 80)
-    lay(g, "short", "B3", "S4")                             # B3 (82,82) - S4 (62,80)
-    forfeit(g)                                              # the deck is empty
-    plan = g.plan("p1", "long", ["S1", [50, 58], "S2"])     # 42.8 + 12.6, into the mountain
-    assert [c.vp for c in plan.changes] == [3, -1]          # Scenic in the mountains; its edge
+    lay(g, "short", "B3", "S4")  # B3 (82,82) - S4 (62,80)
+    forfeit(g)  # the deck is empty
+    plan = g.plan("p1", "long", ["S1", [50, 58], "S2"])  # 42.8 + 12.6, into the mountain
+    assert [c.vp for c in plan.changes] == [3, -1]  # Scenic in the mountains; its edge
 
 
 # -- rails -------------------------------------------------------------------------------------
@@ -214,10 +245,15 @@ def test_rail_refusals_say_which_rule_and_where(board):
         (("short", "B1", "S3"), "40.7 long; a short rail is 30"),
         (("short", "S1", "S2"), "one end of the rail must be on P1's base"),
         (("short", "B1", [20, 30]), "ends at the free point \\(20.0, 30.0\\)"),
-        (("long", "B1", [30, 30], [10, 30], [20, 10], "S1"), "crosses itself near \\(16.7, 16.7\\)"),
+        (
+            ("long", "B1", [30, 30], [10, 30], [20, 10], "S1"),
+            "crosses itself near \\(16.7, 16.7\\)",
+        ),
         (("long", "B1", [-3, 40], "S3"), "leaves the play area near"),
-        (("long", "B1", [18, 14], [18, 26], [22, 26], [22, 14], "S2"),
-         "reaches Central S1 twice \\(again near \\(22.0, 23.0\\)\\)"),
+        (
+            ("long", "B1", [18, 14], [18, 26], [22, 26], [22, 14], "S2"),
+            "reaches Central S1 twice \\(again near \\(22.0, 23.0\\)\\)",
+        ),
         (("long", "B1", "S3", [30, 30], "S1"), "passes through Terminal S3 near \\(18.6, 37.0\\)"),
         (("short", "B1", "S9"), "no station 'S9'"),
         (("medium", "B1", "S1"), "'short' or 'long'"),
@@ -251,23 +287,23 @@ def test_a_terminal_is_only_an_end():
     place(g, 20, 20), place(g, 20, 40)
     with pytest.raises(IllegalAction, match="passes through Terminal S1"):
         lay(g, "long", "B1", "S1", "S2")
-    lay(g, "short", "B1", "S1")                   # ending there: +3
+    lay(g, "short", "B1", "S1")  # ending there: +3
     assert vps(g)[0] == 6
     for x, y in ((70, 20), (78, 45), (40, 70)):
         place(g, x, y), forfeit(g)
     place(g, 30, 60)
-    lay(g, "short", "S1", "S2")                   # starting there
+    lay(g, "short", "S1", "S2")  # starting there
     assert vps(g)[0] == 9
 
 
 def test_village_serves_one_company():
     g = new(["village", "central", "central", "central"])
     place(g, 30, 10), place(g, 40, 40), place(g, 60, 20)
-    lay(g, "short", "B1", "S1")                   # 27.9: Village +1
+    lay(g, "short", "B1", "S1")  # 27.9: Village +1
     place(g, 70, 45)
     with pytest.raises(IllegalAction, match="Village S1 already serves 1 company, its limit"):
         lay(g, "long", "B2", [45, 5], "S1")
-    lay(g, "short", "B2", "S3")                   # 27.8: Central +3
+    lay(g, "short", "B2", "S3")  # 27.8: Central +3
     assert vps(g)[:2] == [4, 6]
 
 
@@ -275,8 +311,7 @@ def test_regional_limit_and_transit_owner_gains_on_every_rail():
     """Hand: p1, p2, p3 each reach the Regional S1 (+2); p4 is refused (limit 3) and goes to
     S5 (+3). p4 then reaches p1's Transit S2 (p4 +2, p1 +1) and leaves from it again on a
     later turn (p1 +1, p4 +3 for the Central S9). p1 also gets +3 from S6."""
-    g = new(["regional", "transit"] + ["central"] * 12,
-            mountain="5 35; 15 35; 15 45; 5 45")
+    g = new(["regional", "transit"] + ["central"] * 12, mountain="5 35; 15 35; 15 45; 5 45")
     place(g, 40, 45), place(g, 20, 60)
     lay(g, "long", "B1", "S1")
     place(g, 70, 40), lay(g, "long", "B2", "S1")
@@ -301,18 +336,26 @@ def test_regional_limit_and_transit_owner_gains_on_every_rail():
 def test_crossings_cost_one_off_stations_and_nothing_inside_them():
     g = new(["central", "central", "central"])
     place(g, 60, 10), place(g, 50, 30)
-    lay(g, "long", "B1", "S1")               # crosses the river at (42, 7.8): +3 -1
+    lay(g, "long", "B1", "S1")  # crosses the river at (42, 7.8): +3 -1
     assert vps(g)[0] == 5
     assert [tuple(round(v, 1) for v in p) for p in g.board.rails[0].crossings] == [(42.0, 7.8)]
     place(g, 70, 45)
-    off = g.plan("p2", "long", ["B2", [52, 4], "S2"])   # crosses p1's rail at (51.9, 9.0)
+    off = g.plan("p2", "long", ["B2", [52, 4], "S2"])  # crosses p1's rail at (51.9, 9.0)
     assert [(c.vp, c.why.split(" at ")[0]) for c in off.changes] == [
-        (3, "Central S2"), (-1, "crossing P1's long rail")]
-    on = g.plan("p2", "long", ["B2", [59, 5], [57, 17], "S2"])   # crosses it inside S1
+        (3, "Central S2"),
+        (-1, "crossing P1's long rail"),
+    ]
+    on = g.plan("p2", "long", ["B2", [59, 5], [57, 17], "S2"])  # crosses it inside S1
     assert [c.vp for c in on.changes] == [3, 3] and len(on.free_crossings) == 1
     assert on.free_crossings[0][0] == pytest.approx(58.2, abs=0.05)
-    g.process({"type": "lay_rail", "entity": "p2", "rail": "long",
-               "path": ["B2", [59, 5], [57, 17], "S2"]})
+    g.process(
+        {
+            "type": "lay_rail",
+            "entity": "p2",
+            "rail": "long",
+            "path": ["B2", [59, 5], [57, 17], "S2"],
+        }
+    )
     assert vps(g)[:2] == [5, 9]
 
 
@@ -330,19 +373,22 @@ def test_expert_variant_doubles_only_other_companies_rails():
 # -- geometry ----------------------------------------------------------------------------------
 def test_crossing_touching_and_vertices():
     assert crossings([(0, 0), (10, 10)], [(0, 10), (10, 0)]) == [(5.0, 5.0)]
-    assert crossings([(0, 0), (10, 0)], [(5, 0), (5, 10)]) == []            # a T: touch only
-    assert crossings([(0, 0), (5, 5), (10, 0)], [(0, 5), (10, 5)]) == []    # peak touches a line
+    assert crossings([(0, 0), (10, 0)], [(5, 0), (5, 10)]) == []  # a T: touch only
+    assert crossings([(0, 0), (5, 5), (10, 0)], [(0, 5), (10, 5)]) == []  # peak touches a line
     assert crossings([(0, 0), (5, 5), (10, 10)], [(0, 10), (5, 5), (10, 0)]) == [(5.0, 5.0)]
-    assert sorted(crossings([(0, 5), (20, 5)], [(5, 0), (15, 0), (15, 10), (5, 10), (5, 0)],
-                            True)) == [(5.0, 5.0), (15.0, 5.0)]
-    assert crossings([(0, 0), (10, 0)], [(2, 0), (8, 0)]) == []             # running along
+    assert sorted(
+        crossings([(0, 5), (20, 5)], [(5, 0), (15, 0), (15, 10), (5, 10), (5, 0)], True)
+    ) == [(5.0, 5.0), (15.0, 5.0)]
+    assert crossings([(0, 0), (10, 0)], [(2, 0), (8, 0)]) == []  # running along
     assert crossings([(0, -1), (5, 0), (10, 0), (15, 1)], [(2, 0), (12, 0)]) == []
 
 
 def test_self_contact():
-    assert self_contact([(0, 0), (10, 0), (10, 10), (5, -5)]) == pytest.approx((6.6667, 0), abs=1e-3)
-    assert self_contact([(0, 0), (10, 0), (5, 0)]) == (10.0, 0.0)           # doubling back
-    assert self_contact([(0, 0), (10, 0), (10, 10), (0, 0)]) == (0, 0)      # a closed loop
+    assert self_contact([(0, 0), (10, 0), (10, 10), (5, -5)]) == pytest.approx(
+        (6.6667, 0), abs=1e-3
+    )
+    assert self_contact([(0, 0), (10, 0), (5, 0)]) == (10.0, 0.0)  # doubling back
+    assert self_contact([(0, 0), (10, 0), (10, 10), (0, 0)]) == (0, 0)  # a closed loop
     assert self_contact([(0, 0), (10, 0), (10, 10)]) is None
 
 
@@ -361,7 +407,7 @@ def test_legal_actions_list_complete_moves():
         copy = new(["central", "village", "central", "central"])
         for a in g.actions:
             copy.process(dict(a))
-        copy.process(dict(c.action))        # every listed move is accepted
+        copy.process(dict(c.action))  # every listed move is accepted
 
 
 # -- crossings are counted consistently, also through vertices ------------------------------------
@@ -369,8 +415,11 @@ from hypothesis import assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from shapely.geometry import LineString, Polygon  # noqa: E402
 
-_RINGS = [[(0, 0), (10, 0), (10, 10), (0, 10)], [(0, 0), (8, 2), (10, 10), (4, 6), (1, 9)],
-          [(2, 0), (6, 0), (8, 4), (6, 8), (2, 8), (0, 4)]]
+_RINGS = [
+    [(0, 0), (10, 0), (10, 10), (0, 10)],
+    [(0, 0), (8, 2), (10, 10), (4, 6), (1, 9)],
+    [(2, 0), (6, 0), (8, 4), (6, 8), (2, 8), (0, 4)],
+]
 _POINT = st.tuples(st.integers(-3, 13), st.integers(-3, 13))
 
 
@@ -385,12 +434,19 @@ def test_crossing_parity_matches_inside_and_outside(ring, path):
     assume(all(a != b for a, b in zip(path, path[1:])))
     assume(not loop.exterior.intersects(LineString([path[0], path[0]]).centroid))
     assume(not loop.exterior.intersects(LineString([path[-1], path[-1]]).centroid))
-    assume(all(g.geom_type == "Point" for g in getattr(line.intersection(loop.exterior), "geoms",
-                                                       [line.intersection(loop.exterior)])
-               if not g.is_empty))
+    assume(
+        all(
+            g.geom_type == "Point"
+            for g in getattr(
+                line.intersection(loop.exterior), "geoms", [line.intersection(loop.exterior)]
+            )
+            if not g.is_empty
+        )
+    )
     inside = [loop.contains(LineString([p, p]).centroid) for p in (path[0], path[-1])]
-    found = crossings([tuple(map(float, p)) for p in path],
-                      [tuple(map(float, p)) for p in ring + ring[:1]], True)
+    found = crossings(
+        [tuple(map(float, p)) for p in path], [tuple(map(float, p)) for p in ring + ring[:1]], True
+    )
     # a path that passes a point of the loop twice meets it there twice
     assert len(found) % 2 == (inside[0] != inside[1])
 
@@ -399,13 +455,14 @@ def test_hint_bends_a_rail_around_the_river():
     """Straight B1 (3,3) - S1 (50,25) crosses the river (x = 42, up to y = 25): 3 - 1 = +2. A
     long rail bent above the river's end reaches S1 without crossing: +3."""
     from engine.strings.hint import best_rails
+
     g = new(["central", "regional"] + ["central"] * 10, river=[[42, -5], [42, 25]])
     place(g, 50, 25), place(g, 20, 60)
     straight = g.plan("p1", "long", ["B1", "S1"])
     assert straight.gain(0) == 2
     best = best_rails(g)[0]
     assert best.visits == ["B1", "S1"] and best.gain(0) == 3 and not best.crossings
-    assert any(isinstance(s, list) for s in best.stops)          # a free waypoint
+    assert any(isinstance(s, list) for s in best.stops)  # a free waypoint
     g.process({"type": "lay_rail", "entity": "p1", "rail": best.kind, "path": best.stops})
     assert vps(g)[0] == 6
-    assert g.hints("p1") == [] and g.hints("p2") == []    # p2 must place its station first
+    assert g.hints("p1") == [] and g.hints("p2") == []  # p2 must place its station first

@@ -1,6 +1,7 @@
 """Moves typed by users (`/game act`, the console's act): the shape of each kind of move, no
 internal fields, bounded sizes, the entity filled in when left out, and only the owner of a
 private (or the president of a company) acting for it."""
+
 from __future__ import annotations
 
 import copy
@@ -16,8 +17,7 @@ from engine.errors import IllegalAction, InvalidAction
 from tests.reference_games import game_path
 
 USERS = [Caller(n, f"user{n}") for n in (1, 2, 3, 4)]
-MH_FOR_NYC = {"type": "buy_shares", "entity": "MH", "entity_type": "company",
-              "shares": ["NYC_1"]}
+MH_FOR_NYC = {"type": "buy_shares", "entity": "MH", "entity_type": "company", "shares": ["NYC_1"]}
 
 
 @pytest.fixture
@@ -35,30 +35,56 @@ async def new_1830(service: GameService) -> int:
 
 async def imported(service: GameService, stem: str, actions: int) -> int:
     data = json.loads(game_path("1830", stem).read_text())
-    result = await service.import_game(USERS[0], {**data, "actions": data["actions"][:actions]},
-                                       [c.user_id for c in USERS])
+    result = await service.import_game(
+        USERS[0], {**data, "actions": data["actions"][:actions]}, [c.user_id for c in USERS]
+    )
     assert result.ok, result.error
     return result.game_id
 
 
-@pytest.mark.parametrize("action, error", [
-    ({"type": "pass", "auto_actions": [{"type": "bid", "entity": 2, "entity_type": "player",
-                                        "company": "SV", "price": 20}]},
-     "auto_actions cannot be sent in a move"),
-    ({"type": "program_share_pass", "_imported": True}, "_imported cannot be sent in a move"),
-    ({"type": "pass", "message": "x" * 1_000_000},
-     "the action.message is 1,000,000 characters long; at most 200 are allowed"),
-    ({"type": "bid", "company": "SV", "price": 20, "note": "hi"},
-     "a bid move has no note (its fields: company, price)"),
-    ({"type": "teleport"}, "unknown action type 'teleport'; moves are: bankrupt, bid, "
-                           "buy_company, buy_shares, buy_train, discard_train, dividend, "
-                           "lay_tile, par, pass, place_token, run_routes, sell_shares"),
-    ({"type": "bid", "company": "SV", "price": 10**30},
-     "the action.price is 10000000000000000000…: numbers must lie within "
-     "±1,000,000,000,000"),
-    ({"type": "pass", "entity": [[[[[[[[1]]]]]]]]},
-     "the action.entity[0][0][0][0][0] is nested more than 6 levels deep"),
-])
+@pytest.mark.parametrize(
+    "action, error",
+    [
+        (
+            {
+                "type": "pass",
+                "auto_actions": [
+                    {
+                        "type": "bid",
+                        "entity": 2,
+                        "entity_type": "player",
+                        "company": "SV",
+                        "price": 20,
+                    }
+                ],
+            },
+            "auto_actions cannot be sent in a move",
+        ),
+        ({"type": "program_share_pass", "_imported": True}, "_imported cannot be sent in a move"),
+        (
+            {"type": "pass", "message": "x" * 1_000_000},
+            "the action.message is 1,000,000 characters long; at most 200 are allowed",
+        ),
+        (
+            {"type": "bid", "company": "SV", "price": 20, "note": "hi"},
+            "a bid move has no note (its fields: company, price)",
+        ),
+        (
+            {"type": "teleport"},
+            "unknown action type 'teleport'; moves are: bankrupt, bid, "
+            "buy_company, buy_shares, buy_train, discard_train, dividend, "
+            "lay_tile, par, pass, place_token, run_routes, sell_shares",
+        ),
+        (
+            {"type": "bid", "company": "SV", "price": 10**30},
+            "the action.price is 10000000000000000000…: numbers must lie within ±1,000,000,000,000",
+        ),
+        (
+            {"type": "pass", "entity": [[[[[[[[1]]]]]]]]},
+            "the action.entity[0][0][0][0][0] is nested more than 6 levels deep",
+        ),
+    ],
+)
 async def test_a_typed_move_has_only_its_kinds_fields(service, action, error):
     gid = await new_1830(service)
     result = await service.act(gid, USERS[0], action)
@@ -68,12 +94,14 @@ async def test_a_typed_move_has_only_its_kinds_fields(service, action, error):
 
 async def test_the_documented_pass_acts_for_whoever_the_player_acts_for(service):
     gid = await new_1830(service)
-    assert (await service.act(gid, USERS[0], {"type": "bid", "company": "SV",
-                                              "price": 20})).changed
+    assert (await service.act(gid, USERS[0], {"type": "bid", "company": "SV", "price": 20})).changed
     passed = await service.act(gid, USERS[1], {"type": "pass"})
     assert passed.changed, passed.error
     assert [a.payload for a in service.store.actions(gid)][-1] == {
-        "type": "pass", "entity": 2, "entity_type": "player"}
+        "type": "pass",
+        "entity": 2,
+        "entity_type": "player",
+    }
 
 
 async def test_only_the_owner_of_a_private_uses_it(service):
@@ -82,8 +110,9 @@ async def test_only_the_owner_of_a_private_uses_it(service):
     gid = await imported(service, "26855", 29)
     before = service.store.action_count(gid)
     result = await service.act(gid, USERS[0], MH_FOR_NYC)
-    assert result.error == ("MH is Player 4's: only the player who owns a private or presides "
-                            "a company acts for it")
+    assert result.error == (
+        "MH is Player 4's: only the player who owns a private or presides a company acts for it"
+    )
     assert service.store.action_count(gid) == before
     # the engine's own entry point refuses it for any caller that names the acting player
     data = json.loads(game_path("1830", "26855").read_text())
@@ -94,6 +123,7 @@ async def test_only_the_owner_of_a_private_uses_it(service):
 
 async def test_the_tally_title_keeps_the_generic_checks(db_path):
     from tests.test_service import ANN, BOB, add, started
+
     service = GameService(Store(db_path))
     gid = await started(service, ANN, BOB)
     assert (await service.act(gid, ANN, {"type": "add", "amount": 3})).changed  # entity filled

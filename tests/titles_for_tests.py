@@ -6,10 +6,11 @@ scores come from the seed, so a game rebuilt without its seed would differ. `exp
 the state and then fails, to prove that refusals leave nothing behind. `take` moves points
 from another player's score to one's own: a deal that player must agree to (`counterparty`).
 """
+
 from __future__ import annotations
 
 import random
-from typing import Collection
+from collections.abc import Collection
 
 from engine.errors import IllegalAction, InvalidAction, NotYourTurn
 from engine.game import Action, Choice, Game, PlayerId
@@ -54,8 +55,9 @@ class Tally(Game):
             if not isinstance(amount, int) or amount < 1:
                 raise InvalidAction("amount must be a whole number of at least 1")
             if self.scores[source] < amount:
-                raise IllegalAction(f"{self.player_name(source)} has only "
-                                    f"{self.scores[source]} points")
+                raise IllegalAction(
+                    f"{self.player_name(source)} has only {self.scores[source]} points"
+                )
             self.scores[source] -= amount
             self.scores[player] += amount
             recorded.update({"from": source, "amount": amount})
@@ -102,8 +104,9 @@ class Tally(Game):
         if player not in self.active_players():
             return []
         base = {"entity": player, "entity_type": "player"}
-        found = ([Choice(f"add {n}", {"type": "add", "amount": n, **base}) for n in range(1, 10)]
-                 + [Choice("pass", {"type": "pass", **base})])
+        found = [Choice(f"add {n}", {"type": "add", "amount": n, **base}) for n in range(1, 10)] + [
+            Choice("pass", {"type": "pass", **base})
+        ]
         return [c for c in found if kinds is None or c.action["type"] in kinds]
 
     def views(self) -> tuple[str, ...]:

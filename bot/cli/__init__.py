@@ -3,6 +3,7 @@
 `railchat` alone means `railchat run`: the Discord bot when DISCORD_TOKEN is set (environment or
 `.env`), otherwise console play on the same database.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,24 +18,33 @@ log = logging.getLogger(__name__)
 
 # Modules exposing `add_parser(subparsers) -> None`, each registering one sub-command whose
 # handler is set with `set_defaults(func=...)` and takes the parsed arguments.
-EXTRA_COMMAND_MODULES: tuple[str, ...] = ("bot.cli.replay", "bot.cli.routes", "render.cli",
-                                          "bot.cli.export", "bot.cli.fuzz")
+EXTRA_COMMAND_MODULES: tuple[str, ...] = (
+    "bot.cli.replay",
+    "bot.cli.routes",
+    "render.cli",
+    "bot.cli.export",
+    "bot.cli.fuzz",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="railchat", description="Play railway board games by chat: the Discord bot, "
-                                     "console play and tools.")
+        prog="railchat",
+        description="Play railway board games by chat: the Discord bot, console play and tools.",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    run = commands.add_parser("run", help="start the Discord bot if DISCORD_TOKEN is set, "
-                                          "else console play (the default)")
+    run = commands.add_parser(
+        "run", help="start the Discord bot if DISCORD_TOKEN is set, else console play (the default)"
+    )
     run.set_defaults(func=cmd_run)
-    local = commands.add_parser("local", help="play hot-seat in this terminal (or from a script "
-                                              "on standard input)")
+    local = commands.add_parser(
+        "local", help="play hot-seat in this terminal (or from a script on standard input)"
+    )
     local.set_defaults(func=cmd_local)
     for sub in (run, local):
-        sub.add_argument("--db", help="SQLite database file (default: RAILCHAT_DB or "
-                                      "./railchat.db)")
+        sub.add_argument(
+            "--db", help="SQLite database file (default: RAILCHAT_DB or ./railchat.db)"
+        )
     for name in EXTRA_COMMAND_MODULES:
         importlib.import_module(name).add_parser(commands)
     return parser
@@ -48,8 +58,9 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _configure_logging(level: str) -> None:
-    logging.basicConfig(level=level, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -66,8 +77,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         run_bot(settings)
     except discord.LoginFailure:
-        print("railchat: Discord refused DISCORD_TOKEN; copy the bot token again from the "
-              "Developer Portal", file=sys.stderr)
+        print(
+            "railchat: Discord refused DISCORD_TOKEN; copy the bot token again from the "
+            "Developer Portal",
+            file=sys.stderr,
+        )
         return 1
     except (aiohttp.ClientError, OSError) as exc:
         print(f"railchat: cannot reach Discord: {exc}", file=sys.stderr)
@@ -109,4 +123,3 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"railchat: {exc}", file=sys.stderr)
         return 2
-

@@ -1,4 +1,5 @@
 """Run `python -m bot.cli ...` like the `railchat` command."""
+
 import sys
 
 from bot.cli import main

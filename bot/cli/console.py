@@ -9,20 +9,36 @@ as Discord's menu of moves offers them, and a line holding only a number makes t
 Without a terminal the console reads lines from standard input, so
 sessions can be scripted. Images are written as PNG files after each change.
 """
+
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import sys
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Awaitable, Callable, Iterable, Iterator, TextIO
+from typing import TextIO
 
 from bot.core.help_text import help_text
-from bot.core.moves import (MENU_LIMIT, MOVES, Move, by_key, choice_key, grouped_moves,
-                            moves_text, resolve)
-from bot.core.parsing import (MAX_INTEGER, parse_action, parse_game_file, parse_options,
-                              parse_seat_users)
+from bot.core.moves import (
+    MENU_LIMIT,
+    MOVES,
+    Move,
+    by_key,
+    choice_key,
+    grouped_moves,
+    moves_text,
+    resolve,
+)
+from bot.core.parsing import (
+    MAX_INTEGER,
+    parse_action,
+    parse_game_file,
+    parse_options,
+    parse_seat_users,
+)
 from bot.core.results import Caller, Result
 from bot.core.routes_input import best_routes_text, routes_from_text
 from bot.core.service import GameService
@@ -77,9 +93,14 @@ class ConsoleInputError(ValueError):
 
 
 class Console:
-    def __init__(self, service: GameService, out: TextIO = sys.stdout, *,
-                 images_dir: Path = Path("railchat-images"),
-                 renderer: Renderer | None = None) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        out: TextIO = sys.stdout,
+        *,
+        images_dir: Path = Path("railchat-images"),
+        renderer: Renderer | None = None,
+    ) -> None:
         self.service = service
         self.out = out
         self.images_dir = images_dir
@@ -112,16 +133,19 @@ class Console:
             self.say(f"Refused: {exc}")
         except Exception:  # a bug must not end a hot-seat session; the service stored nothing
             log.exception("console command failed: %s", line)
-            self.say("Something went wrong on my side while handling that command; it has been "
-                     "logged. Check /game status before retrying.")
+            self.say(
+                "Something went wrong on my side while handling that command; it has been "
+                "logged. Check /game status before retrying."
+            )
         return True
 
     async def _handle(self, line: str) -> None:
         if match := AS_PREFIX.match(line):
             handle, line = match.groups()
             if not handle.isdigit() or len(handle) > 19 or not 0 < int(handle) < MAX_INTEGER:
-                raise ConsoleInputError(f"'as' takes a player number, e.g. as 2: /game status "
-                                        f"(not {handle!r})")
+                raise ConsoleInputError(
+                    f"'as' takes a player number, e.g. as 2: /game status (not {handle!r})"
+                )
             self.user_id = int(handle)
             if not line:
                 self.say(f"Now playing as player {self.user_id}.")
@@ -143,16 +167,18 @@ class Console:
         if menu is None:
             raise ConsoleInputError("a number picks a move from your menu: type menu first")
         if not 1 <= number <= len(menu.keys):
-            raise ConsoleInputError(f"your menu has moves 1 to {len(menu.keys)}; type menu to "
-                                    "see it again")
+            raise ConsoleInputError(
+                f"your menu has moves 1 to {len(menu.keys)}; type menu to see it again"
+            )
         if self.service.store.version(menu.game_id) != menu.version:
             del self.menus[caller.user_id]
-            raise ConsoleInputError("the game has moved on since that menu; type menu for the "
-                                    "moves open now")
+            raise ConsoleInputError(
+                "the game has moved on since that menu; type menu for the moves open now"
+            )
         key = menu.keys[number - 1]
-        result = await self.service.play(menu.game_id, caller,
-                                         lambda game, choices: by_key(key, choices),
-                                         version=menu.version)
+        result = await self.service.play(
+            menu.game_id, caller, lambda game, choices: by_key(key, choices), version=menu.version
+        )
         if result.ok:
             del self.menus[caller.user_id]
         await self.show(result)
@@ -184,8 +210,9 @@ class Console:
             await self.write_images(result.game_id, result.views, self.renderer)
         names = ", ".join(f"player {u}" for u in result.notify)
         if result.vote is not None:
-            self.say(f"To answer: {names} (/game approve {result.vote} or /game reject "
-                     f"{result.vote})")
+            self.say(
+                f"To answer: {names} (/game approve {result.vote} or /game reject {result.vote})"
+            )
         elif result.notify and result.changed:
             self.say(f"To act: {names}")
 
@@ -195,8 +222,7 @@ class Console:
         path.write_bytes(data)
         self.say(f"File: {path}")
 
-    async def write_images(self, game_id: int, views: tuple[str, ...],
-                           renderer: Renderer) -> None:
+    async def write_images(self, game_id: int, views: tuple[str, ...], renderer: Renderer) -> None:
         """One PNG per changed view, overwritten as the game goes on; the paths are printed."""
         images = await self.service.draw(game_id, views, renderer)
         self.images_dir.mkdir(parents=True, exist_ok=True)
@@ -228,8 +254,8 @@ def parse_arguments(text: str, command: Command) -> dict:
         name = mark.group(1)
         if name in raw:
             raise ConsoleInputError(f"{name} is given twice; usage: {command.usage}")
-        raw[name] = text[mark.end():following.start() if following else len(text)]
-    lead = text[:marks[0].start()] if marks else text
+        raw[name] = text[mark.end() : following.start() if following else len(text)]
+    lead = text[: marks[0].start()] if marks else text
     if lead.strip():
         free = [p for p in command.params if p.name not in raw]
         if not free:
@@ -244,11 +270,11 @@ def parse_arguments(text: str, command: Command) -> dict:
         value = _unquote(raw[param.name].strip())
         if param.kind is int:
             if not re.fullmatch(r"-?\d+", value):
-                raise ConsoleInputError(f"{param.name} must be a whole number, not "
-                                        f"{value[:30]!r}")
+                raise ConsoleInputError(f"{param.name} must be a whole number, not {value[:30]!r}")
             if len(value.lstrip("-")) > 19 or not abs(int(value)) < MAX_INTEGER:
-                raise ConsoleInputError(f"{param.name} must be a whole number below "
-                                        f"{MAX_INTEGER:,}")
+                raise ConsoleInputError(
+                    f"{param.name} must be a whole number below {MAX_INTEGER:,}"
+                )
             args[param.name] = int(value)
         elif param.kind is float:
             if not re.fullmatch(r"-?\d{1,15}(\.\d{1,15})?", value):
@@ -270,9 +296,16 @@ def console_help(topic: str | None = None) -> str:
         return help_text(topic)
     usages = [c.usage for group in GROUPS.values() for c in group.values()]
     usages += [c.usage for c in TOP_LEVEL.values()]
-    return "\n".join([help_text(), "", "In this console:", *usages,
-                      "Prefix a line with 'as N:' to play as player N (stays until changed); "
-                      "/game moves lists your legal moves; 'quit' ends the session."])
+    return "\n".join(
+        [
+            help_text(),
+            "",
+            "In this console:",
+            *usages,
+            "Prefix a line with 'as N:' to play as player N (stays until changed); "
+            "/game moves lists your legal moves; 'quit' ends the session.",
+        ]
+    )
 
 
 # -- the commands --------------------------------------------------------------------------------
@@ -284,8 +317,11 @@ async def _new(console: Console, caller: Caller, args: dict) -> None:
         options = parse_options(args.get("options"))
     except ValueError as exc:
         raise ConsoleInputError(str(exc)) from None
-    await console.show(await console.service.create_game(
-        caller, args["title"], seats=args.get("seats"), options=options))
+    await console.show(
+        await console.service.create_game(
+            caller, args["title"], seats=args.get("seats"), options=options
+        )
+    )
 
 
 async def _join(console: Console, caller: Caller, args: dict) -> None:
@@ -352,8 +388,9 @@ async def _history(console: Console, caller: Caller, args: dict) -> None:
 
 async def _routes(console: Console, caller: Caller, args: dict) -> None:
     company = args["company"]
-    await console.show(await console.service.inspect(
-        console.game(args), lambda g: best_routes_text(g, company)))
+    await console.show(
+        await console.service.inspect(console.game(args), lambda g: best_routes_text(g, company))
+    )
 
 
 async def _list(console: Console, caller: Caller, args: dict) -> None:
@@ -374,8 +411,11 @@ async def _abandon(console: Console, caller: Caller, args: dict) -> None:
 
 async def _replace(console: Console, caller: Caller, args: dict) -> None:
     user = args["user"]
-    await console.show(await console.service.replace_seat(
-        console.game(args), caller, args["seat"], user, f"player {user}"))
+    await console.show(
+        await console.service.replace_seat(
+            console.game(args), caller, args["seat"], user, f"player {user}"
+        )
+    )
 
 
 async def _rewind(console: Console, caller: Caller, args: dict) -> None:
@@ -383,14 +423,15 @@ async def _rewind(console: Console, caller: Caller, args: dict) -> None:
 
 
 async def _remind(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.set_reminders(console.game(args), caller,
-                                                           args["hours"]))
+    await console.show(
+        await console.service.set_reminders(console.game(args), caller, args["hours"])
+    )
 
 
 async def _import(console: Console, caller: Caller, args: dict) -> None:
     try:
         users = parse_seat_users(args.get("players"))
-        data = parse_game_file(Path(args["file"]).read_bytes())
+        data = parse_game_file(await asyncio.to_thread(Path(args["file"]).read_bytes))
     except (OSError, ValueError) as exc:
         raise ConsoleInputError(f"cannot read {args['file']}: {exc}") from None
     await console.show(await console.service.import_game(caller, data, users))
@@ -414,11 +455,14 @@ def _play(move: Move) -> Handler:
             drawer = None
             if console.renderer is not None:
                 from bot.core.rendering import render_snapshot
+
                 drawer = render_snapshot
-            await console.show(await console.service.preview(console.game(args), caller, build,
-                                                             drawer))
+            await console.show(
+                await console.service.preview(console.game(args), caller, build, drawer)
+            )
         else:
             await console.show(await console.service.play(console.game(args), caller, build))
+
     return run
 
 
@@ -426,9 +470,11 @@ def _confirm(approve: bool) -> Handler:
     async def run(console: Console, caller: Caller, args: dict) -> None:
         token = console.previews.pop(caller.user_id, None)
         if token is None:
-            raise ConsoleInputError("there is no move shown to you to confirm; preview one "
-                                    "first (e.g. /play rail)")
+            raise ConsoleInputError(
+                "there is no move shown to you to confirm; preview one first (e.g. /play rail)"
+            )
         await console.show(await console.service.confirm(token, caller, approve))
+
     return run
 
 
@@ -466,62 +512,128 @@ def _play_command(move: Move) -> Command:
 
 
 REQUEST = Param("request", int, True)
-GAME_COMMANDS: dict[str, Command] = {c.name: c for c in (
-    Command("new", (Param("title", str, True), Param("seats", int), Param("options", str)),
-            "open a new game; you take seat 1", _new),
-    Command("join", (GAME,), "take a seat in a game that has not started", _join),
-    Command("leave", (GAME,), "give up your seat before the game starts", _leave),
-    Command("start", (GAME,), "start the game (its creator)", _start),
-    Command("act", (Param("action", str, True), GAME), 'make a move, e.g. {"type": "pass"}', _act),
-    Command("undo", (Param("confirm", str), GAME),
+GAME_COMMANDS: dict[str, Command] = {
+    c.name: c
+    for c in (
+        Command(
+            "new",
+            (Param("title", str, True), Param("seats", int), Param("options", str)),
+            "open a new game; you take seat 1",
+            _new,
+        ),
+        Command("join", (GAME,), "take a seat in a game that has not started", _join),
+        Command("leave", (GAME,), "give up your seat before the game starts", _leave),
+        Command("start", (GAME,), "start the game (its creator)", _start),
+        Command(
+            "act", (Param("action", str, True), GAME), 'make a move, e.g. {"type": "pass"}', _act
+        ),
+        Command(
+            "undo",
+            (Param("confirm", str), GAME),
             "take back your last move (others approve if they moved since)",
-            _undo),
-    Command("redo", (GAME,), "put back what the last undo took back, while nobody has moved "
-            "since", _redo),
-    Command("moves", (GAME,), "list every move you can make now", _moves),
-    Command("status", (GAME,), "show where the game stands", _status),
-    Command("show", (Param("view", str), GAME), "write a current image: map (default), market, "
-            "sheet", _show),
-    Command("info", (Param("topic", str), GAME), "reference: privates, phases, certificates, "
-            "market colours", _info),
-    Command("history", (Param("last", int), GAME), "the last actions, numbered", _history),
-    Command("routes", (Param("company", str, True), GAME), "a company's best routes now",
-            _routes),
-    Command("list", (), "list the games in this database", _list),
-    Command("help", (Param("title", str),), "the commands, or a title's moves", _help),
-    Command("pause", (GAME,), "admin: pause the game", lambda c, u, a: _pause(c, u, a, True)),
-    Command("resume", (GAME,), "admin: resume a paused game",
-            lambda c, u, a: _pause(c, u, a, False)),
-    Command("abandon", (GAME,), "admin: end the game without a result", _abandon),
-    Command("replace", (Param("seat", int, True), Param("user", int, True), GAME),
-            "admin: give a seat to another player", _replace),
-    Command("rewind", (Param("action", int, True), GAME),
-            "admin: take the game back to just after an action", _rewind),
-    Command("remind", (Param("hours", float, True), GAME),
-            "admin: idle hours before a reminder (0: none)", _remind),
-    Command("import", (Param("file", str, True), Param("players", str)),
-            "open a game from an 18xx.games JSON file", _import),
-    Command("export", (GAME,), "write the game as an 18xx.games JSON file", _export),
-    Command("approve", (REQUEST,), "accept a proposed deal, or approve an undo request",
-            lambda c, u, a: _vote(c, u, a, True)),
-    Command("reject", (REQUEST,), "decline (or withdraw) a proposed deal, or reject an undo "
-            "request", lambda c, u, a: _vote(c, u, a, False)),
-)}
+            _undo,
+        ),
+        Command(
+            "redo",
+            (GAME,),
+            "put back what the last undo took back, while nobody has moved since",
+            _redo,
+        ),
+        Command("moves", (GAME,), "list every move you can make now", _moves),
+        Command("status", (GAME,), "show where the game stands", _status),
+        Command(
+            "show",
+            (Param("view", str), GAME),
+            "write a current image: map (default), market, sheet",
+            _show,
+        ),
+        Command(
+            "info",
+            (Param("topic", str), GAME),
+            "reference: privates, phases, certificates, market colours",
+            _info,
+        ),
+        Command("history", (Param("last", int), GAME), "the last actions, numbered", _history),
+        Command(
+            "routes", (Param("company", str, True), GAME), "a company's best routes now", _routes
+        ),
+        Command("list", (), "list the games in this database", _list),
+        Command("help", (Param("title", str),), "the commands, or a title's moves", _help),
+        Command("pause", (GAME,), "admin: pause the game", lambda c, u, a: _pause(c, u, a, True)),
+        Command(
+            "resume", (GAME,), "admin: resume a paused game", lambda c, u, a: _pause(c, u, a, False)
+        ),
+        Command("abandon", (GAME,), "admin: end the game without a result", _abandon),
+        Command(
+            "replace",
+            (Param("seat", int, True), Param("user", int, True), GAME),
+            "admin: give a seat to another player",
+            _replace,
+        ),
+        Command(
+            "rewind",
+            (Param("action", int, True), GAME),
+            "admin: take the game back to just after an action",
+            _rewind,
+        ),
+        Command(
+            "remind",
+            (Param("hours", float, True), GAME),
+            "admin: idle hours before a reminder (0: none)",
+            _remind,
+        ),
+        Command(
+            "import",
+            (Param("file", str, True), Param("players", str)),
+            "open a game from an 18xx.games JSON file",
+            _import,
+        ),
+        Command("export", (GAME,), "write the game as an 18xx.games JSON file", _export),
+        Command(
+            "approve",
+            (REQUEST,),
+            "accept a proposed deal, or approve an undo request",
+            lambda c, u, a: _vote(c, u, a, True),
+        ),
+        Command(
+            "reject",
+            (REQUEST,),
+            "decline (or withdraw) a proposed deal, or reject an undo request",
+            lambda c, u, a: _vote(c, u, a, False),
+        ),
+    )
+}
 PLAY_COMMANDS: dict[str, Command] = {m.name: _play_command(m) for m in MOVES.values()}
 # typed stand-ins for the Confirm and Cancel buttons of a previewed move (Discord has no such
 # commands: its preview carries the buttons)
 BUTTON_STANDINS = ("/play confirm", "/play cancel", "/play menu")
-PLAY_COMMANDS.update({c.name: c for c in (
-    Command("confirm", (), "make the move just previewed to you", _confirm(True), "/play"),
-    Command("cancel", (), "drop the move just previewed to you", _confirm(False), "/play"),
-    Command("hint", (GAME,), "the best moves for you now", _hint, "/play"),
-    Command("menu", (GAME,), "your moves numbered (then type a number to make one); also: menu",
-            _menu, "/play"),
-)})
+PLAY_COMMANDS.update(
+    {
+        c.name: c
+        for c in (
+            Command("confirm", (), "make the move just previewed to you", _confirm(True), "/play"),
+            Command("cancel", (), "drop the move just previewed to you", _confirm(False), "/play"),
+            Command("hint", (GAME,), "the best moves for you now", _hint, "/play"),
+            Command(
+                "menu",
+                (GAME,),
+                "your moves numbered (then type a number to make one); also: menu",
+                _menu,
+                "/play",
+            ),
+        )
+    }
+)
 GROUPS: dict[str, dict[str, Command]] = {"/game": GAME_COMMANDS, "/play": PLAY_COMMANDS}
-TOP_LEVEL: dict[str, Command] = {"notify": Command(
-    "notify", (Param("dm", str, True),), "on: a direct message when it is your turn", _notify,
-    "")}
+TOP_LEVEL: dict[str, Command] = {
+    "notify": Command(
+        "notify",
+        (Param("dm", str, True),),
+        "on: a direct message when it is your turn",
+        _notify,
+        "",
+    )
+}
 
 
 def stdin_lines(stream: TextIO = sys.stdin) -> Iterator[str]:
@@ -536,11 +648,19 @@ def stdin_lines(stream: TextIO = sys.stdin) -> Iterator[str]:
         yield from stream
 
 
-async def play(service: GameService, db_path: str, *, renderer: Renderer | None = None,
-               images_dir: Path = Path("railchat-images"), stream: TextIO = sys.stdin,
-               out: TextIO = sys.stdout) -> None:
+async def play(
+    service: GameService,
+    db_path: str,
+    *,
+    renderer: Renderer | None = None,
+    images_dir: Path = Path("railchat-images"),
+    stream: TextIO = sys.stdin,
+    out: TextIO = sys.stdout,
+) -> None:
     """A console session; with a renderer, each change writes its images to `images_dir`."""
     console = Console(service, out, images_dir=images_dir, renderer=renderer)
-    console.say(f"railchat console on {db_path}. Type /game help for the commands, menu for "
-                "your moves by number, 'as N: ...' to act as player N, quit to leave.")
+    console.say(
+        f"railchat console on {db_path}. Type /game help for the commands, menu for "
+        "your moves by number, 'as N: ...' to act as player N, quit to leave."
+    )
     await console.run(stdin_lines(stream), echo=not stream.isatty())

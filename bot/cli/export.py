@@ -1,4 +1,5 @@
 """`railchat export GAME_ID`: write a stored game as an 18xx.games-shaped JSON file."""
+
 from __future__ import annotations
 
 import argparse
@@ -10,11 +11,9 @@ from bot.core.config import load_settings
 
 
 def add_parser(subparsers: Any) -> None:
-    export = subparsers.add_parser("export", help="write a stored game as an 18xx.games JSON "
-                                                  "file")
+    export = subparsers.add_parser("export", help="write a stored game as an 18xx.games JSON file")
     export.add_argument("game_id", type=int, metavar="GAME_ID", help="the game's number")
-    export.add_argument("--db", help="SQLite database file (default: RAILCHAT_DB or "
-                                     "./railchat.db)")
+    export.add_argument("--db", help="SQLite database file (default: RAILCHAT_DB or ./railchat.db)")
     export.add_argument("--out", help="file to write (default: standard output)")
     export.set_defaults(func=cmd_export)
 
@@ -37,7 +36,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not result.ok:
         print(f"railchat: {result.error}", file=sys.stderr)
         return 1
-    (_, data), = result.files
+    ((_, data),) = result.files
     if args.out:
         Path(args.out).write_bytes(data)
         print(f"{result.text} Written to {args.out}.", file=sys.stderr)

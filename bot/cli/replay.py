@@ -1,4 +1,5 @@
 """`railchat replay`, `railchat states`: replay 18xx.games game files through the engine."""
+
 from __future__ import annotations
 
 import argparse
@@ -7,14 +8,19 @@ import sys
 from typing import Any
 
 
-
 def add_parser(subparsers: Any) -> None:
-    replay = subparsers.add_parser("replay", help="replay an 18xx.games game file and print the result")
+    replay = subparsers.add_parser(
+        "replay", help="replay an 18xx.games game file and print the result"
+    )
     replay.add_argument("file", help="18xx.games JSON export")
-    replay.add_argument("--upto", type=int, help="stop after this action index (0-based, in the file)")
+    replay.add_argument(
+        "--upto", type=int, help="stop after this action index (0-based, in the file)"
+    )
     replay.add_argument("--json", action="store_true", help="end with one JSON line of the result")
     replay.set_defaults(func=cmd_replay)
-    states = subparsers.add_parser("states", help="print the public state after every action (JSON lines)")
+    states = subparsers.add_parser(
+        "states", help="print the public state after every action (JSON lines)"
+    )
     states.add_argument("file", help="18xx.games JSON export")
     states.set_defaults(func=cmd_states)
 
@@ -37,8 +43,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         loaded = io.load(data, upto=args.upto)
     except io.ReplayError as exc:
-        print(f"illegal action at index {exc.index} (id {exc.action.get('id')}, "
-              f"{exc.action.get('type')}): {exc.reason}", file=sys.stderr)
+        print(
+            f"illegal action at index {exc.index} (id {exc.action.get('id')}, "
+            f"{exc.action.get('type')}): {exc.reason}",
+            file=sys.stderr,
+        )
         return 1
     except GameError as exc:
         print(f"railchat: {exc}", file=sys.stderr)
@@ -46,19 +55,27 @@ def cmd_replay(args: argparse.Namespace) -> int:
     game = loaded.game
     print(game.status_text())
     if args.json:
-        print(json.dumps({
-            "title": game.title,
-            "result": {str(k): v for k, v in game.result().items()},
-            "game_end_reason": getattr(game, "game_end_reason", None),
-            "actions": loaded.processed,
-        }))
+        print(
+            json.dumps(
+                {
+                    "title": game.title,
+                    "result": {str(k): v for k, v in game.result().items()},
+                    "game_end_reason": getattr(game, "game_end_reason", None),
+                    "actions": loaded.processed,
+                }
+            )
+        )
     return 0
 
 
 def state_line(idx: int, action: dict[str, Any] | None, game: Any) -> str:
     from engine.eighteen.states import public_state
 
-    line = {"idx": idx, "id": action.get("id") if action else 0, "type": action.get("type") if action else None}
+    line = {
+        "idx": idx,
+        "id": action.get("id") if action else 0,
+        "type": action.get("type") if action else None,
+    }
     line.update(public_state(game))
     return json.dumps(line, separators=(",", ":"))
 

@@ -4,6 +4,7 @@ The game is replayed through the engine; just before each recorded run_routes, t
 exact route finder is asked for the company's best routes, and the answer is compared with what
 the players ran. One JSON line per run_routes, then a summary line.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -11,9 +12,9 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
-
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -26,11 +27,18 @@ class RouteCheck:
     routes: list[dict[str, Any]]
 
     def line(self, show: bool) -> dict[str, Any]:
-        out = {"action_id": self.action_id, "corporation": self.corporation, "recorded": self.recorded,
-               "best": self.best, "ms": round(self.ms, 2)}
+        out = {
+            "action_id": self.action_id,
+            "corporation": self.corporation,
+            "recorded": self.recorded,
+            "best": self.best,
+            "ms": round(self.ms, 2),
+        }
         if show:
-            out["routes"] = [{"train": r["train"], "stops": r["revenue_str"], "revenue": r["revenue"]}
-                             for r in self.routes]
+            out["routes"] = [
+                {"train": r["train"], "stops": r["revenue_str"], "revenue": r["revenue"]}
+                for r in self.routes
+            ]
         return out
 
 
@@ -55,22 +63,32 @@ def route_checks(data: dict[str, Any]) -> Iterator[RouteCheck]:
         if check is not None:
             # what the players ran, as the file records it (or, when it does not, as the engine values it)
             listed = [r.get("revenue") for r in action.get("routes", [])]
-            recorded = sum(listed) if listed and None not in listed else sum(game.last_route_revenues)
+            recorded = (
+                sum(listed) if listed and None not in listed else sum(game.last_route_revenues)
+            )
             yield RouteCheck(action.get("id"), check[0], recorded, check[1], check[2], check[3])
 
 
 def summary(checks: list[RouteCheck]) -> dict[str, Any]:
     times = [c.ms for c in checks]
-    return {"summary": True, "count": len(checks), "best_above_recorded": sum(c.best > c.recorded for c in checks),
-            "best_below_recorded": sum(c.best < c.recorded for c in checks),
-            "median_ms": round(statistics.median(times), 2) if times else 0.0,
-            "max_ms": round(max(times), 2) if times else 0.0}
+    return {
+        "summary": True,
+        "count": len(checks),
+        "best_above_recorded": sum(c.best > c.recorded for c in checks),
+        "best_below_recorded": sum(c.best < c.recorded for c in checks),
+        "median_ms": round(statistics.median(times), 2) if times else 0.0,
+        "max_ms": round(max(times), 2) if times else 0.0,
+    }
 
 
 def add_parser(subparsers: Any) -> None:
-    routes = subparsers.add_parser("routes", help="best route revenue at every run_routes of a game file")
+    routes = subparsers.add_parser(
+        "routes", help="best route revenue at every run_routes of a game file"
+    )
     routes.add_argument("file", help="18xx.games JSON export")
-    routes.add_argument("--json", action="store_true", help="JSON lines only (default: a readable table)")
+    routes.add_argument(
+        "--json", action="store_true", help="JSON lines only (default: a readable table)"
+    )
     routes.add_argument("--show", action="store_true", help="also list the best routes found")
     routes.set_defaults(func=cmd_routes)
 
@@ -100,11 +118,15 @@ def _emit(line: dict[str, Any], as_json: bool, currency: str = "$") -> None:
     if as_json:
         print(json.dumps(line))
     elif line.get("summary"):
-        print(f"{line['count']} run_routes; best above recorded {line['best_above_recorded']}, below "
-              f"{line['best_below_recorded']}; search median {line['median_ms']} ms, max {line['max_ms']} ms")
+        print(
+            f"{line['count']} run_routes; best above recorded {line['best_above_recorded']}, below "
+            f"{line['best_below_recorded']}; search median {line['median_ms']} ms, max {line['max_ms']} ms"
+        )
     else:
         mark = "  <- better routes existed" if line["best"] > line["recorded"] else ""
-        print(f"#{line['action_id']:<5} {line['corporation']:<5} recorded {line['recorded']:>4}  "
-              f"best {line['best']:>4}  {line['ms']:>7.2f} ms{mark}")
+        print(
+            f"#{line['action_id']:<5} {line['corporation']:<5} recorded {line['recorded']:>4}  "
+            f"best {line['best']:>4}  {line['ms']:>7.2f} ms{mark}"
+        )
         for r in line.get("routes", []):
             print(f"        {r['train']:<6} {r['stops']}  {currency}{r['revenue']}")

@@ -1,10 +1,11 @@
 """Settings from the environment, with a `.env` file in the working directory as a fallback."""
+
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
 
 DEFAULT_DB = "railchat.db"
 DEFAULT_REMIND_HOURS = 24.0
@@ -25,8 +26,10 @@ class Settings:
 
     def __repr__(self) -> str:  # never let the token reach a log line
         token = "set" if self.token else "unset"
-        return (f"Settings(token={token}, db_path={self.db_path!r}, guild_id={self.guild_id}, "
-                f"log_level={self.log_level!r}, remind_hours={self.remind_hours})")
+        return (
+            f"Settings(token={token}, db_path={self.db_path!r}, guild_id={self.guild_id}, "
+            f"log_level={self.log_level!r}, remind_hours={self.remind_hours})"
+        )
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -48,8 +51,9 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
-def load_settings(environ: Mapping[str, str] | None = None,
-                  dotenv: Path = Path(".env")) -> Settings:
+def load_settings(
+    environ: Mapping[str, str] | None = None, dotenv: Path = Path(".env")
+) -> Settings:
     """The process environment wins over `.env`."""
     env = {**read_dotenv(dotenv), **(os.environ if environ is None else environ)}
     guild = env.get("RAILCHAT_GUILD", "").strip()
@@ -61,8 +65,10 @@ def load_settings(environ: Mapping[str, str] | None = None,
     except ValueError:
         remind_hours = -1.0
     if not 0 <= remind_hours <= MAX_REMIND_HOURS:  # also refuses nan
-        raise ConfigError(f"RAILCHAT_REMIND_HOURS must be a number of hours from 0 (no "
-                          f"reminders) to {MAX_REMIND_HOURS:g}, not {remind!r}")
+        raise ConfigError(
+            f"RAILCHAT_REMIND_HOURS must be a number of hours from 0 (no "
+            f"reminders) to {MAX_REMIND_HOURS:g}, not {remind!r}"
+        )
     return Settings(
         token=env.get("DISCORD_TOKEN", "").strip() or None,
         db_path=env.get("RAILCHAT_DB", "").strip() or DEFAULT_DB,

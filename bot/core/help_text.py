@@ -2,13 +2,13 @@
 
 Shared by Discord and the console so both explain the same commands the same way.
 """
+
 from __future__ import annotations
 
+from bot.core.moves import MOVES
 from engine.eighteen.game import EighteenGame
 from engine.errors import GameError
 from engine.titles import find_title, title_names
-
-from bot.core.moves import MOVES
 
 GAME_COMMANDS = (
     ("new title [seats] [options]", "open a game in a new thread; you take seat 1"),
@@ -20,12 +20,20 @@ GAME_COMMANDS = (
     ("info [topic]", "reference: privates, phases, certificates, market colours (only to you)"),
     ("history [last]", "the numbered last actions"),
     ("routes company", "a company's best routes now"),
-    ("undo [confirm]", "take back your last move (others approve if they moved since; an "
-                       "admin confirms taking back another player's move)"),
-    ("redo", "put back what the last undo took back, while nobody has moved since (who undid "
-             "it, or an admin)"),
-    ("approve request / reject request", "answer a deal offered to you (or withdraw yours), "
-                                         "or vote on an undo"),
+    (
+        "undo [confirm]",
+        "take back your last move (others approve if they moved since; an "
+        "admin confirms taking back another player's move)",
+    ),
+    (
+        "redo",
+        "put back what the last undo took back, while nobody has moved since (who undid "
+        "it, or an admin)",
+    ),
+    (
+        "approve request / reject request",
+        "answer a deal offered to you (or withdraw yours), or vote on an undo",
+    ),
     ("act action", "a move as JSON (anything the /play commands do not cover)"),
     ("list", "this server's games"),
     ("pause / resume / abandon", "admin: stop the clock, go on, end without a result"),
@@ -36,25 +44,30 @@ GAME_COMMANDS = (
 )
 
 TITLE_NOTES = {
-    "1830": ("1830: six private companies are auctioned first (the cheapest can be bought "
-             "outright, the others take bids), then stock rounds (buy, sell, par) alternate "
-             "with operating rounds (track, token, trains, dividends). Most money at the end "
-             "wins."),
-    "1860": ("1860: the Isle of Wight, 2-4 players. Six auctions first: bid for the pick "
-             "(/play bid company:pick price:20), the winner takes a private "
-             "(/play bid company:RPSC) or a director's certificate (/play par C&N 90); nobody "
-             "bidding gives the opener a free pick. Stock rounds: sell, then buy one certificate; "
-             "exchange a private for its share with /play buy. Operating rounds: two yellow "
-             "tiles, or one city, or one upgrade; trains are a+b (big stops + towns or halts; "
-             "halts pay a £10 subsidy); a company without a train becomes insolvent and leases "
-             "one. After the 9+5 the Southern Railway forms and nationalisation ends the game."),
+    "1830": (
+        "1830: six private companies are auctioned first (the cheapest can be bought "
+        "outright, the others take bids), then stock rounds (buy, sell, par) alternate "
+        "with operating rounds (track, token, trains, dividends). Most money at the end "
+        "wins."
+    ),
+    "1860": (
+        "1860: the Isle of Wight, 2-4 players. Six auctions first: bid for the pick "
+        "(/play bid company:pick price:20), the winner takes a private "
+        "(/play bid company:RPSC) or a director's certificate (/play par C&N 90); nobody "
+        "bidding gives the opener a free pick. Stock rounds: sell, then buy one certificate; "
+        "exchange a private for its share with /play buy. Operating rounds: two yellow "
+        "tiles, or one city, or one upgrade; trains are a+b (big stops + towns or halts; "
+        "halts pay a £10 subsidy); a company without a train becomes insolvent and leases "
+        "one. After the 9+5 the Southern Railway forms and nationalisation ends the game."
+    ),
     "string_railway": (
         "String Railway: 2-5 players (two play two companies each). Each turn draw a station "
         "(a Village draws one more), place it by its centre (x y in cm, or a map cell like D4), "
         "then lay a short (30) or long (60) rail from your base or a station you reach: stations "
         "by label, free points as x y or a cell. Stations score when first reached, crossings cost 1 "
         "(on a station free); /play hint lists the best rails. Before the first station the "
-        "river's and mountain's seats may reroll them."),
+        "river's and mountain's seats may reroll them."
+    ),
 }
 # The /play commands of titles outside the 18xx family (18xx titles use all the others).
 TITLE_MOVES = {"string_railway": ("station", "rail", "forfeit", "reroll")}
@@ -64,34 +77,50 @@ def help_text(title: str | None = None) -> str:
     if title is None:
         lines = ["Game commands (/game ...):"]
         lines += [f"  /game {usage} — {what}" for usage, what in GAME_COMMANDS]
-        lines.append("Moves (/play ...): " + ", ".join(MOVES) + ". Options suggest only "
-                     "legal moves; /game help title shows examples.")
-        lines.append("A move that takes another player's private or train at an agreed price "
-                     "waits for that player to accept it.")
-        lines.append("Without a game number a command means the game of its thread, or your "
-                     "only game here.")
-        lines.append("Titles: " + ", ".join(title_names()) + ". /notify on|off: a direct "
-                     "message when it is your turn.")
+        lines.append(
+            "Moves (/play ...): " + ", ".join(MOVES) + ". Options suggest only "
+            "legal moves; /game help title shows examples."
+        )
+        lines.append(
+            "A move that takes another player's private or train at an agreed price "
+            "waits for that player to accept it."
+        )
+        lines.append(
+            "Without a game number a command means the game of its thread, or your only game here."
+        )
+        lines.append(
+            "Titles: " + ", ".join(title_names()) + ". /notify on|off: a direct "
+            "message when it is your turn."
+        )
         return "\n".join(lines)
     try:
         cls = find_title(title)
     except GameError as exc:
         return f"Refused: {exc}"
-    lines = [TITLE_NOTES.get(cls.title, f"{cls.title}: {cls.min_players} to "
-                                        f"{cls.max_players} players.")]
+    lines = [
+        TITLE_NOTES.get(cls.title, f"{cls.title}: {cls.min_players} to {cls.max_players} players.")
+    ]
     if issubclass(cls, EighteenGame):
-        lines.append("Moves, with examples (press the buttons on the turn post for the "
-                     "common ones):")
-        lines += [f"  {m.example} — {m.description}" for m in MOVES.values()
-                  if not any(m.name in names for names in TITLE_MOVES.values())]
+        lines.append(
+            "Moves, with examples (press the buttons on the turn post for the common ones):"
+        )
+        lines += [
+            f"  {m.example} — {m.description}"
+            for m in MOVES.values()
+            if not any(m.name in names for names in TITLE_MOVES.values())
+        ]
     elif cls.title in TITLE_MOVES:
         lines.append("Moves, with examples:")
-        lines += [f"  {MOVES[name].example} — {MOVES[name].description}"
-                  for name in TITLE_MOVES[cls.title]]
+        lines += [
+            f"  {MOVES[name].example} — {MOVES[name].description}"
+            for name in TITLE_MOVES[cls.title]
+        ]
         lines.append("  /play hint — the best rails for you now")
     else:
-        lines.append('Moves are made with /game act and a JSON action; its suggestions list '
-                     'your legal moves, e.g. /game act {"type": "pass"}.')
+        lines.append(
+            "Moves are made with /game act and a JSON action; its suggestions list "
+            'your legal moves, e.g. /game act {"type": "pass"}.'
+        )
     if cls.option_names:
         lines.append("Options for /game new: " + ", ".join(cls.option_names))
     return "\n".join(lines)

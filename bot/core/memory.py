@@ -1,4 +1,5 @@
 """Garbage-collector settings for the long-running bot process."""
+
 from __future__ import annotations
 
 import gc

@@ -4,6 +4,7 @@ Each migration runs in its own transaction together with its record in `_sqlite_
 so a database is always at a whole schema version. Append new migrations at the end; never edit
 one that has shipped.
 """
+
 from __future__ import annotations
 
 from sqlite_utils import Database
@@ -146,9 +147,11 @@ def m004_requests(db: Database) -> None:
             approve INTEGER NOT NULL,
             PRIMARY KEY (request_id, user_id)
         )""")
-    db.execute("INSERT INTO requests (id, game_id, kind, version, requested_by, status, "
-               "created_at, keep) SELECT id, game_id, 'undo', version, requested_by, status, "
-               "created_at, keep FROM undo_requests")
+    db.execute(
+        "INSERT INTO requests (id, game_id, kind, version, requested_by, status, "
+        "created_at, keep) SELECT id, game_id, 'undo', version, requested_by, status, "
+        "created_at, keep FROM undo_requests"
+    )
     db.execute("INSERT INTO request_votes SELECT request_id, user_id, approve FROM undo_votes")
     db.execute("DROP TABLE undo_votes")
     db.execute("DROP TABLE undo_requests")

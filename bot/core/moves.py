@@ -5,13 +5,15 @@ Nothing here knows a rule: every command only narrows `game.legal_actions(player
 type and by what the user typed, so a move the engine would refuse is never built. The commands
 name the 18xx.games action vocabulary (bid, par, lay_tile ...) that every 18xx title shares.
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from bot.core.results import Refused
 from engine.errors import GameError
@@ -60,7 +62,7 @@ class Move:
     routes: tuple[str, str] | None = None
     example: str = ""
     kind: str | None = None  # the action's "kind" this command makes (dividends)
-    typed: bool = False    # the pick may also be free text the title reads (`typed_action`)
+    typed: bool = False  # the pick may also be free text the title reads (`typed_action`)
     # the amount names one of the legal prices (a par) instead of setting a price of its own
     amount_picks: bool = False
     preview: bool = False  # shown to the player first, made on Confirm (`Game.preview`)
@@ -84,65 +86,164 @@ def _tile_name(tile_id: Any) -> str:
     return str(tile_id).rsplit("-", 1)[0] if "-" in str(tile_id) else str(tile_id)
 
 
-MOVES: dict[str, Move] = {m.name: m for m in (
-    Move("bid", "Bid on (or buy) a private company in the auction", ("bid",),
-         pick=("company", "The private company; suggestions show the minimum bid"),
-         amount=("price", "Your bid (default: the minimum)"), example="/play bid company:CS price:50"),
-    Move("pass", "Pass, or finish the current step of your turn", ("pass",),
-         example="/play pass"),
-    Move("par", "Start a company: choose it and its par price", ("par",),
-         pick=("company", "Company and par price, e.g. PRR 67"),
-         amount=("price", "The par price, e.g. 67 (or typed after the company)"),
-         amount_picks=True, example="/play par company:PRR price:67"),
-    Move("buy", "Buy a share (or exchange a private for one)", ("buy_shares",),
-         pick=("share", "Which share, e.g. PRR IPO"), example="/play buy share:PRR IPO"),
-    Move("sell", "Sell shares", ("sell_shares",),
-         pick=("shares", "Which shares, e.g. NYC 20%"), example="/play sell shares:NYC 20%"),
-    Move("private", "Buy a private company (into your company, or between players)",
-         ("buy_company",), pick=("company", "The private company and price"),
-         amount=("price", "The agreed price (default: the suggested one)"),
-         example="/play private company:SV price:40"),
-    Move("lay", "Lay or upgrade a tile", ("lay_tile",),
-         fields=(Field("hex", "hex", "Where, e.g. H10 (suggestions: where a tile can go)",
-                       required=True),
-                 Field("tile", "tile", "Which tile (suggestions: those legal on that hex)",
-                       _tile_name),
-                 Field("rotation", "rotation",
-                       "Which way the track runs (suggestions name its exits)", number=True,
-                       by_label=True)),
-         example="/play lay hex:H10 tile:57 rotation:1"),
-    Move("token", "Place a station token", ("place_token",),
-         pick=("city", "Which city (suggestions list the legal ones)"),
-         example="/play token city:F20"),
-    Move("run", "Run trains: the best routes, or your own given as hexes", ("run_routes",),
-         routes=("routes", "Optional, e.g. 2: E19 F20 F22; 3: F20 G19 (default: the best)"),
-         example="/play run   or   /play run routes:2: E19 F20 F22"),
-    Move("payout", "Pay this run's revenue out to the shareholders", ("dividend",),
-         example="/play payout", kind="payout"),
-    Move("withhold", "Keep this run's revenue in the company treasury", ("dividend",),
-         example="/play withhold", kind="withhold"),
-    Move("train", "Buy a train: from the bank, or another company's at an agreed price",
-         ("buy_train",), pick=("train", "Which train; suggestions show the price"),
-         amount=("price", "The agreed price for another company's train"),
-         example="/play train train:2   or   /play train train:NYC's 3 price:1"),
-    Move("discard", "Discard a train over the limit", ("discard_train",),
-         pick=("train", "Which train to discard"), example="/play discard train:3"),
-    Move("bankrupt", "Declare bankruptcy (when the company cannot buy a needed train)",
-         ("bankrupt",), example="/play bankrupt"),
-    Move("station", "Place the station you drew, by its centre (String Railway); one that "
-         "fits nowhere is set aside", ("place_station", "set_aside_station"),
-         pick=("at", "Its centre x y, e.g. 40 25 (suggestions: free grid points), or: set aside"),
-         typed=True, example="/play station at:40 25"),
-    Move("rail", "Lay a rail: you see it and its score first, then confirm (String Railway)",
-         ("lay_rail",), pick=("path", "Kind and stops, e.g. short B1 S3 (40 20) S5; "
-                                      "suggestions: straight rails"),
-         typed=True, preview=True, example="/play rail path:short B1 S3 (40 20) S5"),
-    Move("forfeit", "Give up a rail you cannot or will not lay (String Railway)",
-         ("forfeit_rail",), pick=("rail", "short or long"), example="/play forfeit rail:short"),
-    Move("reroll", "Before the first station: another river or mountain (String Railway)",
-         ("reroll",), pick=("what", "river or mountain (the one your seat lays)"),
-         example="/play reroll what:river"),
-)}
+MOVES: dict[str, Move] = {
+    m.name: m
+    for m in (
+        Move(
+            "bid",
+            "Bid on (or buy) a private company in the auction",
+            ("bid",),
+            pick=("company", "The private company; suggestions show the minimum bid"),
+            amount=("price", "Your bid (default: the minimum)"),
+            example="/play bid company:CS price:50",
+        ),
+        Move(
+            "pass", "Pass, or finish the current step of your turn", ("pass",), example="/play pass"
+        ),
+        Move(
+            "par",
+            "Start a company: choose it and its par price",
+            ("par",),
+            pick=("company", "Company and par price, e.g. PRR 67"),
+            amount=("price", "The par price, e.g. 67 (or typed after the company)"),
+            amount_picks=True,
+            example="/play par company:PRR price:67",
+        ),
+        Move(
+            "buy",
+            "Buy a share (or exchange a private for one)",
+            ("buy_shares",),
+            pick=("share", "Which share, e.g. PRR IPO"),
+            example="/play buy share:PRR IPO",
+        ),
+        Move(
+            "sell",
+            "Sell shares",
+            ("sell_shares",),
+            pick=("shares", "Which shares, e.g. NYC 20%"),
+            example="/play sell shares:NYC 20%",
+        ),
+        Move(
+            "private",
+            "Buy a private company (into your company, or between players)",
+            ("buy_company",),
+            pick=("company", "The private company and price"),
+            amount=("price", "The agreed price (default: the suggested one)"),
+            example="/play private company:SV price:40",
+        ),
+        Move(
+            "lay",
+            "Lay or upgrade a tile",
+            ("lay_tile",),
+            fields=(
+                Field(
+                    "hex",
+                    "hex",
+                    "Where, e.g. H10 (suggestions: where a tile can go)",
+                    required=True,
+                ),
+                Field(
+                    "tile", "tile", "Which tile (suggestions: those legal on that hex)", _tile_name
+                ),
+                Field(
+                    "rotation",
+                    "rotation",
+                    "Which way the track runs (suggestions name its exits)",
+                    number=True,
+                    by_label=True,
+                ),
+            ),
+            example="/play lay hex:H10 tile:57 rotation:1",
+        ),
+        Move(
+            "token",
+            "Place a station token",
+            ("place_token",),
+            pick=("city", "Which city (suggestions list the legal ones)"),
+            example="/play token city:F20",
+        ),
+        Move(
+            "run",
+            "Run trains: the best routes, or your own given as hexes",
+            ("run_routes",),
+            routes=("routes", "Optional, e.g. 2: E19 F20 F22; 3: F20 G19 (default: the best)"),
+            example="/play run   or   /play run routes:2: E19 F20 F22",
+        ),
+        Move(
+            "payout",
+            "Pay this run's revenue out to the shareholders",
+            ("dividend",),
+            example="/play payout",
+            kind="payout",
+        ),
+        Move(
+            "withhold",
+            "Keep this run's revenue in the company treasury",
+            ("dividend",),
+            example="/play withhold",
+            kind="withhold",
+        ),
+        Move(
+            "train",
+            "Buy a train: from the bank, or another company's at an agreed price",
+            ("buy_train",),
+            pick=("train", "Which train; suggestions show the price"),
+            amount=("price", "The agreed price for another company's train"),
+            example="/play train train:2   or   /play train train:NYC's 3 price:1",
+        ),
+        Move(
+            "discard",
+            "Discard a train over the limit",
+            ("discard_train",),
+            pick=("train", "Which train to discard"),
+            example="/play discard train:3",
+        ),
+        Move(
+            "bankrupt",
+            "Declare bankruptcy (when the company cannot buy a needed train)",
+            ("bankrupt",),
+            example="/play bankrupt",
+        ),
+        Move(
+            "station",
+            "Place the station you drew, by its centre (String Railway); one that "
+            "fits nowhere is set aside",
+            ("place_station", "set_aside_station"),
+            pick=(
+                "at",
+                "Its centre x y, e.g. 40 25 (suggestions: free grid points), or: set aside",
+            ),
+            typed=True,
+            example="/play station at:40 25",
+        ),
+        Move(
+            "rail",
+            "Lay a rail: you see it and its score first, then confirm (String Railway)",
+            ("lay_rail",),
+            pick=(
+                "path",
+                "Kind and stops, e.g. short B1 S3 (40 20) S5; suggestions: straight rails",
+            ),
+            typed=True,
+            preview=True,
+            example="/play rail path:short B1 S3 (40 20) S5",
+        ),
+        Move(
+            "forfeit",
+            "Give up a rail you cannot or will not lay (String Railway)",
+            ("forfeit_rail",),
+            pick=("rail", "short or long"),
+            example="/play forfeit rail:short",
+        ),
+        Move(
+            "reroll",
+            "Before the first station: another river or mountain (String Railway)",
+            ("reroll",),
+            pick=("what", "river or mountain (the one your seat lays)"),
+            example="/play reroll what:river",
+        ),
+    )
+}
 
 RouteBuilder = Callable[[Game, Action, str], list[dict[str, Any]]]
 
@@ -157,14 +258,20 @@ def by_key(key: str, choices: Sequence[Choice]) -> Action:
     """The legal move a menu option or picture button named by its key."""
     found = next((c for c in choices if choice_key(c.action) == key), None)
     if found is None:
-        raise Refused("that move is no longer open to you (the game has moved on); pick again "
-                      "from the newest post")
+        raise Refused(
+            "that move is no longer open to you (the game has moved on); pick again "
+            "from the newest post"
+        )
     return dict(found.action)
 
 
 def _of_move(move: Move, choices: Sequence[Choice]) -> list[Choice]:
-    return [c for c in choices if c.action.get("type") in move.types
-            and (move.kind is None or c.action.get("kind") == move.kind)]
+    return [
+        c
+        for c in choices
+        if c.action.get("type") in move.types
+        and (move.kind is None or c.action.get("kind") == move.kind)
+    ]
 
 
 def _field_matches(field: Field, value: Any, typed: Any) -> bool:
@@ -172,8 +279,9 @@ def _field_matches(field: Field, value: Any, typed: Any) -> bool:
     return typed in (str(value).casefold(), field.shown(value).casefold())
 
 
-def _by_fields(move: Move, choices: list[Choice], args: Mapping[str, Any],
-               skip: str | None = None) -> list[Choice]:
+def _by_fields(
+    move: Move, choices: list[Choice], args: Mapping[str, Any], skip: str | None = None
+) -> list[Choice]:
     for field in move.fields:
         typed = args.get(field.name)
         if field.name == skip or typed is None or str(typed).strip() == "":
@@ -198,8 +306,10 @@ def _by_text(choices: list[Choice], text: str) -> list[Choice]:
     if text.startswith(KEY_PREFIX):
         picked = [c for c in choices if choice_key(c.action) == text]
         if not picked:
-            raise Refused("that suggestion is no longer available (the game has moved on); "
-                          "pick again from the list")
+            raise Refused(
+                "that suggestion is no longer available (the game has moved on); "
+                "pick again from the list"
+            )
         return picked
     exact = [c for c in choices if c.label.casefold() == text.casefold()]
     return exact or [c for c in choices if _words_match(text, c.label)]
@@ -211,8 +321,13 @@ def _listing(choices: Sequence[Choice]) -> str:
     return shown + (f"; and {more} more" if more > 0 else "")
 
 
-def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game: Game,
-            routes: RouteBuilder | None = None) -> Action:
+def resolve(
+    move: Move,
+    args: Mapping[str, Any],
+    choices: Sequence[Choice],
+    game: Game,
+    routes: RouteBuilder | None = None,
+) -> Action:
     """The one legal action the command means, or Refused saying what is possible instead."""
     mine = _of_move(move, choices)
     if move.typed and move.pick is not None:
@@ -231,23 +346,29 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
         narrowed = [c for c in mine if _field_matches(field, c.action.get(field.field), typed)]
         if not narrowed:
             legal = _distinct(field, mine)
-            raise Refused(f"{field.name} {typed} is not possible for /play {move.name} now; "
-                          f"possible: {', '.join(legal)}")
+            raise Refused(
+                f"{field.name} {typed} is not possible for /play {move.name} now; "
+                f"possible: {', '.join(legal)}"
+            )
         mine = narrowed
     args = _price_typed_after(move, args, mine)
     amount = args.get(move.amount[0]) if move.amount is not None else None
     if move.pick is not None and (text := args.get(move.pick[0])):
         picked = _by_text(mine, str(text))
         if not picked:
-            raise Refused(f"nothing you can {move.name} matches {str(text)!r}"
-                          f"{_why_not(move, game, str(text))}; you can: {_listing(mine)}")
+            raise Refused(
+                f"nothing you can {move.name} matches {str(text)!r}"
+                f"{_why_not(move, game, str(text))}; you can: {_listing(mine)}"
+            )
         mine = picked
     if move.amount_picks and amount is not None:
         priced = [c for c in mine if amount in _prices(c.label)]
         if not priced:
             named = f"{args.get(move.pick[0]) or ''} {amount}" if move.pick else str(amount)
-            reason = _why_not(move, game, named).removeprefix(": ") or \
-                f"{amount} is not a price you can {move.name} at"
+            reason = (
+                _why_not(move, game, named).removeprefix(": ")
+                or f"{amount} is not a price you can {move.name} at"
+            )
             raise Refused(f"{reason}; you can: {_listing(mine)}")
         mine = priced
     elif amount is not None and len({_unpriced(c.action) for c in mine}) == 1:
@@ -262,11 +383,16 @@ def resolve(move: Move, args: Mapping[str, Any], choices: Sequence[Choice], game
     if len(mine) > 1 and move.amount is not None and _only_prices_differ(mine):
         prices = ", ".join(dict.fromkeys(m[0] for c in mine for m in _PRICE.finditer(c.label)))
         named = str(args.get(move.pick[0]) or "") if move.pick else ""
-        example = f"/play {move.name} {move.pick[0]}:{named.strip()} " if move.pick else \
-            f"/play {move.name} "
+        example = (
+            f"/play {move.name} {move.pick[0]}:{named.strip()} "
+            if move.pick
+            else f"/play {move.name} "
+        )
         first = next(iter(_prices(mine[0].label)), 0)
-        raise Refused(f"give the {move.amount[0]} too: {len(mine)} prices are open ({prices}), "
-                      f"e.g. {example}{move.amount[0]}:{first}")
+        raise Refused(
+            f"give the {move.amount[0]} too: {len(mine)} prices are open ({prices}), "
+            f"e.g. {example}{move.amount[0]}:{first}"
+        )
     if len(mine) > 1:
         open_fields = [f.name for f in move.fields if len(_distinct(f, mine)) > 1]
         if move.pick is not None and not open_fields:
@@ -289,8 +415,9 @@ _PRICE_AFTER = re.compile(r"^(.*\S)\s+[$£]?(\d{1,7})$")
 _PRICE = re.compile(r"[$£](\d+)")
 
 
-def _price_typed_after(move: Move, args: Mapping[str, Any],
-                       mine: list[Choice]) -> Mapping[str, Any]:
+def _price_typed_after(
+    move: Move, args: Mapping[str, Any], mine: list[Choice]
+) -> Mapping[str, Any]:
     """A price typed after the pick ("CA 180") is the amount option, as if given by name,
     when the whole text names no legal move: `/play bid CA 180` is `/play bid company:CA
     price:180`."""
@@ -327,20 +454,27 @@ def _why_not(move: Move, game: Game | None, text: str) -> str:
 def _open_moves(choices: Sequence[Choice]) -> str:
     """The caller's legal moves, each group named by the /play command that makes it."""
     groups = grouped_moves(choices, SHOWN_OPTIONS)
-    shown = "; ".join(("/game act: " if name == "act" else f"/play {name}: ")
-                      + " or ".join(c.label for c in members) for name, members in groups)
+    shown = "; ".join(
+        ("/game act: " if name == "act" else f"/play {name}: ")
+        + " or ".join(c.label for c in members)
+        for name, members in groups
+    )
     more = len({c.label for c in choices}) - sum(len(m) for _, m in groups)
     return shown + (f"; and {more} more (/game moves lists them)" if more > 0 else "")
 
 
-def _typed(move: Move, args: Mapping[str, Any], mine: list[Choice], choices: Sequence[Choice],
-           game: Game) -> Action | None:
+def _typed(
+    move: Move, args: Mapping[str, Any], mine: list[Choice], choices: Sequence[Choice], game: Game
+) -> Action | None:
     """A move typed in free form (not a picked suggestion nor a suggestion's exact label),
     built by the title; None to match the suggestions instead."""
     assert move.pick is not None
     text = str(args.get(move.pick[0]) or "").strip()
-    if not text or text.startswith(KEY_PREFIX) or any(
-            c.label.casefold() == text.casefold() for c in mine):
+    if (
+        not text
+        or text.startswith(KEY_PREFIX)
+        or any(c.label.casefold() == text.casefold() for c in mine)
+    ):
         return None
     reason = next(filter(None, (game.explain(t) for t in move.types)), None)
     entity = next((c.action["entity"] for c in choices if "entity" in c.action), None)
@@ -359,16 +493,24 @@ def _distinct(field: Field, choices: list[Choice]) -> list[str]:
     return list(seen)
 
 
-def suggest(move: Move, option: str, args: Mapping[str, Any], choices: Sequence[Choice],
-            current: str, limit: int = 25) -> list[tuple[str, str]]:
+def suggest(
+    move: Move,
+    option: str,
+    args: Mapping[str, Any],
+    choices: Sequence[Choice],
+    current: str,
+    limit: int = 25,
+) -> list[tuple[str, str]]:
     """(name shown, value sent) suggestions for one option while the user types `current`."""
     mine = _of_move(move, choices)
     field = next((f for f in move.fields if f.name == option), None)
     if field is not None and field.by_label:  # the value is a number; its words are the label
-        found = [(_fit(c.label), field.shown(c.action.get(field.field)))
-                 for c in _by_fields(move, mine, args, skip=option)
-                 if current.strip().casefold() in c.label.casefold()
-                 or current.strip() == field.shown(c.action.get(field.field))]
+        found = [
+            (_fit(c.label), field.shown(c.action.get(field.field)))
+            for c in _by_fields(move, mine, args, skip=option)
+            if current.strip().casefold() in c.label.casefold()
+            or current.strip() == field.shown(c.action.get(field.field))
+        ]
         first: dict[str, Any] = {}  # lays the engine names alike are one suggestion
         for name, value in found:
             first.setdefault(name, value)
@@ -432,7 +574,7 @@ def grouped_moves(choices: Sequence[Choice], limit: int) -> list[tuple[str, list
 
 
 def _fit(label: str, size: int = 100) -> str:
-    return label if len(label) <= size else label[:size - 1] + "…"
+    return label if len(label) <= size else label[: size - 1] + "…"
 
 
 # -- the turn prompt's buttons -------------------------------------------------------------------
@@ -468,7 +610,7 @@ def quick_moves(choices: Sequence[Choice]) -> list[Quick]:
             continue
         label = choice.label
         if kind == "done":
-            label = "Done" + label[len("Pass"):] if label.startswith("Pass") else "Done"
+            label = "Done" + label[len("Pass") :] if label.startswith("Pass") else "Done"
         out.append(Quick(kind, _fit(label, 80)))
     return out
 

@@ -1,5 +1,6 @@
 """Text the frontends accept from users: game options and JSON actions (shared by Discord and
 the console so both read input the same way)."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,9 @@ def parse_options(text: str | None) -> dict[str, Any]:
         name, sep, raw = part.partition("=")
         name = name.strip()
         if not name or (sep and not raw.strip()):
-            raise ValueError(f"cannot read option {part!r}; write name or name=value, "
-                             "separated by commas")
+            raise ValueError(
+                f"cannot read option {part!r}; write name or name=value, separated by commas"
+            )
         options[name] = _value(raw.strip()) if sep else True
     return options
 
@@ -44,18 +46,20 @@ MAX_INTEGER = 2**63  # SQLite's integers (ids, numbers of games and seats) stay 
 def parse_action(text: str) -> Action:
     """A JSON object with a string "type", e.g. {"type": "pass"}."""
     if len(text) > MAX_ACTION_TEXT:
-        raise ValueError(f"the action is {len(text):,} characters long; at most "
-                         f"{MAX_ACTION_TEXT:,} are read")
+        raise ValueError(
+            f"the action is {len(text):,} characters long; at most {MAX_ACTION_TEXT:,} are read"
+        )
     try:
         action = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"the action is not valid JSON ({exc.msg} at column {exc.colno}); "
-                         'write it like {"type": "pass"}') from None
+        raise ValueError(
+            f"the action is not valid JSON ({exc.msg} at column {exc.colno}); "
+            'write it like {"type": "pass"}'
+        ) from None
     except RecursionError:  # nesting past Python's stack
         raise ValueError("the action is nested too deeply to be a move") from None
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise ValueError('an action is a JSON object with a string "type", '
-                         'like {"type": "pass"}')
+        raise ValueError('an action is a JSON object with a string "type", like {"type": "pass"}')
     return action
 
 
@@ -69,8 +73,9 @@ def parse_seat_users(text: str | None) -> list[int | None]:
     for token in (text or "").split():
         match = SEAT_USER.fullmatch(token)
         if match is None:
-            raise ValueError(f"players lists @mentions (or user ids) or - for each seat, not "
-                             f"{token!r}")
+            raise ValueError(
+                f"players lists @mentions (or user ids) or - for each seat, not {token!r}"
+            )
         digits = match[1] or match[2]
         if digits and (len(digits) > 19 or not 0 < int(digits) < MAX_INTEGER):
             raise ValueError(f"{token} is not a user id")

@@ -1,9 +1,11 @@
 """The service's Renderer built on render/: one named view of a game, drawn from the game's
 snapshot (`game.snapshot()`), with the game's switched-on options picking the board variant;
 plus the close-up ("focus") of what a turn changed and the picture of the lays on one hex."""
+
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.game import Action, Game
 from render import drawer_for
@@ -28,14 +30,17 @@ def warm_up() -> None:
     """Load the drawing code, Pillow's file drivers and the fonts, so that the first image a
     player asks for does not wait for them (the bot runs this in the background at start)."""
     from render.strings import warm_up as warm_strings
+
     warm_strings()
 
 
-def render_view(game: Game, view: str, places: Sequence[str] = (),
-                runs: Sequence[Mapping[str, Any]] = ()) -> bytes:
+def render_view(
+    game: Game, view: str, places: Sequence[str] = (), runs: Sequence[Mapping[str, Any]] = ()
+) -> bytes:
     """`view` of the game; "focus" is the map around `places` with `runs` drawn on it."""
     if view == "focus":
         from render.focus import render_focus  # render/ loads on first drawing
+
         png = render_focus(_snapshot(game), places, _options(game), runs)
         if png is None:
             raise NotDrawable("nothing on the map changed")
@@ -55,13 +60,23 @@ def runs_of(action: Action | None) -> list[dict[str, Any]]:
     """The runs of a `run_routes` move, as render/ draws them (train name, hexes between stops)."""
     if not action or action.get("type") != "run_routes":
         return []
-    return [{"train": str(r.get("train", "?")).rsplit("-", 1)[0], "connections": r["connections"]}
-            for r in action.get("routes") or [] if isinstance(r, dict) and r.get("connections")]
+    return [
+        {"train": str(r.get("train", "?")).rsplit("-", 1)[0], "connections": r["connections"]}
+        for r in action.get("routes") or []
+        if isinstance(r, dict) and r.get("connections")
+    ]
 
 
 def draw_lays(game: Game, lays: Sequence[Any]) -> bytes:
     """The lays on one hex (`game.lay_options`), numbered from 1, in one picture."""
     from render.focus import render_lay_options
+
     hex_id = lays[0].action["hex"]
-    return render_lay_options(hex_id, [(str(n), lay.snapshot, f"{n}. Tile {lay.tile}: {lay.words}")
-                                       for n, lay in enumerate(lays, start=1)], _options(game))
+    return render_lay_options(
+        hex_id,
+        [
+            (str(n), lay.snapshot, f"{n}. Tile {lay.tile}: {lay.words}")
+            for n, lay in enumerate(lays, start=1)
+        ],
+        _options(game),
+    )

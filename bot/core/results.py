@@ -1,4 +1,5 @@
 """What a frontend hands to the service (who is asking) and what it gets back (what to show)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -6,6 +6,7 @@ cut into connections (the hexes between two consecutive stops); the cut is found
 track network's own index of stop-to-stop track, so no rule is decided here: the engine still
 checks the whole run when the action is processed.
 """
+
 from __future__ import annotations
 
 import re
@@ -27,8 +28,11 @@ def route_companies(game: Game) -> list[tuple[str, str]]:
     """(symbol, "SYM (name)") of the companies that can run trains now: floated, not closed."""
     if not has_routes(game):
         return []
-    return [(c.sym, f"{c.sym} ({c.name})") for c in getattr(game, "corporations", ())
-            if c.floated and not c.closed]
+    return [
+        (c.sym, f"{c.sym} ({c.name})")
+        for c in getattr(game, "corporations", ())
+        if c.floated and not c.closed
+    ]
 
 
 def best_routes_text(game: Game, company: str) -> str:
@@ -43,8 +47,10 @@ def best_routes_text(game: Game, company: str) -> str:
         return f"{corp.sym}'s trains have no route to run now."
     lines = [f"{corp.sym} can earn {game.money(total)}:"]
     for r in routes:
-        lines.append(f"  {r['train']}: {r.get('revenue_str') or '-'.join(r.get('hexes', []))} "
-                     f"({game.money(r.get('revenue', 0))})")
+        lines.append(
+            f"  {r['train']}: {r.get('revenue_str') or '-'.join(r.get('hexes', []))} "
+            f"({game.money(r.get('revenue', 0))})"
+        )
     return "\n".join(lines)
 
 
@@ -58,8 +64,10 @@ def parse_routes(text: str) -> list[tuple[str, list[str]]]:
         train, sep, rest = part.partition(":")
         hexes = [h.upper() for h in re.split(r"[\s,\-–]+", rest.strip()) if h]
         if not sep or not train.strip() or not hexes:
-            raise Refused(f"cannot read the route {part!r}; write train: hexes, e.g. "
-                          "2: E19 F20 F22; 3: F20 G19")
+            raise Refused(
+                f"cannot read the route {part!r}; write train: hexes, e.g. "
+                "2: E19 F20 F22; 3: F20 G19"
+            )
         bad = [h for h in hexes if not HEX.match(h)]
         if bad:
             raise Refused(f"{', '.join(bad)} is not a hex name like F20 (in {part!r})")
@@ -77,8 +85,9 @@ def _trains(corp: Any, wanted: list[str]) -> list[str]:
     taken: list[str] = []
     for name in wanted:
         match = next((tid for tid, tname in owned if tid == name and tid not in taken), None)
-        match = match or next((tid for tid, tname in owned
-                               if tname == name and tid not in taken), None)
+        match = match or next(
+            (tid for tid, tname in owned if tname == name and tid not in taken), None
+        )
         if match is None:
             have = ", ".join(f"{tid} ({tname})" for tid, tname in owned) or "none"
             raise Refused(f"{corp.sym} has no spare train {name!r} (its trains: {have})")
@@ -97,9 +106,10 @@ def _cuts(hexes: list[str], track: dict[tuple[str, ...], Any]) -> list[list[list
             found.append(pieces)
             return
         for end in range(start + 1, len(hexes)):
-            piece = hexes[start:end + 1]
+            piece = hexes[start : end + 1]
             if tuple(piece) in track:
                 walk(end, [*pieces, piece])
+
     walk(0, [])
     return found
 
@@ -113,14 +123,18 @@ def routes_from_text(game: Game, action: Action, text: str) -> list[dict[str, An
     train_ids = _trains(corp, [train for train, _ in typed])
     track = game.board.network().chains_by_hexes
     options = []
-    for (train, hexes) in typed:
+    for train, hexes in typed:
         cuts = _cuts(hexes, track)
         if not cuts:
-            raise Refused(f"there is no track from stop to stop along {'-'.join(hexes)} "
-                          f"(train {train}); list every hex the train passes")
+            raise Refused(
+                f"there is no track from stop to stop along {'-'.join(hexes)} "
+                f"(train {train}); list every hex the train passes"
+            )
         options.append(cuts)
-    runs = [[{"train": tid, "connections": cut} for tid, cut in zip(train_ids, combo)]
-            for combo in product(*options)][:MAX_CUTS]
+    runs = [
+        [{"train": tid, "connections": cut} for tid, cut in zip(train_ids, combo)]
+        for combo in product(*options)
+    ][:MAX_CUTS]
     if len(runs) > 1 and hasattr(game, "is_legal"):
         for routes in runs:
             if game.is_legal({**action, "routes": routes}):

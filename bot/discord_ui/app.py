@@ -1,20 +1,21 @@
 """The Discord bot: a discord.py `Bot` that loads the command cogs, registers the persistent
 buttons, posts to game threads and sends the idle-turn reminders."""
+
 from __future__ import annotations
 
 import asyncio
 import logging
 import threading
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import discord
 from discord.ext import commands
 
-from bot.discord_ui.buttons import DYNAMIC_ITEMS
 from bot.core.config import Settings
 from bot.core.service import GameService
 from bot.core.service.base import Renderer
 from bot.core.store import Store
+from bot.discord_ui.buttons import DYNAMIC_ITEMS
 from bot.discord_ui.thread_posts import DEFAULT_DELAY, ThreadPoster, post_now
 
 log = logging.getLogger(__name__)
@@ -24,11 +25,20 @@ REMINDER_CHECK_SECONDS = 15 * 60  # the longest sleep between two looks at due r
 
 
 class RailchatBot(commands.Bot):
-    def __init__(self, service: GameService, *, sync_guild_id: int | None = None,
-                 renderer: Renderer | None = None, post_delay: float = DEFAULT_DELAY) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        sync_guild_id: int | None = None,
+        renderer: Renderer | None = None,
+        post_delay: float = DEFAULT_DELAY,
+    ) -> None:
         # Slash commands only: no message-content intent, no prefix commands.
-        super().__init__(command_prefix=commands.when_mentioned, help_command=None,
-                         intents=discord.Intents.default())
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=discord.Intents.default(),
+        )
         self.service = service
         self.sync_guild_id = sync_guild_id
         self.renderer = renderer
@@ -72,12 +82,13 @@ class RailchatBot(commands.Bot):
         while not self.is_closed():
             due = None
             try:
-                await self.send_reminders(datetime.now(timezone.utc))
+                await self.send_reminders(datetime.now(UTC))
                 due = self.service.next_reminder()
             except Exception:
                 log.exception("sending reminders failed")
-            wait = REMINDER_CHECK_SECONDS if due is None else \
-                (due - datetime.now(timezone.utc)).total_seconds()
+            wait = (
+                REMINDER_CHECK_SECONDS if due is None else (due - datetime.now(UTC)).total_seconds()
+            )
             await asyncio.sleep(min(max(wait, 1.0), REMINDER_CHECK_SECONDS))
 
     async def close(self) -> None:

@@ -9,36 +9,50 @@ undo vote or `rc:d:<request>:<yes|no>` for a deal), so it works after a restart 
 kept in memory; the game version lets the service refuse a component from an older turn, and a
 request that was answered or lapsed is refused by the service from its stored status.
 """
+
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_ui.io import caller_of
 from bot.core.moves import Quick, by_key, quick_action
+from bot.discord_ui.io import caller_of
 
 if TYPE_CHECKING:
     from bot.discord_ui.app import RailchatBot
 
 MAX_BUTTONS = 25
-STYLES = {"pass": discord.ButtonStyle.secondary, "done": discord.ButtonStyle.secondary,
-          "payout": discord.ButtonStyle.success, "withhold": discord.ButtonStyle.primary,
-          "run": discord.ButtonStyle.primary, "train": discord.ButtonStyle.primary}
+STYLES = {
+    "pass": discord.ButtonStyle.secondary,
+    "done": discord.ButtonStyle.secondary,
+    "payout": discord.ButtonStyle.success,
+    "withhold": discord.ButtonStyle.primary,
+    "run": discord.ButtonStyle.primary,
+    "train": discord.ButtonStyle.primary,
+}
 
 
-class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"^rc:m:(?P<game>\d+):(?P<version>\d+):(?P<kind>[a-z]+)$"):
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"^rc:m:(?P<game>\d+):(?P<version>\d+):(?P<kind>[a-z]+)$",
+):
     def __init__(self, game_id: int, version: int, kind: str, label: str = "Move") -> None:
-        super().__init__(discord.ui.Button(
-            label=label, style=STYLES.get(kind, discord.ButtonStyle.secondary),
-            custom_id=f"rc:m:{game_id}:{version}:{kind}"))
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=STYLES.get(kind, discord.ButtonStyle.secondary),
+                custom_id=f"rc:m:{game_id}:{version}:{kind}",
+            )
+        )
         self.game_id, self.version, self.kind = game_id, version, kind
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> MoveButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> MoveButton:
         return cls(int(match["game"]), int(match["version"]), match["kind"], item.label or "Move")
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -46,24 +60,35 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
         kind = self.kind
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await bot.service.play(
-            self.game_id, caller_of(interaction),
+            self.game_id,
+            caller_of(interaction),
             lambda game, choices: quick_action(kind, choices),
-            version=self.version, interaction_id=interaction.id)
+            version=self.version,
+            interaction_id=interaction.id,
+        )
         await bot.poster.publish(interaction, result)
 
 
-class LayButton(discord.ui.DynamicItem[discord.ui.Button],
-                template=r"^rc:l:(?P<game>\d+):(?P<version>\d+):(?P<key>~[0-9a-f]{12})$"):
+class LayButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"^rc:l:(?P<game>\d+):(?P<version>\d+):(?P<key>~[0-9a-f]{12})$",
+):
     """One lay of a lay-by-picture answer, named by its number and exits."""
 
     def __init__(self, game_id: int, version: int, key: str, label: str = "Lay") -> None:
-        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
-                                           custom_id=f"rc:l:{game_id}:{version}:{key}"))
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.primary,
+                custom_id=f"rc:l:{game_id}:{version}:{key}",
+            )
+        )
         self.game_id, self.version, self.key = game_id, version, key
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> LayButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LayButton:
         return cls(int(match["game"]), int(match["version"]), match["key"], item.label or "Lay")
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -71,25 +96,36 @@ class LayButton(discord.ui.DynamicItem[discord.ui.Button],
         key = self.key
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await bot.service.play(
-            self.game_id, caller_of(interaction), lambda game, choices: by_key(key, choices),
-            version=self.version, interaction_id=interaction.id)
+            self.game_id,
+            caller_of(interaction),
+            lambda game, choices: by_key(key, choices),
+            version=self.version,
+            interaction_id=interaction.id,
+        )
         await bot.poster.publish(interaction, result)
 
 
-class MoveMenu(discord.ui.DynamicItem[discord.ui.Select],
-               template=r"^rc:s:(?P<game>\d+):(?P<version>\d+)$"):
+class MoveMenu(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"^rc:s:(?P<game>\d+):(?P<version>\d+)$"
+):
     """The menu of legal moves of one turn (each option's value is the move's key)."""
 
-    def __init__(self, game_id: int, version: int,
-                 options: Sequence[discord.SelectOption] = ()) -> None:
-        super().__init__(discord.ui.Select(
-            custom_id=f"rc:s:{game_id}:{version}", placeholder="Choose a move…",
-            options=list(options) or [discord.SelectOption(label="-", value="-")]))
+    def __init__(
+        self, game_id: int, version: int, options: Sequence[discord.SelectOption] = ()
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"rc:s:{game_id}:{version}",
+                placeholder="Choose a move…",
+                options=list(options) or [discord.SelectOption(label="-", value="-")],
+            )
+        )
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: re.Match[str]) -> MoveMenu:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> MoveMenu:
         return cls(int(match["game"]), int(match["version"]), item.options)
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -97,32 +133,43 @@ class MoveMenu(discord.ui.DynamicItem[discord.ui.Select],
         picked = (self.item.values or [""])[0]
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await bot.service.play(
-            self.game_id, caller_of(interaction),
+            self.game_id,
+            caller_of(interaction),
             lambda game, choices: by_key(picked, choices),
-            version=self.version, interaction_id=interaction.id)
+            version=self.version,
+            interaction_id=interaction.id,
+        )
         await bot.poster.publish(interaction, result)
 
 
-class ConfirmUndo(discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"^rc:x:(?P<game>\d+):(?P<version>\d+)$"):
+class ConfirmUndo(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"^rc:x:(?P<game>\d+):(?P<version>\d+)$"
+):
     """An admin's confirmation that another player's move be taken back (valid while the game
     is at the version it was asked at)."""
 
     def __init__(self, game_id: int, version: int) -> None:
-        super().__init__(discord.ui.Button(label="Confirm undo", style=discord.ButtonStyle.danger,
-                                           custom_id=f"rc:x:{game_id}:{version}"))
+        super().__init__(
+            discord.ui.Button(
+                label="Confirm undo",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"rc:x:{game_id}:{version}",
+            )
+        )
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> ConfirmUndo:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ConfirmUndo:
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: RailchatBot = interaction.client  # type: ignore[assignment]
         await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.undo(self.game_id, caller_of(interaction), interaction.id,
-                                        confirmed=self.version)
+        result = await bot.service.undo(
+            self.game_id, caller_of(interaction), interaction.id, confirmed=self.version
+        )
         await bot.poster.publish(interaction, result)
 
 
@@ -130,50 +177,64 @@ VOTE_LABELS = {"u": ("Approve undo", "Reject undo"), "d": ("Accept deal", "Decli
 VOTE_PREFIX = {"undo": "u", "deal": "d"}  # the request's kind in a custom id
 
 
-class VoteButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"^rc:(?P<kind>[ud]):(?P<request>\d+):(?P<answer>yes|no)$"):
+class VoteButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"^rc:(?P<kind>[ud]):(?P<request>\d+):(?P<answer>yes|no)$",
+):
     def __init__(self, kind: str, request_id: int, approve: bool) -> None:
         yes, no = VOTE_LABELS[kind]
-        super().__init__(discord.ui.Button(
-            label=yes if approve else no,
-            style=discord.ButtonStyle.success if approve else discord.ButtonStyle.danger,
-            custom_id=f"rc:{kind}:{request_id}:{'yes' if approve else 'no'}"))
+        super().__init__(
+            discord.ui.Button(
+                label=yes if approve else no,
+                style=discord.ButtonStyle.success if approve else discord.ButtonStyle.danger,
+                custom_id=f"rc:{kind}:{request_id}:{'yes' if approve else 'no'}",
+            )
+        )
         self.request_id, self.approve = request_id, approve
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> VoteButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> VoteButton:
         return cls(match["kind"], int(match["request"]), match["answer"] == "yes")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: RailchatBot = interaction.client  # type: ignore[assignment]
         await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.vote(self.request_id, caller_of(interaction), self.approve,
-                                        interaction.id)
+        result = await bot.service.vote(
+            self.request_id, caller_of(interaction), self.approve, interaction.id
+        )
         await bot.poster.publish(interaction, result)
 
 
-class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"^rc:c:(?P<token>[0-9a-f]+):(?P<answer>yes|no)$"):
+class ConfirmButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"^rc:c:(?P<token>[0-9a-f]+):(?P<answer>yes|no)$",
+):
     """Confirm or Cancel under a previewed move (shown only to the player who asked)."""
 
     def __init__(self, token: str, approve: bool) -> None:
-        super().__init__(discord.ui.Button(
-            label="Confirm" if approve else "Cancel",
-            style=discord.ButtonStyle.success if approve else discord.ButtonStyle.secondary,
-            custom_id=f"rc:c:{token}:{'yes' if approve else 'no'}"))
+        super().__init__(
+            discord.ui.Button(
+                label="Confirm" if approve else "Cancel",
+                style=discord.ButtonStyle.success if approve else discord.ButtonStyle.secondary,
+                custom_id=f"rc:c:{token}:{'yes' if approve else 'no'}",
+            )
+        )
         self.token, self.approve = token, approve
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> ConfirmButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ConfirmButton:
         return cls(match["token"], match["answer"] == "yes")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: RailchatBot = interaction.client  # type: ignore[assignment]
         await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.confirm(self.token, caller_of(interaction), self.approve,
-                                           interaction.id)
+        result = await bot.service.confirm(
+            self.token, caller_of(interaction), self.approve, interaction.id
+        )
         await bot.poster.publish(interaction, result)
 
 
@@ -185,12 +246,19 @@ def confirm_view(token: str) -> discord.ui.View:
     return view
 
 
-DYNAMIC_ITEMS: tuple[Any, ...] = (MoveButton, VoteButton, ConfirmButton, LayButton, MoveMenu,
-                                  ConfirmUndo)
+DYNAMIC_ITEMS: tuple[Any, ...] = (
+    MoveButton,
+    VoteButton,
+    ConfirmButton,
+    LayButton,
+    MoveMenu,
+    ConfirmUndo,
+)
 
 
-def turn_view(game_id: int, version: int, quick: Sequence[Quick],
-              options: Sequence[discord.SelectOption]) -> discord.ui.View | None:
+def turn_view(
+    game_id: int, version: int, quick: Sequence[Quick], options: Sequence[discord.SelectOption]
+) -> discord.ui.View | None:
     """A turn post's components: the menu of legal moves, then the one-click moves."""
     items: list[discord.ui.Item[Any]] = []
     if options:
@@ -199,13 +267,19 @@ def turn_view(game_id: int, version: int, quick: Sequence[Quick],
     return _view(items)
 
 
-def request_view(kind: str, request_id: int, game_id: int, version: int,
-                 quick: Sequence[Quick]) -> discord.ui.View | None:
+def request_view(
+    kind: str, request_id: int, game_id: int, version: int, quick: Sequence[Quick]
+) -> discord.ui.View | None:
     """The answer buttons of a request (`kind`: "undo" or "deal"), then the one-click moves
     of whoever must act (a move lapses the request)."""
     prefix = VOTE_PREFIX[kind]
-    return _view([VoteButton(prefix, request_id, True), VoteButton(prefix, request_id, False),
-                  *(MoveButton(game_id, version, q.kind, q.label) for q in quick)])
+    return _view(
+        [
+            VoteButton(prefix, request_id, True),
+            VoteButton(prefix, request_id, False),
+            *(MoveButton(game_id, version, q.kind, q.label) for q in quick),
+        ]
+    )
 
 
 def undo_confirm_view(game_id: int, version: int) -> discord.ui.View | None:

@@ -4,6 +4,7 @@ Kept apart from the cogs so that every command group (`/game`, `/play`, the butt
 games, identifies callers and answers the same way; posting to game threads is
 `thread_posts.ThreadPoster`.
 """
+
 from __future__ import annotations
 
 import io
@@ -29,21 +30,26 @@ def caller_of(interaction: discord.Interaction) -> Caller:
     its games; the service shows no game of another server."""
     permissions = getattr(interaction.user, "guild_permissions", None)
     admin = permissions is not None and (permissions.manage_threads or permissions.manage_guild)
-    return Caller(interaction.user.id, interaction.user.display_name, is_admin=admin,
-                  guild_id=interaction.guild_id)
+    return Caller(
+        interaction.user.id,
+        interaction.user.display_name,
+        is_admin=admin,
+        guild_id=interaction.guild_id,
+    )
 
 
-def resolve_game(bot: RailchatBot, interaction: discord.Interaction,
-                 game: int | None) -> Result:
+def resolve_game(bot: RailchatBot, interaction: discord.Interaction, game: int | None) -> Result:
     """The game a command means (`game_id`): the explicit number, else the game of the thread
     it is used in, else the one game of this server that is unambiguous for the user; else
     `error` says which games it could be."""
     if game is not None:  # a game of another server does not exist here
-        return (Result(game_id=game) if bot.service.visible(game, interaction.guild_id)
-                else Result(error=f"there is no game #{game}"))
+        return (
+            Result(game_id=game)
+            if bot.service.visible(game, interaction.guild_id)
+            else Result(error=f"there is no game #{game}")
+        )
     if interaction.channel_id is not None:
-        found = bot.service.game_for_thread(interaction.channel_id,
-                                            guild_id=interaction.guild_id)
+        found = bot.service.game_for_thread(interaction.channel_id, guild_id=interaction.guild_id)
         if found is not None:
             return Result(game_id=found)
     chosen = bot.service.default_game(interaction.user.id, guild_id=interaction.guild_id)
@@ -52,8 +58,9 @@ def resolve_game(bot: RailchatBot, interaction: discord.Interaction,
     return Result(error=f"{chosen.error} (or use the command in the game's thread)")
 
 
-async def game_or_refuse(bot: RailchatBot, interaction: discord.Interaction,
-                         game: int | None) -> int | None:
+async def game_or_refuse(
+    bot: RailchatBot, interaction: discord.Interaction, game: int | None
+) -> int | None:
     """The game a command means, or None after telling the user why there is none."""
     chosen = resolve_game(bot, interaction, game)
     if not chosen.ok:
@@ -70,17 +77,22 @@ async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool 
         await interaction.response.send_message(text, ephemeral=ephemeral)
 
 
-async def reply_files(interaction: discord.Interaction, text: str,
-                      files: tuple[tuple[str, bytes], ...],
-                      view: discord.ui.View | None = None) -> None:
+async def reply_files(
+    interaction: discord.Interaction,
+    text: str,
+    files: tuple[tuple[str, bytes], ...],
+    view: discord.ui.View | None = None,
+) -> None:
     """Answer only the caller with attachments (images, exported games) and buttons; a file
     that would take the message over Discord's upload limit is named instead of sent (Discord
     would refuse the whole answer)."""
     attachments, total = [], 0
     for name, data in files:
         if total + len(data) > MAX_UPLOAD:
-            text += (f"\n({name} is {len(data) / 2**20:.1f} MiB, more than Discord lets me "
-                     f"upload in one message ({MAX_UPLOAD // 2**20} MiB); it is left out.)")
+            text += (
+                f"\n({name} is {len(data) / 2**20:.1f} MiB, more than Discord lets me "
+                f"upload in one message ({MAX_UPLOAD // 2**20} MiB); it is left out.)"
+            )
             continue
         total += len(data)
         attachments.append(discord.File(io.BytesIO(data), filename=name))
@@ -88,8 +100,9 @@ async def reply_files(interaction: discord.Interaction, text: str,
     if interaction.response.is_done():
         await interaction.followup.send(fit(text), files=attachments, ephemeral=True, **extra)
     else:
-        await interaction.response.send_message(fit(text), files=attachments, ephemeral=True,
-                                                **extra)
+        await interaction.response.send_message(
+            fit(text), files=attachments, ephemeral=True, **extra
+        )
 
 
 async def game_thread(bot: RailchatBot, thread_id: int) -> discord.Thread | None:
@@ -135,4 +148,4 @@ def split_message(text: str, size: int = MAX_MESSAGE) -> list[str]:
 
 def fit(text: str, size: int = MAX_MESSAGE) -> str:
     """Shorten to Discord's message limit."""
-    return text if len(text) <= size else text[:size - 1] + "…"
+    return text if len(text) <= size else text[: size - 1] + "…"

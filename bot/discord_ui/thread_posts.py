@@ -12,6 +12,7 @@ its images), so a restarted bot goes on editing it. When a round ends the next p
 when the game ends, a post gives the final ranking with them. Requests that others must answer
 (undo votes, deals) get a post of their own with their buttons, pinging who must answer.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -23,16 +24,16 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_ui.buttons import request_view, turn_view
-from bot.discord_ui.io import MAX_MESSAGE, MAX_UPLOAD, fit, game_thread, reply
 from bot.core.moves import quick_moves
 from bot.core.rendering import runs_of
 from bot.core.results import Prompt, Result
+from bot.discord_ui.buttons import request_view, turn_view
+from bot.discord_ui.io import MAX_MESSAGE, MAX_UPLOAD, fit, game_thread, reply
 from bot.discord_ui.turn_prompt import menu_options, prompt_embed
 
 if TYPE_CHECKING:
-    from bot.discord_ui.app import RailchatBot
     from bot.core.service.base import Renderer
+    from bot.discord_ui.app import RailchatBot
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +43,18 @@ log = logging.getLogger(__name__)
 # only then too (a turn's changes to it are shown close up).
 ROUND_ONLY = ("sheet",)
 # The kinds of move that change the sheet's holdings: bids, shares, privates, trains.
-HOLDING_MOVES = frozenset({"bid", "par", "buy_shares", "sell_shares", "buy_company",
-                           "buy_train", "discard_train", "bankrupt"})
+HOLDING_MOVES = frozenset(
+    {
+        "bid",
+        "par",
+        "buy_shares",
+        "sell_shares",
+        "buy_company",
+        "buy_train",
+        "discard_train",
+        "bankrupt",
+    }
+)
 DEFAULT_DELAY = 2.0  # seconds a change waits for the next one before the post goes out
 
 
@@ -75,20 +86,34 @@ class TurnPost:
 
     def state(self) -> dict[str, Any]:
         """What is stored of the post (all but the message, known by its id)."""
-        return {"owners": list(self.owners), "round": self.round, "lines": self.lines,
-                "places": self.places, "runs": self.runs, "files": self.files,
-                "started": self.started}
+        return {
+            "owners": list(self.owners),
+            "round": self.round,
+            "lines": self.lines,
+            "places": self.places,
+            "runs": self.runs,
+            "files": self.files,
+            "started": self.started,
+        }
 
     @classmethod
     def restored(cls, message: Any, state: dict[str, Any]) -> TurnPost:
-        return cls(message, tuple(state["owners"]), state["round"], list(state["lines"]),
-                   list(state["places"]), list(state["runs"]), dict(state["files"]),
-                   bool(state["started"]))
+        return cls(
+            message,
+            tuple(state["owners"]),
+            state["round"],
+            list(state["lines"]),
+            list(state["places"]),
+            list(state["runs"]),
+            dict(state["files"]),
+            bool(state["started"]),
+        )
 
 
 class ThreadPoster:
-    def __init__(self, bot: RailchatBot, renderer: Renderer | None, *,
-                 delay: float = DEFAULT_DELAY) -> None:
+    def __init__(
+        self, bot: RailchatBot, renderer: Renderer | None, *, delay: float = DEFAULT_DELAY
+    ) -> None:
         self.bot = bot
         self.renderer = renderer
         self.delay = delay
@@ -107,8 +132,11 @@ class ThreadPoster:
             await reply(interaction, result.text)
         else:
             self.queue(result)
-            where = "" if interaction.channel_id == result.thread_id or result.thread_id is None \
+            where = (
+                ""
+                if interaction.channel_id == result.thread_id or result.thread_id is None
                 else f" (posted in <#{result.thread_id}>)"
+            )
             await reply(interaction, f"Done{where}: {result.text.splitlines()[0]}")
 
     def queue(self, result: Result) -> None:
@@ -126,8 +154,11 @@ class ThreadPoster:
         if result.action is not None:
             batch.kinds.add(str(result.action.get("type")))
         if result.vote is not None:
-            batch.vote, batch.vote_kind, batch.vote_ping = (result.vote, result.vote_kind,
-                                                            result.notify)
+            batch.vote, batch.vote_kind, batch.vote_ping = (
+                result.vote,
+                result.vote_kind,
+                result.notify,
+            )
 
     async def drain(self) -> None:
         """Wait until everything queued is posted (tests; shutdown)."""
@@ -155,33 +186,55 @@ class ThreadPoster:
                 return
             turn = self._turns.get(game_id) or await self._restore(game_id, thread)
             new_round = turn is None or prompt.round != turn.round or not turn.started
-            if (turn is not None and batch.moves_only and not new_round and not prompt.finished
-                    and prompt.notify and set(prompt.notify) == set(turn.owners)):
+            if (
+                turn is not None
+                and batch.moves_only
+                and not new_round
+                and not prompt.finished
+                and prompt.notify
+                and set(prompt.notify) == set(turn.owners)
+            ):
                 turn.lines += batch.lines  # the same player goes on: their post grows
                 turn.places += [p for p in batch.places if p not in turn.places]
                 turn.runs += batch.runs
                 try:
-                    await self._edit(game_id, turn, prompt,
-                                     changed=bool(batch.places or batch.runs),
-                                     holdings=bool(batch.kinds & HOLDING_MOVES))
+                    await self._edit(
+                        game_id,
+                        turn,
+                        prompt,
+                        changed=bool(batch.places or batch.runs),
+                        holdings=bool(batch.kinds & HOLDING_MOVES),
+                    )
                     return
                 except discord.NotFound:  # deleted in Discord: the turn's moves go in a new post
                     log.info("the turn post of game %s is gone; posting the turn again", game_id)
-                    batch = Batch(batch.thread_id, list(turn.lines), list(turn.places),
-                                  list(turn.runs))
+                    batch = Batch(
+                        batch.thread_id, list(turn.lines), list(turn.places), list(turn.runs)
+                    )
                     new_round = True  # its images went with it
             await self._open_turn(game_id, thread, prompt, batch, full=new_round or prompt.finished)
 
     # -- a turn's post -----------------------------------------------------------------------------
-    async def _open_turn(self, game_id: int, thread: discord.Thread, prompt: Prompt,
-                         batch: Batch, *, full: bool) -> None:
+    async def _open_turn(
+        self, game_id: int, thread: discord.Thread, prompt: Prompt, batch: Batch, *, full: bool
+    ) -> None:
         """A new post: the moves that passed the turn, then whoever must act now (mentioned
         once); the whole board at a new round or the end, else what the moves changed."""
-        views = prompt.views if full else _turn_views(
-            prompt, holdings=bool(batch.kinds & HOLDING_MOVES))
+        views = (
+            prompt.views
+            if full
+            else _turn_views(prompt, holdings=bool(batch.kinds & HOLDING_MOVES))
+        )
         images, notes = await self._images(game_id, views, always=full)
-        turn = TurnPost(None, prompt.notify, prompt.round, list(batch.lines),
-                        list(batch.places), list(batch.runs), started=bool(prompt.views))
+        turn = TurnPost(
+            None,
+            prompt.notify,
+            prompt.round,
+            list(batch.lines),
+            list(batch.places),
+            list(batch.runs),
+            started=bool(prompt.views),
+        )
         if not full and (batch.places or batch.runs):
             focus = await self._focus(game_id, turn)
             if focus is not None:
@@ -191,7 +244,9 @@ class ThreadPoster:
         kwargs: dict[str, Any] = {
             "files": [discord.File(io.BytesIO(png), filename=name) for name, png in images.items()],
             "allowed_mentions": discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(u) for u in ping])}
+                everyone=False, roles=False, users=[discord.Object(u) for u in ping]
+            ),
+        }
         embed = prompt_embed(prompt.turn, prompt.player_names)
         if embed is not None:
             kwargs["embed"] = embed
@@ -205,8 +260,9 @@ class ThreadPoster:
             self.bot.service.mark_mentioned(game_id, prompt.notify)
         await self._direct_messages(game_id, thread, ping, (), embed)
 
-    async def _edit(self, game_id: int, turn: TurnPost, prompt: Prompt, *,
-                    changed: bool, holdings: bool) -> None:
+    async def _edit(
+        self, game_id: int, turn: TurnPost, prompt: Prompt, *, changed: bool, holdings: bool
+    ) -> None:
         """The turn's post with its moves so far, its prompt, menu and buttons brought up to
         date; only images that changed are uploaded again (the sheet when `holdings`)."""
         files: dict[str, bytes] = {}
@@ -214,17 +270,24 @@ class ThreadPoster:
             focus = await self._focus(game_id, turn)
             if focus is not None:
                 files["focus.png"] = focus
-        changed_views, _ = await self._images(game_id, _turn_views(prompt, holdings=holdings),
-                                              always=False)
+        changed_views, _ = await self._images(
+            game_id, _turn_views(prompt, holdings=holdings), always=False
+        )
         files.update(changed_views)
         new = {name: png for name, png in files.items() if turn.files.get(name) != _digest(png)}
-        kept = [a for a in getattr(turn.message, "attachments", []) or []
-                if getattr(a, "filename", None) in turn.files and a.filename not in new]
+        kept = [
+            a
+            for a in getattr(turn.message, "attachments", []) or []
+            if getattr(a, "filename", None) in turn.files and a.filename not in new
+        ]
         uploads = [discord.File(io.BytesIO(png), filename=name) for name, png in new.items()]
         text = self._text(turn.lines, prompt, [])
-        edited = await turn.message.edit(content=text, attachments=[*kept, *uploads],
-                                         embed=prompt_embed(prompt.turn, prompt.player_names),
-                                         view=self._view(prompt))
+        edited = await turn.message.edit(
+            content=text,
+            attachments=[*kept, *uploads],
+            embed=prompt_embed(prompt.turn, prompt.player_names),
+            view=self._view(prompt),
+        )
         turn.message = edited if edited is not None and hasattr(edited, "edit") else turn.message
         turn.files.update({name: _digest(png) for name, png in new.items()})
         self._keep(game_id, turn)
@@ -234,8 +297,9 @@ class ThreadPoster:
         last drawn) for a restart."""
         self._turns[game_id] = turn
         drawn = {view: digest for (game, view), digest in self._drawn.items() if game == game_id}
-        self.bot.service.remember_turn_post(game_id, turn.message.id,
-                                            {**turn.state(), "drawn": drawn})
+        self.bot.service.remember_turn_post(
+            game_id, turn.message.id, {**turn.state(), "drawn": drawn}
+        )
 
     async def _restore(self, game_id: int, thread: discord.Thread) -> TurnPost | None:
         """The turn's post a previous run of the bot stored, if its message still exists."""
@@ -256,8 +320,13 @@ class ThreadPoster:
     def _text(self, lines: list[str], prompt: Prompt | None, ping: list[int]) -> str:
         tail = []
         if prompt is not None and prompt.finished and prompt.ranking:
-            tail.append("**Final ranking:** " + ", ".join(
-                f"{n}. {name} {score}" for n, (name, score) in enumerate(prompt.ranking, start=1)))
+            tail.append(
+                "**Final ranking:** "
+                + ", ".join(
+                    f"{n}. {name} {score}"
+                    for n, (name, score) in enumerate(prompt.ranking, start=1)
+                )
+            )
         elif prompt is not None and prompt.notify:
             if ping:
                 tail.append("To act: " + " ".join(f"<@{u}>" for u in prompt.notify))
@@ -272,16 +341,21 @@ class ThreadPoster:
 
     def _view(self, prompt: Prompt) -> discord.ui.View | None:
         """The menu of legal moves and the one-click buttons of the player to act."""
-        return turn_view(prompt.game_id, prompt.version, quick_moves(prompt.choices),
-                         menu_options(prompt.choices))
+        return turn_view(
+            prompt.game_id,
+            prompt.version,
+            quick_moves(prompt.choices),
+            menu_options(prompt.choices),
+        )
 
     # -- requests ------------------------------------------------------------------------------------
     async def _request_post(self, thread: discord.Thread, batch: Batch, prompt: Prompt) -> None:
         """A deal or undo request: its own post, pinging who must answer, with its buttons (the
         turn's post stays the current one)."""
         assert batch.vote is not None
-        view = request_view(batch.vote_kind, batch.vote, prompt.game_id, prompt.version,
-                            quick_moves(prompt.choices))
+        view = request_view(
+            batch.vote_kind, batch.vote, prompt.game_id, prompt.version, quick_moves(prompt.choices)
+        )
         ping = list(batch.vote_ping)
         lines = [*batch.lines, "To answer: " + " ".join(f"<@{u}>" for u in ping)]
         if prompt.notify and prompt.notify != prompt.mentioned:  # a new turn: mentioned once
@@ -290,9 +364,13 @@ class ThreadPoster:
             self.bot.service.mark_mentioned(prompt.game_id, prompt.notify)
         elif prompt.names:
             lines.append("To act: " + ", ".join(prompt.names))
-        await thread.send(fit("\n".join(lines)), view=view,
-                          allowed_mentions=discord.AllowedMentions(
-                              everyone=False, roles=False, users=[discord.Object(u) for u in ping]))
+        await thread.send(
+            fit("\n".join(lines)),
+            view=view,
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in ping]
+            ),
+        )
         await self._direct_messages(prompt.game_id, thread, ping, batch.vote_ping, None)
 
     # -- images --------------------------------------------------------------------------------------
@@ -303,8 +381,9 @@ class ThreadPoster:
             log.exception("drawing the focus view of game %s failed", game_id)
             return None
 
-    async def _images(self, game_id: int, views: tuple[str, ...], *,
-                      always: bool) -> tuple[dict[str, bytes], list[str]]:
+    async def _images(
+        self, game_id: int, views: tuple[str, ...], *, always: bool
+    ) -> tuple[dict[str, bytes], list[str]]:
         """The views whose image changed since it was last shown (all of them when `always`)."""
         if not views or self.renderer is None:
             return {}, []
@@ -326,8 +405,14 @@ class ThreadPoster:
             out[f"{view}.png"] = png
         return out, notes
 
-    async def _direct_messages(self, game_id: int, thread: discord.Thread, users: list[int],
-                               asked: tuple[int, ...], embed: discord.Embed | None) -> None:
+    async def _direct_messages(
+        self,
+        game_id: int,
+        thread: discord.Thread,
+        users: list[int],
+        asked: tuple[int, ...],
+        embed: discord.Embed | None,
+    ) -> None:
         """To those who opted in: a move to make (with the turn prompt), or (`asked`) a
         request to answer."""
         for user_id in users:
@@ -349,8 +434,11 @@ def _digest(png: bytes) -> str:
 def _turn_views(prompt: Prompt, *, holdings: bool = False) -> tuple[str, ...]:
     """The views a turn's post shows when they changed (`holdings`: a move changed what
     someone owns, so the sheet is worth showing)."""
-    return tuple(v for v in prompt.views
-                 if (v not in ROUND_ONLY or holdings) and not (v == "map" and prompt.close_ups))
+    return tuple(
+        v
+        for v in prompt.views
+        if (v not in ROUND_ONLY or holdings) and not (v == "map" and prompt.close_ups)
+    )
 
 
 async def post_now(bot: RailchatBot, result: Result) -> None:
@@ -361,6 +449,7 @@ async def post_now(bot: RailchatBot, result: Result) -> None:
     if thread is None:
         return
     mentions = " ".join(f"<@{u}>" for u in result.notify)
-    await thread.send(fit(result.text + (f"\n{mentions}" if mentions else "")),
-                      allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
-                                                               users=True))
+    await thread.send(
+        fit(result.text + (f"\n{mentions}" if mentions else "")),
+        allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+    )

@@ -1,9 +1,11 @@
 """The turn prompt of a thread post: an embed saying who acts, for which company, in which step,
 with what cash and trains and what is compulsory; and the options of the menu of legal moves
 (at most 25, grouped by the /play command that makes them; the menu is in `bot.discord_ui.buttons`)."""
+
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -21,8 +23,9 @@ def prompt_embed(turn: Sequence[TurnInfo], names: dict[Any, str]) -> discord.Emb
     first = turn[0]
     who = names.get(first.player, str(first.player)) if first.player is not None else "any player"
     title = f"{who} for {first.acting_for}" if first.acting_for else who
-    embed = discord.Embed(title=f"To act: {title}"[:256], colour=EMBED_COLOUR,
-                          description=first.step[:4096])
+    embed = discord.Embed(
+        title=f"To act: {title}"[:256], colour=EMBED_COLOUR, description=first.step[:4096]
+    )
     for info in turn:
         lines = list(info.facts)
         if info.compulsory:
@@ -38,6 +41,11 @@ def menu_options(choices: Sequence[Choice]) -> list[discord.SelectOption]:
     out = []
     for group, members in grouped_moves(choices, MENU_OPTIONS):
         for choice in members:
-            out.append(discord.SelectOption(label=choice.label[:100], value=choice_key(choice.action),
-                                            description=f"/play {group}"[:100]))
+            out.append(
+                discord.SelectOption(
+                    label=choice.label[:100],
+                    value=choice_key(choice.action),
+                    description=f"/play {group}"[:100],
+                )
+            )
     return out[:MENU_OPTIONS]

@@ -1,4 +1,5 @@
 """The initial private auction (18xx "waterfall" auction, as 1830 plays it)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,9 +31,12 @@ class CompanyPendingPar(Step):
         company = self.round.companies_pending_par[0]
         corp = self.game.company_president_corporation(company)
         if corp.sym.casefold() not in words and any(
-                c.sym.casefold() in words for c in self.game.corporations):
-            return (f"{company.name} came with the {corp.sym} president's certificate, so "
-                    f"{corp.sym} is the company to par now")
+            c.sym.casefold() in words for c in self.game.corporations
+        ):
+            return (
+                f"{company.name} came with the {corp.sym} president's certificate, so "
+                f"{corp.sym} is the company to par now"
+            )
         return par_price_problem(self.game, corp, words)
 
     def process_par(self, action: dict[str, Any], entity: Player) -> None:
@@ -40,8 +44,10 @@ class CompanyPendingPar(Step):
         corp = self.game.corporation(action.get("corporation"))
         expected = self.game.company_president_corporation(company)
         if corp is not expected:
-            raise IllegalAction(f"{company.name} gives the {expected.name} president's certificate; "
-                                f"par {expected.sym}, not {corp.sym}")
+            raise IllegalAction(
+                f"{company.name} gives the {expected.name} president's certificate; "
+                f"par {expected.sym}, not {corp.sym}"
+            )
         price = self.game.par_cell(action.get("share_price"), entity, check_cash=False)
         self.game.do_par(entity, corp, price, free=True)
         self.round.companies_pending_par.pop(0)
@@ -51,7 +57,9 @@ class WaterfallAuction(Step):
     description = "Bid on Companies"
 
     def setup(self) -> None:
-        self.companies: list[Company] = sorted(self.game.companies, key=lambda c: (c.min_bid, c.name))
+        self.companies: list[Company] = sorted(
+            self.game.companies, key=lambda c: (c.min_bid, c.name)
+        )
         self.cheapest = self.companies[0]
         self.bids: dict[Company, list[tuple[Player, int]]] = {}
         self.auctioning: Company | None = None
@@ -78,7 +86,9 @@ class WaterfallAuction(Step):
         return ["bid", "pass"] if entity is self.round.entities[self.round.entity_index] else []
 
     def may_purchase(self, company: Company) -> bool:
-        return self.active_auction() is None and bool(self.companies) and company is self.companies[0]
+        return (
+            self.active_auction() is None and bool(self.companies) and company is self.companies[0]
+        )
 
     def highest_bid(self, company: Company) -> int | None:
         bids = self.bids.get(company, [])
@@ -103,7 +113,9 @@ class WaterfallAuction(Step):
     def process_pass(self, action: dict[str, Any], entity: Player) -> None:
         if self.active_auction():
             assert self.auctioning is not None
-            self.bids[self.auctioning] = [b for b in self.bids[self.auctioning] if b[0] is not entity]
+            self.bids[self.auctioning] = [
+                b for b in self.bids[self.auctioning] if b[0] is not entity
+            ]
             self.resolve_bids()
         else:
             entity.passed = True
@@ -141,8 +153,10 @@ class WaterfallAuction(Step):
             raise IllegalAction(f"the minimum bid for {company.name} is {self.game.money(low)}")
         high = self.max_bid(player, company)
         if price > high:
-            raise IllegalAction(f"{player.name} cannot afford a {self.game.money(price)} bid; the most they can bid "
-                                f"on {company.name} is {self.game.money(high)}")
+            raise IllegalAction(
+                f"{player.name} cannot afford a {self.game.money(price)} bid; the most they can bid "
+                f"on {company.name} is {self.game.money(high)}"
+            )
         bids = [b for b in self.bids.get(company, []) if b[0] is not player]
         bids.append((player, price))
         self.bids[company] = bids
@@ -164,7 +178,9 @@ class WaterfallAuction(Step):
     def buy_company(self, player: Player, company: Company, price: int) -> None:
         available = self.max_bid(player, company)
         if available < price:
-            raise IllegalAction(f"{player.name} has {self.game.money(available)} available and cannot spend {self.game.money(price)}")
+            raise IllegalAction(
+                f"{player.name} has {self.game.money(available)} available and cannot spend {self.game.money(price)}"
+            )
         self.game.give_company(player, company, price)
         self.companies.remove(company)
 

@@ -1,6 +1,7 @@
 """Private companies in the shared 18xx rules: buying one, the shares it comes with, selling it
 between owners, exchanging it for a share, its revenue, closing it, and when its special power
 may be used. A mixin of `EighteenGame`."""
+
 from __future__ import annotations
 
 import math
@@ -33,10 +34,13 @@ class CompanyRules:
                 self.round.companies_pending_par.append(company)
             else:
                 sh.buy(self, player, [share], free=True)
-                self.note(f"{player.name} receives a {share.percent}% {corp.sym} share with {company.sym}.")
+                self.note(
+                    f"{player.name} receives a {share.percent}% {corp.sym} share with {company.sym}."
+                )
 
-    def transfer_company(self, company: Company, buyer: Player | Corporation, price: int,
-                         seller: Player) -> None:
+    def transfer_company(
+        self, company: Company, buyer: Player | Corporation, price: int, seller: Player
+    ) -> None:
         spend(buyer, seller, price)
         seller.companies.remove(company)
         company.owner = buyer
@@ -46,7 +50,7 @@ class CompanyRules:
         self.note(f"{company.sym} closes.")
         company.closed = True
         owner = company.owner
-        held = getattr(owner, "companies", ())     # the bank (1860: a private sold to it) lists none
+        held = getattr(owner, "companies", ())  # the bank (1860: a private sold to it) lists none
         if company in held:
             held.remove(company)
         company.owner = None
@@ -65,8 +69,11 @@ class CompanyRules:
         return company.value * 2
 
     def purchasable_companies(self, corp: Corporation) -> list[Company]:
-        return [c for c in self.companies if isinstance(c.owner, Player) and not c.closed
-                and c.ability("no_buy") is None]
+        return [
+            c
+            for c in self.companies
+            if isinstance(c.owner, Player) and not c.closed and c.ability("no_buy") is None
+        ]
 
     def exchange_targets(self, company: Company) -> list[Share]:
         ability = company.ability("exchange")

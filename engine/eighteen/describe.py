@@ -1,4 +1,5 @@
 """Plain-English sentences about 18xx actions and positions, for the game thread."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,8 +8,10 @@ from engine.eighteen.board.hexgrid import Orientation, neighbour_id
 from engine.eighteen.entities import Company, Corporation, Player
 from engine.eighteen.ledger import IPO, MARKET, Flows, take
 
-SIDE_NAMES = {Orientation.POINTY: ("SW", "W", "NW", "NE", "E", "SE"),
-              Orientation.FLAT: ("S", "SW", "NW", "N", "NE", "SE")}
+SIDE_NAMES = {
+    Orientation.POINTY: ("SW", "W", "NW", "NE", "E", "SE"),
+    Orientation.FLAT: ("S", "SW", "NW", "N", "NE", "SE"),
+}
 
 
 def _name(game: Any, entity: Any) -> str:
@@ -47,7 +50,9 @@ def exit_words(game: Any, hex_id: str, side: int, *, short: bool = False) -> str
     return f"{direction} toward {name} ({beyond})" if name else f"{direction} toward {beyond}"
 
 
-def exits_text(game: Any, hex_id: str, tile_name: str, rotation: int, *, short: bool = False) -> str:
+def exits_text(
+    game: Any, hex_id: str, tile_name: str, rotation: int, *, short: bool = False
+) -> str:
     """Where a tile laid with this rotation leads, e.g. "W toward H8, E toward Pittsburgh
     (H12)": the form players read instead of a bare rotation number."""
     tile = game.board.tile_defs[tile_name]
@@ -71,8 +76,11 @@ def _flows(game: Any, action: dict[str, Any]) -> Flows | None:
     ledger before it is kept by the game); None for an older action."""
     before = getattr(game, "ledger_before", None)
     last = game.actions[-1] if getattr(game, "actions", None) else None
-    if before is None or last is None or any(last.get(k) != action.get(k)
-                                             for k in ("type", "entity", "id")):
+    if (
+        before is None
+        or last is None
+        or any(last.get(k) != action.get(k) for k in ("type", "entity", "id"))
+    ):
         return None
     return Flows(before, take(game))
 
@@ -86,13 +94,21 @@ def describe_action(game: Any, action: dict[str, Any]) -> str:
         return " ".join([main, *[e for e in getattr(game, "events", []) if e != main]])
     income = flows.income()  # first: its amounts are known, the action's are what remains
     main = _main_sentence(game, action, flows)
-    autos = [_main_sentence(game, a, flows) for a in action.get("auto_actions") or []
-             if a.get("type") not in game.PROGRAM_TYPES]
+    autos = [
+        _main_sentence(game, a, flows)
+        for a in action.get("auto_actions") or []
+        if a.get("type") not in game.PROGRAM_TYPES
+    ]
     flows.floats()
     flows.privates_bought()
     extra = [e for e in getattr(game, "events", []) if e != main]
     dividend_by = action.get("entity") if action["type"] == "dividend" else None
-    tail = [flows.idle_runs(dividend_by, " ".join(extra)), income, flows.price_moves(), flows.rest()]
+    tail = [
+        flows.idle_runs(dividend_by, " ".join(extra)),
+        income,
+        flows.price_moves(),
+        flows.rest(),
+    ]
     return " ".join([main, *autos, *extra, *filter(None, tail)])
 
 
@@ -119,11 +135,15 @@ def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
     who = _who(game, action)
     if t == "bid":
         company = next((c for c in game.companies if c.sym == action.get("company")), None)
-        if company is not None and company.owner is not None and _name(game, company.owner) == who \
-                and f"{who} buys {company.sym} for {game.money(action.get('price'))}." in game.events:
+        if (
+            company is not None
+            and company.owner is not None
+            and _name(game, company.owner) == who
+            and f"{who} buys {company.sym} for {game.money(action.get('price'))}." in game.events
+        ):
             flows.take(who)
             return f"{who} buys {company.sym} for {game.money(action.get('price'))}."
-        if action.get("company") is None:      # 1860: a bid for the right to take the next item
+        if action.get("company") is None:  # 1860: a bid for the right to take the next item
             return f"{who} bids {game.money(action.get('price'))} for the pick."
         return f"{who} bids {game.money(action.get('price'))} on {action.get('company')}."
     if t == "pass":
@@ -153,8 +173,10 @@ def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
     if t == "run_routes":
         routes = action.get("routes") or []
         revenues = game.last_route_revenues
-        parts = ", ".join(f"{_kind(r.get('train', '?'))}-train {game.money(rev)}"
-                          for r, rev in zip(routes, revenues))
+        parts = ", ".join(
+            f"{_kind(r.get('train', '?'))}-train {game.money(rev)}"
+            for r, rev in zip(routes, revenues)
+        )
         return f"{who} runs for {game.money(sum(revenues))}" + (f" ({parts})." if parts else ".")
     if t == "dividend":
         return _dividend(game, who, action, flows)
@@ -178,7 +200,7 @@ def _buy_shares(game: Any, who: str, action: dict[str, Any], flows: Flows) -> st
     if source is not None and source not in (IPO, MARKET):
         flows.take(source)  # a share bought from another holder pays that holder
     where = f" from {source}" if source else ""
-    if action.get("entity_type") == "company":     # a private exchanged: its owner takes the share
+    if action.get("entity_type") == "company":  # a private exchanged: its owner takes the share
         taker = next((h for h, pct in moved.items() if pct > 0), who)
         return f"{taker} exchanges {who} for {_shares_text(action)}{where}."
     cost = f" for {game.money(paid)}" if paid else ""
@@ -217,8 +239,11 @@ def _dividend(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str:
     if action.get("kind") != "payout":
         flows.take(who, revenue)
         return f"{who} withholds {game.money(revenue)} (treasury now {game.money(corp.cash)})."
-    paid = [f"{name} {game.money(gain)}" + (" for the market's shares" if name == who else "")
-            for name, gain in flows.gains() if flows.take(name, gain)]
+    paid = [
+        f"{name} {game.money(gain)}" + (" for the market's shares" if name == who else "")
+        for name, gain in flows.gains()
+        if flows.take(name, gain)
+    ]
     to_whom = (": " + ", ".join(paid)) if paid else ""
     return f"{who} pays out {game.money(revenue)} ({game.money(revenue / 10)} a share){to_whom}."
 
@@ -232,15 +257,24 @@ def _buy_train(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str
     if source:
         flows.take(source, price)
     corp_paid = flows.spent(who)
-    president = game.corporation(who).owner if any(c.sym == who for c in game.corporations) else None
+    president = (
+        game.corporation(who).owner if any(c.sym == who for c in game.corporations) else None
+    )
     added = flows.spent(president.name) if president is not None else 0
-    split = f" ({who} {game.money(corp_paid)}, its president {president.name} adds {game.money(added)})" \
-        if added and president is not None else ""
+    split = (
+        f" ({who} {game.money(corp_paid)}, its president {president.name} adds {game.money(added)})"
+        if added and president is not None
+        else ""
+    )
     return f"{who} buys {whose} for {game.money(price)}{swap}{split}."
 
 
-SKIP_ANNOUNCED = {"track": "lay_tile", "token": "place_token", "route": "run_routes",
-                  "buy_train": "buy_train"}
+SKIP_ANNOUNCED = {
+    "track": "lay_tile",
+    "token": "place_token",
+    "route": "run_routes",
+    "buy_train": "buy_train",
+}
 
 
 def skip_sentence(game: Any, entity: Any, step: Any) -> str | None:
@@ -258,27 +292,39 @@ def skip_sentence(game: Any, entity: Any, step: Any) -> str | None:
 
 def status(game: Any) -> str:
     r = game.round
-    head = f"{game.full_name} — {r.name} {game.turn}" + (f".{r.round_num}" if r.name == "Operating Round" else "")
+    head = f"{game.full_name} — {r.name} {game.turn}" + (
+        f".{r.round_num}" if r.name == "Operating Round" else ""
+    )
     head += f", phase {game.phases.name}, bank {game.money(game.bank.cash)}"
     if game.finished:
-        scores = ", ".join(f"{game.player(pid).name} {game.money(v)}" for pid, v in
-                           sorted(game.result().items(), key=lambda kv: -kv[1]))
+        scores = ", ".join(
+            f"{game.player(pid).name} {game.money(v)}"
+            for pid, v in sorted(game.result().items(), key=lambda kv: -kv[1])
+        )
         return f"{head}\nGame over ({game.end_reason_text()}): {scores}"
     lines = [head]
     for info in game.turn_info():
         who = game.player(info.player).name if info.player is not None else "any player"
         acting = f"{who} for {info.acting_for}" if info.acting_for else who
-        lines.append(f"To act: {acting} — {info.step} ({'; '.join(info.facts)})"
-                     + (f". Compulsory: {info.compulsory}." if info.compulsory else ""))
+        lines.append(
+            f"To act: {acting} — {info.step} ({'; '.join(info.facts)})"
+            + (f". Compulsory: {info.compulsory}." if info.compulsory else "")
+        )
     bids = _bid_lines(game, r)
     if bids:
         lines.append("Bids: " + "; ".join(bids))
-    lines.append("Players: " + "; ".join(f"{p.name} {game.money(p.cash)}" for p in game.player_list))
+    lines.append(
+        "Players: " + "; ".join(f"{p.name} {game.money(p.cash)}" for p in game.player_list)
+    )
     floated = [c for c in game.operating_order()]
     if floated:
-        lines.append("Companies: " + "; ".join(
-            f"{c.sym} {game.money(c.share_price.price)} (cash {game.money(c.cash)}, trains {','.join(t.name for t in c.trains) or '-'})"
-            for c in floated))
+        lines.append(
+            "Companies: "
+            + "; ".join(
+                f"{c.sym} {game.money(c.share_price.price)} (cash {game.money(c.cash)}, trains {','.join(t.name for t in c.trains) or '-'})"
+                for c in floated
+            )
+        )
     return "\n".join(lines)
 
 
@@ -291,9 +337,17 @@ def _bid_lines(game: Any, round_: Any) -> list[str]:
         for key, entries in (getattr(step, "bids", None) or {}).items():
             if isinstance(entries, list) and entries:
                 ranked = sorted(entries, key=lambda e: -e[1])
-                lines.append(f"{key.sym} " + ", ".join(f"{p.name} {game.money(price)}" for p, price in ranked))
+                lines.append(
+                    f"{key.sym} "
+                    + ", ".join(f"{p.name} {game.money(price)}" for p, price in ranked)
+                )
             elif isinstance(entries, int) and entries > 0:
                 by_player.append((key, entries))
         if by_player:
-            lines.append(", ".join(f"{p.name} {game.money(price)}" for p, price in sorted(by_player, key=lambda e: -e[1])))
+            lines.append(
+                ", ".join(
+                    f"{p.name} {game.money(price)}"
+                    for p, price in sorted(by_player, key=lambda e: -e[1])
+                )
+            )
     return lines

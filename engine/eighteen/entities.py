@@ -1,4 +1,5 @@
 """The holders of money and paper in an 18xx game: bank, players, corporations, privates, shares."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -20,18 +21,18 @@ class Holder:
         self.shares: list[Share] = []
         self.percents: dict[Corporation, int] = {}  # kept by `take`/`give`: asked at every step
 
-    def take(self, share: "Share") -> None:
+    def take(self, share: Share) -> None:
         self.shares.append(share)
         self.percents[share.corp] = self.percents.get(share.corp, 0) + share.percent
 
-    def give(self, share: "Share") -> None:
+    def give(self, share: Share) -> None:
         self.shares.remove(share)
         self.percents[share.corp] -= share.percent
 
-    def shares_of(self, corp: "Corporation") -> list["Share"]:
+    def shares_of(self, corp: Corporation) -> list[Share]:
         return [s for s in self.shares if s.corp is corp]
 
-    def percent_of(self, corp: "Corporation") -> int:
+    def percent_of(self, corp: Corporation) -> int:
         return self.percents.get(corp, 0)
 
 
@@ -57,7 +58,7 @@ class Pool(Holder):
 
 @dataclass(eq=False)
 class Share:
-    corp: "Corporation"
+    corp: Corporation
     index: int
     percent: int
     president: bool
@@ -98,8 +99,15 @@ class Ability:
 class Company:
     """A private company."""
 
-    def __init__(self, sym: str, name: str, value: int, revenue: int, abilities: list[Ability],
-                 description: str = "") -> None:
+    def __init__(
+        self,
+        sym: str,
+        name: str,
+        value: int,
+        revenue: int,
+        abilities: list[Ability],
+        description: str = "",
+    ) -> None:
         self.sym = sym
         self.id = sym
         self.name = name
@@ -125,8 +133,16 @@ class Company:
 
 
 class Corporation(CashHolder):
-    def __init__(self, sym: str, name: str, home: str, home_city: int | None,
-                 token_costs: list[int], float_percent: int, share_percents: list[int]) -> None:
+    def __init__(
+        self,
+        sym: str,
+        name: str,
+        home: str,
+        home_city: int | None,
+        token_costs: list[int],
+        float_percent: int,
+        share_percents: list[int],
+    ) -> None:
         super().__init__(0)
         self.sym = sym
         self.id = sym

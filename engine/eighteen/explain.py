@@ -1,6 +1,7 @@
 """Why a move is refused, in the rules' words: when each kind of move is made (for one tried
 at another time), and why none of the legal moves is the one a player named (the steps say
 why for their own moves; see `Step.explain_choice`)."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -15,7 +16,7 @@ WHEN_DONE = {
     "par": "a company is parred (started) by a player in a stock round",
     "buy_shares": "shares are bought in stock rounds",
     "sell_shares": "shares are sold in stock rounds (and by a president raising money for a "
-                   "compulsory train)",
+    "compulsory train)",
     "lay_tile": "tiles are laid by a company in its operating turn, before its token",
     "place_token": "tokens are placed by a company in its operating turn, after its track",
     "run_routes": "trains run in a company's operating turn, after track and token",

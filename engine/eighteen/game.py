@@ -1,32 +1,50 @@
 """EighteenGame: the 18xx rules shared by 1830 and 1860; a title supplies data and small hooks."""
+
 from __future__ import annotations
 
-from typing import Any, ClassVar, Collection
+from collections.abc import Collection
+from typing import Any, ClassVar
 
 from engine.eighteen import explain, ledger
 from engine.eighteen import shares as sh
+from engine.eighteen.auction import AuctionRound, CompanyPendingPar, WaterfallAuction
 from engine.eighteen.choices import legal_actions
 from engine.eighteen.company_rules import CompanyRules
 from engine.eighteen.describe import describe_action, skip_sentence, status
-from engine.eighteen.snapshot import snapshot
-from engine.eighteen.auction import AuctionRound, CompanyPendingPar, WaterfallAuction
-from engine.eighteen.entities import (Ability, Bank, Company, Corporation, Player, Pool, Share,
-                                      spend)
-from engine.eighteen.market import (ABOVE_60_ZONES, MULTIPLE_BUY_ZONES, NO_CERT_LIMIT_ZONES,
-                                    SharePrice, StockMarket)
-from engine.eighteen.operating import (Bankrupt, BuyCompany, BuyTrain, DiscardTrain, Dividend,
-                                       Exchange, HomeToken, OperatingRound, Route, SpecialToken,
-                                       SpecialTrack, Token, Track)
+from engine.eighteen.entities import Ability, Bank, Company, Corporation, Player, Pool, Share, spend
+from engine.eighteen.market import (
+    ABOVE_60_ZONES,
+    MULTIPLE_BUY_ZONES,
+    NO_CERT_LIMIT_ZONES,
+    SharePrice,
+    StockMarket,
+)
+from engine.eighteen.operating import (
+    Bankrupt,
+    BuyCompany,
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    Exchange,
+    HomeToken,
+    OperatingRound,
+    Route,
+    SpecialToken,
+    SpecialTrack,
+    Token,
+    Track,
+)
+from engine.eighteen.preview import LayOption, lay_options
+from engine.eighteen.prompt import turn_info
+from engine.eighteen.reference import reference
 from engine.eighteen.rounds import Round
+from engine.eighteen.snapshot import snapshot
 from engine.eighteen.stock import BuySellParShares, StockRound
 from engine.eighteen.submissions import ACTION_FIELDS, controller
 from engine.eighteen.track_rules import TrackRules
 from engine.eighteen.train_rules import TrainRules
 from engine.eighteen.trains import Depot, Phase, Phases, Train
 from engine.errors import GameError, IllegalAction, InvalidAction
-from engine.eighteen.preview import LayOption, lay_options
-from engine.eighteen.prompt import turn_info
-from engine.eighteen.reference import reference
 from engine.game import Action, Choice, Game, PlayerId, TurnInfo
 
 
@@ -55,8 +73,17 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
     tile_lays: ClassVar[int] = 1
     # Action types that are bookkeeping for the 18xx.games client, not moves.
     PROGRAM_TYPES: ClassVar[frozenset[str]] = frozenset(
-        {"program_buy_shares", "program_share_pass", "program_disable", "program_independent_mines",
-         "program_merger_pass", "program_harzbahn_draft_pass", "program_auction_bid", "program_close_pass"})
+        {
+            "program_buy_shares",
+            "program_share_pass",
+            "program_disable",
+            "program_independent_mines",
+            "program_merger_pass",
+            "program_harzbahn_draft_pass",
+            "program_auction_bid",
+            "program_close_pass",
+        }
+    )
 
     # -- setup -----------------------------------------------------------------------------------
     def setup(self) -> None:
@@ -73,11 +100,28 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         self.cert_limit = d["certificate_limit"][str(n)]
         self.market = StockMarket(d["stock_market"]["grid"])
         self.corporations: list[Corporation] = [
-            Corporation(c["sym"], c["name"], c["home"], c.get("home_city_index"), list(c["token_costs"]),
-                        c["float_percent"], list(c["shares"])) for c in d["corporations"]]
+            Corporation(
+                c["sym"],
+                c["name"],
+                c["home"],
+                c.get("home_city_index"),
+                list(c["token_costs"]),
+                c["float_percent"],
+                list(c["shares"]),
+            )
+            for c in d["corporations"]
+        ]
         self.companies: list[Company] = [
-            Company(c["sym"], c["name"], c["value"], c["revenue"], self.company_abilities(c["sym"]),
-                    c.get("ability", "")) for c in d["private_companies"]]
+            Company(
+                c["sym"],
+                c["name"],
+                c["value"],
+                c["revenue"],
+                self.company_abilities(c["sym"]),
+                c.get("ability", ""),
+            )
+            for c in d["private_companies"]
+        ]
         self.depot = Depot(self.train_specs())
         self.phases = Phases(self.phase_specs())
         self.board = self.make_board()
@@ -89,7 +133,7 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         self.last_effect: dict[str, Any] | None = None
         self.last_step_description: str | None = None
         self.last_route_revenues: list[int] = []
-        self.events: list[str] = []   # what else happened during the last action, for the thread
+        self.events: list[str] = []  # what else happened during the last action, for the thread
         self.last_train_source: str | None = None
         self._token_cache: tuple[Any, dict[tuple[str, str], Any]] = (None, {})
         self.round: Round = self.new_auction_round()
@@ -108,6 +152,7 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
     def make_board(self) -> Any:
         from engine.eighteen.board import Board
         from engine.eighteen.board.layout import layout_of
+
         return Board(self.data, layout_of(self.data))
 
     @property
@@ -254,8 +299,10 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
             pars = ", ".join(str(p.price) for p in self.market.par_prices)
             raise InvalidAction(f"{ref!r} is not a par value; choose one of {pars}")
         if check_cash and cell.price * 2 > player.cash:
-            raise IllegalAction(f"{player.name} has {self.money(player.cash)}; parring at {self.money(cell.price)} costs "
-                                f"{self.money(cell.price * 2)}")
+            raise IllegalAction(
+                f"{player.name} has {self.money(player.cash)}; parring at {self.money(cell.price)} costs "
+                f"{self.money(cell.price * 2)}"
+            )
         return cell
 
     def do_par(self, player: Player, corp: Corporation, cell: SharePrice, *, free: bool) -> None:
@@ -307,7 +354,10 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         return self.market.operating_key(corp)
 
     def operating_order(self) -> list[Corporation]:
-        return sorted([c for c in self.corporations if c.floated and not c.closed], key=self.market.operating_key)
+        return sorted(
+            [c for c in self.corporations if c.floated and not c.closed],
+            key=self.market.operating_key,
+        )
 
     # -- rounds -------------------------------------------------------------------------------------
     def new_auction_round(self) -> Round:
@@ -317,9 +367,25 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         return StockRound(self, [DiscardTrain, Exchange, SpecialTrack, BuySellParShares])
 
     def new_operating_round(self, round_num: int) -> Round:
-        return OperatingRound(self, [Bankrupt, Exchange, SpecialTrack, SpecialToken, BuyCompany, HomeToken,
-                                     Track, Token, Route, Dividend, DiscardTrain, BuyTrain,
-                                     (BuyCompany, {"blocks": True})], round_num)
+        return OperatingRound(
+            self,
+            [
+                Bankrupt,
+                Exchange,
+                SpecialTrack,
+                SpecialToken,
+                BuyCompany,
+                HomeToken,
+                Track,
+                Token,
+                Route,
+                Dividend,
+                DiscardTrain,
+                BuyTrain,
+                (BuyCompany, {"blocks": True}),
+            ],
+            round_num,
+        )
 
     def reorder_players(self) -> None:
         live = [p for p in self.player_list if not p.bankrupt]
@@ -342,7 +408,11 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         else:
             self.reorder_players()
             self.round = self.new_stock_round()
-        label = f"{self.turn}.{self.round.round_num}" if isinstance(self.round, OperatingRound) else str(self.turn)
+        label = (
+            f"{self.turn}.{self.round.round_num}"
+            if isinstance(self.round, OperatingRound)
+            else str(self.turn)
+        )
         self.note(f"{self.round.name} {label} begins.")
         self.round.setup()
 
@@ -371,8 +441,11 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         self.finished_flag = True
         self.game_end_reason = reason
         ranking = sorted(self.player_list, key=lambda p: -self.player_value(p))
-        self.note(f"Game over ({self.end_reason_text()}): "
-                  + ", ".join(f"{p.name} {self.money(self.player_value(p))}" for p in ranking) + ".")
+        self.note(
+            f"Game over ({self.end_reason_text()}): "
+            + ", ".join(f"{p.name} {self.money(self.player_value(p))}" for p in ranking)
+            + "."
+        )
 
     # -- processing ---------------------------------------------------------------------------------
     def _apply(self, action: Action, *, story: bool = True) -> Action:
@@ -385,7 +458,9 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
             raise InvalidAction("undo and redo are handled by the game's history, not as moves")
         if atype in self.PROGRAM_TYPES:
             if not action.get("_imported"):
-                raise IllegalAction("railchat does not run programmed (auto) actions; act when pinged")
+                raise IllegalAction(
+                    "railchat does not run programmed (auto) actions; act when pinged"
+                )
         else:
             self.process_single(action)
         for auto in action.get("auto_actions") or []:
@@ -441,7 +516,11 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         p = controller(entity)
         if p is not None:
             return [p]
-        return [q for q in self.player_list if not q.bankrupt] if isinstance(entity, Corporation) else []
+        return (
+            [q for q in self.player_list if not q.bankrupt]
+            if isinstance(entity, Corporation)
+            else []
+        )
 
     def action_fields(self) -> dict[str, frozenset[str]]:
         return ACTION_FIELDS
@@ -452,14 +531,21 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
 
     def money(self, amount: Any) -> str:
         """An amount in the game's currency ($ by default, £ in 1860), as players write it."""
-        if not isinstance(amount, (int, float)):    # as a move typed it (shown, not computed)
+        if not isinstance(amount, (int, float)):  # as a move typed it (shown, not computed)
             return f"{self.CURRENCY}{amount}"
         sign = "-" if amount < 0 else ""
-        return f"{sign}{self.CURRENCY}{abs(amount):g}" if isinstance(amount, float) else f"{sign}{self.CURRENCY}{abs(amount)}"
+        return (
+            f"{sign}{self.CURRENCY}{abs(amount):g}"
+            if isinstance(amount, float)
+            else f"{sign}{self.CURRENCY}{abs(amount)}"
+        )
 
     def player_value(self, p: Player) -> int:
-        shares = sum(s.corp.share_price.price * s.percent // 10 for s in p.shares
-                     if s.corp.ipoed and s.corp.share_price)
+        shares = sum(
+            s.corp.share_price.price * s.percent // 10
+            for s in p.shares
+            if s.corp.ipoed and s.corp.share_price
+        )
         return p.cash + shares + sum(c.value for c in p.companies)
 
     def result(self) -> dict[PlayerId, int]:
@@ -505,7 +591,9 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
 
     def best_routes(self, corp: Corporation) -> tuple[int, list[dict[str, Any]]]:
         trains = {t.id: t.distance for t in corp.trains}
-        return self.board.best_routes(corp.sym, trains, phase_color=self.phases.current.offboard_color)
+        return self.board.best_routes(
+            corp.sym, trains, phase_color=self.phases.current.offboard_color
+        )
 
     def snapshot(self) -> dict[str, Any]:
         return snapshot(self)
@@ -524,7 +612,9 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
 
     def round_name(self) -> str:
         r = self.round
-        return f"{r.name} {self.turn}" + (f".{r.round_num}" if isinstance(r, OperatingRound) else "")
+        return f"{r.name} {self.turn}" + (
+            f".{r.round_num}" if isinstance(r, OperatingRound) else ""
+        )
 
     def changed_places(self) -> tuple[str, ...]:
         hex_id = (self.last_effect or {}).get("hex")
@@ -539,7 +629,7 @@ def _by_sym(items: list[Any], sym: Any, kind: str) -> Any:
     for item in items:
         if item.sym == sym:
             return item
-    for item in items:      # typed in another case ("NGSTL" for NGStL)
+    for item in items:  # typed in another case ("NGSTL" for NGStL)
         if isinstance(sym, str) and item.sym.casefold() == sym.casefold():
             return item
     known = ", ".join(i.sym for i in items)

@@ -4,6 +4,7 @@ An 18xx.games log keeps undone actions; `undo` removes the previous effective ac
 to `action_id`), `redo` restores the last undone group, and any other action forgets the undo
 history. `effective_actions` applies exactly those semantics.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,11 +36,19 @@ def effective_actions(actions: list[dict[str, Any]]) -> list[tuple[int, dict[str
                 else:
                     idx = next((j for j, b in enumerate(actions) if b.get("id") == target), None)
                     if idx is None:
-                        raise InvalidAction(f"undo at action {a.get('id')} names unknown action {target}")
+                        raise InvalidAction(
+                            f"undo at action {a.get('id')} names unknown action {target}"
+                        )
                     start = idx + 1
             else:
-                start = next((j for j in range(i - 1, -1, -1)
-                              if kept[j] is not None and kept[j].get("type") != "message"), 0)
+                start = next(
+                    (
+                        j
+                        for j in range(i - 1, -1, -1)
+                        if kept[j] is not None and kept[j].get("type") != "message"
+                    ),
+                    0,
+                )
             group = []
             for j in range(start, i):
                 if kept[j] is not None and kept[j].get("type") != "message":
@@ -70,8 +79,9 @@ def read_file(path: str | Path) -> dict[str, Any]:
     """A game file from disk, checked by `parse` (InvalidAction says what is wrong)."""
     size = Path(path).stat().st_size
     if size > MAX_FILE_BYTES:
-        raise InvalidAction(f"{path} is {size:,} bytes; game files of at most "
-                            f"{MAX_FILE_BYTES:,} bytes are read")
+        raise InvalidAction(
+            f"{path} is {size:,} bytes; game files of at most {MAX_FILE_BYTES:,} bytes are read"
+        )
     try:
         return parse(Path(path).read_bytes())
     except InvalidAction as exc:
@@ -81,8 +91,10 @@ def read_file(path: str | Path) -> dict[str, Any]:
 def parse(raw: bytes | str) -> dict[str, Any]:
     """The JSON text of a game file, checked whole before anything is replayed."""
     if len(raw) > MAX_FILE_BYTES:
-        raise InvalidAction(f"the file is {len(raw):,} bytes; game files of at most "
-                            f"{MAX_FILE_BYTES:,} bytes are read")
+        raise InvalidAction(
+            f"the file is {len(raw):,} bytes; game files of at most "
+            f"{MAX_FILE_BYTES:,} bytes are read"
+        )
     try:
         data = json.loads(raw)
     except RecursionError:
@@ -96,13 +108,18 @@ def parse(raw: bytes | str) -> dict[str, Any]:
 def check_file(data: Any) -> None:
     """Raise InvalidAction with one line naming the first part of `data` that is not the
     shape of an 18xx.games game file or is beyond the limits (size, nesting, counts)."""
-    if not isinstance(data, dict) or not isinstance(data.get("players"), list) \
-            or not isinstance(data.get("actions"), list):
-        raise InvalidAction("that is not an 18xx.games game file (it needs 'players' and "
-                            "'actions')")
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("players"), list)
+        or not isinstance(data.get("actions"), list)
+    ):
+        raise InvalidAction(
+            "that is not an 18xx.games game file (it needs 'players' and 'actions')"
+        )
     if len(data["actions"]) > MAX_ACTIONS:
-        raise InvalidAction(f"the file has {len(data['actions']):,} actions; at most "
-                            f"{MAX_ACTIONS:,} are read")
+        raise InvalidAction(
+            f"the file has {len(data['actions']):,} actions; at most {MAX_ACTIONS:,} are read"
+        )
     check_bounded(data, FILE, "the file")
     if not isinstance(data.get("title", ""), str):
         raise InvalidAction("the file's title is not a text")
@@ -119,12 +136,14 @@ def check_file(data: Any) -> None:
     if not players:
         raise InvalidAction("the file has no players")
     for n, p in enumerate(players, start=1):
-        if not isinstance(p, dict) or isinstance(p.get("id"), bool) \
-                or not isinstance(p.get("id"), (int, str)):
+        if (
+            not isinstance(p, dict)
+            or isinstance(p.get("id"), bool)
+            or not isinstance(p.get("id"), (int, str))
+        ):
             raise InvalidAction(f"player {n} of the file has no id (a number or a text)")
         if not isinstance(p.get("name", ""), str) or len(p.get("name", "")) > MAX_NAME:
-            raise InvalidAction(f"player {n}'s name is not a text of at most {MAX_NAME} "
-                                "characters")
+            raise InvalidAction(f"player {n}'s name is not a text of at most {MAX_NAME} characters")
     ids = [p["id"] for p in players]
     repeated = sorted({str(i) for i in ids if ids.count(i) > 1})
     if repeated:
@@ -134,7 +153,8 @@ def check_file(data: Any) -> None:
             raise InvalidAction(f"action #{n} of the file is not an object with a 'type'")
         autos = a.get("auto_actions") or []
         if not isinstance(autos, list) or not all(
-                isinstance(b, dict) and isinstance(b.get("type"), str) for b in autos):
+            isinstance(b, dict) and isinstance(b.get("type"), str) for b in autos
+        ):
             raise InvalidAction(f"action #{n}'s auto_actions are not objects with a 'type'")
 
 
@@ -157,12 +177,16 @@ def load(data: dict[str, Any], upto: int | None = None, on_state: Any = None) ->
     sees the game after each action, as it happens, so the game keeps what it needs to tell it."""
     game = new_game(data)
     loaded = LoadedGame(game, data)
-    todo = [(idx, action) for idx, action in effective_actions(data["actions"])
-            if upto is None or idx <= upto]
+    todo = [
+        (idx, action)
+        for idx, action in effective_actions(data["actions"])
+        if upto is None or idx <= upto
+    ]
     for idx, action in todo:
         try:
-            game.process(imported(action), atomic=False, story=on_state is not None,
-                         replay_length=len(todo))
+            game.process(
+                imported(action), atomic=False, story=on_state is not None, replay_length=len(todo)
+            )
         except GameError as exc:
             raise ReplayError(idx, action, str(exc)) from exc
         loaded.processed += 1
@@ -174,7 +198,9 @@ def load(data: dict[str, Any], upto: int | None = None, on_state: Any = None) ->
 
 class ReplayError(GameError):
     def __init__(self, index: int, action: dict[str, Any], reason: str) -> None:
-        super().__init__(f"action #{index} (id {action.get('id')}, {action.get('type')}) refused: {reason}")
+        super().__init__(
+            f"action #{index} (id {action.get('id')}, {action.get('type')}) refused: {reason}"
+        )
         self.index = index
         self.action = action
         self.reason = reason

@@ -7,6 +7,7 @@ sale proceeds, price before → after, dividends per holder, private income, tok
 costs, the president's part of a train. A movement no clause explains is still listed, so the
 story is complete even for rare cases (bankruptcy, closures).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -19,15 +20,15 @@ IPO, MARKET = "the IPO", "the market"
 
 @dataclass(frozen=True)
 class Ledger:
-    cash: dict[str, int]                      # players by name, corporations by symbol
+    cash: dict[str, int]  # players by name, corporations by symbol
     prices: dict[str, int | None]
     pars: dict[str, int | None]
     floated: frozenset[str]
-    holdings: dict[tuple[str, str], int]      # (holder, corporation) -> percent
+    holdings: dict[tuple[str, str], int]  # (holder, corporation) -> percent
     privates: dict[str, tuple[str | None, int]]  # open private -> (owner, revenue)
-    round: tuple[str, int, int]               # round name, turn, round number
-    runs: dict[str, tuple[int, int]]          # operating turns finished, and the last one's payout
-    currency: str = "$"                       # £ in 1860
+    round: tuple[str, int, int]  # round name, turn, round number
+    runs: dict[str, tuple[int, int]]  # operating turns finished, and the last one's payout
+    currency: str = "$"  # £ in 1860
 
 
 def take(game: Any) -> Ledger:
@@ -35,9 +36,12 @@ def take(game: Any) -> Ledger:
     cash = {p.name: p.cash for p in game.player_list}
     cash.update({c.sym: c.cash for c in game.corporations})
     holdings: dict[tuple[str, str], int] = {}
-    holders = [*((p, p.name) for p in game.player_list), *((c, IPO) for c in game.corporations),
-               (game.pool, MARKET)]
-    for holder, label in holders:       # each certificate once
+    holders = [
+        *((p, p.name) for p in game.player_list),
+        *((c, IPO) for c in game.corporations),
+        (game.pool, MARKET),
+    ]
+    for holder, label in holders:  # each certificate once
         for s in holder.shares:
             if label == IPO and s.corp is not holder:
                 continue
@@ -45,16 +49,23 @@ def take(game: Any) -> Ledger:
             holdings[key] = holdings.get(key, 0) + s.percent
     privates = {co.sym: (_owner(co.owner), co.revenue) for co in game.companies if not co.closed}
     r = game.round
-    return Ledger(cash=cash,
-                  prices={c.sym: c.share_price.price if c.share_price else None
-                          for c in game.corporations},
-                  pars={c.sym: c.par_price.price if c.par_price else None for c in game.corporations},
-                  floated=frozenset(c.sym for c in game.corporations if c.floated),
-                  holdings=holdings, privates=privates, round=(r.name, game.turn, r.round_num),
-                  runs={c.sym: (len(c.operating_history),
-                                c.operating_history[-1][2] if c.operating_history else 0)
-                        for c in game.corporations},
-                  currency=game.CURRENCY)
+    return Ledger(
+        cash=cash,
+        prices={c.sym: c.share_price.price if c.share_price else None for c in game.corporations},
+        pars={c.sym: c.par_price.price if c.par_price else None for c in game.corporations},
+        floated=frozenset(c.sym for c in game.corporations if c.floated),
+        holdings=holdings,
+        privates=privates,
+        round=(r.name, game.turn, r.round_num),
+        runs={
+            c.sym: (
+                len(c.operating_history),
+                c.operating_history[-1][2] if c.operating_history else 0,
+            )
+            for c in game.corporations
+        },
+        currency=game.CURRENCY,
+    )
 
 
 def _owner(entity: Any) -> str | None:
@@ -94,14 +105,16 @@ class Flows:
 
     def gains(self, exclude: str | None = None) -> list[tuple[str, int]]:
         """Untold increases, in table order (players, then corporations)."""
-        return [(n, self.untold(n)) for n in self.after.cash
-                if n != exclude and self.untold(n) > 0]
+        return [(n, self.untold(n)) for n in self.after.cash if n != exclude and self.untold(n) > 0]
 
     def moved_shares(self, corp: str) -> dict[str, int]:
         """Percent of `corp` each holder gained (negative: gave up)."""
         keys = {k for k in (*self.before.holdings, *self.after.holdings) if k[1] == corp}
-        return {h: self.after.holdings.get((h, c), 0) - self.before.holdings.get((h, c), 0)
-                for h, c in keys if self.after.holdings.get((h, c), 0) != self.before.holdings.get((h, c), 0)}
+        return {
+            h: self.after.holdings.get((h, c), 0) - self.before.holdings.get((h, c), 0)
+            for h, c in keys
+            if self.after.holdings.get((h, c), 0) != self.before.holdings.get((h, c), 0)
+        }
 
     # -- what every action may set off ---------------------------------------------------------
     def floats(self) -> None:
@@ -119,9 +132,14 @@ class Flows:
     def idle_runs(self, dividend_by: str | None, told: str = "") -> str | None:
         """Corporations whose turn ended with no revenue (no train or no route): nothing paid
         (unless `told` already says they skipped their run)."""
-        idle = [sym for sym, (n, paid) in self.after.runs.items()
-                if n > self.before.runs.get(sym, (0, 0))[0] and not paid and sym != dividend_by
-                and f"{sym} skips Run Routes" not in told]
+        idle = [
+            sym
+            for sym, (n, paid) in self.after.runs.items()
+            if n > self.before.runs.get(sym, (0, 0))[0]
+            and not paid
+            and sym != dividend_by
+            and f"{sym} skips Run Routes" not in told
+        ]
         if not idle:
             return None
         return f"{' and '.join(idle)} {'has' if len(idle) == 1 else 'have'} no revenue this turn."
@@ -132,26 +150,39 @@ class Flows:
         for sym, (owner, revenue) in self.after.privates.items():
             if owner is not None and revenue:
                 due.setdefault(owner, []).append((sym, revenue))
-        began_or = self.after.round != self.before.round and self.after.round[0] == "Operating Round"
-        matches = bool(due) and all(self.untold(o) == sum(r for _, r in items) for o, items in due.items())
+        began_or = (
+            self.after.round != self.before.round and self.after.round[0] == "Operating Round"
+        )
+        matches = bool(due) and all(
+            self.untold(o) == sum(r for _, r in items) for o, items in due.items()
+        )
         if not due or not (began_or or matches):
             return None
         parts = []
         for owner, items in due.items():
             total = self.take(owner, sum(r for _, r in items))
             which = ", ".join(f"{s} {self.money(r)}" for s, r in items)
-            parts.append(f"{owner} {self.money(total)}" + (f" ({which})" if len(items) > 1 else f" from {items[0][0]}"))
+            parts.append(
+                f"{owner} {self.money(total)}"
+                + (f" ({which})" if len(items) > 1 else f" from {items[0][0]}")
+            )
         return "Private income: " + "; ".join(parts) + "."
 
     def price_moves(self) -> str | None:
-        moves = [f"{sym} {self.money(old)} → {self.money(new)}" for sym, old in self.before.prices.items()
-                 if old is not None and (new := self.after.prices.get(sym)) is not None and new != old]
+        moves = [
+            f"{sym} {self.money(old)} → {self.money(new)}"
+            for sym, old in self.before.prices.items()
+            if old is not None and (new := self.after.prices.get(sym)) is not None and new != old
+        ]
         if not moves:
             return None
         return ("Share price: " if len(moves) == 1 else "Share prices: ") + ", ".join(moves) + "."
 
     def rest(self) -> str | None:
         """Every cash change no clause told, so the story adds up."""
-        parts = [f"{name} {'+' if d > 0 else '-'}{self.money(abs(d))} (now {self.money(self.after.cash[name])})"
-                 for name in self.after.cash if (d := self.untold(name))]
+        parts = [
+            f"{name} {'+' if d > 0 else '-'}{self.money(abs(d))} (now {self.money(self.after.cash[name])})"
+            for name in self.after.cash
+            if (d := self.untold(name))
+        ]
         return ("Cash also moved: " + ", ".join(parts) + ".") if parts else None

@@ -1,4 +1,5 @@
 """The 2-D stock market: cells with zones, company markers stacked per cell, and movement."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -55,14 +56,14 @@ class StockMarket:
         pars = [p for row in self.grid for p in row if p and p.can_par]
         self.par_prices = sorted(pars, key=lambda p: (p.price, p.col, p.row), reverse=True)
 
-    def stack(self, sp: SharePrice) -> list["Corporation"]:
+    def stack(self, sp: SharePrice) -> list[Corporation]:
         """The markers on a cell, the one that operates first first (read only)."""
         return self.stacks.get(sp.coordinates, [])
 
-    def _place(self, corp: "Corporation", sp: SharePrice) -> None:
+    def _place(self, corp: Corporation, sp: SharePrice) -> None:
         self.stacks.setdefault(sp.coordinates, []).append(corp)
 
-    def _lift(self, corp: "Corporation", sp: SharePrice) -> None:
+    def _lift(self, corp: Corporation, sp: SharePrice) -> None:
         stack = self.stacks.get(sp.coordinates)
         if stack and corp in stack:
             stack.remove(corp)
@@ -103,7 +104,7 @@ class StockMarket:
             return self._up(r, c)
         return (r, c + 1)
 
-    def _move(self, corp: "Corporation", target: tuple[int, int]) -> None:
+    def _move(self, corp: Corporation, target: tuple[int, int]) -> None:
         sp = self.cell(*target)
         if sp is None or sp is corp.share_price:
             return
@@ -112,28 +113,28 @@ class StockMarket:
         corp.share_price = sp
         self._place(corp, sp)
 
-    def move_right(self, corp: "Corporation") -> None:
+    def move_right(self, corp: Corporation) -> None:
         self._move(corp, self._right(*corp.share_price.coordinates))  # type: ignore[union-attr]
 
-    def move_left(self, corp: "Corporation") -> None:
+    def move_left(self, corp: Corporation) -> None:
         self._move(corp, self._left(*corp.share_price.coordinates))  # type: ignore[union-attr]
 
-    def move_up(self, corp: "Corporation") -> None:
+    def move_up(self, corp: Corporation) -> None:
         self._move(corp, self._up(*corp.share_price.coordinates))  # type: ignore[union-attr]
 
-    def move_down(self, corp: "Corporation") -> None:
+    def move_down(self, corp: Corporation) -> None:
         self._move(corp, self._down(*corp.share_price.coordinates))  # type: ignore[union-attr]
 
-    def set_par(self, corp: "Corporation", sp: SharePrice) -> None:
+    def set_par(self, corp: Corporation, sp: SharePrice) -> None:
         self._place(corp, sp)
         corp.share_price = sp
         corp.par_price = sp
 
-    def remove(self, corp: "Corporation") -> None:
+    def remove(self, corp: Corporation) -> None:
         if corp.share_price:
             self._lift(corp, corp.share_price)
 
-    def operating_key(self, corp: "Corporation") -> tuple:
+    def operating_key(self, corp: Corporation) -> tuple:
         """Operating order: higher price, then further right, then higher row, then top of stack."""
         sp = corp.share_price
         assert sp is not None

@@ -1,5 +1,6 @@
 """The operating round: each floated corporation in share-price order lays track, places a token,
 runs trains, pays or withholds, and buys trains; privates' powers act between and within turns."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -44,7 +45,11 @@ class Exchange(Step):
     blocks = False
 
     def actions(self, entity: Any) -> list[str]:
-        return ["buy_shares"] if isinstance(entity, Company) and self.game.exchange_targets(entity) else []
+        return (
+            ["buy_shares"]
+            if isinstance(entity, Company) and self.game.exchange_targets(entity)
+            else []
+        )
 
     def process_buy_shares(self, action: dict[str, Any], company: Company) -> None:
         shares = self.game.shares_from_action(action)
@@ -80,13 +85,19 @@ class SpecialTrack(Step):
         hex_id, tile_id, rotation = self.game.lay_fields(action)
         tile_name = tile_id.split("-")[0]
         if hex_id not in ability.get("hexes", []):
-            raise IllegalAction(f"{company.name} can only lay track on {', '.join(ability.get('hexes'))}")
+            raise IllegalAction(
+                f"{company.name} can only lay track on {', '.join(ability.get('hexes'))}"
+            )
         if tile_name not in ability.get("tiles", []):
-            raise IllegalAction(f"{company.name} can only lay tile {', '.join(ability.get('tiles'))}")
+            raise IllegalAction(
+                f"{company.name} can only lay tile {', '.join(ability.get('tiles'))}"
+            )
         if ability.type == "teleport":
             if self.round.num_laid_track >= self.game.tile_lays:
-                raise IllegalAction(f"{corp.sym} has already laid its track this turn (a "
-                                    "company lays track once in its operating turn)")
+                raise IllegalAction(
+                    f"{corp.sym} has already laid its track this turn (a "
+                    "company lays track once in its operating turn)"
+                )
             self.game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=False)
             self.round.num_laid_track += 1
             if corp.next_token_cost is None:
@@ -123,8 +134,10 @@ class SpecialToken(Step):
         ability = company.ability("teleport")
         hex_id, city = self.game.token_fields(action)
         if ability is None or hex_id not in ability.get("hexes", []):
-            raise IllegalAction(f"{company.name} can only place a token on "
-                                f"{', '.join(ability.get('hexes', [])) if ability else 'its hex'}")
+            raise IllegalAction(
+                f"{company.name} can only place a token on "
+                f"{', '.join(ability.get('hexes', [])) if ability else 'its hex'}"
+            )
         # The teleport station is the corporation's next token, free, and its token of the turn.
         self.game.place_token(corp, hex_id, city, action.get("slot"), cost=0, need_connection=False)
         self.round.tokened = True
@@ -151,8 +164,12 @@ class BuyCompany(Step):
     def actions(self, entity: Any) -> list[str]:
         if self.can_buy_company(entity):
             return ["buy_company", "pass"] if self.blocks else ["buy_company"]
-        if self.blocks and isinstance(entity, Corporation) and entity is self.current_entity() \
-                and self.game.operator_has_usable_ability(entity):
+        if (
+            self.blocks
+            and isinstance(entity, Corporation)
+            and entity is self.current_entity()
+            and self.game.operator_has_usable_ability(entity)
+        ):
             return ["pass"]
         return []
 
@@ -171,9 +188,11 @@ class BuyCompany(Step):
         price = _int_field(action, "price")
         lo, hi = self.game.company_min_price(company), self.game.company_max_price(company)
         if not lo <= price <= hi:
-            raise IllegalAction(f"a company buys a private for a price agreed with its owner "
-                                f"within the title's range: {company.name} (face value "
-                                f"{self.game.money(company.value)}) for between {self.game.money(lo)} and {self.game.money(hi)}")
+            raise IllegalAction(
+                f"a company buys a private for a price agreed with its owner "
+                f"within the title's range: {company.name} (face value "
+                f"{self.game.money(company.value)}) for between {self.game.money(lo)} and {self.game.money(hi)}"
+            )
         seller = company.owner
         assert isinstance(seller, Player)
         self.game.transfer_company(company, corp, price, seller)
@@ -201,8 +220,15 @@ class HomeToken(Step):
         got_hex, city = self.game.token_fields(action)
         if got_hex != hex_id:
             raise IllegalAction(f"{corp.sym}'s token must go back on {hex_id}")
-        self.game.place_token(corp, hex_id, city, action.get("slot"), cost=0, need_connection=False,
-                              position=pending.get("position"))
+        self.game.place_token(
+            corp,
+            hex_id,
+            city,
+            action.get("slot"),
+            cost=0,
+            need_connection=False,
+            position=pending.get("position"),
+        )
         self.round.pending_tokens.pop(0)
 
 
@@ -212,8 +238,10 @@ class Track(Step):
 
     def explain(self, entity: Any, action_type: str) -> str | None:
         if action_type == "lay_tile" and isinstance(entity, Corporation):
-            return (f"{entity.sym} has already laid its track this turn (a company lays track "
-                    "once in its operating turn)")
+            return (
+                f"{entity.sym} has already laid its track this turn (a company lays track "
+                "once in its operating turn)"
+            )
         return None
 
     def actions(self, entity: Any) -> list[str]:
@@ -252,16 +280,24 @@ class Token(Step):
 
     def can_place_token(self, corp: Corporation) -> bool:
         cost = corp.next_token_cost
-        return (not self.round.tokened and cost is not None and cost <= corp.cash
-                and self.game.can_place_token_somewhere(corp))
+        return (
+            not self.round.tokened
+            and cost is not None
+            and cost <= corp.cash
+            and self.game.can_place_token_somewhere(corp)
+        )
 
     def process_place_token(self, action: dict[str, Any], corp: Corporation) -> None:
         hex_id, city = self.game.token_fields(action)
         cost = corp.next_token_cost
         assert cost is not None
         if cost > corp.cash:
-            raise IllegalAction(f"{corp.sym} has {self.game.money(corp.cash)} and its next token costs {self.game.money(cost)}")
-        self.game.place_token(corp, hex_id, city, action.get("slot"), cost=cost, need_connection=True)
+            raise IllegalAction(
+                f"{corp.sym} has {self.game.money(corp.cash)} and its next token costs {self.game.money(cost)}"
+            )
+        self.game.place_token(
+            corp, hex_id, city, action.get("slot"), cost=cost, need_connection=True
+        )
         self.round.tokened = True
         self.pass_()
 
@@ -304,8 +340,9 @@ class Dividend(Step):
 
     def pay(self, corp: Corporation, kind: str) -> None:
         revenue = self.round.revenue
-        corp.operating_history.append((self.game.turn, self.round.round_num,
-                                       revenue if kind == "payout" else 0))
+        corp.operating_history.append(
+            (self.game.turn, self.round.round_num, revenue if kind == "payout" else 0)
+        )
         corp.last_revenue = revenue
         corp.last_payout = kind
         for t in corp.trains:
@@ -374,8 +411,11 @@ class BuyTrain(Step):
         return []
 
     def explain(self, entity: Any, action_type: str) -> str | None:
-        if action_type == "pass" and isinstance(entity, Corporation) \
-                and self.game.must_buy_train(entity):
+        if (
+            action_type == "pass"
+            and isinstance(entity, Corporation)
+            and self.game.must_buy_train(entity)
+        ):
             return self.compulsory(entity)
         if action_type == "buy_train" and isinstance(entity, Corporation):
             if not self.room(entity):
@@ -386,13 +426,17 @@ class BuyTrain(Step):
     def compulsory(self, corp: Corporation) -> str:
         """The rule that makes a company buy a train now, and how it pays for one."""
         cheapest = min(self.game.depot.available(self.game.phases), key=lambda t: t.price)
-        text = (f"a train is compulsory: {corp.sym} owns no train and has a route, so it must "
-                f"buy one before its turn ends (from the bank the cheapest is a {cheapest.name}-"
-                f"train for {self.game.money(cheapest.price)})")
+        text = (
+            f"a train is compulsory: {corp.sym} owns no train and has a route, so it must "
+            f"buy one before its turn ends (from the bank the cheapest is a {cheapest.name}-"
+            f"train for {self.game.money(cheapest.price)})"
+        )
         if corp.cash < cheapest.price:
-            text += (f". {corp.sym} has {self.game.money(corp.cash)}: its president pays the other "
-                     f"{self.game.money(cheapest.price - corp.cash)}, and if short of that too, must first sell "
-                     "shares to raise it (emergency money raising)")
+            text += (
+                f". {corp.sym} has {self.game.money(corp.cash)}: its president pays the other "
+                f"{self.game.money(cheapest.price - corp.cash)}, and if short of that too, must first sell "
+                "shares to raise it (emergency money raising)"
+            )
         return text
 
     def explain_choice(self, entity: Any, action_type: str, words: set[str]) -> str | None:
@@ -408,15 +452,19 @@ class BuyTrain(Step):
             price = min(t.price for t in available if t.name == name)
             if not self.room(entity):
                 return f"{entity.sym} is at its train limit ({self.game.train_limit})"
-            return (f"a {name}-train costs {self.game.money(price)} and {entity.sym} has {self.game.money(entity.cash)}; only a "
-                    "company that must buy a train may have its president pay part")
+            return (
+                f"a {name}-train costs {self.game.money(price)} and {entity.sym} has {self.game.money(entity.cash)}; only a "
+                "company that must buy a train may have its president pay part"
+            )
         upcoming = [t for t in self.game.depot.upcoming if t.name == name]
         if not upcoming:
             return f"the bank has no {name}-train left"
         first = self.game.depot.upcoming[0]
         left = sum(1 for t in self.game.depot.upcoming if t.name == first.name)
-        return (f"no {name}-train is for sale yet: the bank sells its trains in order, and "
-                f"{left} {first.name}-train{'s' if left > 1 else ''} must be bought first")
+        return (
+            f"no {name}-train is for sale yet: the bank sells its trains in order, and "
+            f"{left} {first.name}-train{'s' if left > 1 else ''} must be bought first"
+        )
 
     def room(self, corp: Corporation) -> bool:
         return len(corp.trains) < self.game.train_limit
@@ -454,27 +502,37 @@ class BuyTrain(Step):
         else:
             lo, hi = self.spend_range(corp, train)
             if lo > hi:
-                raise IllegalAction(f"{corp.sym} cannot buy {train.owner.sym}'s {train.name}-train now: after "
-                                    f"the shares sold this turn it would have to pay at least {self.game.money(lo)}, "
-                                    f"more than the {self.game.money(hi)} it may pay for it")
+                raise IllegalAction(
+                    f"{corp.sym} cannot buy {train.owner.sym}'s {train.name}-train now: after "
+                    f"the shares sold this turn it would have to pay at least {self.game.money(lo)}, "
+                    f"more than the {self.game.money(hi)} it may pay for it"
+                )
             if not lo <= price <= hi:
-                raise IllegalAction(f"{corp.sym} may only spend between {self.game.money(lo)} and {self.game.money(hi)} on "
-                                    f"{train.owner.sym}'s {train.name} train")
+                raise IllegalAction(
+                    f"{corp.sym} may only spend between {self.game.money(lo)} and {self.game.money(hi)} on "
+                    f"{train.owner.sym}'s {train.name} train"
+                )
         remaining = price - corp.cash
         if remaining > 0:
             if not must_buy:
-                raise IllegalAction(f"{corp.sym} has {self.game.money(corp.cash)} and cannot pay {self.game.money(price)}")
+                raise IllegalAction(
+                    f"{corp.sym} has {self.game.money(corp.cash)} and cannot pay {self.game.money(price)}"
+                )
             if exchange is not None:
                 raise IllegalAction("the president cannot contribute when trading in a train")
             cheapest = min(depot_trains, key=lambda t: t.price)
             if from_depot and train.price > cheapest.price:
-                raise IllegalAction(f"{corp.sym} must buy the cheapest train from the bank (a "
-                                    f"{cheapest.name} for {self.game.money(cheapest.price)}) when its president pays part")
+                raise IllegalAction(
+                    f"{corp.sym} must buy the cheapest train from the bank (a "
+                    f"{cheapest.name} for {self.game.money(cheapest.price)}) when its president pays part"
+                )
             president = corp.owner
             assert president is not None
             if president.cash < remaining:
-                raise IllegalAction(f"{president.name} must raise {self.game.money(remaining - president.cash)} more "
-                                    f"(sell shares) before {corp.sym} can buy this train")
+                raise IllegalAction(
+                    f"{president.name} must raise {self.game.money(remaining - president.cash)} more "
+                    f"(sell shares) before {corp.sym} can buy this train"
+                )
             spend(president, corp, remaining)
         if exchange is not None:
             game.depot.reclaim(exchange)
@@ -500,23 +558,35 @@ class BuyTrain(Step):
         shares, percent = game.sale_from_action(action, player)
         corp = shares[0].corp
         if not game.must_buy_train(corp_buying):
-            raise IllegalAction(f"{corp_buying.sym} does not have to buy a train; shares are sold in stock rounds")
+            raise IllegalAction(
+                f"{corp_buying.sym} does not have to buy a train; shares are sold in stock rounds"
+            )
         if not sh.fits_pool(game, corp, percent):
-            raise IllegalAction(f"the market may hold at most {game.market_share_limit}% of {corp.sym}")
+            raise IllegalAction(
+                f"the market may hold at most {game.market_share_limit}% of {corp.sym}"
+            )
         if not sh.can_dump(game, player, corp, shares, percent):
-            raise IllegalAction(f"{player.name} cannot sell the {corp.sym} president's certificate: "
-                                f"it is sold only when another player holds "
-                                f"{game.presidents_percent}% to take the presidency")
+            raise IllegalAction(
+                f"{player.name} cannot sell the {corp.sym} president's certificate: "
+                f"it is sold only when another player holds "
+                f"{game.presidents_percent}% to take the presidency"
+            )
         if corp is corp_buying and corp.owner is player:
-            others = max((p.percent_of(corp) for p in game.player_list if p is not player), default=0)
+            others = max(
+                (p.percent_of(corp) for p in game.player_list if p is not player), default=0
+            )
             if player.percent_of(corp) - percent < others:
-                raise IllegalAction(f"{player.name} may not give up the presidency of {corp.sym} "
-                                    f"to raise money for its train")
+                raise IllegalAction(
+                    f"{player.name} may not give up the presidency of {corp.sym} "
+                    f"to raise money for its train"
+                )
         needed = game.depot.min_price(game.phases) - (player.cash + corp_buying.cash)
         price = sh.bundle_price(shares, percent, corp)
         per_share = price * 10 // percent
         if price - per_share >= needed:
-            raise IllegalAction(f"{player.name} may not sell more than needed: {self.game.money(needed)} is missing")
+            raise IllegalAction(
+                f"{player.name} may not sell more than needed: {self.game.money(needed)} is missing"
+            )
         self.last_share_sold_price = per_share
         sh.sell(game, player, shares, percent)
         self.round.recalculate_order()
@@ -592,7 +662,7 @@ class OperatingRound(Round):
 
     def recalculate_order(self) -> None:
         done = self.entities[: self.entity_index + 1]
-        rest = self.entities[self.entity_index + 1:]
+        rest = self.entities[self.entity_index + 1 :]
         self.entities = done + [c for c in self.game.operating_order() if c in rest]
 
     def force_next_entity(self) -> None:

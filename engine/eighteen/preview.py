@@ -4,6 +4,7 @@ For a hex (and optionally a tile) the legal lays a player may make now, each wit
 it would lead to (laid on the game itself and taken back, so tokens move to the right city of an
 upgrade exactly as the rules move them) and its exits in words.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,8 +22,8 @@ class LayOption:
     action: dict[str, Any]
     tile: str
     rotation: int
-    words: str                 # where the track leads, e.g. "W toward H8, E toward Altoona (H12)"
-    snapshot: dict[str, Any]   # the position with this tile laid
+    words: str  # where the track leads, e.g. "W toward H8, E toward Altoona (H12)"
+    snapshot: dict[str, Any]  # the position with this tile laid
 
 
 def tile_name(tile_id: Any) -> str:
@@ -30,7 +31,9 @@ def tile_name(tile_id: Any) -> str:
     return str(tile_id).rsplit("-", 1)[0]
 
 
-def lay_options(game: "EighteenGame", pid: Any, hex_id: str, tile: str | None = None) -> list[LayOption]:
+def lay_options(
+    game: EighteenGame, pid: Any, hex_id: str, tile: str | None = None
+) -> list[LayOption]:
     """Every lay `pid` may make now on `hex_id` (of `tile` when given), in the engine's order."""
     out: list[LayOption] = []
     seen: set[tuple[str, str]] = set()

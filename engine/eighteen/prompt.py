@@ -1,5 +1,6 @@
 """What a turn prompt tells the player who must act: for whom, in which step, with what cash and
 trains, and what the rules make compulsory now."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ def _player_of(entity: Any) -> Player | None:
     return owner if isinstance(owner, Player) else None
 
 
-def turn_info(game: "EighteenGame") -> list[TurnInfo]:
+def turn_info(game: EighteenGame) -> list[TurnInfo]:
     if game.finished:
         return []
     step = game.round.active_step()
@@ -29,20 +30,41 @@ def turn_info(game: "EighteenGame") -> list[TurnInfo]:
     for entity in game.active_entities():
         player = _player_of(entity)
         if isinstance(entity, Corporation):
-            out.append(TurnInfo(player.id if player else None, entity.sym, description,
-                                _corporation_facts(game, entity, player),
-                                _corporation_duty(game, entity, step)))
+            out.append(
+                TurnInfo(
+                    player.id if player else None,
+                    entity.sym,
+                    description,
+                    _corporation_facts(game, entity, player),
+                    _corporation_duty(game, entity, step),
+                )
+            )
         elif isinstance(entity, Company):
-            out.append(TurnInfo(player.id if player else None, entity.sym, description,
-                                (f"{entity.name}",), None))
+            out.append(
+                TurnInfo(
+                    player.id if player else None,
+                    entity.sym,
+                    description,
+                    (f"{entity.name}",),
+                    None,
+                )
+            )
         elif isinstance(entity, Player):
-            out.append(TurnInfo(entity.id, None, description, _player_facts(game, entity),
-                                _player_duty(game, entity, step)))
+            out.append(
+                TurnInfo(
+                    entity.id,
+                    None,
+                    description,
+                    _player_facts(game, entity),
+                    _player_duty(game, entity, step),
+                )
+            )
     return out
 
 
-def _corporation_facts(game: "EighteenGame", corp: Corporation,
-                       president: Player | None) -> tuple[str, ...]:
+def _corporation_facts(
+    game: EighteenGame, corp: Corporation, president: Player | None
+) -> tuple[str, ...]:
     trains = ", ".join(t.name for t in corp.trains) or "none"
     facts = [f"treasury {game.money(corp.cash)}", f"trains {trains} (limit {game.train_limit})"]
     if corp.next_token_cost is not None:
@@ -52,7 +74,7 @@ def _corporation_facts(game: "EighteenGame", corp: Corporation,
     return tuple(facts)
 
 
-def _corporation_duty(game: "EighteenGame", corp: Corporation, step: Any) -> str | None:
+def _corporation_duty(game: EighteenGame, corp: Corporation, step: Any) -> str | None:
     if step is None:
         return None
     if step.description == "Buy Trains" and game.must_buy_train(corp):
@@ -72,11 +94,14 @@ def _corporation_duty(game: "EighteenGame", corp: Corporation, step: Any) -> str
     return None
 
 
-def _player_facts(game: "EighteenGame", player: Player) -> tuple[str, ...]:
-    return (f"cash {game.money(player.cash)}", f"certificates {game.num_certs(player)}/{game.cert_limit}")
+def _player_facts(game: EighteenGame, player: Player) -> tuple[str, ...]:
+    return (
+        f"cash {game.money(player.cash)}",
+        f"certificates {game.num_certs(player)}/{game.cert_limit}",
+    )
 
 
-def _player_duty(game: "EighteenGame", player: Player, step: Any) -> str | None:
+def _player_duty(game: EighteenGame, player: Player, step: Any) -> str | None:
     must_sell = getattr(step, "must_sell", None)
     if callable(must_sell) and must_sell(player):
         return f"{player.name} must sell: over the certificate limit or a holding limit"

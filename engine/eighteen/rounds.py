@@ -1,5 +1,6 @@
 """Rounds made of steps, as in 18xx.games: each action goes to the first active step that lists
 its type; a blocking step that cannot take it refuses it; steps with nothing to do are skipped."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -16,7 +17,7 @@ class Step:
     # The name private powers use for this part of a turn ('track', ...); None for the others.
     time_name: str | None = None
 
-    def __init__(self, game: "EighteenGame", round_: "Round", **opts: Any) -> None:
+    def __init__(self, game: EighteenGame, round_: Round, **opts: Any) -> None:
         self.game = game
         self.round = round_
         self.opts = opts
@@ -96,7 +97,7 @@ class Step:
 class Round:
     name = "Round"
 
-    def __init__(self, game: "EighteenGame", step_classes: list[Any], round_num: int = 1) -> None:
+    def __init__(self, game: EighteenGame, step_classes: list[Any], round_num: int = 1) -> None:
         self.game = game
         # Which step blocks, as found by the last skip_steps; valid until the state next changes
         # (asking every step what it allows is the costly part of processing an action).
@@ -109,7 +110,7 @@ class Round:
         self.entities: list[Any] = self.select_entities()
         self.steps: list[Step] = []
         for spec in step_classes:
-            cls, opts = (spec if isinstance(spec, tuple) else (spec, {}))
+            cls, opts = spec if isinstance(spec, tuple) else (spec, {})
             step = cls(game, self, **opts)
             step.setup()
             self.steps.append(step)
@@ -171,17 +172,22 @@ class Round:
                 acting = self.active_entities()
                 if acting and entity not in acting:
                     names = ", ".join(self.game.entity_name(e) for e in acting)
-                    raise NotYourTurn(f"it is not {who}'s turn: {names} must act ({step.description})")
+                    raise NotYourTurn(
+                        f"it is not {who}'s turn: {names} must act ({step.description})"
+                    )
                 reason = step.explain(entity, action_type)
                 if reason:
                     raise IllegalAction(f"{who} cannot {action_type.replace('_', ' ')}: {reason}")
                 allowed = ", ".join(step.actions(entity)) or "nothing"
-                raise IllegalAction(f"{who} cannot {action_type.replace('_', ' ')} now: "
-                                    f"the current step is {step.description} (allowed: {allowed})")
+                raise IllegalAction(
+                    f"{who} cannot {action_type.replace('_', ' ')} now: "
+                    f"the current step is {step.description} (allowed: {allowed})"
+                )
             if can:
                 return step
-        raise IllegalAction(f"{self.game.entity_name(entity)} cannot "
-                            f"{action_type.replace('_', ' ')} now")
+        raise IllegalAction(
+            f"{self.game.entity_name(entity)} cannot {action_type.replace('_', ' ')} now"
+        )
 
     def process_action(self, action: dict[str, Any], entity: Any) -> None:
         step = self.step_for(entity, action["type"])

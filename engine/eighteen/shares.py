@@ -1,4 +1,5 @@
 """Moving certificates: buying, selling, and the presidency changes they cause (18xx.games order)."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -23,9 +24,17 @@ def bundle_price(shares: list[Share], percent: int, corp: Corporation) -> int:
     return cell.price * percent // 10
 
 
-def transfer(game: "EighteenGame", shares: list[Share], percent: int, to: Holder, *,
-             spender: CashHolder | None = None, receiver: CashHolder | None = None,
-             price: int = 0, allow_president_change: bool = True) -> None:
+def transfer(
+    game: EighteenGame,
+    shares: list[Share],
+    percent: int,
+    to: Holder,
+    *,
+    spender: CashHolder | None = None,
+    receiver: CashHolder | None = None,
+    price: int = 0,
+    allow_president_change: bool = True,
+) -> None:
     corp = shares[0].corp
     owner = shares[0].owner
     previous_president = corp.owner
@@ -50,13 +59,15 @@ def transfer(game: "EighteenGame", shares: list[Share], percent: int, to: Holder
     bundle_has_pres = any(s.president for s in shares)
     if game.president_sales_to_market:
         if bundle_has_pres and to is game.pool and max_pct < game.presidents_percent:
-            corp.owner = None       # nobody can take over: the company has no director
-            game.note(f"{corp.sym}'s director's certificate is in the market: {corp.sym} has no director.")
+            corp.owner = None  # nobody can take over: the company has no director
+            game.note(
+                f"{corp.sym}'s director's certificate is in the market: {corp.sym} has no director."
+            )
             for _ in range(partial_diff // 10):
                 move_share(next(s for s in game.pool.shares_of(corp) if not s.president), owner)
             return
         if bundle_has_pres and owner is game.pool and isinstance(to, Player):
-            corp.owner = to         # a shareholder swaps a share for the certificate in the market
+            corp.owner = to  # a shareholder swaps a share for the certificate in the market
             for _ in range(partial_diff // 10):
                 move_share(next(s for s in to.shares_of(corp) if not s.president), game.pool)
             return
@@ -65,8 +76,13 @@ def transfer(game: "EighteenGame", shares: list[Share], percent: int, to: Holder
     majority = [p for p in holders if pct(p) == max_pct]
     if previous_president in majority:
         return
-    president_share = corp.shares[0] if corp.shares and corp.shares[0].president else next(
-        s for h in [*game.player_list, game.pool] for s in h.shares_of(corp) if s.president)
+    president_share = (
+        corp.shares[0]
+        if corp.shares and corp.shares[0].president
+        else next(
+            s for h in [*game.player_list, game.pool] for s in h.shares_of(corp) if s.president
+        )
+    )
     president: Player | None = None
     if previous_president is None:
         president = next((p for p in majority if p is president_share.owner), None)
@@ -83,13 +99,14 @@ def transfer(game: "EighteenGame", shares: list[Share], percent: int, to: Holder
         return
     prev_holder: Holder | None = previous_president
     if prev_holder is None and any(s.president for s in game.pool.shares_of(corp)):
-        prev_holder = game.pool     # a company without a director: its certificate is in the market
+        prev_holder = game.pool  # a company without a director: its certificate is in the market
     if owner is corp and not bundle_has_pres:
         prev_holder = prev_holder or corp
     if owner is president or prev_holder is None:
         return
     pres_share = next((s for s in shares if s.president), None) or next(
-        (s for s in prev_holder.shares_of(corp) if s.president), None)
+        (s for s in prev_holder.shares_of(corp) if s.president), None
+    )
     if pres_share is None:
         return
     if isinstance(owner, Player) and isinstance(to, Player) and bundle_has_pres:
@@ -107,7 +124,7 @@ def transfer(game: "EighteenGame", shares: list[Share], percent: int, to: Holder
             move_share(transfer_to.shares_of(corp)[0], owner)
 
 
-def buy(game: "EighteenGame", buyer: Player, shares: list[Share], *, free: bool = False) -> None:
+def buy(game: EighteenGame, buyer: Player, shares: list[Share], *, free: bool = False) -> None:
     corp = shares[0].corp
     owner = shares[0].owner
     was_floated = corp.floated
@@ -123,14 +140,16 @@ def buy(game: "EighteenGame", buyer: Player, shares: list[Share], *, free: bool 
     game.check_float(corp, was_floated)
 
 
-def sell(game: "EighteenGame", seller: Player, shares: list[Share], percent: int) -> None:
+def sell(game: EighteenGame, seller: Player, shares: list[Share], percent: int) -> None:
     corp = shares[0].corp
     price = game.sale_price(shares, percent, corp)
     transfer(game, shares, percent, game.pool, spender=game.bank, receiver=seller, price=price)
     game.move_price_on_sale(corp, percent // 10)
 
 
-def sellable_bundles(game: "EighteenGame", player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
+def sellable_bundles(
+    game: EighteenGame, player: Player, corp: Corporation
+) -> list[tuple[list[Share], int]]:
     """Every (certificates, percent) the player could offer for sale, smallest first."""
     if not corp.ipoed:
         return []
@@ -157,15 +176,21 @@ def bundle_problem(player: Player, shares: list[Share], percent: int) -> str | N
         return f"{percent}% cannot be sold out of certificates making {total}%"
     director = next((s for s in shares if s.president), None)
     if director is not None and len(shares) != len(player.shares_of(corp)):
-        return (f"a sale with the {corp.sym} director's certificate includes all of "
-                f"{player.name}'s {corp.sym} shares")
+        return (
+            f"a sale with the {corp.sym} director's certificate includes all of "
+            f"{player.name}'s {corp.sym} shares"
+        )
     if percent != total and (director is None or total - percent >= director.percent):
-        return (f"{percent}% cannot be sold out of certificates making {total}% (only part of "
-                "a director's certificate can be kept back)")
+        return (
+            f"{percent}% cannot be sold out of certificates making {total}% (only part of "
+            "a director's certificate can be kept back)"
+        )
     return None
 
 
-def can_dump(game: "EighteenGame", player: Player, corp: Corporation, shares: list[Share], percent: int) -> bool:
+def can_dump(
+    game: EighteenGame, player: Player, corp: Corporation, shares: list[Share], percent: int
+) -> bool:
     """A president may sell below the next holder only if somebody can take the presidency."""
     if not any(s.president for s in shares):
         return True
@@ -178,9 +203,18 @@ def can_dump(game: "EighteenGame", player: Player, corp: Corporation, shares: li
     return max(others, default=0) >= game.presidents_percent
 
 
-def fits_pool(game: "EighteenGame", corp: Corporation, percent: int) -> bool:
+def fits_pool(game: EighteenGame, corp: Corporation, percent: int) -> bool:
     return game.pool.percent_of(corp) + percent <= game.market_share_limit
 
 
-__all__ = ["Pool", "buy", "sell", "transfer", "bundle_price", "sellable_bundles", "bundle_problem", "can_dump",
-           "fits_pool"]
+__all__ = [
+    "Pool",
+    "buy",
+    "sell",
+    "transfer",
+    "bundle_price",
+    "sellable_bundles",
+    "bundle_problem",
+    "can_dump",
+    "fits_pool",
+]

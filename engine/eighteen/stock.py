@@ -1,11 +1,13 @@
 """The stock round: sell/buy/sell turns, par, private sales between players, sold-out rises."""
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engine.eighteen import shares as sh
-from engine.eighteen.explain import par_price_problem
 from engine.eighteen.entities import Company, Corporation, Player, Share
+from engine.eighteen.explain import par_price_problem
 from engine.eighteen.rounds import Round, Step
 from engine.errors import IllegalAction, InvalidAction
 
@@ -25,8 +27,12 @@ class BuySellParShares(Step):
     def _move_tests(self) -> dict[str, Callable[[Player], Any]]:
         """Each kind of move of a stock turn (in the order listed) and its test of whether the
         player has one: one table for `actions`, `can_act` and `allows`."""
-        return {"buy_shares": self.can_buy_any, "par": self.can_ipo_any,
-                "buy_company": self.purchasable_companies, "sell_shares": self.can_sell_any}
+        return {
+            "buy_shares": self.can_buy_any,
+            "par": self.can_ipo_any,
+            "buy_company": self.purchasable_companies,
+            "sell_shares": self.can_sell_any,
+        }
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Player):
@@ -38,8 +44,11 @@ class BuySellParShares(Step):
 
     def can_act(self, entity: Any) -> bool:
         # a player who must sell can sell, so selling need not be asked about twice
-        return (entity is self.current_entity() and isinstance(entity, Player)
-                and any(test(entity) for test in self._move_tests().values()))
+        return (
+            entity is self.current_entity()
+            and isinstance(entity, Player)
+            and any(test(entity) for test in self._move_tests().values())
+        )
 
     def allows(self, entity: Any, action_type: str) -> bool:
         # `actions` answered for one type: only that type's test is run
@@ -78,12 +87,16 @@ class BuySellParShares(Step):
             if action_type == "par":
                 return self.par_problem(entity, corp, words)
             if not corp.ipoed:
-                return (f"{corp.sym} has not been parred yet: its shares are sold only after a "
-                        "player starts it by choosing its par price")
+                return (
+                    f"{corp.sym} has not been parred yet: its shares are sold only after a "
+                    "player starts it by choosing its par price"
+                )
             offered = self.game.pool.shares_of(corp) + corp.shares_of(corp)
             if not offered:
-                return (f"no {corp.sym} share is for sale: its IPO is sold out and the bank pool "
-                        "holds none")
+                return (
+                    f"no {corp.sym} share is for sale: its IPO is sold out and the bank pool "
+                    "holds none"
+                )
             return self.buy_problem(entity, [min(offered, key=lambda s: s.percent)])
         return None
 
@@ -100,15 +113,21 @@ class BuySellParShares(Step):
             return wrong_price
         cheapest = min((cell.price for cell in self.game.par_prices(corp)), default=0)
         if player.cash < 2 * cheapest:
-            return (f"parring buys the president's certificate (20%) at twice the par price, at "
-                    f"least {self.game.money(2 * cheapest)} for {corp.sym}; {player.name} has {self.game.money(player.cash)}")
+            return (
+                f"parring buys the president's certificate (20%) at twice the par price, at "
+                f"least {self.game.money(2 * cheapest)} for {corp.sym}; {player.name} has {self.game.money(player.cash)}"
+            )
         if not self.can_gain(player, corp, 20):
-            return (f"{player.name} is at the certificate limit ({self.game.cert_limit}); the "
-                    "president's certificate would pass it")
+            return (
+                f"{player.name} is at the certificate limit ({self.game.cert_limit}); the "
+                "president's certificate would pass it"
+            )
         return None
 
     def bought(self) -> bool:
-        return any(a["type"] in ("buy_shares", "par", "buy_company") for a in self.round.current_actions)
+        return any(
+            a["type"] in ("buy_shares", "par", "buy_company") for a in self.round.current_actions
+        )
 
     def sold_corp(self, player: Player, corp: Corporation) -> bool:
         return corp in self.round.players_sold.get(player, {})
@@ -118,14 +137,17 @@ class BuySellParShares(Step):
             if owner is not self.game.pool or self.round.bought_from_ipo:
                 return False
         acts = self.round.current_actions
-        return (self.game.zone_allows_multiple_buy(corp)
-                and not any(a["type"] == "par" for a in acts)
-                and not any(a["type"] == "buy_shares" and a["_corp"] is not corp for a in acts))
+        return (
+            self.game.zone_allows_multiple_buy(corp)
+            and not any(a["type"] == "par" for a in acts)
+            and not any(a["type"] == "buy_shares" and a["_corp"] is not corp for a in acts)
+        )
 
     def can_gain(self, player: Player, corp: Corporation, percent: int) -> bool:
-        return (self.game.holding_ok(player, corp, percent)
-                and (not self.game.counts_for_limit(corp)
-                     or self.game.num_certs(player) < self.game.cert_limit))
+        return self.game.holding_ok(player, corp, percent) and (
+            not self.game.counts_for_limit(corp)
+            or self.game.num_certs(player) < self.game.cert_limit
+        )
 
     def buy_problem(self, player: Player, shares: list[Share]) -> str | None:
         """Why this purchase is not allowed, or None."""
@@ -136,8 +158,10 @@ class BuySellParShares(Step):
         if owner is player:
             return f"{player.name} already owns {shares[0].id}"
         if owner is not corp and owner is not self.game.pool:
-            return (f"{shares[0].id} belongs to {owner.name}: shares are bought from the IPO or "
-                    "the market, never from another holder")
+            return (
+                f"{shares[0].id} belongs to {owner.name}: shares are bought from the IPO or "
+                "the market, never from another holder"
+            )
         if not corp.ipoed and owner is corp:
             return f"{corp.sym} has not been parred yet"
         percent = sum(s.percent for s in shares)
@@ -145,21 +169,29 @@ class BuySellParShares(Step):
         if player.cash < price:
             return f"{player.name} has {self.game.money(player.cash)} and cannot pay {self.game.money(price)} for {percent}% of {corp.sym}"
         if self.sold_corp(player, corp):
-            return (f"{player.name} sold {corp.sym} this round and cannot buy it again: shares "
-                    "of a company sold in a stock round may not be bought back in that round")
+            return (
+                f"{player.name} sold {corp.sym} this round and cannot buy it again: shares "
+                "of a company sold in a stock round may not be bought back in that round"
+            )
         if self.bought() and not self.can_buy_multiple(corp, owner):
-            return (f"{player.name} has already bought this turn (one purchase per stock "
-                    "turn, then pass or sell)")
+            return (
+                f"{player.name} has already bought this turn (one purchase per stock "
+                "turn, then pass or sell)"
+            )
         if not self.game.holding_ok(player, corp, percent):
             limit = self.game.max_ownership_percent
-            return (f"{player.name} holds {player.percent_of(corp)}% of {corp.sym}: no player may "
-                    f"hold more than {limit}% of one company (the {limit}% holding limit, lifted "
-                    "only while its share price is in the market's orange or brown zone)")
+            return (
+                f"{player.name} holds {player.percent_of(corp)}% of {corp.sym}: no player may "
+                f"hold more than {limit}% of one company (the {limit}% holding limit, lifted "
+                "only while its share price is in the market's orange or brown zone)"
+            )
         if self.game.counts_for_limit(corp) and self.game.num_certs(player) >= self.game.cert_limit:
-            return (f"{player.name} holds {self.game.num_certs(player)} certificates, the "
-                    f"certificate limit for {len(self.game.player_list)} players "
-                    f"({self.game.cert_limit}); sell one first, or buy a share that does not "
-                    "count toward the limit")
+            return (
+                f"{player.name} holds {self.game.num_certs(player)} certificates, the "
+                f"certificate limit for {len(self.game.player_list)} players "
+                f"({self.game.cert_limit}); sell one first, or buy a share that does not "
+                "count toward the limit"
+            )
         return None
 
     def can_buy_any(self, player: Player) -> bool:
@@ -179,8 +211,13 @@ class BuySellParShares(Step):
         if self.bought():
             return False
         cheapest = min(p.price for p in self.game.market.par_prices)
-        return any(not c.ipoed and not self.game.par_restricted(c) and player.cash >= 2 * cheapest
-                   and self.can_gain(player, c, 20) for c in self.game.corporations)
+        return any(
+            not c.ipoed
+            and not self.game.par_restricted(c)
+            and player.cash >= 2 * cheapest
+            and self.can_gain(player, c, 20)
+            for c in self.game.corporations
+        )
 
     def can_sell(self, player: Player, shares: list[Share], percent: int) -> str | None:
         corp = shares[0].corp
@@ -193,14 +230,21 @@ class BuySellParShares(Step):
             return order_problem
         if not corp.ipoed or corp.share_price is None:
             return f"{corp.sym} shares cannot be sold before {corp.sym} is parred"
-        if self.game.must_sell_in_blocks and self.round.players_sold.get(player, {}).get(corp) == "now":
-            return (f"{player.name} has already sold {corp.sym} this turn: a turn's sales of one company "
-                    "are one block")
+        if (
+            self.game.must_sell_in_blocks
+            and self.round.players_sold.get(player, {}).get(corp) == "now"
+        ):
+            return (
+                f"{player.name} has already sold {corp.sym} this turn: a turn's sales of one company "
+                "are one block"
+            )
         if not sh.fits_pool(self.game, corp, percent):
             return f"the market may hold at most {self.game.market_share_limit}% of {corp.sym}"
         if not sh.can_dump(self.game, player, corp, shares, percent):
-            return (f"{player.name} cannot sell the {corp.sym} president's certificate: nobody else "
-                    f"holds {self.game.presidents_percent}%")
+            return (
+                f"{player.name} cannot sell the {corp.sym} president's certificate: nobody else "
+                f"holds {self.game.presidents_percent}%"
+            )
         return None
 
     def sell_order_problem(self) -> str | None:
@@ -209,30 +253,53 @@ class BuySellParShares(Step):
         acts = self.round.current_actions
         if order == "sell_buy" and self.bought():
             return "in this game shares are sold before buying, not after"
-        if order == "sell_buy_or_buy_sell" and acts and self.bought() and any(
-                a["type"] == "sell_shares" for a in acts) and acts[-1]["type"] != "sell_shares":
+        if (
+            order == "sell_buy_or_buy_sell"
+            and acts
+            and self.bought()
+            and any(a["type"] == "sell_shares" for a in acts)
+            and acts[-1]["type"] != "sell_shares"
+        ):
             return "in this game a turn is sell-then-buy or buy-then-sell, not both"
         return None
 
     def can_sell_any(self, player: Player) -> bool:
-        return any(self.can_sell(player, b, p) is None
-                   for c in self.game.corporations for b, p in sh.sellable_bundles(self.game, player, c))
+        return any(
+            self.can_sell(player, b, p) is None
+            for c in self.game.corporations
+            for b, p in sh.sellable_bundles(self.game, player, c)
+        )
 
     def must_sell(self, player: Player) -> bool:
         """Over the certificate limit with something to sell, or over a holding limit with
         some of that company to sell (the limits are looked at first: they are cheap)."""
         if self.game.num_certs(player) > self.game.cert_limit:
             return self.can_sell_any(player)
-        return any(not self.game.holding_ok(player, c, 0) and any(
-            self.can_sell(player, b, p) is None for b, p in sh.sellable_bundles(self.game, player, c))
-            for c in self.game.corporations)
+        return any(
+            not self.game.holding_ok(player, c, 0)
+            and any(
+                self.can_sell(player, b, p) is None
+                for b, p in sh.sellable_bundles(self.game, player, c)
+            )
+            for c in self.game.corporations
+        )
 
     def purchasable_companies(self, player: Player) -> list[Company]:
-        if self.bought() or player.cash <= 0 or not self.game.phase_allows("can_buy_companies_from_other_players") \
-                or self.game.turn == 1:
+        if (
+            self.bought()
+            or player.cash <= 0
+            or not self.game.phase_allows("can_buy_companies_from_other_players")
+            or self.game.turn == 1
+        ):
             return []
-        return [c for c in self.game.companies if isinstance(c.owner, Player) and c.owner is not player
-                and not c.closed and c.ability("no_buy") is None]
+        return [
+            c
+            for c in self.game.companies
+            if isinstance(c.owner, Player)
+            and c.owner is not player
+            and not c.closed
+            and c.ability("no_buy") is None
+        ]
 
     # -- processing ----------------------------------------------------------------------------
     def track(self, action: dict[str, Any], player: Player, corp: Corporation | None) -> None:
@@ -267,11 +334,15 @@ class BuySellParShares(Step):
         if self.game.par_restricted(corp):
             raise IllegalAction(f"{corp.sym} cannot be parred now")
         if self.bought():
-            raise IllegalAction(f"{player.name} has already bought this turn (one purchase "
-                                "per stock turn, then pass or sell)")
+            raise IllegalAction(
+                f"{player.name} has already bought this turn (one purchase "
+                "per stock turn, then pass or sell)"
+            )
         price = self.game.par_cell(action.get("share_price"), player, check_cash=True)
         if not self.can_gain(player, corp, 20):
-            raise IllegalAction(f"{player.name} is at the certificate limit ({self.game.cert_limit})")
+            raise IllegalAction(
+                f"{player.name} is at the certificate limit ({self.game.cert_limit})"
+            )
         self.game.do_par(player, corp, price, free=False)
         self.track(action, player, corp)
 
@@ -342,7 +413,9 @@ class StockRound(Round):
         return self.game.finished or all(p.passed for p in self.entities)
 
     def finish_round(self) -> None:
-        corps = sorted([c for c in self.game.corporations if c.floated], key=self.game.operating_sort_key)
+        corps = sorted(
+            [c for c in self.game.corporations if c.floated], key=self.game.operating_sort_key
+        )
         for corp in corps:
             if corp.share_price and self.game.sold_out(corp):
                 self.game.market.move_up(corp)

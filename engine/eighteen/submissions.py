@@ -3,6 +3,7 @@
 The fields of each kind of move follow 18xx.games' action files (besides type, entity and
 entity_type); `entities.controller` names the player behind a corporation or a private.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -10,7 +11,8 @@ from typing import Any
 from engine.eighteen.entities import Company, Corporation, Player
 
 ACTION_FIELDS: dict[str, frozenset[str]] = {
-    kind: frozenset(fields) for kind, fields in {
+    kind: frozenset(fields)
+    for kind, fields in {
         "pass": (),
         "bid": ("company", "price"),
         "par": ("corporation", "share_price"),
@@ -24,7 +26,8 @@ ACTION_FIELDS: dict[str, frozenset[str]] = {
         "discard_train": ("train",),
         "buy_company": ("company", "price"),
         "bankrupt": (),
-    }.items()}
+    }.items()
+}
 
 
 def controller(entity: Any) -> Any:

@@ -1,6 +1,7 @@
 """Track and station tokens in the shared 18xx rules: where a company may lay and place, what
 the lay or token costs, home tokens, and whether a company has a route at all. A mixin of
 `EighteenGame`, which supplies the board, the phases and the round."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,7 +26,9 @@ class TrackRules:
         cache = self._token_answers()
         if ("any", corp.sym) not in cache:
             listed = cache.get(("cities", corp.sym))
-            cache[("any", corp.sym)] = bool(listed) if listed is not None else self.board.can_place_token(corp.sym)
+            cache[("any", corp.sym)] = (
+                bool(listed) if listed is not None else self.board.can_place_token(corp.sym)
+            )
         return cache[("any", corp.sym)]
 
     def _token_answers(self) -> dict[tuple[str, str], Any]:
@@ -47,8 +50,14 @@ class TrackRules:
 
     def lay_fields(self, action: Action) -> tuple[str, str, int]:
         hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
-        if not isinstance(hex_id, str) or not isinstance(tile_id, str) or not isinstance(rotation, int):
-            raise InvalidAction("lay_tile needs 'hex' (e.g. E19), 'tile' (e.g. 57-0) and 'rotation' (0-5)")
+        if (
+            not isinstance(hex_id, str)
+            or not isinstance(tile_id, str)
+            or not isinstance(rotation, int)
+        ):
+            raise InvalidAction(
+                "lay_tile needs 'hex' (e.g. E19), 'tile' (e.g. 57-0) and 'rotation' (0-5)"
+            )
         if "-" not in tile_id:
             ids = self.board.available_tile_ids(tile_id)
             if not ids:
@@ -56,12 +65,18 @@ class TrackRules:
             tile_id = ids[0]
         return hex_id, tile_id, rotation
 
-    def lay_tile(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int, *,
-                 need_connection: bool) -> None:
-        cost = self.board.check_lay(corp.sym, hex_id, tile_id, rotation,
-                                    colors=set(self.phases.current.tiles),
-                                    need_connection=need_connection,
-                                    blocked_hexes=self.blocked_hexes())
+    def lay_tile(
+        self, corp: Corporation, hex_id: str, tile_id: str, rotation: int, *, need_connection: bool
+    ) -> None:
+        cost = self.board.check_lay(
+            corp.sym,
+            hex_id,
+            tile_id,
+            rotation,
+            colors=set(self.phases.current.tiles),
+            need_connection=need_connection,
+            blocked_hexes=self.blocked_hexes(),
+        )
         problem = self.tile_cost_problem(corp, cost, hex_id)
         if problem:
             raise IllegalAction(problem)
@@ -84,7 +99,9 @@ class TrackRules:
         position = owner.placed_tokens.index(hex_id)
         owner.placed_tokens.pop(position)
         assert isinstance(self.round, OperatingRound)
-        self.round.pending_tokens.append({"entity": actor, "corp": owner, "hex": hex_id, "position": position})
+        self.round.pending_tokens.append(
+            {"entity": actor, "corp": owner, "hex": hex_id, "position": position}
+        )
 
     def hex_has_track(self, hex_id: str) -> bool:
         if hex_id in self.board.laid_tiles():
@@ -95,16 +112,27 @@ class TrackRules:
         city = action.get("city")
         if not isinstance(city, str):
             raise InvalidAction("place_token needs 'city' like '57-0-0' (or a hex like 'E19')")
-        if "-" not in city:     # a hex name: its only city
+        if "-" not in city:  # a hex name: its only city
             cities = self.board.tile_on(city).cities
             if len(cities) != 1:
-                raise InvalidAction(f"{city} has {len(cities)} cities: name one, like {self.board.city_ref(city, 0)}")
+                raise InvalidAction(
+                    f"{city} has {len(cities)} cities: name one, like {self.board.city_ref(city, 0)}"
+                )
             return city, cities[0].index
         return self.board.locate_city(city)
 
-    def place_token(self, corp: Corporation, hex_id: str, city: int, slot: Any, *, cost: int,
-                    need_connection: bool, extra: bool = False,
-                    position: int | None = None) -> None:
+    def place_token(
+        self,
+        corp: Corporation,
+        hex_id: str,
+        city: int,
+        slot: Any,
+        *,
+        cost: int,
+        need_connection: bool,
+        extra: bool = False,
+        position: int | None = None,
+    ) -> None:
         """`position`: where a lifted token goes back in the corporation's list of stations (it
         is the same token, so it keeps its place)."""
         if not extra and corp.next_token_cost is None:
@@ -162,12 +190,17 @@ class TrackRules:
             if t.id in trains:
                 raise IllegalAction(f"train {t.id} cannot run twice")
             trains[t.id] = t
-        revenues = self.board.route_revenues(corp.sym, routes, {i: t.distance for i, t in trains.items()},
-                                             phase_color=self.phases.current.offboard_color)
+        revenues = self.board.route_revenues(
+            corp.sym,
+            routes,
+            {i: t.distance for i, t in trains.items()},
+            phase_color=self.phases.current.offboard_color,
+        )
         for r, rev in zip(routes, revenues):
             claimed = r.get("revenue")
             if claimed is not None and claimed != rev:
-                raise IllegalAction(f"the {r['train']} train's route earns {self.money(rev)}, not {self.money(claimed)}")
+                raise IllegalAction(
+                    f"the {r['train']} train's route earns {self.money(rev)}, not {self.money(claimed)}"
+                )
         self.last_route_revenues = list(revenues)
         return sum(revenues)
-

@@ -1,6 +1,7 @@
 """Trains and the bankruptcy they can force in the shared 18xx rules: buying, trading in,
 rusting, phase changes and events, the train a company must own, and a president's emergency
 sales and bankruptcy. A mixin of `EighteenGame`."""
+
 from __future__ import annotations
 
 from engine.eighteen import shares as sh
@@ -43,8 +44,10 @@ class TrainRules:
         self.after_buy_train_event(corp)
         if self.phases.advance_for(train.name):
             phase = self.phases.current
-            self.note(f"Phase {phase.name} begins: train limit {phase.train_limit}, "
-                      f"{', '.join(phase.tiles)} tiles.")
+            self.note(
+                f"Phase {phase.name} begins: train limit {phase.train_limit}, "
+                f"{', '.join(phase.tiles)} tiles."
+            )
             self.on_phase_change()
         self.rust_trains(train)
         for event in list(train.events):
@@ -54,8 +57,11 @@ class TrainRules:
     def after_buy_train_event(self, corp: Corporation) -> None:
         for company in self.companies:
             ability = company.ability("close")
-            if ability is not None and "bought_train" in ability.get("when", []) \
-                    and ability.get("corporation") == corp.sym:
+            if (
+                ability is not None
+                and "bought_train" in ability.get("when", [])
+                and ability.get("corporation") == corp.sym
+            ):
                 self.close_company(company)
 
     def rust_trains(self, bought: Train) -> None:
@@ -74,7 +80,9 @@ class TrainRules:
                 t.rusted = True
                 rusted.append("the market")
         if rusted:
-            name = next(s["name"] for s in self.train_specs() if s.get("rusts_on_first") == bought.name)
+            name = next(
+                s["name"] for s in self.train_specs() if s.get("rusts_on_first") == bought.name
+            )
             self.note(f"{name}-trains rust ({', '.join(rusted)}).")
 
     def on_phase_change(self) -> None:
@@ -97,8 +105,10 @@ class TrainRules:
         needed = self.depot.min_price(self.phases)
         sellable = sum(self.max_emergency_sale(player, c, corp) for c in self.corporations)
         if player.cash + corp.cash + sellable >= needed:
-            return (f"{player.name} cannot go bankrupt: {corp.sym}'s cash plus "
-                    f"{player.name}'s cash and sellable shares reach {self.money(needed)}")
+            return (
+                f"{player.name} cannot go bankrupt: {corp.sym}'s cash plus "
+                f"{player.name}'s cash and sellable shares reach {self.money(needed)}"
+            )
         return None
 
     def declare_bankrupt(self, corp: Corporation) -> None:
@@ -111,11 +121,16 @@ class TrainRules:
         # to the market; declared earlier in the company's turn (before its track) none is sold,
         # as on 18xx.games, whose bankruptcy sells what the active step would let be sold.
         selling = isinstance(self.round.active_step(), BuyTrain)
-        for c in sorted([c for c in self.corporations if selling and player.shares_of(c) and c.share_price],
-                        key=self.market.operating_key):
+        for c in sorted(
+            [c for c in self.corporations if selling and player.shares_of(c) and c.share_price],
+            key=self.market.operating_key,
+        ):
             while True:
-                bundles = [b for b in sh.sellable_bundles(self, player, c)
-                           if self.emergency_sale_ok(player, c, corp, b[0], b[1])]
+                bundles = [
+                    b
+                    for b in sh.sellable_bundles(self, player, c)
+                    if self.emergency_sale_ok(player, c, corp, b[0], b[1])
+                ]
                 if not bundles:
                     break
                 shares, percent = max(bundles, key=lambda b: sh.bundle_price(b[0], b[1], c))
@@ -126,18 +141,30 @@ class TrainRules:
         player.bankrupt = True
         self.note(f"{player.name} is bankrupt.")
 
-    def emergency_sale_ok(self, player: Player, corp: Corporation, buying: Corporation,
-                          shares: list[Share], percent: int) -> bool:
-        if not sh.fits_pool(self, corp, percent) or not sh.can_dump(self, player, corp, shares, percent):
+    def emergency_sale_ok(
+        self,
+        player: Player,
+        corp: Corporation,
+        buying: Corporation,
+        shares: list[Share],
+        percent: int,
+    ) -> bool:
+        if not sh.fits_pool(self, corp, percent) or not sh.can_dump(
+            self, player, corp, shares, percent
+        ):
             return False
         if corp is buying and corp.owner is player:
-            others = max((p.percent_of(corp) for p in self.player_list if p is not player), default=0)
+            others = max(
+                (p.percent_of(corp) for p in self.player_list if p is not player), default=0
+            )
             if player.percent_of(corp) - percent < others:
                 return False
         return True
 
     def max_emergency_sale(self, player: Player, corp: Corporation, buying: Corporation) -> int:
-        prices = [sh.bundle_price(b, p, corp) for b, p in sh.sellable_bundles(self, player, corp)
-                  if corp.share_price and self.emergency_sale_ok(player, corp, buying, b, p)]
+        prices = [
+            sh.bundle_price(b, p, corp)
+            for b, p in sh.sellable_bundles(self, player, corp)
+            if corp.share_price and self.emergency_sale_ok(player, corp, buying, b, p)
+        ]
         return max(prices, default=0)
-

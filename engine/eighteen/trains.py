@@ -1,4 +1,5 @@
 """Trains, the depot (with its discard pile, the "open market") and phases."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -11,14 +12,14 @@ from engine.eighteen.entities import Corporation
 class Train:
     name: str
     index: int
-    distance: int | tuple[int, int] | None   # n, (big, small) for an 1860 a+b, None = diesel
+    distance: int | tuple[int, int] | None  # n, (big, small) for an 1860 a+b, None = diesel
     price: int
     rusts_on: str | None = None
     available_on: str | None = None
-    discount: dict[str, int] = field(default_factory=dict)   # traded-in train name -> discount
+    discount: dict[str, int] = field(default_factory=dict)  # traded-in train name -> discount
     events: list[str] = field(default_factory=list)
     unlimited: bool = False
-    owner: Any = None             # Depot, a Corporation, or None once rusted
+    owner: Any = None  # Depot, a Corporation, or None once rusted
     rusted: bool = False
     operated: bool = False
 
@@ -26,7 +27,7 @@ class Train:
     def id(self) -> str:
         return f"{self.name}-{self.index}"
 
-    def price_with_trade_in(self, traded: "Train | None") -> int:
+    def price_with_trade_in(self, traded: Train | None) -> int:
         if traded is None:
             return self.price
         return self.price - self.discount.get(traded.name, 0)
@@ -52,20 +53,36 @@ class Depot:
 
     def _make(self, spec: dict[str, Any], index: int, unlimited: bool) -> Train:
         raw = spec["distance"]
-        distance = raw if isinstance(raw, int) else (tuple(raw) if isinstance(raw, (list, tuple)) else None)
+        distance = (
+            raw
+            if isinstance(raw, int)
+            else (tuple(raw) if isinstance(raw, (list, tuple)) else None)
+        )
         discount = {}
         if "trade_in_price" in spec:
-            discount = {n: spec["price"] - spec["trade_in_price"] for n in spec.get("trade_in_accepts", [])}
+            discount = {
+                n: spec["price"] - spec["trade_in_price"] for n in spec.get("trade_in_accepts", [])
+            }
         events = [spec["event_key"]] if spec.get("event_key") else []
-        t = Train(spec["name"], index, distance, spec["price"], spec.get("rusts_on_first"),
-                  spec.get("available_after_first"), discount, events, unlimited, owner=self)
+        t = Train(
+            spec["name"],
+            index,
+            distance,
+            spec["price"],
+            spec.get("rusts_on_first"),
+            spec.get("available_after_first"),
+            discount,
+            events,
+            unlimited,
+            owner=self,
+        )
         self.all_trains[t.id] = t
         return t
 
     def train(self, train_id: str) -> Train | None:
         return self.all_trains.get(train_id)
 
-    def available(self, phase: "Phases") -> list[Train]:
+    def available(self, phase: Phases) -> list[Train]:
         """Trains a corporation may buy from the bank now: the next one up, anything unlocked,
         and one of each kind from the discard pile."""
         out: list[Train] = []
@@ -84,7 +101,7 @@ class Depot:
                 seen.add(t.name)
         return out
 
-    def min_price(self, phase: "Phases") -> int:
+    def min_price(self, phase: Phases) -> int:
         avail = self.available(phase)
         return min((t.price for t in avail), default=0)
 

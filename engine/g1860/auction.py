@@ -1,5 +1,6 @@
 """1860's opening: six auctions for the right to take one item (a private or the C&N/IOW
 director's certificate). The winner pays the bid as a premium, then buys an item at its price."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -17,12 +18,17 @@ MIN_RAISE = 5
 
 class BuyCert(Step):
     description = "Bid for the next pick, or buy/par your pick"
-    game: "Game1860"
+    game: Game1860
 
     def setup(self) -> None:
         game = self.game
-        privates = sorted((c for c in game.companies if c.sym in game.EXCHANGE), key=lambda c: (c.value, c.sym))
-        self.items: list[Company | Corporation] = [*privates, *(c for c in game.corporations if game.layer(c) == 1)]
+        privates = sorted(
+            (c for c in game.companies if c.sym in game.EXCHANGE), key=lambda c: (c.value, c.sym)
+        )
+        self.items: list[Company | Corporation] = [
+            *privates,
+            *(c for c in game.corporations if game.layer(c) == 1),
+        ]
         # Bids by player; before anyone bids, negative placeholders keep the turn order.
         self.bids: dict[Player, int] = {}
         self.first_player: Player | None = None
@@ -72,7 +78,9 @@ class BuyCert(Step):
 
     def affordable(self, player: Player, item: Company | Corporation) -> bool:
         cheapest = self.cheapest()
-        if item is cheapest or (isinstance(item, Corporation) and isinstance(cheapest, Corporation)):
+        if item is cheapest or (
+            isinstance(item, Corporation) and isinstance(cheapest, Corporation)
+        ):
             return True
         return player.cash >= self.item_price(item)
 
@@ -81,11 +89,25 @@ class BuyCert(Step):
         if action_type == "bid" and self.in_auction():
             low, high = self.min_player_bid(), self.max_player_bid(player)
             # one choice: the minimum; a higher bid is the same move with a price typed
-            return [(f"Bid for the pick: £{low} to £{high} (the right to take the next item)",
-                     {"price": low})] if low <= high else []
+            return (
+                [
+                    (
+                        f"Bid for the pick: £{low} to £{high} (the right to take the next item)",
+                        {"price": low},
+                    )
+                ]
+                if low <= high
+                else []
+            )
         if action_type == "bid":
-            return [(f"Take {c.sym} ({c.name}) for £{min(c.value, player.cash)}", {"company": c.sym, "price": c.value})
-                    for c in self.items if isinstance(c, Company) and self.affordable(player, c)]
+            return [
+                (
+                    f"Take {c.sym} ({c.name}) for £{min(c.value, player.cash)}",
+                    {"company": c.sym, "price": c.value},
+                )
+                for c in self.items
+                if isinstance(c, Company) and self.affordable(player, c)
+            ]
         if action_type == "par":
             out = []
             for corp in (i for i in self.items if isinstance(i, Corporation)):
@@ -93,8 +115,13 @@ class BuyCert(Step):
                 affordable = [c for c in cells if c.price * 2 <= player.cash]
                 if not affordable and isinstance(self.cheapest(), Corporation):
                     affordable = [min(cells, key=lambda c: c.price)]
-                out += [(f"Take the {corp.sym} director's certificate at par £{c.price}",
-                         {"corporation": corp.sym, "share_price": c.id}) for c in affordable]
+                out += [
+                    (
+                        f"Take the {corp.sym} director's certificate at par £{c.price}",
+                        {"corporation": corp.sym, "share_price": c.id},
+                    )
+                    for c in affordable
+                ]
             return out
         return None
 
@@ -110,7 +137,9 @@ class BuyCert(Step):
 
     def process_pass(self, action: dict[str, Any], player: Player) -> None:
         if not self.in_auction():
-            raise IllegalAction(f"{player.name} won the auction and must buy a private or par a corporation")
+            raise IllegalAction(
+                f"{player.name} won the auction and must buy a private or par a corporation"
+            )
         del self.bids[player]
         self.resolve()
 
@@ -123,12 +152,16 @@ class BuyCert(Step):
             if company not in self.items:
                 raise IllegalAction(f"{company.name} is not one of the items left to take")
             if not self.affordable(player, company):
-                raise IllegalAction(f"{player.name} cannot afford {company.name} (£{company.value})")
+                raise IllegalAction(
+                    f"{player.name} cannot afford {company.name} (£{company.value})"
+                )
             self.buy_company(player, company, price)
             return
         if price > self.max_player_bid(player):
-            raise IllegalAction(f"{player.name} can bid at most £{self.max_player_bid(player)} (cash less "
-                                f"£{self.cheapest_price()} for the cheapest item)")
+            raise IllegalAction(
+                f"{player.name} can bid at most £{self.max_player_bid(player)} (cash less "
+                f"£{self.cheapest_price()} for the cheapest item)"
+            )
         if price < self.min_player_bid():
             raise IllegalAction(f"the bid must be at least £{self.min_player_bid()}")
         self.bids[player] = price
@@ -142,17 +175,27 @@ class BuyCert(Step):
             raise IllegalAction(f"{corp.sym}'s director's certificate is not one of the items left")
         cell = self.game.legal_par(corp, action.get("share_price"))
         cheapest_is_corp = isinstance(self.cheapest(), Corporation)
-        if cell.price * 2 > player.cash and not (cheapest_is_corp and cell is min(
-                self.game.par_prices(corp), key=lambda p: p.price)):
-            raise IllegalAction(f"{player.name} has £{player.cash}; par £{cell.price} costs £{cell.price * 2}")
+        if cell.price * 2 > player.cash and not (
+            cheapest_is_corp and cell is min(self.game.par_prices(corp), key=lambda p: p.price)
+        ):
+            raise IllegalAction(
+                f"{player.name} has £{player.cash}; par £{cell.price} costs £{cell.price * 2}"
+            )
         self.game.market.set_par(corp, cell)
         share = corp.all_shares[0]
         if player.cash >= cell.price * 2:
             sh.buy(self.game, player, [share])
-        else:   # the forced winner of an auction with no bids: all their cash, discounted
+        else:  # the forced winner of an auction with no bids: all their cash, discounted
             corp.ipoed = True
-            sh.transfer(self.game, [share], share.percent, player, spender=player, receiver=self.game.bank,
-                        price=player.cash)
+            sh.transfer(
+                self.game,
+                [share],
+                share.percent,
+                player,
+                spender=player,
+                receiver=self.game.bank,
+                price=player.cash,
+            )
         self.items.remove(corp)
         self.next_pick()
 
@@ -162,7 +205,7 @@ class BuyCert(Step):
         if len(self.bids) == 1 and max(self.bids.values()) < 0:
             return
         if self.bids:
-            (player, price), = self.bids.items()
+            ((player, price),) = self.bids.items()
             spend(player, self.game.bank, price)
         else:
             player, price = self.first_player, 0

@@ -1,4 +1,5 @@
 """engine/data/1860.json shaped for the 18xx core, per map edition (the options decide which)."""
+
 from __future__ import annotations
 
 import copy
@@ -9,7 +10,9 @@ from typing import Any
 
 from engine.g1860.market import market_grid
 
-RAW: dict[str, Any] = json.loads((Path(__file__).resolve().parent.parent / "data" / "1860.json").read_text())
+RAW: dict[str, Any] = json.loads(
+    (Path(__file__).resolve().parent.parent / "data" / "1860.json").read_text()
+)
 
 # Tile parts numbered as 18xx.games' tile codes write them (routes name stops by that number).
 NODE_ORDER = {"754": ["halt0", "town0"], "755": ["halt0", "town0"]}

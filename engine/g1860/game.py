@@ -1,9 +1,11 @@
 """1860: Railways on the Isle of Wight on the 18xx core: the rule hooks that differ from 1830."""
+
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
 from engine.eighteen import shares as sh
+from engine.eighteen.board.routes import Run
 from engine.eighteen.entities import Company, Corporation, Player, Share, spend
 from engine.eighteen.game import EighteenGame
 from engine.eighteen.market import SharePrice
@@ -13,11 +15,17 @@ from engine.errors import IllegalAction, InvalidAction
 from engine.g1860.auction import Auction1860, BuyCert
 from engine.g1860.data import RAW, title_data
 from engine.g1860.market import ZigZagMarket
-from engine.g1860.operating import (BuyTrain1860, Discard1860, Dividend1860, Operating1860, Route1860,
-                                    Token1860, Track1860)
+from engine.g1860.operating import (
+    BuyTrain1860,
+    Discard1860,
+    Dividend1860,
+    Operating1860,
+    Route1860,
+    Token1860,
+    Track1860,
+)
 from engine.g1860.router import best_runs
 from engine.g1860.routes import RouteRules, evaluate
-from engine.eighteen.board.routes import Run
 from engine.g1860.stock import BuySellPar, Exchange, HomeTrack, StockRound1860
 from engine.titles import register_title
 
@@ -33,11 +41,18 @@ class Game1860(EighteenGame):
     must_sell_in_blocks = True
     min_players = 2
     max_players = 4
-    option_names = ("two_player_map", "original_game", "re_enter_hexes", "no_skip_towns",
-                    "original_insolvency", "simplified_insolvency", "non_operated_full_value")
+    option_names = (
+        "two_player_map",
+        "original_game",
+        "re_enter_hexes",
+        "no_skip_towns",
+        "original_insolvency",
+        "simplified_insolvency",
+        "non_operated_full_value",
+    )
     data: ClassVar[dict[str, Any]] = title_data(False)
-    bank_cash = 20000            # player money and company credits in one bank, as 18xx.games keeps it
-    PLAYER_MONEY = 10000         # the bank breaks when the players hold more than this
+    bank_cash = 20000  # player money and company credits in one bank, as 18xx.games keeps it
+    PLAYER_MONEY = 10000  # the bank breaks when the players hold more than this
     market_share_limit = 100
     president_sales_to_market = True
     max_ownership_percent = 100
@@ -46,12 +61,14 @@ class Game1860(EighteenGame):
     MIN_REPAR = 40
     # private -> corporation whose last (reserved) share it is exchanged for
     EXCHANGE: ClassVar[dict[str, str]] = {"BHC": "BHI&R", "YHC": "FYN", "CMH": "C&N", "RPSC": "IOW"}
-    LAYERS: ClassVar[dict[str, int]] = {sym: int(layer) for layer, syms in RAW["layers"].items()
-                                        if layer.isdigit() for sym in syms}
+    LAYERS: ClassVar[dict[str, int]] = {
+        sym: int(layer) for layer, syms in RAW["layers"].items() if layer.isdigit() for sym in syms
+    }
 
     def setup(self) -> None:
-        if self.options.get("simplified_insolvency") and (self.options.get("original_insolvency")
-                                                          or self.options.get("original_game")):
+        if self.options.get("simplified_insolvency") and (
+            self.options.get("original_insolvency") or self.options.get("original_game")
+        ):
             raise InvalidAction("simplified_insolvency cannot be combined with original insolvency")
         self.data = title_data(self.first_edition)
         super().setup()
@@ -77,9 +94,17 @@ class Game1860(EighteenGame):
 
     # -- data hooks ------------------------------------------------------------------------------
     def train_specs(self) -> list[dict[str, Any]]:
-        return [{"name": t["name"], "distance": [t["big_stops"], t["small_stops"]], "price": t["price"],
-                 "count": t["count"], "rusts_on_first": t["rusts_on_first"],
-                 "event_key": TRAIN_EVENTS.get(t["name"])} for t in RAW["trains"]]
+        return [
+            {
+                "name": t["name"],
+                "distance": [t["big_stops"], t["small_stops"]],
+                "price": t["price"],
+                "count": t["count"],
+                "rusts_on_first": t["rusts_on_first"],
+                "event_key": TRAIN_EVENTS.get(t["name"]),
+            }
+            for t in RAW["trains"]
+        ]
 
     def phase_specs(self) -> list[Phase]:
         out = []
@@ -87,9 +112,14 @@ class Game1860(EighteenGame):
             name = p["phase"]
             if not name.isdigit():
                 continue
-            on = None if name == "2" else next(t["name"] for t in RAW["trains"]
-                                               if t["phase_on_first_purchase"] == name)
-            out.append(Phase(name, on, p["tiles"], p["train_limit"], p["ors_per_set"], [], p["tiles"][-1]))
+            on = (
+                None
+                if name == "2"
+                else next(t["name"] for t in RAW["trains"] if t["phase_on_first_purchase"] == name)
+            )
+            out.append(
+                Phase(name, on, p["tiles"], p["train_limit"], p["ors_per_set"], [], p["tiles"][-1])
+            )
         return out
 
     @property
@@ -114,7 +144,11 @@ class Game1860(EighteenGame):
 
     def par_prices(self, corp: Corporation) -> list[SharePrice]:
         """Legal pars: the layer's range, or the wider re-par range after a bankruptcy."""
-        key = "repar_ranges_by_layer_after_bankruptcy" if corp in self.bankrupt_corps else "par_ranges_by_layer"
+        key = (
+            "repar_ranges_by_layer_after_bankruptcy"
+            if corp in self.bankrupt_corps
+            else "par_ranges_by_layer"
+        )
         lo, hi = RAW[key][str(self.layer(corp))]
         cells = self.market.repar_cells if corp in self.bankrupt_corps else self.market.par_prices
         return sorted((c for c in cells if lo <= c.price <= hi), key=lambda c: -c.price)
@@ -122,17 +156,26 @@ class Game1860(EighteenGame):
     def min_par(self, corp: Corporation) -> int:
         """The lowest price a director's certificate could be started at: the lowest par cell, or
         (once the company has been bankrupt) the lowest re-par value."""
-        return self.MIN_REPAR if corp in self.ever_bankrupt else min(p.price for p in self.market.par_prices)
+        return (
+            self.MIN_REPAR
+            if corp in self.ever_bankrupt
+            else min(p.price for p in self.market.par_prices)
+        )
 
     def legal_par(self, corp: Corporation, ref: Any) -> SharePrice:
         parts = str(ref).split(",")
         for cell in self.par_prices(corp):
-            if parts[0] == str(cell.price) and (len(parts) == 1 or parts[1:] == [str(cell.row), str(cell.col)]):
+            if parts[0] == str(cell.price) and (
+                len(parts) == 1 or parts[1:] == [str(cell.row), str(cell.col)]
+            ):
                 return cell
         choices = [self.money(c.price) for c in self.par_prices(corp)]
         prices = ", ".join(choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else choices[0]
-        why = (f"re-parring after its bankruptcy, within layer {self.layer(corp)}'s range"
-               if corp in self.bankrupt_corps else f"the par range of layer {self.layer(corp)}")
+        why = (
+            f"re-parring after its bankruptcy, within layer {self.layer(corp)}'s range"
+            if corp in self.bankrupt_corps
+            else f"the par range of layer {self.layer(corp)}"
+        )
         given = "a par needs a price" if ref is None else f"'{ref}' is not one of them"
         raise IllegalAction(f"{corp.sym} is started at {prices} ({why}); {given}")
 
@@ -146,12 +189,17 @@ class Game1860(EighteenGame):
         return StockRound1860(self, [HomeTrack, Exchange, BuySellPar])
 
     def new_operating_round(self, round_num: int) -> Any:
-        return Operating1860(self, [Discard1860, Track1860, Token1860, Route1860, Dividend1860, BuyTrain1860],
-                             round_num)
+        return Operating1860(
+            self,
+            [Discard1860, Track1860, Token1860, Route1860, Dividend1860, BuyTrain1860],
+            round_num,
+        )
 
     def operating_order(self) -> list[Corporation]:
-        return sorted([c for c in self.corporations if c.floated and c not in self.nationalized_corps],
-                      key=self.operating_sort_key)
+        return sorted(
+            [c for c in self.corporations if c.floated and c not in self.nationalized_corps],
+            key=self.operating_sort_key,
+        )
 
     def next_round(self) -> None:
         r = self.round
@@ -169,7 +217,11 @@ class Game1860(EighteenGame):
         else:
             self.turn += 1
             self.round = self.new_stock_round()
-        label = f"{self.turn}.{self.round.round_num}" if isinstance(self.round, Operating1860) else str(self.turn)
+        label = (
+            f"{self.turn}.{self.round.round_num}"
+            if isinstance(self.round, Operating1860)
+            else str(self.turn)
+        )
         self.note(f"{self.round.name} {label} begins.")
         self.round.setup()
 
@@ -179,7 +231,8 @@ class Game1860(EighteenGame):
         if not self.southern_formed:
             return False
         return self.nationalization or all(
-            c.trains for c in self.corporations if c.ipoed and not self.receivership(c))
+            c.trains for c in self.corporations if c.ipoed and not self.receivership(c)
+        )
 
     def check_nationalization(self) -> None:
         if self.nationalize_now() and not self.nationalization:
@@ -204,12 +257,19 @@ class Game1860(EighteenGame):
             self.note(f"{c.sym} is nationalised and ceases to operate.")
 
     def game_end_check(self) -> tuple[str, str] | None:
-        checks = [("stock_market", self.market.max_reached, "current_or"),
-                  ("bank", self.bank_broken, "current_or")]
+        checks = [
+            ("stock_market", self.market.max_reached, "current_or"),
+            ("bank", self.bank_broken, "current_or"),
+        ]
         if self.nationalization and self.round.finished():
             self.nationalize_lowest()
-            checks.append(("nationalization", all(c in self.nationalized_corps
-                                                  for c in self.corporations if c.floated), "immediate"))
+            checks.append(
+                (
+                    "nationalization",
+                    all(c in self.nationalized_corps for c in self.corporations if c.floated),
+                    "immediate",
+                )
+            )
         priority = ("immediate", "current_or")
         for reason, hit, timing in checks:
             if not hit:
@@ -220,7 +280,9 @@ class Game1860(EighteenGame):
         return self.end_trigger
 
     def end_now(self, timing: str | None) -> bool:
-        return timing == "immediate" or (timing == "current_or" and isinstance(self.round, Operating1860))
+        return timing == "immediate" or (
+            timing == "current_or" and isinstance(self.round, Operating1860)
+        )
 
     def give_priority_after_auction(self) -> None:
         """Most cash; on a tie, the lowest face value of privates among all players holding any."""
@@ -228,16 +290,21 @@ class Game1860(EighteenGame):
         if by_cash[0].cash > by_cash[1].cash:
             first = by_cash[0]
         else:
-            first = min((p for p in self.player_list if p.companies),
-                        key=lambda p: sum(c.value for c in p.companies))
+            first = min(
+                (p for p in self.player_list if p.companies),
+                key=lambda p: sum(c.value for c in p.companies),
+            )
         i = self.player_list.index(first)
         self.player_list = self.player_list[i:] + self.player_list[:i]
 
     # -- shares ----------------------------------------------------------------------------------
     def check_float(self, corp: Corporation, was_floated: bool) -> None:
         # 50% must have been sold from the IPO: shares now in the market do not count
-        if was_floated or corp.floated or \
-                corp.percent_of(corp) > 100 - corp.float_percent - self.pool.percent_of(corp):
+        if (
+            was_floated
+            or corp.floated
+            or corp.percent_of(corp) > 100 - corp.float_percent - self.pool.percent_of(corp)
+        ):
             return
         if corp in self.bankrupt_corps:
             self.clear_bankrupt(corp)
@@ -249,7 +316,10 @@ class Game1860(EighteenGame):
         if self.sr_after_southern:
             return
         self.place_float_token(corp)
-        if isinstance(self.round, StockRound1860) and self.board.tile_on(corp.home).color == "white":
+        if (
+            isinstance(self.round, StockRound1860)
+            and self.board.tile_on(corp.home).color == "white"
+        ):
             self.round.pending_tracks.append(corp)
 
     def place_float_token(self, corp: Corporation) -> None:
@@ -304,7 +374,7 @@ class Game1860(EighteenGame):
         corp = share.corp
         player = company.owner
         assert isinstance(player, Player)
-        self.reserved.discard(f"{corp.sym}_8")   # all its shares become buyable
+        self.reserved.discard(f"{corp.sym}_8")  # all its shares become buyable
         sh.buy(self, player, [share], free=True)
         self.close_company(company)
 
@@ -327,7 +397,7 @@ class Game1860(EighteenGame):
             raise IllegalAction(f"{player.name} has £{player.cash} and cannot pay £{price}")
         was_floated = corp.floated
         sh.transfer(self, [cert], 10, player, spender=player, receiver=self.bank, price=price)
-        self.check_float(corp, was_floated)     # the share given back to the market may float it
+        self.check_float(corp, was_floated)  # the share given back to the market may float it
         self.note(f"{player.name} becomes director of {corp.sym}.")
 
     def check_bankruptcy(self, corp: Corporation) -> None:
@@ -358,7 +428,7 @@ class Game1860(EighteenGame):
         self.player_list = self.player_list[i:] + self.player_list[:i]
         if isinstance(self.round, Operating1860):
             if self.round.entities and self.round.entities[self.round.entity_index] is corp:
-                for step in self.round.steps:   # its turn ends; the round moves on as after any turn
+                for step in self.round.steps:  # its turn ends; the round moves on as after any turn
                     step.pass_()
         elif isinstance(self.round, StockRound1860):
             for p in self.player_list:
@@ -407,8 +477,12 @@ class Game1860(EighteenGame):
     def check_insolvency_at_route(self, corp: Corporation) -> None:
         """A trainless company without a director is insolvent at once; an insolvent one that can
         now afford a train stops leasing (and must buy)."""
-        if self.receivership(corp) and not corp.trains and self.can_run_route(corp) \
-                and not self.can_afford_depot_train(corp):
+        if (
+            self.receivership(corp)
+            and not corp.trains
+            and self.can_run_route(corp)
+            and not self.can_afford_depot_train(corp)
+        ):
             self.make_insolvent(corp)
         elif self.insolvent(corp) and self.can_afford_depot_train(corp):
             self.clear_insolvent(corp)
@@ -429,21 +503,32 @@ class Game1860(EighteenGame):
 
         def stops(nodes: Any) -> int:
             return sum(1 for n in nodes if network.nodes[n].kind is not NodeKind.HALT)
-        if len(set(network.token_nodes(corp.sym))) > 1:     # stations count among what they reach
+
+        if len(set(network.token_nodes(corp.sym))) > 1:  # stations count among what they reach
             return True
-        if stops(network.reach(corp.sym, first_stop=True).nodes) > 1:   # the first stop found will do
+        if (
+            stops(network.reach(corp.sym, first_stop=True).nodes) > 1
+        ):  # the first stop found will do
             return True
         return stops(self.board.reach(corp.sym).nodes) > 1
 
     def must_buy_train(self, corp: Corporation) -> bool:
         price = self.depot.min_price(self.phases)
-        return not corp.trains and corp not in self.bankrupt_corps and price > 0 and corp.cash > price
+        return (
+            not corp.trains and corp not in self.bankrupt_corps and price > 0 and corp.cash > price
+        )
 
     def route_rules(self) -> RouteRules:
-        return RouteRules(no_skip_towns=bool(self.options.get("no_skip_towns") or self.options.get("original_game")),
-                          re_enter_hexes=bool(self.options.get("re_enter_hexes")),
-                          ignore_halts=self.sr_after_southern, nationalization=self.nationalization,
-                          halt_subsidy=self.HALT_SUBSIDY, insolvency=self.insolvency_rule)
+        return RouteRules(
+            no_skip_towns=bool(
+                self.options.get("no_skip_towns") or self.options.get("original_game")
+            ),
+            re_enter_hexes=bool(self.options.get("re_enter_hexes")),
+            ignore_halts=self.sr_after_southern,
+            nationalization=self.nationalization,
+            halt_subsidy=self.HALT_SUBSIDY,
+            insolvency=self.insolvency_rule,
+        )
 
     @property
     def insolvency_rule(self) -> str:
@@ -453,12 +538,22 @@ class Game1860(EighteenGame):
 
     def check_1860_routes(self, corp: Corporation, routes: list[dict[str, Any]]) -> tuple[int, int]:
         trains, home, flipped = self.route_inputs(corp)
-        results = evaluate(self.board.network(), corp.sym, routes, trains, home,
-                           self.phases.current.offboard_color, self.route_rules(), flipped)
+        results = evaluate(
+            self.board.network(),
+            corp.sym,
+            routes,
+            trains,
+            home,
+            self.phases.current.offboard_color,
+            self.route_rules(),
+            flipped,
+        )
         self.last_route_revenues = [r.revenue for r in results]
         return sum(r.revenue for r in results), sum(r.subsidy for r in results)
 
-    def route_inputs(self, corp: Corporation) -> tuple[dict[str, tuple[int, int, bool]], tuple[str, int] | None, set[str]]:
+    def route_inputs(
+        self, corp: Corporation
+    ) -> tuple[dict[str, tuple[int, int, bool]], tuple[str, int] | None, set[str]]:
         """Trains (id -> (big, small, leased)), home station and flipped companies for routes."""
         trains: dict[str, tuple[int, int, bool]] = {}
         if self.insolvent(corp):
@@ -466,7 +561,10 @@ class Game1860(EighteenGame):
             trains[leased.id] = (*leased.distance, True)  # type: ignore[misc]
         else:
             trains = {t.id: (*t.distance, False) for t in corp.trains}  # type: ignore[misc]
-        home = next(((corp.home, i) for i, _, c in self.board.tokens().get(corp.home, []) if c == corp.sym), None)
+        home = next(
+            ((corp.home, i) for i, _, c in self.board.tokens().get(corp.home, []) if c == corp.sym),
+            None,
+        )
         return trains, home, {c.sym for c in self.bankrupt_corps}
 
     def best_routes(self, corp: Corporation) -> tuple[int, list[dict[str, Any]]]:
@@ -475,7 +573,9 @@ class Game1860(EighteenGame):
         network = self.board.network()
         home_node = network.node_at.get(home) if home else None
         color = self.phases.current.offboard_color
-        revenue, _, chosen = best_runs(network, corp.sym, trains, home_node, color, self.route_rules(), flipped)
+        revenue, _, chosen = best_runs(
+            network, corp.sym, trains, home_node, color, self.route_rules(), flipped
+        )
         routes = []
         for train, c in chosen:
             route = Run(train, c.nodes, c.chains).to_dict(network, color)
@@ -495,7 +595,10 @@ class Game1860(EighteenGame):
             self.market.move_right(corp)
 
     def check_bank_broken(self) -> None:
-        if not self.nationalization and self.PLAYER_MONEY - sum(p.cash for p in self.player_list) < 0:
+        if (
+            not self.nationalization
+            and self.PLAYER_MONEY - sum(p.cash for p in self.player_list) < 0
+        ):
             self.bank_broken = True
 
     def trigger_event(self, event: str) -> None:
@@ -524,5 +627,7 @@ class Game1860(EighteenGame):
         return full // 2 if self.halves_shares(share.corp) else full
 
     def player_value(self, p: Player) -> int:
-        shares = sum(self.certificate_value(s) for s in p.shares if s.corp.ipoed and s.corp.share_price)
+        shares = sum(
+            self.certificate_value(s) for s in p.shares if s.corp.ipoed and s.corp.share_price
+        )
         return p.cash + shares + sum(c.value for c in p.companies)

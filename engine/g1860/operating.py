@@ -2,14 +2,23 @@
 receiverships, insolvent companies (bases) or after the Southern Railway; routes with halts and
 leased trains; dividends paid to players only; train purchases with the last-train rule;
 insolvency decided at the end of each company's turn."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from engine.eighteen.board.graph import Goal
 from engine.eighteen.entities import Corporation, spend
-from engine.eighteen.operating import (BuyTrain, DiscardTrain, Dividend, OperatingRound, Route, Token, Track,
-                                       routes_field)
+from engine.eighteen.operating import (
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    OperatingRound,
+    Route,
+    Token,
+    Track,
+    routes_field,
+)
 from engine.errors import IllegalAction, InvalidAction
 from engine.g1860 import upgrades
 
@@ -38,7 +47,7 @@ class Discard1860(DiscardTrain):
 
 
 class Track1860(Track):
-    game: "Game1860"
+    game: Game1860
 
     def allowance(self) -> tuple[bool, bool]:
         """(may lay yellow, may upgrade) for the next lay this turn."""
@@ -85,17 +94,28 @@ class Track1860(Track):
             if tile.cities and self.round.num_laid_track > 0:
                 raise IllegalAction("a city tile may only be the first lay of a turn")
             if tile.color != "yellow":
-                raise IllegalAction(f"{corp.sym} may not upgrade now: one upgrade replaces all lays of a turn")
+                raise IllegalAction(
+                    f"{corp.sym} may not upgrade now: one upgrade replaces all lays of a turn"
+                )
             raise IllegalAction(f"{corp.sym} may not lay more yellow track this turn")
         old, old_rotation = game.board.tile_def_on(hex_id)
         upgrade = old.color != "white"
         train = upgrades.biggest_train(game, corp) if upgrade else upgrades.NO_TRAIN
-        values_before = upgrades.stop_values(game.board.network(), corp.sym, hex_id, train) if upgrade else []
+        values_before = (
+            upgrades.stop_values(game.board.network(), corp.sym, hex_id, train) if upgrade else []
+        )
         game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=True)
         if upgrade:
             problem = upgrades.upgrade_problem(
-                game.board.network(), corp.sym, hex_id, train, values_before, old, old_rotation,
-                lambda path: game.board.reaches(corp.sym, Goal(paths=frozenset({path}))))
+                game.board.network(),
+                corp.sym,
+                hex_id,
+                train,
+                values_before,
+                old,
+                old_rotation,
+                lambda path: game.board.reaches(corp.sym, Goal(paths=frozenset({path}))),
+            )
             if problem:
                 raise IllegalAction(f"{corp.sym} cannot upgrade {hex_id}: {problem}")
         if tile.color != "yellow":
@@ -108,17 +128,20 @@ class Track1860(Track):
 
 
 class Token1860(Token):
-    game: "Game1860"
+    game: Game1860
 
     def actions(self, entity: Any) -> list[str]:
-        if isinstance(entity, Corporation) and (self.game.receivership(entity) or self.game.insolvent(entity)
-                                                or self.game.sr_after_southern):
+        if isinstance(entity, Corporation) and (
+            self.game.receivership(entity)
+            or self.game.insolvent(entity)
+            or self.game.sr_after_southern
+        ):
             return []
         return super().actions(entity)
 
 
 class Route1860(Route):
-    game: "Game1860"
+    game: Game1860
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
@@ -134,9 +157,13 @@ class Route1860(Route):
         routes = routes_field(action)
         # Track may reach two stops that no legal route joins (only by re-entering a hex): the
         # company then runs nothing, where 18xx.games asks for a route it refuses and is stuck.
-        if not routes and self.game.can_run_route(corp) and (corp.trains or self.game.insolvent(corp)) \
-                and not (self.game.receivership(corp) and self.game.nationalization) \
-                and self.game.best_routes(corp)[1]:
+        if (
+            not routes
+            and self.game.can_run_route(corp)
+            and (corp.trains or self.game.insolvent(corp))
+            and not (self.game.receivership(corp) and self.game.nationalization)
+            and self.game.best_routes(corp)[1]
+        ):
             raise IllegalAction(f"{corp.sym} must run a route")
         revenue, subsidy = self.game.check_1860_routes(corp, routes)
         self.round.revenue = revenue
@@ -146,11 +173,11 @@ class Route1860(Route):
 
 
 class Dividend1860(Dividend):
-    game: "Game1860"
+    game: Game1860
 
     def pay(self, corp: Corporation, kind: str) -> None:
         super().pay(corp, kind)
-        self.game.check_bankruptcy(corp)     # may end the company's turn: after this step is done
+        self.game.check_bankruptcy(corp)  # may end the company's turn: after this step is done
 
     def distribute(self, corp: Corporation, kind: str, revenue: int) -> None:
         """§9.4–9.5: the subsidy always goes to the company; a payout is rounded up per holder and
@@ -169,7 +196,7 @@ class Dividend1860(Dividend):
 
 
 class BuyTrain1860(BuyTrain):
-    game: "Game1860"
+    game: Game1860
 
     def actions(self, entity: Any) -> list[str]:
         game = self.game
@@ -187,23 +214,32 @@ class BuyTrain1860(BuyTrain):
         """1860: a company without a train that can pay for one must buy it (its president
         never pays a part; a company that cannot pay becomes insolvent instead)."""
         price = self.game.depot.min_price(self.game.phases)
-        return (f"a train is compulsory: {corp.sym} owns no train and has the {self.game.money(corp.cash)} to "
-                f"buy one (the cheapest from the bank costs {self.game.money(price)}), so it must buy one before "
-                "its turn ends")
+        return (
+            f"a train is compulsory: {corp.sym} owns no train and has the {self.game.money(corp.cash)} to "
+            f"buy one (the cheapest from the bank costs {self.game.money(price)}), so it must buy one before "
+            "its turn ends"
+        )
 
     def buyable_trains(self, corp: Corporation) -> list[Any]:
         game = self.game
         depot = game.depot.available(game.phases)
         if corp.cash < game.depot.min_price(game.phases):
             depot = []
-        others = [] if corp.cash < TRAIN_PRICE_MIN or game.nationalization else [
-            t for t in game.other_corp_trains(corp) if not self.illegal_from(corp, t.owner)]
+        others = (
+            []
+            if corp.cash < TRAIN_PRICE_MIN or game.nationalization
+            else [t for t in game.other_corp_trains(corp) if not self.illegal_from(corp, t.owner)]
+        )
         return depot + others
 
     def illegal_from(self, corp: Corporation, seller: Corporation) -> bool:
         game = self.game
-        return (seller in game.bankrupt_corps or game.receivership(corp) or game.receivership(seller)
-                or (bool(corp.trains) and len(seller.trains) < 2))
+        return (
+            seller in game.bankrupt_corps
+            or game.receivership(corp)
+            or game.receivership(seller)
+            or (bool(corp.trains) and len(seller.trains) < 2)
+        )
 
     def can_buy_train(self, corp: Corporation) -> bool:
         return self.room(corp) and bool(self.buyable_trains(corp))
@@ -220,10 +256,14 @@ class BuyTrain1860(BuyTrain):
             raise IllegalAction(f"{corp.sym} is at its train limit ({game.train_limit})")
         if isinstance(train.owner, Corporation):
             if not TRAIN_PRICE_MIN <= price <= corp.cash:
-                raise IllegalAction(f"{corp.sym} may spend between {TRAIN_PRICE_MIN} and {corp.cash} credits "
-                                    f"on {train.owner.sym}'s {train.name}")
+                raise IllegalAction(
+                    f"{corp.sym} may spend between {TRAIN_PRICE_MIN} and {corp.cash} credits "
+                    f"on {train.owner.sym}'s {train.name}"
+                )
             if price % TRAIN_PRICE_MULTIPLE:
-                raise IllegalAction(f"a price between companies must be a multiple of {TRAIN_PRICE_MULTIPLE}")
+                raise IllegalAction(
+                    f"a price between companies must be a multiple of {TRAIN_PRICE_MULTIPLE}"
+                )
         elif price != train.price:
             raise IllegalAction(f"a {train.name} from the bank costs {train.price} credits")
         if price > corp.cash:
@@ -235,7 +275,7 @@ class BuyTrain1860(BuyTrain):
 
 
 class Operating1860(OperatingRound):
-    game: "Game1860"
+    game: Game1860
 
     def __init__(self, game: Any, steps: list[Any], round_num: int) -> None:
         self.upgraded_track = False

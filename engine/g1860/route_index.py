@@ -6,18 +6,20 @@ worth too little: it never touches the thousands of lesser routes of a late-game
 
 Inside a chunk the best route is the highest bit, so the best free one is `bit_length() - 1`,
 and no mask is ever negated (negating a long integer costs far more than an `or`)."""
+
 from __future__ import annotations
 
-from typing import Any, Iterator, Protocol, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
 
 CHUNK = 4096
 
 
 class Route(Protocol):
-    chain_bits: int      # the chains it runs along, as bits of their ids
-    node_bits: int       # the stations it visits, as bits of their ids
+    chain_bits: int  # the chains it runs along, as bits of their ids
+    node_bits: int  # the stations it visits, as bits of their ids
     passes_full: bool
-    back_chains: Sequence[Any]     # its two arms' chains, each from its station out
+    back_chains: Sequence[Any]  # its two arms' chains, each from its station out
     ahead_chains: Sequence[Any]
 
 
@@ -28,7 +30,9 @@ class RouteIndex:
     """`routes` sorted best first with their `values`; `overlap[c]`: the chains sharing track
     with chain c (c included) as bits of their ids."""
 
-    def __init__(self, routes: Sequence[Route], values: list[int], overlap: dict[int, int], home: int) -> None:
+    def __init__(
+        self, routes: Sequence[Route], values: list[int], overlap: dict[int, int], home: int
+    ) -> None:
         self.routes = routes
         self.values = values
         n = len(routes)
@@ -37,11 +41,17 @@ class RouteIndex:
         # of these rows is a mask over the routes, the best one its highest bit
         width = max(overlap, default=0) + 1
         form = f"0{width + 2}b"
-        rows = "".join([format(((r.node_bits >> home & 1) << 1 | r.passes_full) << width | r.chain_bits, form)
-                        for r in routes])
+        rows = "".join(
+            [
+                format(
+                    ((r.node_bits >> home & 1) << 1 | r.passes_full) << width | r.chain_bits, form
+                )
+                for r in routes
+            ]
+        )
         row = width + 2
         home_column, full_column = rows[0::row], rows[1::row]
-        uses = {chain: int(rows[row - 1 - chain::row] or "0", 2) for chain in overlap}
+        uses = {chain: int(rows[row - 1 - chain :: row] or "0", 2) for chain in overlap}
         self.whole_blocks: dict[int, int] = {}
         for chain, others in overlap.items():
             mask = 0
@@ -51,12 +61,17 @@ class RouteIndex:
                 mask |= uses.get(low.bit_length() - 1, 0)
                 rest ^= low
             self.whole_blocks[chain] = mask
-        self.blocks = {chain: self._chunks(format(mask, f"0{n}b")) for chain, mask in self.whole_blocks.items()}
+        self.blocks = {
+            chain: self._chunks(format(mask, f"0{n}b")) for chain, mask in self.whole_blocks.items()
+        }
         self.full = [(1 << (hi - lo)) - 1 for lo, hi in self.bounds]
         not_full_column = full_column.translate(_FLIP)
         self.home, self.not_full = self._chunks(home_column), self._chunks(not_full_column)
         self.whole_all = (1 << n) - 1
-        self.whole_home, self.whole_not_full = int(home_column or "0", 2), int(not_full_column or "0", 2)
+        self.whole_home, self.whole_not_full = (
+            int(home_column or "0", 2),
+            int(not_full_column or "0", 2),
+        )
         self._arms: dict[int, int] = {}
         self._arm_values: dict[int, int] = {}
         self._arm_tuples: dict[int, tuple[int, int]] = {}
@@ -64,7 +79,9 @@ class RouteIndex:
     def _chunks(self, row: str) -> list[int]:
         return [int(row[lo:hi], 2) for lo, hi in self.bounds]
 
-    def free(self, used: int, start: int = 0, need_home: bool = False, need_not_full: bool = False) -> Iterator[int]:
+    def free(
+        self, used: int, start: int = 0, need_home: bool = False, need_not_full: bool = False
+    ) -> Iterator[int]:
         """The routes from place `start` on sharing no track with the chains `used` (bits), best
         first; with `need_home` only those visiting the home station, with `need_not_full` only
         those passing no full station."""
@@ -114,7 +131,9 @@ class RouteIndex:
         answer = self._arm_tuples[id(chains)] = (bits, mask)
         return answer
 
-    def partner_bound(self, chosen: Sequence[Route], need_home: bool, need_not_full: bool, floor: int) -> int:
+    def partner_bound(
+        self, chosen: Sequence[Route], need_home: bool, need_not_full: bool, floor: int
+    ) -> int:
         """At least the value of the best route sharing no track with the `chosen` routes (with
         `need_home` or `need_not_full`, among those visiting the home station or passing no full
         one): first from each arm of theirs alone; only if that is above `floor`, from all of

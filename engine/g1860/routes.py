@@ -1,10 +1,12 @@
 """1860 routes: a+b trains, halts that pay a subsidy instead of revenue, passing one full station,
 no hex entered twice, every route touching another and one of them the home station; leased
 trains of insolvent companies earn 40 + 20 per stop. Tracks are resolved by the core's reader."""
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from engine.eighteen.board.graph import Node, TrackNetwork
 from engine.eighteen.board.routes import Run, resolve_route
@@ -19,12 +21,12 @@ LEASE_PER_STOP = 20
 class RouteRules:
     """What changes how stops are counted: the options and the game's stage."""
 
-    no_skip_towns: bool = False       # 1st edition: every town passed is a stop
+    no_skip_towns: bool = False  # 1st edition: every town passed is a stop
     re_enter_hexes: bool = False
-    ignore_halts: bool = False        # from the first SR after the Southern Railway formed
-    nationalization: bool = False     # British Rail: first number only, all towns
+    ignore_halts: bool = False  # from the first SR after the Southern Railway formed
+    nationalization: bool = False  # British Rail: first number only, all towns
     halt_subsidy: int = 10
-    insolvency: str = "new"           # leased trains: "new" (2nd ed.), "original" (1st), "simplified"
+    insolvency: str = "new"  # leased trains: "new" (2nd ed.), "original" (1st), "simplified"
 
     def leased_counts_first_number_only(self, leased: bool) -> bool:
         return leased and self.insolvency != "original"
@@ -58,13 +60,25 @@ def _is_city(node: Node) -> bool:
 def full_for(node: Node, corp: str, flipped: set[str]) -> bool:
     """A city all of whose circles hold live tokens of other companies (a bankrupt company's
     flipped base never makes a city full)."""
-    if node.kind is not NodeKind.CITY or corp in node.tokens or None in node.tokens or not node.tokens:
+    if (
+        node.kind is not NodeKind.CITY
+        or corp in node.tokens
+        or None in node.tokens
+        or not node.tokens
+    ):
         return False
     return not any(t in flipped for t in node.tokens)
 
 
-def choose_stops(network: TrackNetwork, run: Run, big: int, small: int, requested: Any, rules: RouteRules,
-                 leased: bool) -> tuple[list[int], int | None]:
+def choose_stops(
+    network: TrackNetwork,
+    run: Run,
+    big: int,
+    small: int,
+    requested: Any,
+    rules: RouteRules,
+    leased: bool,
+) -> tuple[list[int], int | None]:
     """Which visited centres count as stops (18xx.games `compute_stops`), and the halts kept."""
     leased = rules.leased_counts_first_number_only(leased)
     visits = [network.nodes[n] for n in run.nodes]
@@ -77,8 +91,16 @@ def choose_stops(network: TrackNetwork, run: Run, big: int, small: int, requeste
     if halts and not rules.ignore_halts:
         halt_max = allowance - (len(towns) if rules.all_towns else 0)
         halt_max = max(0, min(len(halts), halt_max))
-    asked: int | None = requested if isinstance(requested, int) and not isinstance(requested, bool) else None
-    if not halts or rules.ignore_halts or leased or halt_max == 0 or (asked is not None and asked > halt_max):
+    asked: int | None = (
+        requested if isinstance(requested, int) and not isinstance(requested, bool) else None
+    )
+    if (
+        not halts
+        or rules.ignore_halts
+        or leased
+        or halt_max == 0
+        or (asked is not None and asked > halt_max)
+    ):
         asked = None
     taken = min(len(halts), asked or 0)
     stops += halts[:taken]
@@ -94,8 +116,16 @@ def choose_stops(network: TrackNetwork, run: Run, big: int, small: int, requeste
     return stops, kept
 
 
-def check_run(network: TrackNetwork, corp: str, run: Run, big: int, small: int, rules: RouteRules,
-              leased: bool, flipped: set[str]) -> Node | None:
+def check_run(
+    network: TrackNetwork,
+    corp: str,
+    run: Run,
+    big: int,
+    small: int,
+    rules: RouteRules,
+    leased: bool,
+    flipped: set[str],
+) -> Node | None:
     """Raise if the run breaks a rule; return the full station it passes through, if any."""
     label = f"train {run.train}"
     visits = [network.nodes[n] for n in run.nodes]
@@ -144,9 +174,16 @@ def track_bits(network: TrackNetwork, chain: Any) -> int:
     return bits
 
 
-def evaluate(network: TrackNetwork, corp: str, routes: Sequence[dict[str, Any]],
-             trains: dict[str, tuple[int, int, bool]], home: tuple[str, int] | None, phase_color: str,
-             rules: RouteRules, flipped: set[str]) -> list[RunResult]:
+def evaluate(
+    network: TrackNetwork,
+    corp: str,
+    routes: Sequence[dict[str, Any]],
+    trains: dict[str, tuple[int, int, bool]],
+    home: tuple[str, int] | None,
+    phase_color: str,
+    rules: RouteRules,
+    flipped: set[str],
+) -> list[RunResult]:
     """Check a company's run_routes and value each route. `trains`: id -> (big, small, leased)."""
     runs = [resolve_route(network, r) for r in routes]
     results: list[RunResult] = []
@@ -165,12 +202,16 @@ def evaluate(network: TrackNetwork, corp: str, routes: Sequence[dict[str, Any]],
         for chain in run.chains:
             bits = track_bits(network, chain)
             if bits & used_sides:
-                raise IllegalAction(f"train {run.train}: track near {', '.join(sorted(set(chain.hexes)))} "
-                                    f"is already used by {corp}'s trains")
+                raise IllegalAction(
+                    f"train {run.train}: track near {', '.join(sorted(set(chain.hexes)))} "
+                    f"is already used by {corp}'s trains"
+                )
             used_sides |= bits
         stops, kept = choose_stops(network, run, big, small, route.get("halts"), rules, leased)
         revenue = sum(network.nodes[n].revenue.value(phase_color) for n in stops)
-        subsidy = rules.halt_subsidy * sum(1 for n in stops if network.nodes[n].kind is NodeKind.HALT)
+        subsidy = rules.halt_subsidy * sum(
+            1 for n in stops if network.nodes[n].kind is NodeKind.HALT
+        )
         if leased:
             revenue = rules.leased_revenue(big, len(stops), revenue)
             if rules.leased_counts_first_number_only(True):

@@ -1,5 +1,6 @@
 """1860's stock round: sell then buy one certificate; layers and par ranges; reserved shares;
 privates exchanged, sold to and bought from the bank; a floating company lays its home track."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,7 @@ class HomeTrack(Step):
     passes when no tile fits (as on 18xx.games: the home hex may already carry a tile)."""
 
     description = "Lay home track"
-    game: "Game1860"
+    game: Game1860
 
     def active(self) -> bool:
         return bool(self.round.pending_tracks)
@@ -34,17 +35,30 @@ class HomeTrack(Step):
     def _lays(self, corp: Corporation) -> list[tuple[str, str, int, str]]:
         """(hex, tile name, rotation, the id of a tile of that name left) of each home lay."""
         board = self.game.board
-        lays = board.legal_lays(corp.sym, colors=set(self.game.phases.current.tiles), need_connection=False,
-                                hexes=[corp.home])
-        return [(hex_id, name, rot, ids[0]) for hex_id, name, rot in lays
-                if (ids := board.available_tile_ids(name))]
+        lays = board.legal_lays(
+            corp.sym,
+            colors=set(self.game.phases.current.tiles),
+            need_connection=False,
+            hexes=[corp.home],
+        )
+        return [
+            (hex_id, name, rot, ids[0])
+            for hex_id, name, rot in lays
+            if (ids := board.available_tile_ids(name))
+        ]
 
-    def choices(self, corp: Corporation, action_type: str) -> list[tuple[str, dict[str, Any]]] | None:
+    def choices(
+        self, corp: Corporation, action_type: str
+    ) -> list[tuple[str, dict[str, Any]]] | None:
         if action_type != "lay_tile":
             return None
-        return [(f"Lay home tile {name} on {hex_id} (rotation {rot})",
-                 {"hex": hex_id, "tile": tile_id, "rotation": rot})
-                for hex_id, name, rot, tile_id in self._lays(corp)]
+        return [
+            (
+                f"Lay home tile {name} on {hex_id} (rotation {rot})",
+                {"hex": hex_id, "tile": tile_id, "rotation": rot},
+            )
+            for hex_id, name, rot, tile_id in self._lays(corp)
+        ]
 
     def process_lay_tile(self, action: dict[str, Any], corp: Corporation) -> None:
         hex_id, tile_id, rotation = self.game.lay_fields(action)
@@ -55,7 +69,9 @@ class HomeTrack(Step):
 
     def process_pass(self, action: dict[str, Any], corp: Corporation) -> None:
         if self._lays(corp):
-            raise IllegalAction(f"{corp.sym} must lay its home track on {corp.home}: a tile fits there")
+            raise IllegalAction(
+                f"{corp.sym} must lay its home track on {corp.home}: a tile fits there"
+            )
         self.round.pending_tracks.pop(0)
 
 
@@ -64,21 +80,27 @@ class Exchange(Step):
 
     description = "Exchange a private"
     blocks = False
-    game: "Game1860"
+    game: Game1860
 
     def actions(self, entity: Any) -> list[str]:
-        return ["buy_shares"] if isinstance(entity, Company) and self.game.exchange_shares(entity) else []
+        return (
+            ["buy_shares"]
+            if isinstance(entity, Company) and self.game.exchange_shares(entity)
+            else []
+        )
 
     def process_buy_shares(self, action: dict[str, Any], company: Company) -> None:
         shares = self.game.shares_from_action(action)
         if len(shares) != 1 or shares[0] not in self.game.exchange_shares(company):
-            raise IllegalAction(f"{company.name} cannot be exchanged for {', '.join(s.id for s in shares)}")
+            raise IllegalAction(
+                f"{company.name} cannot be exchanged for {', '.join(s.id for s in shares)}"
+            )
         self.game.exchange(company, shares[0])
 
 
 class BuySellPar(BuySellParShares):
     description = "Sell then buy a certificate"
-    game: "Game1860"
+    game: Game1860
 
     def _move_tests(self) -> dict[str, Any]:
         """The generic moves and, last, the sale of a private to the bank: offered alone too
@@ -96,22 +118,31 @@ class BuySellPar(BuySellParShares):
         """From phase 6, a player who has just bought a private from the bank, or parred the
         company their private is exchanged into, keeps the turn (and passes to end it) so as to
         exchange first: 18xx.games asks them to act."""
-        if (player is not self.current_entity() or not isinstance(player, Player)
-                or not self.game.phases.reached("6")):
+        if (
+            player is not self.current_entity()
+            or not isinstance(player, Player)
+            or not self.game.phases.reached("6")
+        ):
             return False
         for act in self.round.current_actions:
             if act["type"] == "buy_company":
                 return act.get("company") != "FFC"
             if act["type"] == "par":
-                return any(self.game.EXCHANGE.get(c.sym) == act.get("corporation") for c in player.companies)
+                return any(
+                    self.game.EXCHANGE.get(c.sym) == act.get("corporation")
+                    for c in player.companies
+                )
         return False
 
     def player_duty(self, player: Player) -> str | None:
         """Why a player who has bought still holds the turn (see `last_chance_to_exchange`)."""
         if super().can_act(player) or not self.last_chance_to_exchange(player):
             return None
-        swaps = [f"{c.sym} for a {self.game.EXCHANGE[c.sym]} share" for c in player.companies
-                 if self.game.exchange_shares(c)]
+        swaps = [
+            f"{c.sym} for a {self.game.EXCHANGE[c.sym]} share"
+            for c in player.companies
+            if self.game.exchange_shares(c)
+        ]
         ended = f"{player.name} has bought and must pass to end the turn"
         return f"{ended}, or first exchange {' or '.join(swaps)}" if swaps else ended
 
@@ -121,7 +152,11 @@ class BuySellPar(BuySellParShares):
         owner = shares[0].owner
         if owner is corp and any(s.id in self.game.reserved for s in shares):
             return f"{shares[0].id} is reserved for a private company"
-        if owner is self.game.pool and any(s.president for s in shares) and player.percent_of(corp) < 10:
+        if (
+            owner is self.game.pool
+            and any(s.president for s in shares)
+            and player.percent_of(corp) < 10
+        ):
             return f"only a holder of a {corp.sym} share may take its director's certificate from the market"
         problem = super().buy_problem(player, shares)
         return problem
@@ -142,7 +177,7 @@ class BuySellPar(BuySellParShares):
                 # `buy_problem` refuses a certificate the player cannot pay for, as it is priced
                 # here: telling so costs no sentence (broke players are asked after every move)
                 cell = corp.par_price if source is corp else corp.share_price
-                tried = set()       # alike certificates of one place get one answer
+                tried = set()  # alike certificates of one place get one answer
                 for share in source.shares_of(corp):
                     kind = (share.president, share.percent, share.id in self.game.reserved)
                     if kind in tried:
@@ -175,32 +210,50 @@ class BuySellPar(BuySellParShares):
     def can_ipo_any(self, player: Player) -> bool:
         if self.bought():
             return False
-        return any(not c.ipoed and self.can_gain(player, c, 20) and player.cash >= 2 * self.game.min_par(c)
-                   for c in self.game.corporations)
+        return any(
+            not c.ipoed and self.can_gain(player, c, 20) and player.cash >= 2 * self.game.min_par(c)
+            for c in self.game.corporations
+        )
 
     def process_par(self, action: dict[str, Any], player: Player) -> None:
         corp = self.game.corporation(action.get("corporation"))
         if corp.ipoed:
             raise IllegalAction(f"{corp.sym} is already parred")
         if self.bought():
-            raise IllegalAction(f"{player.name} has already bought this turn (one purchase "
-                                "per stock turn, then pass or sell)")
+            raise IllegalAction(
+                f"{player.name} has already bought this turn (one purchase "
+                "per stock turn, then pass or sell)"
+            )
         cell = self.game.legal_par(corp, action.get("share_price"))
         if cell.price * 2 > player.cash:
-            raise IllegalAction(f"{player.name} has £{player.cash}; par £{cell.price} costs £{cell.price * 2}")
+            raise IllegalAction(
+                f"{player.name} has £{player.cash}; par £{cell.price} costs £{cell.price * 2}"
+            )
         if not self.can_gain(player, corp, 20):
-            raise IllegalAction(f"{player.name} is at the certificate limit ({self.game.cert_limit})")
+            raise IllegalAction(
+                f"{player.name} is at the certificate limit ({self.game.cert_limit})"
+            )
         self.game.do_par(player, corp, cell, free=False)
         self.track(action, player, corp)
 
     def choices(self, player: Player, action_type: str) -> list[tuple[str, dict[str, Any]]] | None:
         if action_type == "sell_company":
-            return [(f"Sell {c.sym} to the bank for £{c.value - self.game.COMPANY_SALE_FEE}",
-                     {"company": c.sym, "price": c.value - self.game.COMPANY_SALE_FEE})
-                    for c in self.sellable_companies(player)]
+            return [
+                (
+                    f"Sell {c.sym} to the bank for £{c.value - self.game.COMPANY_SALE_FEE}",
+                    {"company": c.sym, "price": c.value - self.game.COMPANY_SALE_FEE},
+                )
+                for c in self.sellable_companies(player)
+            ]
         if action_type == "buy_company":
-            return [(f"Buy {c.sym} ({c.name}) from the bank for £{c.value}", {"company": c.sym, "price": c.value})
-                    for c in self.purchasable_companies(player) if c.value <= player.cash]
+            return [
+                (
+                    f"Buy {c.sym} ({c.name}) from the bank for £{c.value}",
+                    {"company": c.sym, "price": c.value},
+                )
+                for c in self.purchasable_companies(player)
+                if c.value <= player.cash
+            ]
         return None
 
     # -- privates with the bank ------------------------------------------------------------------
@@ -209,8 +262,11 @@ class BuySellPar(BuySellParShares):
         is asked to act) whenever they have any cash; the purchase itself needs the full price."""
         if self.bought() or player.cash <= 0 or self.game.num_certs(player) >= self.game.cert_limit:
             return []
-        return [c for c in self.game.companies if c.owner is self.game.bank and not c.closed
-                and not self.sold_company(player, c)]
+        return [
+            c
+            for c in self.game.companies
+            if c.owner is self.game.bank and not c.closed and not self.sold_company(player, c)
+        ]
 
     def sold_company(self, player: Player, company: Company) -> bool:
         return company.sym in self.round.companies_sold.get(player, set())
@@ -220,7 +276,9 @@ class BuySellPar(BuySellParShares):
         if company not in self.purchasable_companies(player):
             raise IllegalAction(f"{player.name} cannot buy {company.name} now")
         if player.cash < company.value:
-            raise IllegalAction(f"{player.name} has £{player.cash}; {company.name} costs £{company.value}")
+            raise IllegalAction(
+                f"{player.name} has £{player.cash}; {company.name} costs £{company.value}"
+            )
         company.owner = player
         player.companies.append(company)
         spend(player, self.game.bank, company.value)
@@ -240,9 +298,11 @@ class BuySellPar(BuySellParShares):
             raise IllegalAction(f"{player.name} cannot sell {company.name} now")
         price = company.value - self.game.COMPANY_SALE_FEE
         if action.get("price") is not None and action.get("price") != price:
-            raise IllegalAction(f"the bank pays {self.game.money(price)} for {company.sym} "
-                                f"(its face value less {self.game.money(self.game.COMPANY_SALE_FEE)})")
-        action["price"] = price         # 18xx.games pays what the file says
+            raise IllegalAction(
+                f"the bank pays {self.game.money(price)} for {company.sym} "
+                f"(its face value less {self.game.money(self.game.COMPANY_SALE_FEE)})"
+            )
+        action["price"] = price  # 18xx.games pays what the file says
         player.companies.remove(company)
         company.owner = self.game.bank
         spend(self.game.bank, player, price)
@@ -252,13 +312,14 @@ class BuySellPar(BuySellParShares):
         self.game.check_bank_broken()
 
     def process_sell_shares(self, action: dict[str, Any], player: Player) -> None:
-        corp = self.game.shares_from_action(action)[0].corp    # the sale is checked by super()
-        market, value = (corp.share_price.price, self.game.share_value(corp)) if corp.share_price else (0, 0)
+        corp = self.game.shares_from_action(action)[0].corp  # the sale is checked by super()
+        market, value = (
+            (corp.share_price.price, self.game.share_value(corp)) if corp.share_price else (0, 0)
+        )
         super().process_sell_shares(action, player)
         self.record_sale_price(action, corp.sym, market, value)
         self.game.check_bankruptcy(corp)
-        self.game.check_bank_broken()    # players' cash is what breaks 1860's bank
-
+        self.game.check_bank_broken()  # players' cash is what breaks 1860's bank
 
     @staticmethod
     def record_sale_price(action: dict[str, Any], sym: str, market: int, value: int) -> None:

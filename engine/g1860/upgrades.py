@@ -8,9 +8,11 @@ way 18xx.games' distance graph counts them — walking track without crossing th
 twice in a direction, stopping at stations full of other companies' bases and at Ryde Pier.
 These checks apply to the lay itself, so they are made on the board with the new tile.
 """
+
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine.eighteen.board.graph import PATH_SLOTS, TrackNetwork
 from engine.eighteen.board.hexgrid import opposite
@@ -20,11 +22,11 @@ if TYPE_CHECKING:
     from engine.eighteen.entities import Corporation
     from engine.g1860.game import Game1860
 
-Distance = tuple[int, int]     # (cities, towns) passed
+Distance = tuple[int, int]  # (cities, towns) passed
 NO_TRAIN: Distance = (0, 0)
 
 
-def biggest_train(game: "Game1860", corp: "Corporation") -> Distance:
+def biggest_train(game: Game1860, corp: Corporation) -> Distance:
     """(cities, towns) the company's longest train may count: its first number, and its second
     one when towns may not be skipped (otherwise towns are unlimited)."""
     if not corp.trains:
@@ -56,11 +58,16 @@ def _merge(found: dict[int, Distance], key: int, distance: Distance) -> None:
 
 
 class _Walk:
-    def __init__(self, network: TrackNetwork, corp: str, nodes: dict[int, Distance],
-                 paths: dict[int, Distance]) -> None:
+    def __init__(
+        self,
+        network: TrackNetwork,
+        corp: str,
+        nodes: dict[int, Distance],
+        paths: dict[int, Distance],
+    ) -> None:
         self.network, self.corp, self.nodes, self.paths = network, corp, nodes, paths
-        self.entered: dict[tuple[int, int], Distance] = {}   # (path, centre) -> distance seen
-        self.terminus: dict[int, bool] = {}   # path -> does it touch an offboard
+        self.entered: dict[tuple[int, int], Distance] = {}  # (path, centre) -> distance seen
+        self.terminus: dict[int, bool] = {}  # path -> does it touch an offboard
 
     def node(self, nid: int, distance: Distance, exited: dict[tuple[str, int], int]) -> None:
         _merge(self.nodes, nid, distance)
@@ -74,14 +81,18 @@ class _Walk:
         for state in self.network.node_states.get(nid, ()):
             self.track(state >> 1, None, set(), exited, nid, distance)
 
-    def reached(self, pid: int, came_from: int, distance: Distance, exited: dict[tuple[str, int], int]) -> None:
+    def reached(
+        self, pid: int, came_from: int, distance: Distance, exited: dict[tuple[str, int], int]
+    ) -> None:
         _merge(self.paths, pid, distance)
         path = self.network.paths[pid]
         assert path is not None
         terminus = self.terminus.get(pid)
         if terminus is None:
             nodes = self.network.nodes
-            terminus = self.terminus[pid] = any(nodes[n].kind is NodeKind.OFFBOARD for n in path.nodes)
+            terminus = self.terminus[pid] = any(
+                nodes[n].kind is NodeKind.OFFBOARD for n in path.nodes
+            )
         if terminus:
             return  # nothing is reached through it
         for nid in path.nodes:
@@ -90,12 +101,20 @@ class _Walk:
             seen = self.entered.get((pid, nid))
             if seen is not None and seen[0] <= distance[0] and seen[1] <= distance[1]:
                 continue
-            self.entered[(pid, nid)] = distance if seen is None else \
-                (min(seen[0], distance[0]), min(seen[1], distance[1]))
+            self.entered[(pid, nid)] = (
+                distance if seen is None else (min(seen[0], distance[0]), min(seen[1], distance[1]))
+            )
             self.node(nid, distance, exited)
 
-    def track(self, pid: int, skip: int | None, visited: set[int], exited: dict[tuple[str, int], int],
-              came_from: int, distance: Distance) -> None:
+    def track(
+        self,
+        pid: int,
+        skip: int | None,
+        visited: set[int],
+        exited: dict[tuple[str, int], int],
+        came_from: int,
+        distance: Distance,
+    ) -> None:
         """Follow track from a path through hex sides (not through revenue centres), reaching
         every path on the way from centre `came_from` at `distance`."""
         path = self.network.paths[pid]
@@ -138,8 +157,14 @@ def _halt_ok(d: Distance, train: Distance) -> bool:
     return d[0] <= train[0] and d[1] <= train[1] + unused
 
 
-def node_in_reach(network: TrackNetwork, nid: int, found: dict[int, Distance], train: Distance, *,
-                  offboard_as_city: bool = False) -> bool:
+def node_in_reach(
+    network: TrackNetwork,
+    nid: int,
+    found: dict[int, Distance],
+    train: Distance,
+    *,
+    offboard_as_city: bool = False,
+) -> bool:
     """Can the train stop there? (An offboard counts like a halt, except when judging whether
     a hex is in reach, where it counts like a city: 18xx.games' two tests differ so.)"""
     if train[0] == 0 or nid not in found:
@@ -162,12 +187,23 @@ def hex_nodes(network: TrackNetwork, hex_id: str) -> list[int]:
 def stop_values(network: TrackNetwork, corp: str, hex_id: str, train: Distance) -> list[int]:
     """The best values of the hex's stops the biggest train reaches, in order."""
     nodes, _ = distances(network, corp)
-    return sorted(network.nodes[n].revenue.maximum for n in hex_nodes(network, hex_id)
-                  if node_in_reach(network, n, nodes, train))
+    return sorted(
+        network.nodes[n].revenue.maximum
+        for n in hex_nodes(network, hex_id)
+        if node_in_reach(network, n, nodes, train)
+    )
 
 
-def upgrade_problem(network: TrackNetwork, corp: str, hex_id: str, train: Distance, values_before: list[int],
-                    old: TileDef, old_rotation: int, reached: Callable[[int], bool]) -> str | None:
+def upgrade_problem(
+    network: TrackNetwork,
+    corp: str,
+    hex_id: str,
+    train: Distance,
+    values_before: list[int],
+    old: TileDef,
+    old_rotation: int,
+    reached: Callable[[int], bool],
+) -> str | None:
     """Why this upgrade (already on `network`) breaks §7.3, or None. `values_before`: the stops'
     values the train reached before the lay; `reached(path)`: is that path of the company's
     connected track (asked last, of the few paths that need it: a walk of its own each)."""
@@ -175,25 +211,38 @@ def upgrade_problem(network: TrackNetwork, corp: str, hex_id: str, train: Distan
         return f"{corp} has no train, and only a company with a train may upgrade"
     nodes, paths = distances(network, corp)
     on_hex = hex_paths(network, hex_id)
-    if not any(pid in paths for pid in on_hex) or not _hex_in_reach(network, hex_id, on_hex, nodes, paths, train):
+    if not any(pid in paths for pid in on_hex) or not _hex_in_reach(
+        network, hex_id, on_hex, nodes, paths, train
+    ):
         return f"{hex_id} is beyond the reach of {corp}'s biggest train"
-    changed_value = values_before != sorted(network.nodes[n].revenue.maximum for n in hex_nodes(network, hex_id)
-                                            if node_in_reach(network, n, nodes, train))
+    changed_value = values_before != sorted(
+        network.nodes[n].revenue.maximum
+        for n in hex_nodes(network, hex_id)
+        if node_in_reach(network, n, nodes, train)
+    )
     old_ends = [_ends_of_old(old, p) for p in old.rotated_paths(old_rotation)]
     for pid in on_hex:
         d = paths.get(pid)
         if d is None or d[0] > train[0] or d[1] > train[1]:
             continue
         if not any(_kept(_ends_of_new(network, pid), ends) for ends in old_ends) and reached(pid):
-            return None   # new track a train can use
+            return None  # new track a train can use
     if changed_value:
         return None
-    return (f"the new tile on {hex_id} adds no track {corp}'s trains can use and changes no value of a "
-            "stop they reach")
+    return (
+        f"the new tile on {hex_id} adds no track {corp}'s trains can use and changes no value of a "
+        "stop they reach"
+    )
 
 
-def _hex_in_reach(network: TrackNetwork, hex_id: str, on_hex: list[int], nodes: dict[int, Distance],
-                  paths: dict[int, Distance], train: Distance) -> bool:
+def _hex_in_reach(
+    network: TrackNetwork,
+    hex_id: str,
+    on_hex: list[int],
+    nodes: dict[int, Distance],
+    paths: dict[int, Distance],
+    train: Distance,
+) -> bool:
     here = hex_nodes(network, hex_id)
     if here:
         return any(node_in_reach(network, n, nodes, train, offboard_as_city=True) for n in here)
@@ -216,5 +265,7 @@ def _ends_of_new(network: TrackNetwork, pid: int) -> list[tuple[str, object]]:
 def _kept(new: list[tuple[str, object]], old: set[tuple[str, object]]) -> bool:
     """Is the new path's track all old track (18xx `Path#<=`: same sides, same kind of stop; a
     halt may stand where a town stood)?"""
-    return all(end in old or (end == ("node", NodeKind.HALT) and ("node", NodeKind.TOWN) in old)
-               for end in new)
+    return all(
+        end in old or (end == ("node", NodeKind.HALT) and ("node", NodeKind.TOWN) in old)
+        for end in new
+    )

@@ -1,10 +1,12 @@
 """The String Railway table in play: stations and rails on the area, and the rules that check a
 station placement or a rail and score it. Nothing here knows whose turn it is (see game.py)."""
+
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import shapely
@@ -13,13 +15,24 @@ from shapely.geometry import LineString, Polygon
 from shapely.ops import nearest_points, unary_union
 
 from engine.errors import IllegalAction, InvalidAction
-from engine.strings.geometry import (Point, Square, bounds, boxes_apart, comes_near, contacts,
-                                     crossings, fmt, length, self_contact, swept)
+from engine.strings.geometry import (
+    Point,
+    Square,
+    bounds,
+    boxes_apart,
+    comes_near,
+    contacts,
+    crossings,
+    fmt,
+    length,
+    self_contact,
+    swept,
+)
 from engine.strings.setup import Sizes
 from engine.strings.stations import OWNER_EFFECT, TYPES, value
 
 RAIL_KINDS = ("short", "long")
-TOUCH = 1e-9        # a station this close to a string or station touches it (cm)
+TOUCH = 1e-9  # a station this close to a string or station touches it (cm)
 ROOM_MARGIN = 1e-6  # how far inside the free region a listed station centre keeps (cm)
 
 
@@ -28,9 +41,9 @@ class Station:
     label: str
     kind: str
     square: Square
-    owner: int | None          # company index (bases, cities, transits)
+    owner: int | None  # company index (bases, cities, transits)
     in_mountains: bool
-    served: set[int] = field(default_factory=set)   # companies whose rails reach it
+    served: set[int] = field(default_factory=set)  # companies whose rails reach it
 
     @property
     def centre(self) -> Point:
@@ -44,7 +57,7 @@ class Station:
 @dataclass
 class Company:
     index: int
-    player: Any               # the player id that acts for it
+    player: Any  # the player id that acts for it
     name: str
     base: str
     vp: int = 3
@@ -86,7 +99,7 @@ class RailPlan:
     points: list[Point]
     length: float
     visits: list[str]
-    crossings: list[tuple[Point, str, int]]   # (where, what is crossed, VP cost)
+    crossings: list[tuple[Point, str, int]]  # (where, what is crossed, VP cost)
     free_crossings: list[Point]
     changes: list[Change]
 
@@ -96,15 +109,30 @@ class RailPlan:
 
 class Board:
     # the shapes of the table never change once play starts (a new roll builds a new Board)
-    CHECKPOINT_SHARED = ("area", "area_points", "area_ring", "river", "mountain",
-                         "mountain_shape", "river_line", "mountain_ring", "sizes",
-                         "fixed_blocked")
+    CHECKPOINT_SHARED = (
+        "area",
+        "area_points",
+        "area_ring",
+        "river",
+        "mountain",
+        "mountain_shape",
+        "river_line",
+        "mountain_ring",
+        "sizes",
+        "fixed_blocked",
+    )
 
-    def __init__(self, area: Sequence[Point], river: Sequence[Point], mountain: Sequence[Point],
-                 sizes: Sizes, expert: bool) -> None:
+    def __init__(
+        self,
+        area: Sequence[Point],
+        river: Sequence[Point],
+        mountain: Sequence[Point],
+        sizes: Sizes,
+        expert: bool,
+    ) -> None:
         self.area_points = [tuple(p) for p in area]
         self.area = Polygon(self.area_points)
-        shapely.prepare(self.area)   # asked about every station and rail
+        shapely.prepare(self.area)  # asked about every station and rail
         self.area_ring = list(self.area.exterior.coords)
         self.river = [tuple(p) for p in river]
         self.mountain = [tuple(p) for p in mountain] + [tuple(mountain[0])]
@@ -134,31 +162,40 @@ class Board:
         sq = Square.centred(float(x), float(y), self.sizes.station)
         name = f"the {TYPES[kind].display} station at {fmt((x, y))}"
         # the common case without shapely objects: centre inside, no string near the square
-        inside = shapely.contains_xy(self.area, sq.centre[0], sq.centre[1]) \
-            and not comes_near(self.area_ring, sq, 2 * TOUCH)
-        strings = (("the edge of the play area", self.area_ring, self.area.exterior),
-                   ("the river", self.river, self.river_line),
-                   ("the mountain", self.mountain, self.mountain_ring))
+        inside = shapely.contains_xy(self.area, sq.centre[0], sq.centre[1]) and not comes_near(
+            self.area_ring, sq, 2 * TOUCH
+        )
+        strings = (
+            ("the edge of the play area", self.area_ring, self.area.exterior),
+            ("the river", self.river, self.river_line),
+            ("the mountain", self.mountain, self.mountain_ring),
+        )
         if not inside or any(comes_near(pts, sq, 2 * TOUCH) for _, pts, _ in strings[1:]):
             shape = sq.shape()
             if not self.area.contains(shape):
-                raise IllegalAction(f"{name} would stick out of the play area; stations go "
-                                    "wholly inside it")
+                raise IllegalAction(
+                    f"{name} would stick out of the play area; stations go wholly inside it"
+                )
             for what, _, geom in strings:
                 if geom.distance(shape) <= TOUCH:
-                    raise IllegalAction(f"{name} would touch {what} near "
-                                        f"{self._near(geom, shape)}; stations may touch no string")
+                    raise IllegalAction(
+                        f"{name} would touch {what} near "
+                        f"{self._near(geom, shape)}; stations may touch no string"
+                    )
         for st in self.stations.values():
             if st.square.gap(sq) <= TOUCH:
-                raise IllegalAction(f"{name} would touch {st.name}; stations may touch no other "
-                                    "station")
+                raise IllegalAction(
+                    f"{name} would touch {st.name}; stations may touch no other station"
+                )
         for n, rail in enumerate(self.rails, 1):
             if not comes_near(rail.points, sq, 2 * TOUCH):
                 continue
             geom, shape = LineString(rail.points), sq.shape()
             if geom.distance(shape) <= TOUCH:
-                raise IllegalAction(f"{name} would touch rail #{n} near {self._near(geom, shape)}; "
-                                    "stations may touch no string")
+                raise IllegalAction(
+                    f"{name} would touch rail #{n} near {self._near(geom, shape)}; "
+                    "stations may touch no string"
+                )
         return sq
 
     def _blocked(self) -> list[Any]:
@@ -166,8 +203,12 @@ class Board:
         station would touch it (the area's edge included)."""
         h = self.sizes.station / 2
         squares = [st.square.grown(h) for st in self.stations.values()]
-        grown = shapely.box([q.x0 for q in squares], [q.y0 for q in squares],
-                            [q.x1 for q in squares], [q.y1 for q in squares])
+        grown = shapely.box(
+            [q.x0 for q in squares],
+            [q.y0 for q in squares],
+            [q.x1 for q in squares],
+            [q.y1 for q in squares],
+        )
         return self.fixed_blocked + list(grown) + swept([r.points for r in self.rails], h)
 
     def room(self) -> Any:
@@ -185,8 +226,9 @@ class Board:
         m = ROOM_MARGIN
         # pairs whose bounding boxes come within the margin, then their exact distance
         which, what = STRtree(blocked).query(shapely.box(xs - m, ys - m, xs + m, ys + m))
-        dist = shapely.distance(shapely.points(xs[which], ys[which]),
-                                np.array(blocked, dtype=object)[what])
+        dist = shapely.distance(
+            shapely.points(xs[which], ys[which]), np.array(blocked, dtype=object)[what]
+        )
         near = np.zeros(len(centres), dtype=bool)
         near[which[dist <= m]] = True
         return list(shapely.contains_xy(self.area, xs, ys) & ~near)
@@ -212,18 +254,26 @@ class Board:
         if isinstance(stop, str):
             label = stop.strip().upper()
             if label not in self.stations:
-                raise InvalidAction(f"there is no station {stop!r}; stations: "
-                                    f"{', '.join(self.stations)}")
+                raise InvalidAction(
+                    f"there is no station {stop!r}; stations: {', '.join(self.stations)}"
+                )
             return self.stations[label].centre, label
-        if isinstance(stop, (list, tuple)) and len(stop) == 2 and all(
+        if (
+            isinstance(stop, (list, tuple))
+            and len(stop) == 2
+            and all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-                for v in stop):
+                for v in stop
+            )
+        ):
             return (float(stop[0]), float(stop[1])), None
-        raise InvalidAction(f"a rail's stop is a station label (S3, B1) or a point [x, y], not "
-                            f"{stop!r}")
+        raise InvalidAction(
+            f"a rail's stop is a station label (S3, B1) or a point [x, y], not {stop!r}"
+        )
 
-    def plan_rail(self, companies: Sequence[Company], who: int, kind: str,
-                  stops: Sequence[Any]) -> RailPlan:
+    def plan_rail(
+        self, companies: Sequence[Company], who: int, kind: str, stops: Sequence[Any]
+    ) -> RailPlan:
         """Check a rail for company `who` and work out its score, changing nothing."""
         company = companies[who]
         if kind not in RAIL_KINDS:
@@ -235,17 +285,23 @@ class Board:
         resolved = [self.resolve(s) for s in stops]
         for end, (pt, label) in (("starts", resolved[0]), ("ends", resolved[-1])):
             if label is None:
-                raise IllegalAction(f"the rail {end} at the free point {fmt(pt)}; both ends of a "
-                                    "rail lie on stations")
+                raise IllegalAction(
+                    f"the rail {end} at the free point {fmt(pt)}; both ends of a "
+                    "rail lie on stations"
+                )
         points = [pt for pt, _ in resolved]
         for i, (a, b) in enumerate(zip(points, points[1:]), 1):
             if math.dist(a, b) < 1e-9:
-                raise InvalidAction(f"stops {i} and {i + 1} of the path are the same point {fmt(a)}")
+                raise InvalidAction(
+                    f"stops {i} and {i + 1} of the path are the same point {fmt(a)}"
+                )
         limit = self.sizes.long if kind == "long" else self.sizes.short
         run = length(points)
         if run > limit + 1e-9:
-            raise IllegalAction(f"the path is {run:.1f} long; a {kind} rail is {limit:g} (it may "
-                                "lie slack, never stretched)")
+            raise IllegalAction(
+                f"the path is {run:.1f} long; a {kind} rail is {limit:g} (it may "
+                "lie slack, never stretched)"
+            )
         geom = LineString(points)
         if not self.area.covers(geom):
             out = geom.difference(self.area).representative_point()
@@ -257,15 +313,18 @@ class Board:
         start, end = resolved[0][1], resolved[-1][1]
         if start not in company.reached and end not in company.reached:
             reach = ", ".join(sorted(company.reached, key=_label_key))
-            raise IllegalAction(f"one end of the rail must be on {company.name}'s base or a station "
-                                f"its rails reach ({reach}); {start} and {end} are not")
+            raise IllegalAction(
+                f"one end of the rail must be on {company.name}'s base or a station "
+                f"its rails reach ({reach}); {start} and {end} are not"
+            )
         for label in visits:
             st = self.stations[label]
             limit_n = TYPES[st.kind].limit
             if who not in st.served and len(st.served) >= limit_n:
                 served = f"{len(st.served)} compan{'y' if len(st.served) == 1 else 'ies'}"
-                raise IllegalAction(f"{st.name} already serves {served}, its limit; the rail "
-                                    "may not reach it")
+                raise IllegalAction(
+                    f"{st.name} already serves {served}, its limit; the rail may not reach it"
+                )
         plan = RailPlan(who, kind, list(stops), points, run, visits, [], [], [])
         self._score(companies, plan)
         return plan
@@ -283,14 +342,18 @@ class Board:
             if not spans:
                 continue
             if len(spans) > 1:
-                raise IllegalAction(f"the rail reaches {st.name} twice (again near "
-                                    f"{fmt(_at(points, spans[1][0]))}); one rail may visit a "
-                                    "station only once")
+                raise IllegalAction(
+                    f"the rail reaches {st.name} twice (again near "
+                    f"{fmt(_at(points, spans[1][0]))}); one rail may visit a "
+                    "station only once"
+                )
             lo, hi = spans[0]
             if st.kind == "terminal" and lo > 1e-7 and hi < total - 1e-7:
-                raise IllegalAction(f"the rail passes through {st.name} near "
-                                    f"{fmt(_at(points, lo))}; rails may only start or end at a "
-                                    "Terminal")
+                raise IllegalAction(
+                    f"the rail passes through {st.name} near "
+                    f"{fmt(_at(points, lo))}; rails may only start or end at a "
+                    "Terminal"
+                )
             found.append((lo, st.label))
         return [label for _, label in sorted(found)]
 
@@ -306,10 +369,15 @@ class Board:
                 where = " in the mountains" if st.kind == "scenic" and st.in_mountains else ""
                 plan.changes.append(Change(who, vp, f"{st.name}{where}"))
             if st.owner is not None and st.owner != who:
-                plan.changes.append(Change(st.owner, OWNER_EFFECT[st.kind],
-                                           f"{company.name} reached their {st.name}"))
+                plan.changes.append(
+                    Change(
+                        st.owner, OWNER_EFFECT[st.kind], f"{company.name} reached their {st.name}"
+                    )
+                )
         strings: list[tuple[list[Point], bool, str, int]] = [
-            (self.river, False, "the river", 1), (self.mountain, True, "the mountain", 1)]
+            (self.river, False, "the river", 1),
+            (self.mountain, True, "the mountain", 1),
+        ]
         for rail in self.rails:
             own = rail.company == who
             cost = 2 if self.expert and not own else 1
@@ -336,8 +404,14 @@ class Board:
             self.stations[label].served.add(plan.company)
             company.reached.add(label)
         company.rails[plan.kind] -= 1
-        rail = Rail(plan.company, plan.kind, plan.stops, plan.points, plan.visits,
-                    [p for p, _, _ in plan.crossings] + plan.free_crossings)
+        rail = Rail(
+            plan.company,
+            plan.kind,
+            plan.stops,
+            plan.points,
+            plan.visits,
+            [p for p, _, _ in plan.crossings] + plan.free_crossings,
+        )
         self.rails.append(rail)
         return rail
 

@@ -1,10 +1,12 @@
 """Legal String Railway moves as complete actions, for autocomplete and the console's list:
 station spots at the centres of the image's named cells, straight rails between two stations, forfeits and the
 setup choices. Any other legal spot or path can be typed; these are the ready-made ones."""
+
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Collection
+from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 from engine.errors import GameError
 from engine.game import Choice, PlayerId
@@ -15,51 +17,69 @@ if TYPE_CHECKING:
     from engine.strings.game import StringRailway
 
 
-
-def choices(game: "StringRailway", player: PlayerId,
-            kinds: Collection[str] | None = None) -> list[Choice]:
+def choices(
+    game: StringRailway, player: PlayerId, kinds: Collection[str] | None = None
+) -> list[Choice]:
     """The moves of the asked kinds (all by default), computing only those."""
     out: list[Choice] = []
 
     def wants(kind: str) -> bool:
         return kinds is None or kind in kinds
+
     if game.finished:
         return out
     if not game.started:
         for what in ("river", "mountain"):
             seat = game.companies[game.setup_seat(what)]
             if seat.player == player and game.rolls[what] < game.max_rolls:
-                out.append(Choice(f"reroll the {what}", {"type": "reroll", "entity": player,
-                                                         "what": what}))
+                out.append(
+                    Choice(f"reroll the {what}", {"type": "reroll", "entity": player, "what": what})
+                )
     if game.current.player != player:
         return out
     if game.pending:
         return out + (station_spots(game, player) if wants("place_station") else [])
-    return out + (straight_rails(game, player) if wants("lay_rail") else []) + [
-        Choice(f"forfeit a {kind} rail", {"type": "forfeit_rail", "entity": player, "rail": kind})
-        for kind in ("short", "long") if game.current.rails[kind] > 0]
+    return (
+        out
+        + (straight_rails(game, player) if wants("lay_rail") else [])
+        + [
+            Choice(
+                f"forfeit a {kind} rail", {"type": "forfeit_rail", "entity": player, "rail": kind}
+            )
+            for kind in ("short", "long")
+            if game.current.rails[kind] > 0
+        ]
+    )
 
 
-def station_spots(game: "StringRailway", player: PlayerId) -> list[Choice]:
+def station_spots(game: StringRailway, player: PlayerId) -> list[Choice]:
     """Where the next drawn station fits (grid points first), or setting it aside when it fits
     nowhere."""
     name = TYPES[game.pending[0]].display
     spots = free_spots(game)
     if not spots:
-        return [Choice(f"set the {name} station aside (it fits nowhere)",
-                       {"type": "set_aside_station", "entity": player})]
+        return [
+            Choice(
+                f"set the {name} station aside (it fits nowhere)",
+                {"type": "set_aside_station", "entity": player},
+            )
+        ]
     bounds = game.board.area.bounds
     cols, rows = cells.columns(bounds), cells.rows(bounds)
     out = []
     for x, y in spots:
         cell = cells.name((x, y), cols, rows)
         where = f"{cell} ({x:g} {y:g})" if cell else f"{x:g} {y:g}"
-        out.append(Choice(f"place {name} at {where}",
-                          {"type": "place_station", "entity": player, "x": x, "y": y}))
+        out.append(
+            Choice(
+                f"place {name} at {where}",
+                {"type": "place_station", "entity": player, "x": x, "y": y},
+            )
+        )
     return out
 
 
-def free_spots(game: "StringRailway") -> list[tuple[float, float]]:
+def free_spots(game: StringRailway) -> list[tuple[float, float]]:
     """Centres where the next drawn station fits: the centres of the image's named cells
     where it does, else one point inside each free region, rounded as far as it still fits. Empty: the
     station fits nowhere."""
@@ -85,7 +105,7 @@ def free_spots(game: "StringRailway") -> list[tuple[float, float]]:
     return out
 
 
-def straight_rails(game: "StringRailway", player: PlayerId) -> list[Choice]:
+def straight_rails(game: StringRailway, player: PlayerId) -> list[Choice]:
     """Every legal straight rail from a station the company reaches to another station, with
     the VP it would score (the shortest fitting rail kind)."""
     company = game.current
@@ -100,15 +120,20 @@ def straight_rails(game: "StringRailway", player: PlayerId) -> list[Choice]:
             seen.add(key)  # the reverse path is the same string: legal alike, scored alike
             gap = math.dist(board.stations[start].centre, st.centre)
             for kind in ("short", "long"):
-                if company.rails[kind] <= 0 or gap > (board.sizes.long if kind == "long"
-                                                      else board.sizes.short) + 1e-9:
+                if (
+                    company.rails[kind] <= 0
+                    or gap > (board.sizes.long if kind == "long" else board.sizes.short) + 1e-9
+                ):
                     continue
                 try:
                     plan = board.plan_rail(game.companies, company.index, kind, [start, end])
                 except GameError:
                     break  # the long rail would fail alike: only the kind and length differ
-                out.append(Choice(f"{kind} rail {start}–{end} ({plan.gain(company.index):+d} VP)",
-                                  {"type": "lay_rail", "entity": player, "rail": kind,
-                                   "path": [start, end]}))
+                out.append(
+                    Choice(
+                        f"{kind} rail {start}–{end} ({plan.gain(company.index):+d} VP)",
+                        {"type": "lay_rail", "entity": player, "rail": kind, "path": [start, end]},
+                    )
+                )
                 break
     return out

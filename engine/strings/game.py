@@ -1,18 +1,29 @@
 """String Railway as a railchat title: seats and companies, the turn (draw, place, lay), setup
 choices, the contract's listings and the snapshot the renderer draws."""
+
 from __future__ import annotations
 
 import random
-from typing import Any, Collection, Mapping
+from collections.abc import Collection, Mapping
+from typing import Any
 
 from engine.errors import IllegalAction, InvalidAction, NotYourTurn
 from engine.game import Action, Choice, Game, PlayerId
 from engine.strings import options as opts
 from engine.strings.board import RAIL_KINDS, Board, Company, RailPlan
 from engine.strings.geometry import fmt
-from engine.strings.setup import (base_square, chaotic_area, check_area, check_mountain,
-                                  check_order, check_river, deck, generate_mountain,
-                                  generate_river, regular_area)
+from engine.strings.setup import (
+    base_square,
+    chaotic_area,
+    check_area,
+    check_mountain,
+    check_order,
+    check_river,
+    deck,
+    generate_mountain,
+    generate_river,
+    regular_area,
+)
 from engine.strings.stations import TYPES
 from engine.titles import register_title
 
@@ -39,38 +50,46 @@ class StringRailway(Game):
         seats = list(self.players) * 2 if len(self.players) == 2 else list(self.players)
         self.persons = 2 if len(self.players) == 2 or opts.flag(o, "two_players") else len(seats)
         if opts.flag(o, "two_players") and len(seats) != 4:
-            raise InvalidAction("two_players means four seats: seats 1 and 3 are one person's, "
-                                "2 and 4 the other's")
+            raise InvalidAction(
+                "two_players means four seats: seats 1 and 3 are one person's, 2 and 4 the other's"
+            )
         n = len(seats)
         given = opts.points("area", o.get("area"))
         if given is None:
-            given = chaotic_area(random.Random(f"{self.seed}:area"), n) if opts.flag(o, "chaotic") \
+            given = (
+                chaotic_area(random.Random(f"{self.seed}:area"), n)
+                if opts.flag(o, "chaotic")
                 else regular_area(3 if n == 3 else 5 if n == 5 else 4)
+            )
         area = check_area(given)
         if len(given) < n:
-            raise InvalidAction(f"the play area has {len(given)} corners; {n} companies need "
-                                f"one each for their bases")
+            raise InvalidAction(
+                f"the play area has {len(given)} corners; {n} companies need "
+                f"one each for their bases"
+            )
         self.area_points = given
         self.river_given = opts.points("river", o.get("river"))
         self.mountain_given = opts.points("mountain", o.get("mountain"))
         self.rolls = {"river": 0, "mountain": 0}
         self.max_rolls = int(opts.number(o, "rerolls", 3))
         order = opts.station_order(o.get("station_order"))
-        self.order = check_order(order) if order is not None else \
-            deck(random.Random(f"{self.seed}:deck"))
+        self.order = (
+            check_order(order) if order is not None else deck(random.Random(f"{self.seed}:deck"))
+        )
         self.squares = [base_square(area, given[i], self.sizes.station) for i in range(n)]
         self._shape_table()
         rails = {"short": 3 if n == 5 else 4, "long": 1}
         self.companies = []
         for i, seat in enumerate(seats):
             name = seat.name if len(self.players) != 2 else f"{seat.name} (B{i + 1})"
-            self.companies.append(Company(i, seat.id, name, f"B{i + 1}", 3, dict(rails),
-                                          {f"B{i + 1}"}))
+            self.companies.append(
+                Company(i, seat.id, name, f"B{i + 1}", 3, dict(rails), {f"B{i + 1}"})
+            )
         self.turns_each = sum(rails.values())
         self.turn = 0
         self.deck_pos = 0
         self.pending: list[str] = []
-        self.started = False      # the first station is placed: setup choices are closed
+        self.started = False  # the first station is placed: setup choices are closed
         self.sentences: list[str] = []
         self.last_plan: RailPlan | None = None
         self._begin_turn()
@@ -84,17 +103,25 @@ class StringRailway(Game):
         else:
             river = self.river_given
             if river is None:
-                river = generate_river(random.Random(f"{self.seed}:river:{self.rolls['river']}"),
-                                       area, self.squares, self.sizes)
+                river = generate_river(
+                    random.Random(f"{self.seed}:river:{self.rolls['river']}"),
+                    area,
+                    self.squares,
+                    self.sizes,
+                )
             river_line = check_river(river, area, self.sizes)
         mountain = self.mountain_given
         if mountain is None:
             mountain = generate_mountain(
-                random.Random(f"{self.seed}:mountain:{self.rolls['mountain']}"), area,
-                self.squares, river_line, self.sizes)
+                random.Random(f"{self.seed}:mountain:{self.rolls['mountain']}"),
+                area,
+                self.squares,
+                river_line,
+                self.sizes,
+            )
         check_mountain(mountain, area, self.sizes)
         self.board = Board(self.area_points, river, mountain, self.sizes, self.expert)
-        for i, sq in enumerate(self.squares):     # a new river or mountain keeps the bases
+        for i, sq in enumerate(self.squares):  # a new river or mountain keeps the bases
             self.board.add_base(f"B{i + 1}", sq, i)
 
     def setup_seat(self, what: str) -> int:
@@ -154,13 +181,19 @@ class StringRailway(Game):
         if kind == "message":
             self.sentences.append(f"{action.get('entity')}: {action.get('message', '')}")
             return dict(action)
-        handler = {"place_station": self._place, "set_aside_station": self._set_aside,
-                   "lay_rail": self._lay,
-                   "forfeit_rail": self._forfeit, "reroll": self._reroll,
-                   "set_shape": self._set_shape}.get(kind)
+        handler = {
+            "place_station": self._place,
+            "set_aside_station": self._set_aside,
+            "lay_rail": self._lay,
+            "forfeit_rail": self._forfeit,
+            "reroll": self._reroll,
+            "set_shape": self._set_shape,
+        }.get(kind)
         if handler is None:
-            raise InvalidAction(f"unknown action {kind!r}; String Railway knows place_station, "
-                                "lay_rail, forfeit_rail, reroll, set_shape")
+            raise InvalidAction(
+                f"unknown action {kind!r}; String Railway knows place_station, "
+                "lay_rail, forfeit_rail, reroll, set_shape"
+            )
         recorded, sentence = handler(action)
         self.sentences.append(sentence)
         return recorded
@@ -183,8 +216,9 @@ class StringRailway(Game):
     def _place(self, action: Action) -> tuple[Action, str]:
         company = self._turn_of(action)
         if not self.pending:
-            raise IllegalAction(f"{company.name} has no station to place; lay a rail "
-                                "(or forfeit one)")
+            raise IllegalAction(
+                f"{company.name} has no station to place; lay a rail (or forfeit one)"
+            )
         kind = self.pending[0]
         x, y = action.get("x"), action.get("y")
         square = self.board.check_station(kind, x, y)  # type: ignore[arg-type]
@@ -192,8 +226,10 @@ class StringRailway(Game):
         self.pending.pop(0)
         self.started = True
         owned = f", owned by {company.name}" if st.owner is not None else ""
-        return ({"type": "place_station", "entity": action["entity"], "x": x, "y": y},
-                f"{company.name} placed {st.name} at {fmt(st.centre)}{owned}.")
+        return (
+            {"type": "place_station", "entity": action["entity"], "x": x, "y": y},
+            f"{company.name} placed {st.name} at {fmt(st.centre)}{owned}.",
+        )
 
     def _set_aside(self, action: Action) -> tuple[Action, str]:
         """A drawn station that fits nowhere leaves the game unplaced (README: String Railway)."""
@@ -202,24 +238,30 @@ class StringRailway(Game):
             raise IllegalAction(f"{company.name} has no drawn station to set aside")
         name = TYPES[self.pending[0]].display
         if not self.board.room().is_empty:
-            raise IllegalAction(f"the {name} station still fits in the play area (e.g. centred "
-                                f"at {fmt(self.spot())}); place it")
+            raise IllegalAction(
+                f"the {name} station still fits in the play area (e.g. centred "
+                f"at {fmt(self.spot())}); place it"
+            )
         self.pending.pop(0)
-        return ({"type": "set_aside_station", "entity": action["entity"]},
-                f"{company.name} set the drawn {name} station aside: it fits nowhere in the "
-                "play area.")
+        return (
+            {"type": "set_aside_station", "entity": action["entity"]},
+            f"{company.name} set the drawn {name} station aside: it fits nowhere in the play area.",
+        )
 
     def spot(self) -> tuple[float, float]:
         """One centre where the next drawn station fits (the roundest one found)."""
         from engine.strings.choices import free_spots
+
         return free_spots(self)[0]
 
     def plan(self, player: PlayerId, rail: str, path: list[Any]) -> RailPlan:
         """Check a rail the player's company would lay now and score it; changes nothing."""
         company = self._turn_of({"entity": player})
         if self.pending:
-            raise IllegalAction(f"{company.name} must first place the drawn "
-                                f"{TYPES[self.pending[0]].display} station")
+            raise IllegalAction(
+                f"{company.name} must first place the drawn "
+                f"{TYPES[self.pending[0]].display} station"
+            )
         return self.board.plan_rail(self.companies, company.index, rail, path)
 
     def _lay(self, action: Action) -> tuple[Action, str]:
@@ -229,8 +271,10 @@ class StringRailway(Game):
         self.last_plan = plan
         sentence = f"{self.current.name} laid {self.plan_text(plan)}"
         self._end_turn()
-        return ({"type": "lay_rail", "entity": action["entity"], "rail": plan.kind,
-                 "path": plan.stops}, sentence)
+        return (
+            {"type": "lay_rail", "entity": action["entity"], "rail": plan.kind, "path": plan.stops},
+            sentence,
+        )
 
     def _forfeit(self, action: Action) -> tuple[Action, str]:
         company = self._turn_of(action)
@@ -238,15 +282,19 @@ class StringRailway(Game):
         if rail not in RAIL_KINDS:
             raise InvalidAction(f"a rail is 'short' or 'long', not {rail!r}")
         if self.pending:
-            raise IllegalAction(f"{company.name} must first place the drawn "
-                                f"{TYPES[self.pending[0]].display} station")
+            raise IllegalAction(
+                f"{company.name} must first place the drawn "
+                f"{TYPES[self.pending[0]].display} station"
+            )
         if company.rails[rail] <= 0:
             raise IllegalAction(f"{company.name} has no {rail} rail left")
         company.rails[rail] -= 1
         self.last_plan = None
         self._end_turn()
-        return ({"type": "forfeit_rail", "entity": action["entity"], "rail": rail},
-                f"{company.name} gave up a {rail} rail.")
+        return (
+            {"type": "forfeit_rail", "entity": action["entity"], "rail": rail},
+            f"{company.name} gave up a {rail} rail.",
+        )
 
     def _setup_check(self, action: Action) -> str:
         what = action.get("what")
@@ -270,9 +318,11 @@ class StringRailway(Game):
         else:
             self.mountain_given = None
         self._shape_table(keep_river=what == "mountain")
-        return ({"type": "reroll", "entity": action["entity"], "what": what},
-                f"{self.player_name(self._entity(action))} rolled a new {what} "
-                f"({self.max_rolls - self.rolls[what]} more allowed).")
+        return (
+            {"type": "reroll", "entity": action["entity"], "what": what},
+            f"{self.player_name(self._entity(action))} rolled a new {what} "
+            f"({self.max_rolls - self.rolls[what]} more allowed).",
+        )
 
     def _set_shape(self, action: Action) -> tuple[Action, str]:
         what = self._setup_check(action)
@@ -284,16 +334,24 @@ class StringRailway(Game):
         else:
             self.mountain_given = pts
         self._shape_table(keep_river=what == "mountain")
-        return ({"type": "set_shape", "entity": action["entity"], "what": what,
-                 "points": [list(p) for p in pts]},
-                f"{self.player_name(self._entity(action))} laid the {what} by hand.")
+        return (
+            {
+                "type": "set_shape",
+                "entity": action["entity"],
+                "what": what,
+                "points": [list(p) for p in pts],
+            },
+            f"{self.player_name(self._entity(action))} laid the {what} by hand.",
+        )
 
     # -- what frontends read -------------------------------------------------------------------
     def plan_text(self, plan: RailPlan) -> str:
         """A rail and its score breakdown in one paragraph."""
         stops = "–".join(s if isinstance(s, str) else fmt(tuple(s)) for s in plan.stops)
-        head = f"a {plan.kind} rail {stops} ({plan.length:.1f} of " \
-               f"{self.sizes.long if plan.kind == 'long' else self.sizes.short:g})"
+        head = (
+            f"a {plan.kind} rail {stops} ({plan.length:.1f} of "
+            f"{self.sizes.long if plan.kind == 'long' else self.sizes.short:g})"
+        )
         own = [c for c in plan.changes if c.company == plan.company]
         others = [c for c in plan.changes if c.company != plan.company]
         parts = [f"{c.vp:+d} {c.why}" for c in own] or ["no VP"]
@@ -320,18 +378,26 @@ class StringRailway(Game):
             todo = "places " + ", then ".join(TYPES[k].display for k in self.pending)
         else:
             todo = "lays a rail"
-        head = f"Turn {self.turn // len(self.companies) + 1} of {self.turns_each}: " \
-               f"{c.name} {todo} ({left})."
+        head = (
+            f"Turn {self.turn // len(self.companies) + 1} of {self.turns_each}: "
+            f"{c.name} {todo} ({left})."
+        )
         if not self.started:
-            head += " Before the first station: " + "; ".join(
-                f"{self.companies[self.setup_seat(w)].name} may reroll or set the {w}"
-                for w in ("river", "mountain")) + "."
+            head += (
+                " Before the first station: "
+                + "; ".join(
+                    f"{self.companies[self.setup_seat(w)].name} may reroll or set the {w}"
+                    for w in ("river", "mountain")
+                )
+                + "."
+            )
         return f"{head} {scores}."
 
     def result(self) -> dict[PlayerId, int]:
         if len(self.players) == 2:  # one person, two companies: the best one counts
-            return {p.id: max(c.vp for c in self.companies if c.player == p.id)
-                    for p in self.players}
+            return {
+                p.id: max(c.vp for c in self.companies if c.player == p.id) for p in self.players
+            }
         return {c.player: c.vp for c in self.companies}
 
     def winners(self) -> list[str]:
@@ -356,19 +422,26 @@ class StringRailway(Game):
     def options_from_settings(cls, settings: Mapping[str, Any]) -> dict[str, Any]:
         unknown = sorted(set(settings) - set(opts.OPTION_NAMES) - {"seed"})
         if unknown:
-            raise InvalidAction(f"unknown String Railway setting(s): {', '.join(unknown)}; known: "
-                                f"{', '.join(opts.OPTION_NAMES)}")
+            raise InvalidAction(
+                f"unknown String Railway setting(s): {', '.join(unknown)}; known: "
+                f"{', '.join(opts.OPTION_NAMES)}"
+            )
         return {k: v for k, v in settings.items() if k != "seed" and v is not None}
 
     def file_settings(self) -> dict[str, Any]:
         out: dict[str, Any] = {k: v for k, v in self.options.items()}
-        for key in ("river", "mountain"):   # given shapes as [x, y] lists, as files hold them
+        for key in ("river", "mountain"):  # given shapes as [x, y] lists, as files hold them
             given = opts.points(key, self.options.get(key))
             if given is not None:
                 out[key] = [list(p) for p in given]
-        out.update({"seed": self.seed, "area": [list(p) for p in self.area_points],
-                    "station_order": list(self.order),
-                    "variant": "expert" if self.expert else None})
+        out.update(
+            {
+                "seed": self.seed,
+                "area": [list(p) for p in self.area_points],
+                "station_order": list(self.order),
+                "variant": "expert" if self.expert else None,
+            }
+        )
         return out
 
     def views(self) -> tuple[str, ...]:
@@ -376,6 +449,7 @@ class StringRailway(Game):
 
     def typed_action(self, entity: PlayerId, action_type: str, typed: Mapping[str, str]) -> Action:
         from engine.strings.notation import typed_action
+
         return typed_action(self, entity, action_type, typed)
 
     def preview(self, action: Action) -> tuple[str, dict[str, Any]] | None:
@@ -383,31 +457,49 @@ class StringRailway(Game):
         if action.get("type") != "lay_rail":
             return None
         from engine.strings.snapshot import snapshot
+
         plan = self.plan(action.get("entity"), action.get("rail"), action.get("path"))  # type: ignore[arg-type]
         return f"{self.current.name} would lay {self.plan_text(plan)}", snapshot(self, plan)
 
     def hints(self, player: PlayerId) -> list[Choice]:
         from engine.strings.hint import best_rails
+
         if self.finished or self.current.player != player:
             return []
         out = []
         for plan in best_rails(self):
-            stops = " ".join(s if isinstance(s, str) else f"({s[0]:g} {s[1]:g})" for s in plan.stops)
-            out.append(Choice(f"{plan.kind} rail {stops}: {plan.gain(plan.company):+d} VP",
-                              {"type": "lay_rail", "entity": player, "rail": plan.kind,
-                               "path": list(plan.stops)}))
+            stops = " ".join(
+                s if isinstance(s, str) else f"({s[0]:g} {s[1]:g})" for s in plan.stops
+            )
+            out.append(
+                Choice(
+                    f"{plan.kind} rail {stops}: {plan.gain(plan.company):+d} VP",
+                    {
+                        "type": "lay_rail",
+                        "entity": player,
+                        "rail": plan.kind,
+                        "path": list(plan.stops),
+                    },
+                )
+            )
         return out
 
     def legal_actions(self, player: PlayerId, kinds: Collection[str] | None = None) -> list[Choice]:
         from engine.strings.choices import choices
+
         found = choices(self, player, kinds)
         return found if kinds is None else [c for c in found if c.action["type"] in kinds]
 
     def action_fields(self) -> Mapping[str, frozenset[str]] | None:
-        return {"place_station": frozenset({"x", "y"}), "set_aside_station": frozenset(),
-                "lay_rail": frozenset({"rail", "path"}),
-                "forfeit_rail": frozenset({"rail"}), "reroll": frozenset({"what"}),
-                "set_shape": frozenset({"what", "points"}), "message": frozenset({"message"})}
+        return {
+            "place_station": frozenset({"x", "y"}),
+            "set_aside_station": frozenset(),
+            "lay_rail": frozenset({"rail", "path"}),
+            "forfeit_rail": frozenset({"rail"}),
+            "reroll": frozenset({"what"}),
+            "set_shape": frozenset({"what", "points"}),
+            "message": frozenset({"message"}),
+        }
 
     def acting_player(self, action: Action) -> PlayerId | None:
         """Every String Railway move names the acting player's id as its entity."""
@@ -426,4 +518,5 @@ class StringRailway(Game):
 
     def snapshot(self) -> dict[str, Any]:
         from engine.strings.snapshot import snapshot
+
         return snapshot(self)

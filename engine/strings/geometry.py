@@ -4,11 +4,12 @@ Shapely answers the area questions (containment, distances); crossings are class
 segment by segment, because the rules need to tell a crossing (one string passes from one side
 of the other to the other side) from a mere touch, and need every crossing's place.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 import shapely
@@ -41,7 +42,7 @@ class Square:
     y1: float
 
     @classmethod
-    def centred(cls, x: float, y: float, size: float) -> "Square":
+    def centred(cls, x: float, y: float, size: float) -> Square:
         h = size / 2
         return cls(x - h, y - h, x + h, y + h)
 
@@ -52,10 +53,10 @@ class Square:
     def shape(self) -> Polygon:
         return box(self.x0, self.y0, self.x1, self.y1)
 
-    def grown(self, by: float) -> "Square":
+    def grown(self, by: float) -> Square:
         return Square(self.x0 - by, self.y0 - by, self.x1 + by, self.y1 + by)
 
-    def gap(self, other: "Square") -> float:
+    def gap(self, other: Square) -> float:
         """The distance between two squares (0 when they touch or overlap)."""
         gx = max(0.0, other.x0 - self.x1, self.x0 - other.x1)
         gy = max(0.0, other.y0 - self.y1, self.y0 - other.y1)
@@ -69,8 +70,12 @@ class Square:
         """Parameters [t0, t1] of segment a→b inside the closed square (Liang–Barsky)."""
         t0, t1 = 0.0, 1.0
         dx, dy = b[0] - a[0], b[1] - a[1]
-        for p, q in ((-dx, a[0] - self.x0), (dx, self.x1 - a[0]),
-                     (-dy, a[1] - self.y0), (dy, self.y1 - a[1])):
+        for p, q in (
+            (-dx, a[0] - self.x0),
+            (dx, self.x1 - a[0]),
+            (-dy, a[1] - self.y0),
+            (dy, self.y1 - a[1]),
+        ):
             if abs(p) < EPS:
                 if q < -EPS:
                     return None
@@ -91,7 +96,7 @@ def swept(lines: Sequence[Sequence[Point]], half: float) -> list[Polygon]:
     segments = [(a, b) for line in lines for a, b in zip(line, line[1:])]
     if not segments:
         return []
-    ends = np.asarray(segments, dtype=float)           # (n, 2 ends, 2 coordinates)
+    ends = np.asarray(segments, dtype=float)  # (n, 2 ends, 2 coordinates)
     corners = np.array([(dx, dy) for dx in (-half, half) for dy in (-half, half)])
     hulls = np.concatenate([ends[:, 0, None, :] + corners, ends[:, 1, None, :] + corners], axis=1)
     return list(shapely.convex_hull(shapely.multipoints(hulls)))
@@ -166,8 +171,17 @@ def _separates(a: list[Point], b: list[Point]) -> bool:
     a0 = angle[0]
     rel = [(x - a0) % (2 * math.pi) for x in angle]
     a1, b0, b1 = rel[1], rel[2], rel[3]
-    if min(abs(b0), abs(b0 - a1), abs(b1), abs(b1 - a1), abs(b0 - 2 * math.pi),
-           abs(b1 - 2 * math.pi)) < 1e-9:
+    if (
+        min(
+            abs(b0),
+            abs(b0 - a1),
+            abs(b1),
+            abs(b1 - a1),
+            abs(b0 - 2 * math.pi),
+            abs(b1 - 2 * math.pi),
+        )
+        < 1e-9
+    ):
         return False  # running along the other string for a while: a touch, not a crossing
     return (0 < b0 < a1) != (0 < b1 < a1)
 
@@ -180,21 +194,32 @@ def _where(t: float, i: int, last: int) -> _Where:
     return _Where(False, i)
 
 
-def meetings(a: Sequence[Point], b: Sequence[Point], b_closed: bool = False,
-             ) -> list[tuple[Point, bool]]:
+def meetings(
+    a: Sequence[Point],
+    b: Sequence[Point],
+    b_closed: bool = False,
+) -> list[tuple[Point, bool]]:
     """Every point where polylines a (open) and b meet, with whether b crosses a there
     (False: they only touch or run along each other). Collinear overlaps give their ends."""
     found: dict[tuple[_Where, _Where], tuple[Point, bool]] = {}
     last_a, last_b = len(a) - 1, len(b) - 1
     bx = [min(p[0] for p in b), max(p[0] for p in b), min(p[1] for p in b), max(p[1] for p in b)]
     for i, (p1, p2) in enumerate(zip(a, a[1:])):
-        if max(p1[0], p2[0]) < bx[0] - EPS or min(p1[0], p2[0]) > bx[1] + EPS \
-                or max(p1[1], p2[1]) < bx[2] - EPS or min(p1[1], p2[1]) > bx[3] + EPS:
+        if (
+            max(p1[0], p2[0]) < bx[0] - EPS
+            or min(p1[0], p2[0]) > bx[1] + EPS
+            or max(p1[1], p2[1]) < bx[2] - EPS
+            or min(p1[1], p2[1]) > bx[3] + EPS
+        ):
             continue
         r = (p2[0] - p1[0], p2[1] - p1[1])
         for j, (q1, q2) in enumerate(zip(b, b[1:])):
-            if max(q1[0], q2[0]) < min(p1[0], p2[0]) - EPS or min(q1[0], q2[0]) > max(p1[0], p2[0]) + EPS \
-                    or max(q1[1], q2[1]) < min(p1[1], p2[1]) - EPS or min(q1[1], q2[1]) > max(p1[1], p2[1]) + EPS:
+            if (
+                max(q1[0], q2[0]) < min(p1[0], p2[0]) - EPS
+                or min(q1[0], q2[0]) > max(p1[0], p2[0]) + EPS
+                or max(q1[1], q2[1]) < min(p1[1], p2[1]) - EPS
+                or min(q1[1], q2[1]) > max(p1[1], p2[1]) + EPS
+            ):
                 continue
             s = (q2[0] - q1[0], q2[1] - q1[1])
             den = r[0] * s[1] - r[1] * s[0]
@@ -247,11 +272,13 @@ def self_contact(points: Sequence[Point]) -> Point | None:
                 # neighbours share a vertex; they may only meet there, i.e. not fold back
                 d1 = (a1[0] - a2[0], a1[1] - a2[1])
                 d2 = (b2[0] - b1[0], b2[1] - b1[1])
-                if abs(d1[0] * d2[1] - d1[1] * d2[0]) < 1e-9 * max(1.0, math.hypot(*d1) * math.hypot(*d2)) \
-                        and d1[0] * d2[0] + d1[1] * d2[1] > 0:
+                if (
+                    abs(d1[0] * d2[1] - d1[1] * d2[0])
+                    < 1e-9 * max(1.0, math.hypot(*d1) * math.hypot(*d2))
+                    and d1[0] * d2[0] + d1[1] * d2[1] > 0
+                ):
                     return a2
                 continue
             for p, _ in meetings([a1, a2], [b1, b2]):
                 return p
     return None
-

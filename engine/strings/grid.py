@@ -5,6 +5,7 @@ Columns are lettered from the left, rows numbered from the bottom, counted from 
 at or left of (below) the area. The letters skip B and S, which begin station labels (B1, S3),
 and I and O, which read like 1 and 0. A cell names its centre.
 """
+
 from __future__ import annotations
 
 import math
@@ -14,7 +15,7 @@ from engine.errors import InvalidAction
 from engine.strings.geometry import Point
 
 CELL = 10.0
-REACH = 1.0   # a column (row) the area reaches less far into than this is not named
+REACH = 1.0  # a column (row) the area reaches less far into than this is not named
 LETTERS = "ACDEFGHJKLMNPQRTUVWXYZ"
 _NAME = re.compile(r"([A-Za-z])(\d{1,2})")
 
@@ -58,9 +59,11 @@ def centre(text: str, bounds: Bounds) -> Point:
     cols, rws = dict(columns(bounds)), dict(rows(bounds))
     if m is None or m.group(1).upper() not in cols or m.group(2) not in rws:
         first, last = columns(bounds)[0][0], columns(bounds)[-1][0]
-        raise InvalidAction(f"there is no cell {text.strip()!r} on this board; cells run "
-                            f"{first}1 to {last}{len(rws)} (columns {first}–{last} along the "
-                            f"top of the image, rows 1–{len(rws)} up its right side)")
+        raise InvalidAction(
+            f"there is no cell {text.strip()!r} on this board; cells run "
+            f"{first}1 to {last}{len(rws)} (columns {first}–{last} along the "
+            f"top of the image, rows 1–{len(rws)} up its right side)"
+        )
     return (cols[m.group(1).upper()] + CELL / 2, rws[m.group(2)] + CELL / 2)
 
 

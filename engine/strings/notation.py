@@ -1,10 +1,12 @@
 """How players type String Railway moves in chat: a station's centre as `x y` or a cell of the
 image (`D4`), a rail as its kind and stops, e.g. `short B1 S3 (40 20) D4 S5` (labels, and free
 points as two numbers or a cell)."""
+
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Collection, Mapping
+from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import InvalidAction
 from engine.game import Action, PlayerId
@@ -23,13 +25,16 @@ def point(text: str, bounds: cells.Bounds) -> tuple[float, float]:
         return cells.centre(text, bounds)
     nums = re.findall(r"-?\d+(?:\.\d+)?", text)
     if len(nums) != 2 or re.sub(r"[-\d.\s,;()]", "", text):
-        raise InvalidAction(f"give the station's centre as two numbers, x y (e.g. 40 25), or a "
-                            f"cell of the image (e.g. D4), not {text!r}")
+        raise InvalidAction(
+            f"give the station's centre as two numbers, x y (e.g. 40 25), or a "
+            f"cell of the image (e.g. D4), not {text!r}"
+        )
     return float(nums[0]), float(nums[1])
 
 
-def path(text: str, labels: Collection[str] = (),
-         bounds: cells.Bounds | None = None) -> tuple[str | None, list[Any]]:
+def path(
+    text: str, labels: Collection[str] = (), bounds: cells.Bounds | None = None
+) -> tuple[str | None, list[Any]]:
     """(rail kind if typed, stops) from `short B1 S3 (40 20) D4 S5`: a name that is not one of
     the station `labels` but a cell of the image (with `bounds`) is a free point, its centre."""
     kind = None
@@ -55,15 +60,17 @@ def path(text: str, labels: Collection[str] = (),
         raise InvalidAction("a free point needs two numbers (x y)")
     leftover = re.sub(r"[A-Za-z]+\d*|-?\d+(?:\.\d+)?|[\s,;()\[\]–-]", "", text)
     if leftover:
-        raise InvalidAction(f"cannot read {leftover!r} in the rail; write e.g. short B1 S3 "
-                            "(40 20) S5")
+        raise InvalidAction(
+            f"cannot read {leftover!r} in the rail; write e.g. short B1 S3 (40 20) S5"
+        )
     if len(stops) < 2:
         raise InvalidAction("a rail lists at least its two end stations, e.g. B1 S3")
     return kind, stops
 
 
-def typed_action(game: "StringRailway", entity: PlayerId, action_type: str,
-                 typed: Mapping[str, str]) -> Action:
+def typed_action(
+    game: StringRailway, entity: PlayerId, action_type: str, typed: Mapping[str, str]
+) -> Action:
     text = " ".join(str(v) for v in typed.values() if v)
     if action_type in ("place_station", "set_aside_station"):
         if "aside" in text.lower().split():  # a station that fits nowhere: `set aside`
@@ -74,9 +81,14 @@ def typed_action(game: "StringRailway", entity: PlayerId, action_type: str,
         kind, stops = path(text, game.board.stations, game.board.area.bounds)
         if kind is None:  # the shortest rail left that is long enough
             from engine.strings.geometry import length
+
             run = length([game.board.resolve(s)[0] for s in stops])
-            fits = [k for k in ("short", "long") if game.current.rails[k] > 0 and run <= (
-                game.sizes.short if k == "short" else game.sizes.long) + 1e-9]
+            fits = [
+                k
+                for k in ("short", "long")
+                if game.current.rails[k] > 0
+                and run <= (game.sizes.short if k == "short" else game.sizes.long) + 1e-9
+            ]
             kind = fits[0] if fits else ("long" if game.current.rails["long"] else "short")
         return {"type": "lay_rail", "entity": entity, "rail": kind, "path": stops}
     if action_type == "forfeit_rail":

@@ -1,4 +1,5 @@
 """Reading String Railway's game options and file settings (lists from files, text from chat)."""
+
 from __future__ import annotations
 
 import re
@@ -8,9 +9,21 @@ from engine.errors import InvalidAction
 from engine.strings.geometry import Point
 from engine.strings.setup import Sizes
 
-OPTION_NAMES = ("variant", "chaotic", "area", "river", "mountain", "station_order", "short",
-                "long", "station_size", "river_length", "mountain_perimeter", "rerolls",
-                "two_players")
+OPTION_NAMES = (
+    "variant",
+    "chaotic",
+    "area",
+    "river",
+    "mountain",
+    "station_order",
+    "short",
+    "long",
+    "station_size",
+    "river_length",
+    "mountain_perimeter",
+    "rerolls",
+    "two_players",
+)
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
@@ -56,10 +69,13 @@ def number(options: dict[str, Any], name: str, default: float) -> float:
 
 def sizes(options: dict[str, Any]) -> Sizes:
     base = Sizes()
-    return Sizes(short=number(options, "short", base.short), long=number(options, "long", base.long),
-                 station=number(options, "station_size", base.station),
-                 river=number(options, "river_length", base.river),
-                 mountain=number(options, "mountain_perimeter", base.mountain))
+    return Sizes(
+        short=number(options, "short", base.short),
+        long=number(options, "long", base.long),
+        station=number(options, "station_size", base.station),
+        river=number(options, "river_length", base.river),
+        mountain=number(options, "mountain_perimeter", base.mountain),
+    )
 
 
 def flag(options: dict[str, Any], name: str) -> bool:

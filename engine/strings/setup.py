@@ -3,12 +3,13 @@
 Everything generated comes from a `random.Random` seeded by the game's seed (and a roll number
 for river and mountain, so the seat that lays them can ask for another shape).
 """
+
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import shapely
 from shapely.geometry import LineString, Polygon
@@ -26,8 +27,8 @@ class Sizes:
     short: float = 30.0
     long: float = 60.0
     station: float = 6.0
-    river: float = 90.0       # longest river
-    mountain: float = 120.0   # longest mountain perimeter
+    river: float = 90.0  # longest river
+    mountain: float = 120.0  # longest mountain perimeter
 
 
 def regular_area(corners: int) -> list[Point]:
@@ -61,8 +62,9 @@ def check_area(points: Sequence[Point]) -> Polygon:
         raise InvalidAction("the play area needs at least 3 vertices")
     poly = Polygon(points)
     if not poly.is_valid or poly.area <= 0:
-        raise InvalidAction("the play area must be a simple polygon (its outline crosses or "
-                            "touches itself)")
+        raise InvalidAction(
+            "the play area must be a simple polygon (its outline crosses or touches itself)"
+        )
     return poly
 
 
@@ -97,10 +99,15 @@ def check_river(points: Sequence[Point], area: Polygon, sizes: Sizes) -> LineStr
     out = river.difference(area)
     if not out.is_empty:
         parts = getattr(out, "geoms", [out])
-        if not outside or len(parts) > 1 or parts[0].distance(LineString([outside[0], outside[0]]).centroid) > 1e-9:
+        if (
+            not outside
+            or len(parts) > 1
+            or parts[0].distance(LineString([outside[0], outside[0]]).centroid) > 1e-9
+        ):
             p = out.representative_point()
-            raise InvalidAction(f"the river leaves the play area near {fmt((p.x, p.y))}; only "
-                                "one end may stick out")
+            raise InvalidAction(
+                f"the river leaves the play area near {fmt((p.x, p.y))}; only one end may stick out"
+            )
     return river
 
 
@@ -109,17 +116,22 @@ def check_mountain(points: Sequence[Point], area: Polygon, sizes: Sizes) -> Poly
         raise InvalidAction("the mountain needs at least 3 vertices")
     ring = list(points) + [points[0]]
     if length(ring) > sizes.mountain + 1e-9:
-        raise InvalidAction(f"the mountain's outline is {length(ring):.1f} long; at most "
-                            f"{sizes.mountain:g}")
+        raise InvalidAction(
+            f"the mountain's outline is {length(ring):.1f} long; at most {sizes.mountain:g}"
+        )
     poly = Polygon(points)
     if not poly.is_valid or poly.area <= 0:
-        raise InvalidAction("the mountain must be a simple closed loop (its outline crosses itself)")
+        raise InvalidAction(
+            "the mountain must be a simple closed loop (its outline crosses itself)"
+        )
     if not area.contains(poly) or area.exterior.distance(poly) <= 0:
         raise InvalidAction("the mountain must lie strictly inside the play area")
     return poly
 
 
-def generate_river(rng: random.Random, area: Polygon, bases: list[Square], sizes: Sizes) -> list[Point]:
+def generate_river(
+    rng: random.Random, area: Polygon, bases: list[Square], sizes: Sizes
+) -> list[Point]:
     """A meandering river from just outside one side of the area into it."""
     keep_clear = unary_union([b.shape().buffer(4) for b in bases])
     inner = area.buffer(-3)
@@ -133,7 +145,11 @@ def generate_river(rng: random.Random, area: Polygon, bases: list[Square], sizes
         edge = (b[0] - a[0], b[1] - a[1])
         norm = math.hypot(*edge)
         inward = (-edge[1] / norm, edge[0] / norm)
-        if not area.contains(LineString([(a[0] + t * edge[0] + inward[0], a[1] + t * edge[1] + inward[1])] * 2).centroid):
+        if not area.contains(
+            LineString(
+                [(a[0] + t * edge[0] + inward[0], a[1] + t * edge[1] + inward[1])] * 2
+            ).centroid
+        ):
             inward = (-inward[0], -inward[1])
         start = (a[0] + t * edge[0] - 2 * inward[0], a[1] + t * edge[1] - 2 * inward[1])
         pts = [start]
@@ -162,8 +178,9 @@ def generate_river(rng: random.Random, area: Polygon, bases: list[Square], sizes
     raise InvalidAction("could not generate a river for this area; give its points")
 
 
-def generate_mountain(rng: random.Random, area: Polygon, bases: list[Square], river: LineString,
-                      sizes: Sizes) -> list[Point]:
+def generate_mountain(
+    rng: random.Random, area: Polygon, bases: list[Square], river: LineString, sizes: Sizes
+) -> list[Point]:
     """A lumpy loop somewhere inside the area, clear of the bases and the river."""
     keep_clear = unary_union([b.shape().buffer(4) for b in bases] + [river.buffer(3)])
     inner = area.buffer(-3)
@@ -202,6 +219,7 @@ def deck(rng: random.Random) -> list[str]:
 def check_order(order: Sequence[str]) -> list[str]:
     bad = [s for s in order if s not in DRAWN]
     if bad:
-        raise InvalidAction(f"unknown station type {bad[0]!r} in station_order; types: "
-                            f"{', '.join(DRAWN)}")
+        raise InvalidAction(
+            f"unknown station type {bad[0]!r} in station_order; types: {', '.join(DRAWN)}"
+        )
     return list(order)

@@ -3,6 +3,7 @@
 Title-neutral: mutations come from the shape of the legal moves on offer and the title's
 `action_fields`; a mutant the engine would accept (`Game.is_legal`) is not sent as illegal.
 """
+
 from __future__ import annotations
 
 import random
@@ -58,8 +59,14 @@ def mutants(rng: random.Random, game: Game, legal: list[Choice], tries: int = 6)
     kinds = sorted((game.action_fields() or {}).keys())
     if kinds:  # a move of a kind not on offer now, its fields filled from what is on offer
         kind = rng.choice(kinds)
-        action = {"type": kind, **{f: rng.choice(values[f]) for f in
-                                   sorted((game.action_fields() or {})[kind]) if f in values}}
+        action = {
+            "type": kind,
+            **{
+                f: rng.choice(values[f])
+                for f in sorted((game.action_fields() or {})[kind])
+                if f in values
+            },
+        }
         for f in ("entity", "entity_type"):
             if f in values:
                 action[f] = values[f][0]
@@ -84,8 +91,14 @@ def _bend(rng: random.Random, value: Any, seen: list[Any], game: Game) -> Any:
 
 
 def _int_field(action: Action) -> str | None:
-    return next((k for k, v in action.items() if isinstance(v, int)
-                 and not isinstance(v, bool) and k != "entity"), None)
+    return next(
+        (
+            k
+            for k, v in action.items()
+            if isinstance(v, int) and not isinstance(v, bool) and k != "entity"
+        ),
+        None,
+    )
 
 
 def _nest(depth: int) -> Any:

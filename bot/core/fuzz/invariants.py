@@ -4,11 +4,13 @@ The core checks only the engine's title-neutral contract (engine/game.py). A tit
 adds its own bookkeeping checks (money, shares, trains...) with `register`; the modules in
 `CHECK_MODULES` are imported so that they can.
 """
+
 from __future__ import annotations
 
 import importlib
 import json
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from engine.game import Choice, Game
 
@@ -19,8 +21,11 @@ _CHECKERS: list[Checker] = []
 CHECK_MODULES: tuple[str, ...] = ("bot.core.fuzz.eighteen",)
 
 
-def register(applies: Callable[[Game], bool], start: Callable[[Game], Any],
-             check: Callable[[Game, Any], list[str]]) -> None:
+def register(
+    applies: Callable[[Game], bool],
+    start: Callable[[Game], Any],
+    check: Callable[[Game, Any], list[str]],
+) -> None:
     _CHECKERS.append((applies, start, check))
 
 
@@ -34,8 +39,7 @@ class Invariants:
 
     def __init__(self, game: Game) -> None:
         _load()
-        self.checks = [(check, start(game)) for applies, start, check in _CHECKERS
-                       if applies(game)]
+        self.checks = [(check, start(game)) for applies, start, check in _CHECKERS if applies(game)]
 
     def problems(self, game: Game, legal: Mapping[Any, Sequence[Choice]]) -> list[str]:
         """`legal`: the legal moves of each player who must act (as the service lists them)."""
@@ -49,8 +53,11 @@ def contract_problems(game: Game, legal: Mapping[Any, Sequence[Choice]]) -> list
     """The title-neutral promises: someone must act unless the game is over, and whoever
     must act has a legal move."""
     if game.finished:
-        return [] if not game.active_players() else [
-            f"the game is over but {game.active_players()} must still act"]
+        return (
+            []
+            if not game.active_players()
+            else [f"the game is over but {game.active_players()} must still act"]
+        )
     active = game.active_players()
     if not active:
         return ["nobody must act but the game is not over"]
@@ -61,8 +68,10 @@ def public_state(game: Game) -> str:
     """Everything a player can see of the position, as canonical JSON: for comparing a game
     with its replay and a position before and after a refused move."""
     picture: dict[str, Any] = {
-        "finished": game.finished, "active": game.active_players(),
-        "result": sorted(game.result().items(), key=str), "status": game.status_text(),
+        "finished": game.finished,
+        "active": game.active_players(),
+        "result": sorted(game.result().items(), key=str),
+        "status": game.status_text(),
         "actions": len(game.actions),
     }
     snapshot = getattr(game, "snapshot", None)  # titles with a renderer picture offer one

@@ -4,6 +4,7 @@ as an import of that file would apply them. Replaying a file is applying its act
 so the copy is the export replayed, checked after every move for the price of one move instead
 of a whole replay. An undo or rewind changes the file's past: the copy is then taken back to
 the last action both files share (`Game.rewind_to`) and follows again from there."""
+
 from __future__ import annotations
 
 import json

@@ -8,16 +8,19 @@ is also imported into a second service through its import command. Between moves
 malformed actions are sent; each must be refused with a message and change nothing. The first
 failure stops the game and is written as a game file that reproduces it.
 """
+
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import shutil
 import tempfile
 import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from bot.core.fuzz.illegal import Attempt, malformed, mutants
 from bot.core.fuzz.invariants import Invariants, public_state
@@ -30,9 +33,17 @@ from engine.game import Choice, Game
 # Relative weight of a legal move by its type, so that random games finish: runs, payouts and
 # train purchases move an 18xx game towards its end; selling drags it out. Types not named
 # weigh 1; a title with other move names plays uniformly, which is still valid play.
-WEIGHTS = {"run_routes": 20.0, "buy_company": 0.3, "buy_train": 6.0, "lay_tile": 3.0,
-           "place_token": 2.0,
-           "par": 2.0, "buy_shares": 2.0, "sell_shares": 0.3, "bankrupt": 0.2}
+WEIGHTS = {
+    "run_routes": 20.0,
+    "buy_company": 0.3,
+    "buy_train": 6.0,
+    "lay_tile": 3.0,
+    "place_token": 2.0,
+    "par": 2.0,
+    "buy_shares": 2.0,
+    "sell_shares": 0.3,
+    "bankrupt": 0.2,
+}
 PASS_KINDS = ("pass",)
 # Moves of a share-dealing round: the more of them since such a round began, the likelier Pass,
 # so that everyone passes in turn and the round ends.
@@ -62,9 +73,20 @@ class Failure(Exception):
 
 
 class FuzzGame:
-    def __init__(self, title: str, players: int, seed: int, *, max_actions: int,
-                 replay_every: int, illegal_rate: float, out_dir: Path, db_dir: Path,
-                 save_dir: Path | None = None, options: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        title: str,
+        players: int,
+        seed: int,
+        *,
+        max_actions: int,
+        replay_every: int,
+        illegal_rate: float,
+        out_dir: Path,
+        db_dir: Path,
+        save_dir: Path | None = None,
+        options: Sequence[str] = (),
+    ) -> None:
         self.rng = random.Random(seed)
         self.report = GameReport(title, seed)
         self.players, self.max_actions = players, max_actions
@@ -86,7 +108,7 @@ class FuzzGame:
         self.share_moves = 0  # moves offered share dealing since the last move that was not
         self.service_game: Game | None = None  # the live game of the move being picked
         self.mirror = ExportMirror()
-        self.listed_at: int | None = None      # the stored version `listed` was asked at
+        self.listed_at: int | None = None  # the stored version `listed` was asked at
         self.listed: dict[int, list[Choice]] = {}
 
     # -- the game -------------------------------------------------------------------------------
@@ -107,16 +129,18 @@ class FuzzGame:
         except Exception as exc:  # noqa: BLE001 - an exception from the service is a finding
             failure = str(exc) if isinstance(exc, Failure) else _exception(exc)
             self.report.failure = failure
-            self.report.file = await self._write_file(self.out_dir, {
-                "failure": failure, "last_move": self.last_action})
+            self.report.file = await self._write_file(
+                self.out_dir, {"failure": failure, "last_move": self.last_action}
+            )
         finally:
             self.store.close()
             self.scratch.store.close()
         return self.report
 
     async def _setup(self) -> None:
-        created = await self.service.create_game(self.callers[0], self.report.title,
-                                                 seats=self.players, options=self.options)
+        created = await self.service.create_game(
+            self.callers[0], self.report.title, seats=self.players, options=self.options
+        )
         _ok(created, "create the game")
         self.game_id = created.game_id or 0
         for caller in self.callers[1:]:
@@ -163,14 +187,15 @@ class FuzzGame:
         choice = self._pick(legal)
         self.last_action = choice.action
         if self.rng.random() < 0.5:
-            result = await self.service.act(self.game_id, actor, choice.action,
-                                            self._interaction())
+            result = await self.service.act(self.game_id, actor, choice.action, self._interaction())
         else:
-            result = await self.service.play(self.game_id, actor, lambda g, c: choice.action,
-                                             interaction_id=self._interaction())
+            result = await self.service.play(
+                self.game_id, actor, lambda g, c: choice.action, interaction_id=self._interaction()
+            )
         if result.error:
-            raise Failure(f"the legal move {choice.label!r} {choice.action} was refused: "
-                          f"{result.error}")
+            raise Failure(
+                f"the legal move {choice.label!r} {choice.action} was refused: {result.error}"
+            )
         if result.vote is not None and result.vote_kind == "deal":
             await self._answer_deal(result, game, choice)
         else:
@@ -184,8 +209,14 @@ class FuzzGame:
         self.share_moves = self.share_moves + 1 if dealing else 0
         share = min(0.85, 0.01 + 0.025 * self.share_moves) if dealing else None
         game = self.service_game
-        choice = pick_move(self.rng, legal, self.pass_bias, pass_share=share, careful=self.careful,
-                           deal=lambda a: game is not None and game.counterparty(a) is not None)
+        choice = pick_move(
+            self.rng,
+            legal,
+            self.pass_bias,
+            pass_share=share,
+            careful=self.careful,
+            deal=lambda a: game is not None and game.counterparty(a) is not None,
+        )
         self.pass_bias = min(self.pass_bias * 1.15, 50.0)  # the longer a turn, the likelier Pass
         return choice
 
@@ -203,8 +234,9 @@ class FuzzGame:
         else:
             answer = await self.service.vote(proposed.vote or 0, self._caller(proposer_id), False)
         if answer.error:
-            raise Failure(f"answering deal #{proposed.vote} ({choice.action}) was refused: "
-                          f"{answer.error}")
+            raise Failure(
+                f"answering deal #{proposed.vote} ({choice.action}) was refused: {answer.error}"
+            )
 
     async def _undo(self) -> None:
         actions = self.store.actions(self.game_id)
@@ -213,8 +245,9 @@ class FuzzGame:
         result = await self.service.undo(self.game_id, caller, self._interaction())
         if result.error:
             if actions and actions[-1].user_id == caller.user_id:
-                raise Failure(f"{caller.name}'s undo of their own last move was refused: "
-                              f"{result.error}")
+                raise Failure(
+                    f"{caller.name}'s undo of their own last move was refused: {result.error}"
+                )
             return
         self.report.undos += 1
         self.mirror.forget()
@@ -230,8 +263,7 @@ class FuzzGame:
     async def _rewind(self) -> None:
         count = self.store.action_count(self.game_id)
         keep = max(0, count - self.rng.randint(1, 6))
-        result = await self.service.rewind(self.game_id, self.callers[0], keep,
-                                           self._interaction())
+        result = await self.service.rewind(self.game_id, self.callers[0], keep, self._interaction())
         if result.error:
             raise Failure(f"the admin's rewind to {keep} of {count} was refused: {result.error}")
         self.report.rewinds += 1
@@ -248,8 +280,11 @@ class FuzzGame:
         actor = self._caller(self.rng.choice(active))
         legal = await self._legal(actor.user_id)
         attempts = [malformed(self.rng, legal), *mutants(self.rng, game, legal, tries=2)]
-        idle = [c for c in self.callers if c.user_id != actor.user_id
-                and self._player_of(c) not in active]
+        idle = [
+            c
+            for c in self.callers
+            if c.user_id != actor.user_id and self._player_of(c) not in active
+        ]
         # each refusal must leave the stored game as it was, and all of them the position: the
         # picture is compared once after them all (a change by any one of them shows there)
         version, picture = self.store.version(self.game_id), public_state(game)
@@ -261,11 +296,11 @@ class FuzzGame:
             raise Failure(f"one of these refused moves changed the position: {tried}")
 
     def _player_of(self, caller: Caller) -> Any:
-        return next(s.player_id for s in self.seats
-                    if s.user_id == caller.user_id)
+        return next(s.player_id for s in self.seats if s.user_id == caller.user_id)
 
-    def _wrong_senders(self, idle: list[Caller],
-                       legal: list[Choice]) -> list[tuple[Caller, Attempt]]:
+    def _wrong_senders(
+        self, idle: list[Caller], legal: list[Choice]
+    ) -> list[tuple[Caller, Attempt]]:
         if not legal:
             return []
         move = self.rng.choice(legal).action
@@ -290,8 +325,7 @@ class FuzzGame:
     # -- checks ----------------------------------------------------------------------------------
     async def _check(self, after: str) -> None:
         game = await self._game()
-        legal = {p: await self._legal(self._caller(p).user_id)
-                 for p in game.active_players()}
+        legal = {p: await self._legal(self._caller(p).user_id) for p in game.active_players()}
         problems = self.invariants.problems(game, legal)
         problems += self.mirror.problems(game, public_state(game))
         stored = self.store.action_count(self.game_id)
@@ -325,12 +359,16 @@ class FuzzGame:
         except Exception as exc:  # noqa: BLE001 - the failure itself may break the export
             data = {"export_error": repr(exc)}
         data.setdefault("actions", [a.payload for a in self.store.actions(self.game_id)])
-        data["railchat_fuzz"] = {"title": self.report.title, "seed": self.report.seed,
-                                 "players": self.players, "careful": self.careful,
-                                 "options": self.options, **about}
-        folder.mkdir(parents=True, exist_ok=True)
+        data["railchat_fuzz"] = {
+            "title": self.report.title,
+            "seed": self.report.seed,
+            "players": self.players,
+            "careful": self.careful,
+            "options": self.options,
+            **about,
+        }
         path = folder / f"fuzz-{self.report.title}-{self.report.seed}.json"
-        path.write_text(json.dumps(data, indent=1, default=str))
+        await asyncio.to_thread(_save, path, json.dumps(data, indent=1, default=str))
         return str(path)
 
 
@@ -349,9 +387,15 @@ def fresh_store(path: Path) -> Store:
     return Store(path, durable=False)
 
 
-def pick_move(rng: random.Random, legal: list[Choice], pass_bias: float = 1.0, *,
-              pass_share: float | None = None, careful: bool = False,
-              deal: Callable[[dict[str, Any]], bool] | None = None) -> Choice:
+def pick_move(
+    rng: random.Random,
+    legal: list[Choice],
+    pass_bias: float = 1.0,
+    *,
+    pass_share: float | None = None,
+    careful: bool = False,
+    deal: Callable[[dict[str, Any]], bool] | None = None,
+) -> Choice:
     """A legal move drawn by the `WEIGHTS` of its type. Pass weighs `pass_bias`, or, with
     `pass_share`, that share of the whole (whatever the number of other moves); a move that
     needs another player's agreement (`deal`) weighs a tenth. A `careful` player's sales weigh
@@ -383,8 +427,9 @@ def pick_move(rng: random.Random, legal: list[Choice], pass_bias: float = 1.0, *
 def _exception(exc: Exception) -> str:
     """An exception that escaped the service, with where it was raised."""
     where = traceback.extract_tb(exc.__traceback__)[-1]
-    return (f"exception {type(exc).__name__}: {exc} at {where.filename}:{where.lineno} "
-            f"({where.name})")
+    return (
+        f"exception {type(exc).__name__}: {exc} at {where.filename}:{where.lineno} ({where.name})"
+    )
 
 
 def _ok(result: Result, what: str) -> None:
@@ -392,14 +437,35 @@ def _ok(result: Result, what: str) -> None:
         raise Failure(f"could not {what}: {result.error}")
 
 
-async def fuzz_game(title: str, players: int, seed: int, *, max_actions: int = 4000,
-                    replay_every: int = 0, illegal_rate: float = 0.2,
-                    out_dir: Path = Path("fuzz-failures"),
-                    save_dir: Path | None = None, options: Sequence[str] = ()) -> GameReport:
+async def fuzz_game(
+    title: str,
+    players: int,
+    seed: int,
+    *,
+    max_actions: int = 4000,
+    replay_every: int = 0,
+    illegal_rate: float = 0.2,
+    out_dir: Path = Path("fuzz-failures"),
+    save_dir: Path | None = None,
+    options: Sequence[str] = (),
+) -> GameReport:
     """Play one seeded game through a fresh service on a temporary database; `save_dir`
     keeps every game's file (for replaying them elsewhere, e.g. on 18xx.games)."""
     with tempfile.TemporaryDirectory(prefix="railchat-fuzz-") as tmp:
-        return await FuzzGame(title, players, seed, max_actions=max_actions,
-                              replay_every=replay_every, illegal_rate=illegal_rate,
-                              out_dir=out_dir, db_dir=Path(tmp), save_dir=save_dir,
-                              options=options).run()
+        return await FuzzGame(
+            title,
+            players,
+            seed,
+            max_actions=max_actions,
+            replay_every=replay_every,
+            illegal_rate=illegal_rate,
+            out_dir=out_dir,
+            db_dir=Path(tmp),
+            save_dir=save_dir,
+            options=options,
+        ).run()
+
+
+def _save(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)

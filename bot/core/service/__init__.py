@@ -6,6 +6,7 @@ bounded LRU cache, rebuilt from the stored log when missing), persists each acce
 one transaction and answers with a `Result`. It knows no game rules: the engine decides.
 `base` holds the machinery; `tables`, `playing`, `previews` and `views` the commands by kind.
 """
+
 from __future__ import annotations
 
 from bot.core.service.playing import Playing

@@ -1,6 +1,7 @@
 """The service's shared machinery: the per-game lock, the live-game cache, permission checks
 and the shape of a `Result`. The command mixins (tables, playing, views) build on it.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -10,12 +11,24 @@ import logging
 import secrets
 import sqlite3
 from collections import OrderedDict
-from typing import Any, Awaitable, Callable, Collection, Iterable, Mapping, TypeVar
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
+from typing import Any, TypeVar
 
 from bot.core.config import DEFAULT_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
-from bot.core.store import (ACTIVE, DEAL, FINISHED, OPEN, ActionRecord, DuplicateInteraction,
-                            GameRecord, Request, SeatRecord, StaleGame, Store)
+from bot.core.store import (
+    ACTIVE,
+    DEAL,
+    FINISHED,
+    OPEN,
+    ActionRecord,
+    DuplicateInteraction,
+    GameRecord,
+    Request,
+    SeatRecord,
+    StaleGame,
+    Store,
+)
 from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerInfo
 from engine.titles import create_game, find_title
@@ -23,8 +36,10 @@ from engine.titles import create_game, find_title
 log = logging.getLogger(__name__)
 
 ALREADY_HANDLED = "That command was already handled."
-STALE = ("game #{} changed while your command was handled (another move was stored first); "
-         "nothing of yours was stored: look at the game again and retry")
+STALE = (
+    "game #{} changed while your command was handled (another move was stored first); "
+    "nothing of yours was stored: look at the game again and retry"
+)
 BUSY = "the game's database is busy; nothing was stored, try again in a moment"
 HISTORY_LIMIT = 50
 CHOICE_CACHE = 64
@@ -44,9 +59,15 @@ def random_seed() -> int:
 
 class ServiceBase:
     """State shared by the command mixins; see `bot.core.service.GameService`."""
-    def __init__(self, store: Store, *, cache_size: int = 16,
-                 new_seed: Callable[[], int] = random_seed,
-                 remind_hours: float = DEFAULT_REMIND_HOURS) -> None:
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        cache_size: int = 16,
+        new_seed: Callable[[], int] = random_seed,
+        remind_hours: float = DEFAULT_REMIND_HOURS,
+    ) -> None:
         self.store = store
         self.cache_size = cache_size
         self.remind_hours = remind_hours
@@ -56,21 +77,23 @@ class ServiceBase:
         self._choices: OrderedDict[tuple[int, int, str], list[Choice]] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
 
-    async def _run(self, game_id: int, interaction_id: int | None,
-                   body: Callable[[GameRecord], Awaitable[Result]],
-                   guild_id: int | None) -> Result:
+    async def _run(
+        self,
+        game_id: int,
+        interaction_id: int | None,
+        body: Callable[[GameRecord], Awaitable[Result]],
+        guild_id: int | None,
+    ) -> Result:
         """Run one command on a game of the caller's server (`guild_id`), under its lock."""
         async with self._lock(game_id):
             if interaction_id is not None and self.store.seen_interaction(interaction_id):
-                return Result(duplicate=True, game_id=game_id,
-                              text=ALREADY_HANDLED)
+                return Result(duplicate=True, game_id=game_id, text=ALREADY_HANDLED)
             try:
                 return await body(self._record(game_id, guild_id))
             except (Refused, GameError) as exc:
                 return Result(error=str(exc), game_id=game_id)
             except DuplicateInteraction:
-                return Result(duplicate=True, game_id=game_id,
-                              text=ALREADY_HANDLED)
+                return Result(duplicate=True, game_id=game_id, text=ALREADY_HANDLED)
             except (StaleGame, sqlite3.DatabaseError) as exc:
                 self._forget(game_id)
                 return Result(error=storage_refusal(exc, game_id), game_id=game_id)
@@ -90,28 +113,36 @@ class ServiceBase:
         record = self.store.game(game_id)
         return record.guild_id if record else None
 
-    def _games(self, guild_id: int | None, statuses: Iterable[str],
-               limit: int = 50) -> list[GameRecord]:
+    def _games(
+        self, guild_id: int | None, statuses: Iterable[str], limit: int = 50
+    ) -> list[GameRecord]:
         """The games of one server (None: the console's), newest first."""
-        return [r for r in self.store.games(guild_id=guild_id, statuses=statuses, limit=limit)
-                if r.guild_id == guild_id]
+        return [
+            r
+            for r in self.store.games(guild_id=guild_id, statuses=statuses, limit=limit)
+            if r.guild_id == guild_id
+        ]
 
     def _visible(self, game_id: int, guild_id: int | None) -> GameRecord | None:
         record = self.store.game(game_id)
         return record if record is not None and record.guild_id == guild_id else None
 
-    def _new_game_shape(self, title: str, seats: int | None,
-                        options: Mapping[str, Any] | None) -> tuple[type[Game], int]:
+    def _new_game_shape(
+        self, title: str, seats: int | None, options: Mapping[str, Any] | None
+    ) -> tuple[type[Game], int]:
         cls = find_title(title)
         unknown = sorted(set(options or {}) - set(cls.option_names))
         if unknown:
             known = ", ".join(cls.option_names) or "none"
-            raise Refused(f"unknown option(s) for {cls.title}: {', '.join(unknown)} "
-                          f"(known: {known})")
+            raise Refused(
+                f"unknown option(s) for {cls.title}: {', '.join(unknown)} (known: {known})"
+            )
         seat_limit = cls.max_players if seats is None else seats
         if not cls.min_players <= seat_limit <= cls.max_players:
-            raise Refused(f"{cls.title} is played by {cls.min_players} to {cls.max_players} "
-                          f"players, not {seat_limit}")
+            raise Refused(
+                f"{cls.title} is played by {cls.min_players} to {cls.max_players} "
+                f"players, not {seat_limit}"
+            )
         return cls, seat_limit
 
     def _is_admin(self, record: GameRecord, caller: Caller) -> bool:
@@ -123,8 +154,9 @@ class ServiceBase:
 
     def _require_started(self, record: GameRecord) -> None:
         if record.status == OPEN:
-            raise Refused(f"game #{record.id} has not started yet; its creator starts it with "
-                          "/game start")
+            raise Refused(
+                f"game #{record.id} has not started yet; its creator starts it with /game start"
+            )
 
     def _playing_seat(self, record: GameRecord, caller: Caller) -> SeatRecord:
         self._require_started(record)
@@ -136,17 +168,19 @@ class ServiceBase:
         if seat is None:
             raise Refused(f"you are not seated in game #{record.id}; spectators can only watch")
         if record.paused:
-            raise Refused(f"game #{record.id} is paused; a game admin resumes it with "
-                          "/game resume")
+            raise Refused(f"game #{record.id} is paused; a game admin resumes it with /game resume")
         return seat
 
     def _require_turn(self, record: GameRecord, game: Game, seat: SeatRecord) -> None:
         if seat.player_id not in game.active_players():
-            raise Refused(f"it is not your turn in game #{record.id}; waiting for "
-                          f"{player_names(game, game.active_players())}")
+            raise Refused(
+                f"it is not your turn in game #{record.id}; waiting for "
+                f"{player_names(game, game.active_players())}"
+            )
 
-    async def _legal(self, record: GameRecord, game: Game, player_id: Any,
-                     kinds: Collection[str] | None = None) -> list[Choice]:
+    async def _legal(
+        self, record: GameRecord, game: Game, player_id: Any, kinds: Collection[str] | None = None
+    ) -> list[Choice]:
         """The engine's legal choices for one player (of `kinds` of action only, when given),
         computed once per game version (the caller holds the game's lock, so the state cannot
         change meanwhile). The whole list, once made, also answers for any kinds."""
@@ -168,9 +202,12 @@ class ServiceBase:
         lines = []
         for r in requests:
             who = self._seat_name(record, r.requested_by)
-            lines.append(f"Deal #{r.id} ({who}'s: {r.text}) lapsed: the game moved on before "
-                         "it was accepted." if r.kind == DEAL else
-                         f"{who}'s undo request #{r.id} lapsed: the game moved on.")
+            lines.append(
+                f"Deal #{r.id} ({who}'s: {r.text}) lapsed: the game moved on before "
+                "it was accepted."
+                if r.kind == DEAL
+                else f"{who}'s undo request #{r.id} lapsed: the game moved on."
+            )
         return "".join("\n" + line for line in lines)
 
     def _seat_name(self, record: GameRecord, user_id: int) -> str:
@@ -208,8 +245,9 @@ class ServiceBase:
         """The record again, after this command changed it."""
         return self.store.game(record.id) or record
 
-    def _remember(self, game_id: int, game: Game, version: int,
-                  seats: list[SeatRecord] | None = None) -> None:
+    def _remember(
+        self, game_id: int, game: Game, version: int, seats: list[SeatRecord] | None = None
+    ) -> None:
         if seats is None:
             seats = self.store.seats(game_id)
         self._cache[game_id] = (_cache_key(version, seats), game)
@@ -225,16 +263,25 @@ class ServiceBase:
         if game.finished:
             return ()
         active = game.active_players()
-        return tuple(s.user_id for s in self.store.seats(record.id)
-                     if s.player_id in active and s.user_id > 0)
+        return tuple(
+            s.user_id
+            for s in self.store.seats(record.id)
+            if s.player_id in active and s.user_id > 0
+        )
 
     def _changed(self, record: GameRecord, text: str, game: Game | None = None) -> Result:
         if game is None:
             return Result(text=text, game_id=record.id, thread_id=record.thread_id, changed=True)
         if game.finished:
             text += "\nThe game is over. /game status shows the result."
-        return Result(text=text, game_id=record.id, thread_id=record.thread_id, changed=True,
-                      views=tuple(game.views()), notify=self._to_notify(record, game))
+        return Result(
+            text=text,
+            game_id=record.id,
+            thread_id=record.thread_id,
+            changed=True,
+            views=tuple(game.views()),
+            notify=self._to_notify(record, game),
+        )
 
 
 _STATUS_WORDS = {OPEN: "waiting for players", ACTIVE: "in play", FINISHED: "finished"}
@@ -290,4 +337,3 @@ def _cache_key(version: int, seats: list[SeatRecord]) -> tuple[int, str]:
     """What a cached game was built for: the log's version and the seats' names (a seat
     handed over elsewhere renames a player without a new version)."""
     return version, json.dumps([(s.player_id, s.name) for s in seats], default=str)
-

@@ -1,24 +1,31 @@
 """Commands that change a running game's log: moves, deals another player must accept,
 undo requests and their votes, and an admin's rewind.
 """
+
 from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
 
 from bot.core.results import Caller, Refused, Result
-from bot.core.service.base import (ALREADY_HANDLED, IMPORTED_BY, MoveBuilder, ServiceBase,
-                                   move_digest, seat_of)
-from bot.core.store import (DEAL, UNDO, ActionRecord, GameRecord, Request, SeatRecord,
-                            StaleGame)
+from bot.core.service.base import (
+    ALREADY_HANDLED,
+    IMPORTED_BY,
+    MoveBuilder,
+    ServiceBase,
+    move_digest,
+    seat_of,
+)
+from bot.core.store import DEAL, UNDO, ActionRecord, GameRecord, Request, SeatRecord, StaleGame
 from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerId
 
 
 class Playing(ServiceBase):
     # -- playing -------------------------------------------------------------------------------
-    async def act(self, game_id: int, caller: Caller, action: Action,
-                  interaction_id: int | None = None) -> Result:
+    async def act(
+        self, game_id: int, caller: Caller, action: Action, interaction_id: int | None = None
+    ) -> Result:
         """Apply one action the caller typed, for their seat: checked against the title's
         shape of that kind of move first (no internal fields); without an `entity` it acts
         for whatever the caller acts for now (their seat, or the company they run). On any
@@ -36,14 +43,22 @@ class Playing(ServiceBase):
             self._require_turn(record, game, seat)
             move = action
             if "entity" not in action:
-                move = _acting_for(action, seat.player_id,
-                                   await self._legal(record, game, seat.player_id))
-            return await self._submit(record, game, seat, caller, move, interaction_id,
-                                      digest)
+                move = _acting_for(
+                    action, seat.player_id, await self._legal(record, game, seat.player_id)
+                )
+            return await self._submit(record, game, seat, caller, move, interaction_id, digest)
+
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    async def play(self, game_id: int, caller: Caller, build: MoveBuilder, *,
-                   version: int | None = None, interaction_id: int | None = None) -> Result:
+    async def play(
+        self,
+        game_id: int,
+        caller: Caller,
+        build: MoveBuilder,
+        *,
+        version: int | None = None,
+        interaction_id: int | None = None,
+    ) -> Result:
         """Apply the move `build` picks from the caller's legal choices. A `version` (from a
         button) must still be the game's: a button from an older turn is refused (pressed
         again after its move was made: already handled). A move sent twice before the first
@@ -54,8 +69,10 @@ class Playing(ServiceBase):
             if version is not None and version != record.version:
                 if self._repeated(record, version, caller, None):
                     return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
-                raise Refused(f"this button is from an earlier turn of game #{record.id}; the "
-                              "game has moved on. Use the newest post's buttons or /play")
+                raise Refused(
+                    f"this button is from an earlier turn of game #{record.id}; the "
+                    "game has moved on. Use the newest post's buttons or /play"
+                )
             seat = self._playing_seat(record, caller)
             game = await self._live(record)
             self._require_turn(record, game, seat)
@@ -64,56 +81,100 @@ class Playing(ServiceBase):
             digest = move_digest(action)
             if self._repeated(record, seen, caller, digest):
                 return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
-            return await self._submit(record, game, seat, caller, action, interaction_id,
-                                      digest)
+            return await self._submit(record, game, seat, caller, action, interaction_id, digest)
+
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    def _repeated(self, record: GameRecord, seen: int | None, caller: Caller,
-                  digest: str | None) -> bool:
+    def _repeated(
+        self, record: GameRecord, seen: int | None, caller: Caller, digest: str | None
+    ) -> bool:
         """Whether the caller's move (`digest`; None: any move), sent when the game was at
         version `seen`, was already stored since."""
-        return (seen is not None and seen != record.version
-                and self.store.repeated(record.id, seen, caller.user_id, digest))
+        return (
+            seen is not None
+            and seen != record.version
+            and self.store.repeated(record.id, seen, caller.user_id, digest)
+        )
 
-    async def _submit(self, record: GameRecord, game: Game, seat: SeatRecord, caller: Caller,
-                      action: Action, interaction_id: int | None, digest: str) -> Result:
+    async def _submit(
+        self,
+        record: GameRecord,
+        game: Game,
+        seat: SeatRecord,
+        caller: Caller,
+        action: Action,
+        interaction_id: int | None,
+        digest: str,
+    ) -> Result:
         """Apply the caller's move, unless it takes another player's property at a negotiated
         price: then that player is asked first (see `vote`)."""
         other = _counterparty(game, action)
         if other is None or other == seat.player_id:
-            return await self._apply(record, game, caller, action, interaction_id,
-                                     by=seat.player_id, digest=digest)
+            return await self._apply(
+                record, game, caller, action, interaction_id, by=seat.player_id, digest=digest
+            )
         seller = next((s for s in self.store.seats(record.id) if s.player_id == other), None)
         if seller is None or seller.user_id <= 0:
-            raise Refused(f"this deal takes {game.player_name(other)}'s property and nobody "
-                          "holds that seat to agree to it; a game admin can give the seat with "
-                          "/game replace")
+            raise Refused(
+                f"this deal takes {game.player_name(other)}'s property and nobody "
+                "holds that seat to agree to it; a game admin can give the seat with "
+                "/game replace"
+            )
         # the engine judges the move first, so nobody is asked to agree to an illegal one
         sentence = await asyncio.to_thread(_sentence_if_done, game, action, seat.player_id)
-        request, replaced = self.store.open_deal(record.id, record.version, caller.user_id,
-                                                 action, sentence, interaction_id)
-        lines = [f"{seat.name} proposes deal #{request.id} to {seller.name}: {sentence}",
-                 f"{seller.name}, do you agree? Until you answer nothing changes; the deal "
-                 "lapses if the game moves on first."]
+        request, replaced = self.store.open_deal(
+            record.id, record.version, caller.user_id, action, sentence, interaction_id
+        )
+        lines = [
+            f"{seat.name} proposes deal #{request.id} to {seller.name}: {sentence}",
+            f"{seller.name}, do you agree? Until you answer nothing changes; the deal "
+            "lapses if the game moves on first.",
+        ]
         if replaced:
-            lines.append(f"(It replaces {seat.name}'s deal "
-                         f"{', '.join(f'#{r.id}' for r in replaced)}.)")
-        return Result(text="\n".join(lines), game_id=record.id, thread_id=record.thread_id,
-                      changed=True, notify=(seller.user_id,), vote=request.id, vote_kind=DEAL)
+            lines.append(
+                f"(It replaces {seat.name}'s deal {', '.join(f'#{r.id}' for r in replaced)}.)"
+            )
+        return Result(
+            text="\n".join(lines),
+            game_id=record.id,
+            thread_id=record.thread_id,
+            changed=True,
+            notify=(seller.user_id,),
+            vote=request.id,
+            vote_kind=DEAL,
+        )
 
-    async def _apply(self, record: GameRecord, game: Game, caller: Caller, action: Action,
-                     interaction_id: int | None, *, by: PlayerId, answers: int | None = None,
-                     head: str = "", digest: str | None = None) -> Result:
+    async def _apply(
+        self,
+        record: GameRecord,
+        game: Game,
+        caller: Caller,
+        action: Action,
+        interaction_id: int | None,
+        *,
+        by: PlayerId,
+        answers: int | None = None,
+        head: str = "",
+        digest: str | None = None,
+    ) -> Result:
         """Process and store one action the caller's player `by` makes (`answers`: the deal
         it carries out); the requests still open lapse, and the result says so."""
         lapsing = [r for r in self.store.open_requests(record.id) if r.id != answers]
         recorded = await asyncio.to_thread(game.process, action, by)
         text = self._describe(game, recorded)
         try:
-            self.store.append_action(record.id, len(game.actions), caller.user_id, recorded,
-                                     finished=game.finished, interaction_id=interaction_id,
-                                     text=text, answers=answers, version=record.version,
-                                     digest=digest)
+            self.store.append_action(
+                record.id,
+                len(game.actions),
+                caller.user_id,
+                recorded,
+                finished=game.finished,
+                interaction_id=interaction_id,
+                text=text,
+                answers=answers,
+                version=record.version,
+                digest=digest,
+            )
         except BaseException:
             self._forget(record.id)  # the live game is ahead of the log: rebuild next time
             raise
@@ -121,13 +182,20 @@ class Playing(ServiceBase):
         changed = self._changed(record, head + text + self._lapsed(record, lapsing), game)
         return replace(changed, action=recorded, places=game.changed_places())
 
-    async def undo(self, game_id: int, caller: Caller, interaction_id: int | None = None, *,
-                   confirmed: int | None = None) -> Result:
+    async def undo(
+        self,
+        game_id: int,
+        caller: Caller,
+        interaction_id: int | None = None,
+        *,
+        confirmed: int | None = None,
+    ) -> Result:
         """Take back the caller's last action. At once when nobody acted since; an admin may
         take back the game's last action of another player after confirming it (`confirmed`:
         the game version the confirmation was asked at; until then `confirm` names the move);
         otherwise the players whose later actions would be taken back too are asked to
         approve (see `vote`)."""
+
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
             actions = self.store.actions(record.id)
@@ -139,59 +207,84 @@ class Playing(ServiceBase):
                 raise Refused(f"game #{record.id} was abandoned")
             if admin and last.user_id != caller.user_id and confirmed != record.version:
                 if confirmed is not None:
-                    raise Refused("the game has moved on since you were asked to confirm; "
-                                  "use /game undo again")
+                    raise Refused(
+                        "the game has moved on since you were asked to confirm; "
+                        "use /game undo again"
+                    )
                 game = await self._live(record)
-                return Result(text=f"This takes back {self._seat_name(record, last.user_id)}'s "
-                                   f"move (action {last.seq}): {self._sentence(game, last)} "
-                                   "Confirm to take it back.",
-                              game_id=record.id, thread_id=record.thread_id,
-                              confirm_undo=record.version)
+                return Result(
+                    text=f"This takes back {self._seat_name(record, last.user_id)}'s "
+                    f"move (action {last.seq}): {self._sentence(game, last)} "
+                    "Confirm to take it back.",
+                    game_id=record.id,
+                    thread_id=record.thread_id,
+                    confirm_undo=record.version,
+                )
             if last.user_id == caller.user_id or admin:
-                return await self._rewind(record, len(actions) - 1, caller,
-                                          f"{caller.name} undid action {last.seq}: ",
-                                          interaction_id)
+                return await self._rewind(
+                    record,
+                    len(actions) - 1,
+                    caller,
+                    f"{caller.name} undid action {last.seq}: ",
+                    interaction_id,
+                )
             mine = [a for a in actions if a.user_id == caller.user_id]
             if not mine:
-                raise Refused("only the player who made the last action, or a game admin, "
-                              "can undo it")
-            later = actions[mine[-1].seq - 1:]
+                raise Refused(
+                    "only the player who made the last action, or a game admin, can undo it"
+                )
+            later = actions[mine[-1].seq - 1 :]
             if any(a.user_id == IMPORTED_BY for a in later):
-                raise Refused("actions imported from a game file can only be undone by a game "
-                              "admin")
+                raise Refused(
+                    "actions imported from a game file can only be undone by a game admin"
+                )
             affected = _affected(later, caller.user_id)
-            request = self.store.open_undo_request(record.id, mine[-1].seq - 1, record.version,
-                                                   caller.user_id, interaction_id)
+            request = self.store.open_undo_request(
+                record.id, mine[-1].seq - 1, record.version, caller.user_id, interaction_id
+            )
             game = await self._live(record)
             names = ", ".join(self._seat_name(record, u) for u in affected)
             return Result(
-                text=(f"{caller.name} asks to take back actions {mine[-1].seq}-{last.seq}, "
-                      f"from their own: {self._sentence(game, mine[-1])} "
-                      f"{names} must approve; a game admin can decide alone."),
-                game_id=record.id, thread_id=record.thread_id, changed=True,
-                notify=tuple(u for u in affected if u > 0), vote=request.id, vote_kind=UNDO)
+                text=(
+                    f"{caller.name} asks to take back actions {mine[-1].seq}-{last.seq}, "
+                    f"from their own: {self._sentence(game, mine[-1])} "
+                    f"{names} must approve; a game admin can decide alone."
+                ),
+                game_id=record.id,
+                thread_id=record.thread_id,
+                changed=True,
+                notify=tuple(u for u in affected if u > 0),
+                vote=request.id,
+                vote_kind=UNDO,
+            )
+
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    async def redo(self, game_id: int, caller: Caller,
-                   interaction_id: int | None = None) -> Result:
+    async def redo(self, game_id: int, caller: Caller, interaction_id: int | None = None) -> Result:
         """Put back what the last undo (or rewind) took back, while nobody has acted, undone
         or redone since; by whoever undid it or a game admin. Each action is checked by the
         engine again and made for the player who first made it."""
+
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
             if record.abandoned:
                 raise Refused(f"game #{record.id} was abandoned")
             undone = self.store.last_undone(record.id)
             if undone is None:
-                raise Refused(f"nothing was undone in game #{record.id}, so there is nothing "
-                              "to redo")
+                raise Refused(
+                    f"nothing was undone in game #{record.id}, so there is nothing to redo"
+                )
             if undone.redo_version != record.version:
-                raise Refused("a redo puts back the last undo only while nobody has moved "
-                              "since; the game has changed since that undo (a move, an undo "
-                              "or a redo), so it cannot be redone")
+                raise Refused(
+                    "a redo puts back the last undo only while nobody has moved "
+                    "since; the game has changed since that undo (a move, an undo "
+                    "or a redo), so it cannot be redone"
+                )
             if caller.user_id != undone.undone_by and not self._is_admin(record, caller):
-                raise Refused(f"only {self._seat_name(record, undone.undone_by)} (who undid "
-                              "it) or a game admin can redo it")
+                raise Refused(
+                    f"only {self._seat_name(record, undone.undone_by)} (who undid "
+                    "it) or a game admin can redo it"
+                )
             game = await self._live(record)
             seats = self.store.seats(record.id)
             texts = []
@@ -205,21 +298,33 @@ class Playing(ServiceBase):
                 self._forget(record.id)
                 raise Refused(f"the undone action cannot be made again: {exc}") from None
             try:
-                self.store.redo(record.id, undone.actions, texts, finished=game.finished,
-                                version=record.version, interaction_id=interaction_id)
+                self.store.redo(
+                    record.id,
+                    undone.actions,
+                    texts,
+                    finished=game.finished,
+                    version=record.version,
+                    interaction_id=interaction_id,
+                )
             except BaseException:
                 self._forget(record.id)
                 raise
             self._remember(record.id, game, record.version + 1)
             first = undone.actions[0].seq
-            which = f"action {first}" if len(undone.actions) == 1 else \
-                f"actions {first}-{undone.actions[-1].seq}"
-            return self._changed(self._fresh(record),
-                                 f"{caller.name} redid {which}: " + " ".join(texts), game)
+            which = (
+                f"action {first}"
+                if len(undone.actions) == 1
+                else f"actions {first}-{undone.actions[-1].seq}"
+            )
+            return self._changed(
+                self._fresh(record), f"{caller.name} redid {which}: " + " ".join(texts), game
+            )
+
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    async def vote(self, request_id: int, caller: Caller, approve: bool,
-                   interaction_id: int | None = None) -> Result:
+    async def vote(
+        self, request_id: int, caller: Caller, approve: bool, interaction_id: int | None = None
+    ) -> Result:
         """One player's answer to a request: an undo vote or a proposed deal. Any change to
         the game first makes an open request lapse."""
         found = self.store.request(request_id)
@@ -237,20 +342,29 @@ class Playing(ServiceBase):
             if request.kind == DEAL:
                 return await self._answer_deal(record, request, caller, approve, interaction_id)
             return await self._vote_undo(record, request, caller, approve, interaction_id)
+
         return await self._run(found.game_id, interaction_id, body, caller.guild_id)
 
-    async def _vote_undo(self, record: GameRecord, request: Request, caller: Caller,
-                         approve: bool, interaction_id: int | None) -> Result:
+    async def _vote_undo(
+        self,
+        record: GameRecord,
+        request: Request,
+        caller: Caller,
+        approve: bool,
+        interaction_id: int | None,
+    ) -> Result:
         """The last approval of the affected players (or any game admin's) applies the undo;
         one rejection ends it."""
         assert request.keep is not None
         actions = self.store.actions(record.id)
-        affected = _affected(actions[request.keep:], request.requested_by)
+        affected = _affected(actions[request.keep :], request.requested_by)
         admin = self._is_admin(record, caller)
         if caller.user_id not in affected and not admin:
             names = ", ".join(self._seat_name(record, u) for u in affected)
-            raise Refused(f"only the players whose actions would be undone ({names}) or a "
-                          "game admin vote on this undo")
+            raise Refused(
+                f"only the players whose actions would be undone ({names}) or a "
+                "game admin vote on this undo"
+            )
         if not approve:
             self.store.close_request(request.id, "rejected")
             return self._changed(record, f"{caller.name} rejected the undo; the game goes on.")
@@ -258,15 +372,24 @@ class Playing(ServiceBase):
         waiting = [u for u in affected if not votes.get(u)]
         if waiting and not admin:
             names = ", ".join(self._seat_name(record, u) for u in waiting)
-            return self._changed(record, f"{caller.name} approved the undo; waiting for "
-                                         f"{names}.")
+            return self._changed(record, f"{caller.name} approved the undo; waiting for {names}.")
         self.store.close_request(request.id, "done")
-        return await self._rewind(record, request.keep, caller,
-                                  f"{caller.name} approved: the game is back to action "
-                                  f"{request.keep}, before ", None)
+        return await self._rewind(
+            record,
+            request.keep,
+            caller,
+            f"{caller.name} approved: the game is back to action {request.keep}, before ",
+            None,
+        )
 
-    async def _answer_deal(self, record: GameRecord, request: Request, caller: Caller,
-                           accept: bool, interaction_id: int | None) -> Result:
+    async def _answer_deal(
+        self,
+        record: GameRecord,
+        request: Request,
+        caller: Caller,
+        accept: bool,
+        interaction_id: int | None,
+    ) -> Result:
         """The other owner accepts (the move is applied for its proposer, as if just
         submitted) or declines; the proposer may withdraw it and a game admin decline it."""
         assert request.action is not None
@@ -277,60 +400,86 @@ class Playing(ServiceBase):
         seller = next((s for s in seats if other is not None and s.player_id == other), None)
         if proposer is None or seller is None:
             self.store.close_request(request.id, "void")
-            raise Refused(f"deal #{request.id} no longer stands: the seats changed since it was "
-                          "proposed")
+            raise Refused(
+                f"deal #{request.id} no longer stands: the seats changed since it was proposed"
+            )
         if not accept:
-            if caller.user_id not in (seller.user_id, proposer.user_id) \
-                    and not self._is_admin(record, caller):
-                raise Refused(f"only {seller.name} (whose property deal #{request.id} takes), "
-                              f"{proposer.name} (who proposed it) or a game admin can decline "
-                              "it")
+            if caller.user_id not in (seller.user_id, proposer.user_id) and not self._is_admin(
+                record, caller
+            ):
+                raise Refused(
+                    f"only {seller.name} (whose property deal #{request.id} takes), "
+                    f"{proposer.name} (who proposed it) or a game admin can decline "
+                    "it"
+                )
             self.store.close_request(request.id, "rejected")
-            who = next((s.name for s in (seller, proposer) if s.user_id == caller.user_id),
-                       caller.name)
+            who = next(
+                (s.name for s in (seller, proposer) if s.user_id == caller.user_id), caller.name
+            )
             verb = "withdrew" if caller.user_id == proposer.user_id else "declined"
-            return self._changed(record, f"{who} {verb} deal #{request.id} "
-                                         f"({request.text}); nothing changed.")
+            return self._changed(
+                record, f"{who} {verb} deal #{request.id} ({request.text}); nothing changed."
+            )
         if caller.user_id != seller.user_id:
-            raise Refused(f"only {seller.name} can accept deal #{request.id}: it takes their "
-                          "property")
+            raise Refused(
+                f"only {seller.name} can accept deal #{request.id}: it takes their property"
+            )
         actor = Caller(proposer.user_id, proposer.name, guild_id=record.guild_id)
         self._playing_seat(record, actor)
         self._require_turn(record, game, proposer)
         try:
-            return await self._apply(record, game, actor, request.action, interaction_id,
-                                     by=proposer.player_id, answers=request.id,
-                                     head=f"{seller.name} accepted deal #{request.id}: ")
+            return await self._apply(
+                record,
+                game,
+                actor,
+                request.action,
+                interaction_id,
+                by=proposer.player_id,
+                answers=request.id,
+                head=f"{seller.name} accepted deal #{request.id}: ",
+            )
         except GameError as exc:
             self.store.close_request(request.id, "void")
             raise Refused(f"deal #{request.id} cannot be made any more: {exc}") from None
 
-    async def rewind(self, game_id: int, caller: Caller, keep: int,
-                     interaction_id: int | None = None) -> Result:
+    async def rewind(
+        self, game_id: int, caller: Caller, keep: int, interaction_id: int | None = None
+    ) -> Result:
         """An admin takes the game back to just after action `keep` (0: the start)."""
+
         async def body(record: GameRecord) -> Result:
             self._require_admin(record, caller, "rewind it")
             self._require_started(record)
             count = self.store.action_count(record.id)
             if not 0 <= keep < count:
-                raise Refused(f"game #{record.id} has {count} actions; rewind to a number from "
-                              f"0 to {count - 1} (see /game history)" if count else
-                              f"game #{record.id} has no action to take back")
-            return await self._rewind(record, keep, caller,
-                                      f"{caller.name} rewound game #{record.id} to action "
-                                      f"{keep}, taking back from ", interaction_id)
+                raise Refused(
+                    f"game #{record.id} has {count} actions; rewind to a number from "
+                    f"0 to {count - 1} (see /game history)"
+                    if count
+                    else f"game #{record.id} has no action to take back"
+                )
+            return await self._rewind(
+                record,
+                keep,
+                caller,
+                f"{caller.name} rewound game #{record.id} to action {keep}, taking back from ",
+                interaction_id,
+            )
+
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    async def _rewind(self, record: GameRecord, keep: int, caller: Caller, head: str,
-                      interaction_id: int | None) -> Result:
+    async def _rewind(
+        self, record: GameRecord, keep: int, caller: Caller, head: str, interaction_id: int | None
+    ) -> Result:
         game = await self._live(record)
         actions = self.store.actions(record.id)
         if len(actions) <= keep:  # another process took actions back since `record` was read
             raise StaleGame(f"game {record.id} has {len(actions)} actions, not over {keep}")
         what = self._sentence(game, actions[keep])
         lapsing = self.store.open_requests(record.id)
-        undone = self.store.rewind(record.id, keep, caller.user_id, interaction_id,
-                                   version=record.version)
+        undone = self.store.rewind(
+            record.id, keep, caller.user_id, interaction_id, version=record.version
+        )
         fresh = self._fresh(record)
         self._forget(record.id)
         if len(game.actions) == len(actions):  # the live game is the stored log: take it back
@@ -338,8 +487,11 @@ class Playing(ServiceBase):
             self._remember(record.id, game, fresh.version)
         game = await self._live(fresh)
         more = f" ({len(undone)} actions)" if len(undone) > 1 else ""
-        return self._changed(self.store.game(record.id) or record,
-                             f"{head}{what}{more}{self._lapsed(record, lapsing)}", game)
+        return self._changed(
+            self.store.game(record.id) or record,
+            f"{head}{what}{more}{self._lapsed(record, lapsing)}",
+            game,
+        )
 
 
 _CLOSED = {  # why a request can no longer be answered, by kind and status
@@ -349,7 +501,7 @@ _CLOSED = {  # why a request can no longer be answered, by kind and status
     (DEAL, "done"): "this deal was already accepted and made",
     (DEAL, "rejected"): "this deal was declined or withdrawn",
     (DEAL, "void"): "this deal lapsed: the game moved on (or the seats changed) since it was "
-                    "proposed; propose it again with /play",
+    "proposed; propose it again with /play",
 }
 
 

@@ -1,11 +1,13 @@
 """Moves shown before they are made (a previewed rail and its score, confirmed with a button)
 and the title's hints. The service still knows no rule: the engine's `preview` and `hints` say
 what a move would do and which moves are good."""
+
 from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from bot.core.results import Caller, Result
 from bot.core.service.base import MoveBuilder, ServiceBase, move_digest
@@ -21,12 +23,19 @@ class Previews(ServiceBase):
     """Previewed moves awaiting Confirm live in the store (table `previews`), so that a
     restart between the preview and the button press loses nothing."""
 
-    async def preview(self, game_id: int, caller: Caller, build: MoveBuilder,
-                      drawer: SnapshotDrawer | None = None, *,
-                      interaction_id: int | None = None) -> Result:
+    async def preview(
+        self,
+        game_id: int,
+        caller: Caller,
+        build: MoveBuilder,
+        drawer: SnapshotDrawer | None = None,
+        *,
+        interaction_id: int | None = None,
+    ) -> Result:
         """Show the caller what the move `build` picks would do (text, and an image when the
         title previews it), changing nothing; `Result.confirm` is the token that makes it with
         `confirm`. A move the title does not preview is made at once, as `play` would."""
+
         async def body(record: GameRecord) -> Result:
             seat = self._playing_seat(record, caller)
             game = await self._live(record)
@@ -35,44 +44,63 @@ class Previews(ServiceBase):
             action = await asyncio.to_thread(build, game, choices)
             shown = await asyncio.to_thread(game.preview, action)
             if shown is None:
-                return await self._submit(record, game, seat, caller, action, interaction_id,
-                                          move_digest(action))
+                return await self._submit(
+                    record, game, seat, caller, action, interaction_id, move_digest(action)
+                )
             text, snapshot = shown
             token = secrets.token_hex(6)
-            self.store.save_preview(token, record.id, record.version, caller.user_id, action,
-                                    keep=PREVIEWS_KEPT)
+            self.store.save_preview(
+                token, record.id, record.version, caller.user_id, action, keep=PREVIEWS_KEPT
+            )
             files: tuple[tuple[str, bytes], ...] = ()
             if drawer is not None and game.views():
                 png = await asyncio.to_thread(drawer, game, game.views()[0], snapshot)
                 files = (("preview.png", png),)
-            return Result(text=text + "\nConfirm to make this move, or cancel.",
-                          game_id=record.id, thread_id=record.thread_id, files=files,
-                          confirm=token)
+            return Result(
+                text=text + "\nConfirm to make this move, or cancel.",
+                game_id=record.id,
+                thread_id=record.thread_id,
+                files=files,
+                confirm=token,
+            )
+
         return await self._run(game_id, None, body, caller.guild_id)
 
-    async def confirm(self, token: str, caller: Caller, approve: bool,
-                      interaction_id: int | None = None) -> Result:
+    async def confirm(
+        self, token: str, caller: Caller, approve: bool, interaction_id: int | None = None
+    ) -> Result:
         """Make (or drop) a previewed move; refused if the game moved on since the preview."""
         pending = self.store.preview(token)
         if pending is None:
-            return Result(error="this preview has expired (it was confirmed, cancelled or "
-                                "replaced by newer ones); preview the move again")
+            return Result(
+                error="this preview has expired (it was confirmed, cancelled or "
+                "replaced by newer ones); preview the move again"
+            )
         game_id, version, action = pending.game_id, pending.version, pending.action
         if caller.user_id != pending.user_id:
-            return Result(error="only the player who asked for this preview can confirm it",
-                          game_id=game_id)
+            return Result(
+                error="only the player who asked for this preview can confirm it", game_id=game_id
+            )
         if not self.store.drop_preview(token):  # a second press raced this one
             return Result(error="this preview was just confirmed or cancelled", game_id=game_id)
         if not approve:
             return Result(text="Cancelled; nothing changed.", game_id=game_id)
         if self.store.version(game_id) != version:
-            return Result(error="the game has moved on since this preview; preview the move "
-                                "again", game_id=game_id)
-        return await self.play(game_id, caller, lambda game, choices: dict(action),
-                               version=version, interaction_id=interaction_id)
+            return Result(
+                error="the game has moved on since this preview; preview the move again",
+                game_id=game_id,
+            )
+        return await self.play(
+            game_id,
+            caller,
+            lambda game, choices: dict(action),
+            version=version,
+            interaction_id=interaction_id,
+        )
 
     async def hints(self, game_id: int, caller: Caller) -> Result:
         """The title's suggested moves for the caller now (answered to the caller only)."""
+
         async def body(record: GameRecord) -> Result:
             seat = self._playing_seat(record, caller)
             game = await self._live(record)
@@ -80,6 +108,10 @@ class Previews(ServiceBase):
             if not found:
                 return Result(text="No hint: nothing to suggest for you now.", game_id=record.id)
             lines = [f"{n}. {c.label}" for n, c in enumerate(found, 1)]
-            return Result(text="Best moves now:\n" + "\n".join(lines), game_id=record.id,
-                          thread_id=record.thread_id)
+            return Result(
+                text="Best moves now:\n" + "\n".join(lines),
+                game_id=record.id,
+                thread_id=record.thread_id,
+            )
+
         return await self._run(game_id, None, body, caller.guild_id)

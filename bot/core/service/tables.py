@@ -1,18 +1,19 @@
 """Commands that make and manage tables: creating, seating, starting, pausing, abandoning,
 replacing players, reminders' period, and game files in and out.
 """
+
 from __future__ import annotations
 
 import asyncio
 import json
 import sqlite3
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from bot.core.config import MAX_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import ALREADY_HANDLED, ServiceBase, seat_of, storage_refusal
-from bot.core.store import (ACTIVE, FINISHED, OPEN, DuplicateInteraction, GameRecord,
-                            StaleGame)
+from bot.core.store import ACTIVE, FINISHED, OPEN, DuplicateInteraction, GameRecord, StaleGame
 from engine.eighteen import io as game_files
 from engine.errors import GameError
 from engine.game import Action, PlayerInfo
@@ -22,8 +23,9 @@ from engine.titles import create_game, find_title
 
 class Tables(ServiceBase):
     # -- creating and seating ------------------------------------------------------------------
-    def check_new_game(self, title: str, seats: int | None = None,
-                       options: Mapping[str, Any] | None = None) -> Result:
+    def check_new_game(
+        self, title: str, seats: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> Result:
         """Validate a new game without creating it (Discord makes the thread in between)."""
         try:
             self._new_game_shape(title, seats, options)
@@ -31,10 +33,18 @@ class Tables(ServiceBase):
             return Result(error=str(exc))
         return Result()
 
-    async def create_game(self, caller: Caller, title: str, *, seats: int | None = None,
-                          options: Mapping[str, Any] | None = None, guild_id: int | None = None,
-                          channel_id: int | None = None, thread_id: int | None = None,
-                          interaction_id: int | None = None) -> Result:
+    async def create_game(
+        self,
+        caller: Caller,
+        title: str,
+        *,
+        seats: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        thread_id: int | None = None,
+        interaction_id: int | None = None,
+    ) -> Result:
         """Open a table with `seats` places (default: the title's maximum); the creator sits
         at seat 1."""
         if interaction_id is not None and self.store.seen_interaction(interaction_id):
@@ -42,10 +52,16 @@ class Tables(ServiceBase):
         try:
             cls, seat_limit = self._new_game_shape(title, seats, options)
             record = self.store.create_game(
-                title=cls.title, options=dict(options or {}), seat_limit=seat_limit,
-                creator_id=caller.user_id, guild_id=guild_id, channel_id=channel_id,
-                thread_id=thread_id, first_seat=(caller.user_id, caller.name),
-                interaction_id=interaction_id)
+                title=cls.title,
+                options=dict(options or {}),
+                seat_limit=seat_limit,
+                creator_id=caller.user_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                thread_id=thread_id,
+                first_seat=(caller.user_id, caller.name),
+                interaction_id=interaction_id,
+            )
         except (Refused, GameError) as exc:
             return Result(error=str(exc))
         except DuplicateInteraction:
@@ -53,10 +69,15 @@ class Tables(ServiceBase):
         except (StaleGame, sqlite3.DatabaseError) as exc:
             return Result(error=storage_refusal(exc, None))
         return Result(
-            text=(f"{caller.name} opened game #{record.id} of {record.title} for up to "
-                  f"{seat_limit} players. Join with /game join; {caller.name} starts it with "
-                  f"/game start once at least {cls.min_players} are seated."),
-            game_id=record.id, thread_id=record.thread_id, changed=True)
+            text=(
+                f"{caller.name} opened game #{record.id} of {record.title} for up to "
+                f"{seat_limit} players. Join with /game join; {caller.name} starts it with "
+                f"/game start once at least {cls.min_players} are seated."
+            ),
+            game_id=record.id,
+            thread_id=record.thread_id,
+            changed=True,
+        )
 
     async def join(self, game_id: int, caller: Caller, interaction_id: int | None = None) -> Result:
         async def body(record: GameRecord) -> Result:
@@ -67,15 +88,21 @@ class Tables(ServiceBase):
             if mine is not None:
                 raise Refused(f"you are already seated in game #{record.id} (seat {mine.seat})")
             if len(seats) >= record.seat_limit:
-                raise Refused(f"game #{record.id} is full ({len(seats)}/{record.seat_limit} "
-                              "seats taken)")
+                raise Refused(
+                    f"game #{record.id} is full ({len(seats)}/{record.seat_limit} seats taken)"
+                )
             seat = self.store.add_seat(record.id, caller.user_id, caller.name, interaction_id)
-            return self._changed(record, f"{caller.name} joined game #{record.id} at seat {seat} "
-                                         f"({len(seats) + 1}/{record.seat_limit} seated).")
+            return self._changed(
+                record,
+                f"{caller.name} joined game #{record.id} at seat {seat} "
+                f"({len(seats) + 1}/{record.seat_limit} seated).",
+            )
+
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    async def leave(self, game_id: int, caller: Caller,
-                    interaction_id: int | None = None) -> Result:
+    async def leave(
+        self, game_id: int, caller: Caller, interaction_id: int | None = None
+    ) -> Result:
         async def body(record: GameRecord) -> Result:
             if record.status != OPEN:
                 raise Refused(f"game #{record.id} has already started; you cannot leave it now")
@@ -83,11 +110,14 @@ class Tables(ServiceBase):
                 raise Refused(f"you are not seated in game #{record.id}")
             self.store.remove_seat(record.id, caller.user_id, interaction_id)
             return self._changed(record, f"{caller.name} left game #{record.id}.")
+
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    async def start(self, game_id: int, caller: Caller,
-                    interaction_id: int | None = None) -> Result:
+    async def start(
+        self, game_id: int, caller: Caller, interaction_id: int | None = None
+    ) -> Result:
         """Fix the seat order (join order; seat n plays as engine player n) and deal the game."""
+
         async def body(record: GameRecord) -> Result:
             if record.status != OPEN:
                 raise Refused(f"game #{record.id} has already started")
@@ -95,23 +125,30 @@ class Tables(ServiceBase):
             seats = self.store.seats(record.id)
             cls = find_title(record.title)
             if len(seats) < cls.min_players:
-                raise Refused(f"{record.title} needs at least {cls.min_players} players; "
-                              f"{len(seats)} seated so far")
+                raise Refused(
+                    f"{record.title} needs at least {cls.min_players} players; "
+                    f"{len(seats)} seated so far"
+                )
             seed = self._new_seed()
             players = [PlayerInfo(s.seat, s.name) for s in seats]
-            game = await asyncio.to_thread(create_game, record.title, players, record.options,
-                                           seed)
-            self.store.start_game(record.id, seed, [p.id for p in players], interaction_id,
-                                  version=record.version)
+            game = await asyncio.to_thread(create_game, record.title, players, record.options, seed)
+            self.store.start_game(
+                record.id, seed, [p.id for p in players], interaction_id, version=record.version
+            )
             self._remember(record.id, game, record.version + 1)
             order = ", ".join(f"{s.seat}. {s.name}" for s in seats)
-            return self._changed(record, f"Game #{record.id} of {record.title} has started. "
-                                         f"Seat order: {order}.", game)
+            return self._changed(
+                record,
+                f"Game #{record.id} of {record.title} has started. Seat order: {order}.",
+                game,
+            )
+
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     # -- administration ------------------------------------------------------------------------
-    async def pause(self, game_id: int, caller: Caller, paused: bool,
-                    interaction_id: int | None = None) -> Result:
+    async def pause(
+        self, game_id: int, caller: Caller, paused: bool, interaction_id: int | None = None
+    ) -> Result:
         async def body(record: GameRecord) -> Result:
             self._require_admin(record, caller, "pause or resume it")
             if record.status != ACTIVE:
@@ -120,14 +157,19 @@ class Tables(ServiceBase):
                 raise Refused(f"game #{record.id} is already {'paused' if paused else 'running'}")
             self.store.set_paused(record.id, paused, interaction_id)
             if paused:
-                return self._changed(record, f"{caller.name} paused game #{record.id}; moves "
-                                             "wait until an admin uses /game resume.")
+                return self._changed(
+                    record,
+                    f"{caller.name} paused game #{record.id}; moves "
+                    "wait until an admin uses /game resume.",
+                )
             game = await self._live(record)
             return self._changed(record, f"{caller.name} resumed game #{record.id}.", game)
+
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    async def abandon(self, game_id: int, caller: Caller,
-                      interaction_id: int | None = None) -> Result:
+    async def abandon(
+        self, game_id: int, caller: Caller, interaction_id: int | None = None
+    ) -> Result:
         async def body(record: GameRecord) -> Result:
             self._require_admin(record, caller, "abandon it")
             if record.status == FINISHED:
@@ -135,12 +177,23 @@ class Tables(ServiceBase):
             lapsing = self.store.open_requests(record.id)
             self.store.abandon(record.id, interaction_id, version=record.version)
             self._forget(record.id)
-            return self._changed(record, f"{caller.name} abandoned game #{record.id}; its log "
-                                         f"is kept (/game export).{self._lapsed(record, lapsing)}")
+            return self._changed(
+                record,
+                f"{caller.name} abandoned game #{record.id}; its log "
+                f"is kept (/game export).{self._lapsed(record, lapsing)}",
+            )
+
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    async def replace_seat(self, game_id: int, caller: Caller, seat: int, user_id: int,
-                           name: str, interaction_id: int | None = None) -> Result:
+    async def replace_seat(
+        self,
+        game_id: int,
+        caller: Caller,
+        seat: int,
+        user_id: int,
+        name: str,
+        interaction_id: int | None = None,
+    ) -> Result:
         """Give a seat (with everything its player owns) to another user."""
         name = bounded_name(name)
 
@@ -154,28 +207,36 @@ class Tables(ServiceBase):
                 raise Refused(f"game #{record.id} has seats 1 to {len(seats)}, not {seat}")
             holder = seat_of(seats, user_id)
             if holder is not None:
-                raise Refused(f"{holder.name} already holds seat {holder.seat} of game "
-                              f"#{record.id}")
+                raise Refused(
+                    f"{holder.name} already holds seat {holder.seat} of game #{record.id}"
+                )
             self.store.replace_seat(record.id, seat, user_id, name, interaction_id)
             self._forget(record.id)
             text = f"{caller.name} gave seat {seat} ({target.name}) of game #{record.id} to {name}."
             if record.status != ACTIVE:
                 return self._changed(record, text)
             return self._changed(record, text, await self._live(self._fresh(record)))
+
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    async def set_reminders(self, game_id: int, caller: Caller, hours: float,
-                            interaction_id: int | None = None) -> Result:
+    async def set_reminders(
+        self, game_id: int, caller: Caller, hours: float, interaction_id: int | None = None
+    ) -> Result:
         async def body(record: GameRecord) -> Result:
             self._require_admin(record, caller, "change its reminders")
             if not 0 <= hours <= MAX_REMIND_HOURS:  # also refuses nan
-                raise Refused(f"reminder hours run from 0 (no reminders) to "
-                              f"{MAX_REMIND_HOURS:g} (a year), not {hours:g}")
+                raise Refused(
+                    f"reminder hours run from 0 (no reminders) to "
+                    f"{MAX_REMIND_HOURS:g} (a year), not {hours:g}"
+                )
             self.store.set_remind_hours(record.id, hours, interaction_id)
-            text = (f"Game #{record.id} sends no reminders now." if hours == 0 else
-                    f"Game #{record.id} reminds whoever must act after {hours:g} h without a "
-                    "move.")
+            text = (
+                f"Game #{record.id} sends no reminders now."
+                if hours == 0
+                else f"Game #{record.id} reminds whoever must act after {hours:g} h without a move."
+            )
             return self._changed(record, text)
+
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     def set_notify(self, caller: Caller, dm: bool) -> Result:
@@ -183,18 +244,27 @@ class Tables(ServiceBase):
             self.store.set_dm(caller.user_id, dm)
         except sqlite3.DatabaseError as exc:
             return Result(error=storage_refusal(exc, None))
-        return Result(text="I will also send you a direct message when it is your turn."
-                      if dm else "No more direct messages; you are still mentioned in the "
-                                 "game's thread.")
+        return Result(
+            text="I will also send you a direct message when it is your turn."
+            if dm
+            else "No more direct messages; you are still mentioned in the game's thread."
+        )
 
     def wants_dm(self, user_id: int) -> bool:
         return self.store.wants_dm(user_id)
 
     # -- game files ----------------------------------------------------------------------------
-    async def import_game(self, caller: Caller, data: Any, users: Sequence[int | None] = (), *,
-                          guild_id: int | None = None, channel_id: int | None = None,
-                          thread_id: int | None = None,
-                          interaction_id: int | None = None) -> Result:
+    async def import_game(
+        self,
+        caller: Caller,
+        data: Any,
+        users: Sequence[int | None] = (),
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        thread_id: int | None = None,
+        interaction_id: int | None = None,
+    ) -> Result:
         """A new game from an 18xx.games file: its players become the seats (engine player
         ids are the file's), `users[i]` takes seat i+1 (None: unclaimed until an admin gives
         it with replace_seat). The whole file must replay."""
@@ -203,20 +273,35 @@ class Tables(ServiceBase):
         try:
             players, loaded, texts = await asyncio.to_thread(_load_file, data)
             if len(users) > len(players):
-                raise Refused(f"the file has {len(players)} players but {len(users)} users "
-                              "were given")
+                raise Refused(
+                    f"the file has {len(players)} players but {len(users)} users were given"
+                )
             given = [u for u in users if u is not None]
             if len(given) != len(set(given)):
                 raise Refused("each user can take only one seat")
-            seats = [(users[i] if i < len(users) and users[i] is not None else -(i + 1),
-                      str(p.get("name", p["id"])), p["id"]) for i, p in enumerate(players)]
+            seats = [
+                (
+                    users[i] if i < len(users) and users[i] is not None else -(i + 1),
+                    str(p.get("name", p["id"])),
+                    p["id"],
+                )
+                for i, p in enumerate(players)
+            ]
             game = loaded.game
             record = self.store.import_game(
-                title=game.title, options=dict(game.options), seed=game.seed,
-                creator_id=caller.user_id, seats=seats,
+                title=game.title,
+                options=dict(game.options),
+                seed=game.seed,
+                creator_id=caller.user_id,
+                seats=seats,
                 actions=[game_files.imported(a) for a in _without_flags(game.actions)],
-                texts=texts, finished=game.finished, guild_id=guild_id, channel_id=channel_id,
-                thread_id=thread_id, interaction_id=interaction_id)
+                texts=texts,
+                finished=game.finished,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                thread_id=thread_id,
+                interaction_id=interaction_id,
+            )
         except (Refused, GameError) as exc:
             return Result(error=str(exc))
         except DuplicateInteraction:
@@ -224,23 +309,35 @@ class Tables(ServiceBase):
         except (StaleGame, sqlite3.DatabaseError) as exc:
             return Result(error=storage_refusal(exc, None))
         self._remember(record.id, game, record.version)
-        listing = ", ".join(f"{n}. {name}" + ("" if uid > 0 else " (unclaimed)")
-                            for n, (uid, name, _) in enumerate(seats, start=1))
-        return self._changed(record, f"{caller.name} imported a {game.title} game as game "
-                                     f"#{record.id} ({loaded.processed} actions). Seats: "
-                                     f"{listing}.", game)
+        listing = ", ".join(
+            f"{n}. {name}" + ("" if uid > 0 else " (unclaimed)")
+            for n, (uid, name, _) in enumerate(seats, start=1)
+        )
+        return self._changed(
+            record,
+            f"{caller.name} imported a {game.title} game as game "
+            f"#{record.id} ({loaded.processed} actions). Seats: "
+            f"{listing}.",
+            game,
+        )
 
     async def export(self, game_id: int, *, guild_id: int | None = None) -> Result:
         """The game as an 18xx.games-shaped JSON file (`files`)."""
+
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
             game = await self._live(record)
-            data = game_files.export(game, game_id=record.id,
-                                     description=f"railchat game #{record.id}")
+            data = game_files.export(
+                game, game_id=record.id, description=f"railchat game #{record.id}"
+            )
             payload = json.dumps(data, indent=1).encode()
-            return Result(text=f"Game #{record.id}: {len(game.actions)} actions.",
-                          game_id=record.id, thread_id=record.thread_id,
-                          files=((f"railchat-{record.id}-{record.title}.json", payload),))
+            return Result(
+                text=f"Game #{record.id}: {len(game.actions)} actions.",
+                game_id=record.id,
+                thread_id=record.thread_id,
+                files=((f"railchat-{record.id}-{record.title}.json", payload),),
+            )
+
         return await self._run(game_id, None, body, guild_id)
 
 
@@ -251,8 +348,12 @@ def _load_file(data: Any) -> tuple[list[dict[str, Any]], game_files.LoadedGame, 
     players = data["players"]
     texts: list[str] = []
     try:
-        loaded = game_files.load(data, on_state=lambda index, action, game: texts.append(
-            ServiceBase._describe(game, game.actions[-1])))
+        loaded = game_files.load(
+            data,
+            on_state=lambda index, action, game: texts.append(
+                ServiceBase._describe(game, game.actions[-1])
+            ),
+        )
     except game_files.ReplayError as exc:
         raise Refused(f"the file does not replay: {exc}") from None
     return players, loaded, texts

@@ -1,18 +1,19 @@
 """Read-only commands: finding a game, its status, legal choices and turn prompt, images,
 history, and the reminders that fall due.
 """
+
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Collection, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from bot.core.config import MAX_REMIND_HOURS
 from bot.core.results import Prompt, Refused, Result
-from bot.core.service.base import (HISTORY_LIMIT, Renderer, ServiceBase, T, seat_of,
-                                   status_word)
+from bot.core.service.base import HISTORY_LIMIT, Renderer, ServiceBase, T, seat_of, status_word
 from bot.core.store import ACTIVE, DEAL, FINISHED, OPEN, GameRecord
 from engine.errors import GameError
 from engine.game import Choice, Game
@@ -45,14 +46,16 @@ class Views(ServiceBase):
             if len(found) == 1:
                 return Result(game_id=found[0].id, thread_id=found[0].thread_id)
         if not records:
-            return Result(error="which game? no game is open or in play here; start one with "
-                                "/game new")
+            return Result(
+                error="which game? no game is open or in play here; start one with /game new"
+            )
         listing = ", ".join(f"#{r.id} ({r.title})" for r in (mine or records)[:10])
         where = "you play in several games" if mine else "several games are open or in play"
         return Result(error=f"which game? {where} here: {listing}; give game:<number>")
 
-    async def peek(self, game_id: int, question: Callable[[Game], T], *,
-                   guild_id: int | None = None) -> T | None:
+    async def peek(
+        self, game_id: int, question: Callable[[Game], T], *, guild_id: int | None = None
+    ) -> T | None:
         """A quick read-only look at the live game of server `guild_id` for suggestions (None
         before it starts)."""
         async with self._lock(game_id):
@@ -64,8 +67,7 @@ class Views(ServiceBase):
             except (Refused, GameError):
                 return None
 
-    def list_games(self, *, guild_id: int | None = None,
-                   include_finished: bool = False) -> Result:
+    def list_games(self, *, guild_id: int | None = None, include_finished: bool = False) -> Result:
         statuses = (OPEN, ACTIVE, FINISHED) if include_finished else (OPEN, ACTIVE)
         records = self._games(guild_id, statuses)
         if not records:
@@ -83,23 +85,40 @@ class Views(ServiceBase):
             if record.status == OPEN:
                 names = ", ".join(f"{s.seat}. {s.name}" for s in seats) or "nobody"
                 cls = find_title(record.title)
-                return Result(text=f"{head} ({len(seats)}/{record.seat_limit} seated: {names}). "
-                                   f"Needs {cls.min_players} to start.",
-                              game_id=record.id, thread_id=record.thread_id)
+                return Result(
+                    text=f"{head} ({len(seats)}/{record.seat_limit} seated: {names}). "
+                    f"Needs {cls.min_players} to start.",
+                    game_id=record.id,
+                    thread_id=record.thread_id,
+                )
             game = await self._live(record)
             lines = [head, game.status_text()]  # the title's summary says who acts
-            lines += [f"Awaiting an answer: {label}" for _, label in
-                      self.open_requests(record.id, guild_id=guild_id)]
+            lines += [
+                f"Awaiting an answer: {label}"
+                for _, label in self.open_requests(record.id, guild_id=guild_id)
+            ]
             if game.finished:
                 scores = sorted(game.result().items(), key=lambda kv: -kv[1])
-                lines.append("Result: " + ", ".join(f"{game.player_name(p)} {v}"
-                                                    for p, v in scores))
-            return Result(text="\n".join(lines), game_id=record.id, thread_id=record.thread_id,
-                          notify=self._to_notify(record, game))
+                lines.append(
+                    "Result: " + ", ".join(f"{game.player_name(p)} {v}" for p, v in scores)
+                )
+            return Result(
+                text="\n".join(lines),
+                game_id=record.id,
+                thread_id=record.thread_id,
+                notify=self._to_notify(record, game),
+            )
+
         return await self._run(game_id, None, body, guild_id)
 
-    async def legal_actions(self, game_id: int, user_id: int, *, guild_id: int | None = None,
-                            kinds: Collection[str] | None = None) -> list[Choice]:
+    async def legal_actions(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        guild_id: int | None = None,
+        kinds: Collection[str] | None = None,
+    ) -> list[Choice]:
         """What this user may do now in the game of server `guild_id` (empty for spectators,
         paused and closed games); `kinds` limits it to those action types (an autocomplete
         computes only what its command offers). Cached per game version, so autocomplete asks
@@ -127,19 +146,30 @@ class Views(ServiceBase):
                 return Prompt(record.id, record.thread_id, record.version)
             game = await self._live(record)
             seats = self.store.seats(record.id)
-            ranking = tuple((game.player_name(p), v) for p, v in
-                            sorted(game.result().items(), key=lambda kv: -kv[1])) \
-                if game.finished else ()
-            prompt = Prompt(record.id, record.thread_id, record.version,
-                            notify=self._to_notify(record, game), mentioned=record.mentioned,
-                            names=tuple(game.player_name(p) for p in game.active_players()),
-                            turn=tuple(game.turn_info()),
-                            player_names={s.player_id: s.name for s in seats},
-                            round=game.round_name(), finished=game.finished, ranking=ranking,
-                            views=tuple(game.views()),
-                            close_ups=type(game).changed_places is not Game.changed_places)
-            if record.status != ACTIVE or record.paused or not game.active_players() \
-                    or not choices:
+            ranking = (
+                tuple(
+                    (game.player_name(p), v)
+                    for p, v in sorted(game.result().items(), key=lambda kv: -kv[1])
+                )
+                if game.finished
+                else ()
+            )
+            prompt = Prompt(
+                record.id,
+                record.thread_id,
+                record.version,
+                notify=self._to_notify(record, game),
+                mentioned=record.mentioned,
+                names=tuple(game.player_name(p) for p in game.active_players()),
+                turn=tuple(game.turn_info()),
+                player_names={s.player_id: s.name for s in seats},
+                round=game.round_name(),
+                finished=game.finished,
+                ranking=ranking,
+                views=tuple(game.views()),
+                close_ups=type(game).changed_places is not Game.changed_places,
+            )
+            if record.status != ACTIVE or record.paused or not game.active_players() or not choices:
                 return prompt
             legal = await self._legal(record, game, game.active_players()[0])
             return replace(prompt, choices=tuple(legal))
@@ -153,8 +183,14 @@ class Views(ServiceBase):
         out = []
         for r in self.store.open_requests(game_id):
             who = self._seat_name(record, r.requested_by)
-            out.append((r.id, f"deal #{r.id} from {who}: {r.text}" if r.kind == DEAL else
-                        f"undo request #{r.id} from {who}"))
+            out.append(
+                (
+                    r.id,
+                    f"deal #{r.id} from {who}: {r.text}"
+                    if r.kind == DEAL
+                    else f"undo request #{r.id} from {who}",
+                )
+            )
         return out
 
     def mark_mentioned(self, game_id: int, user_ids: Sequence[int]) -> None:
@@ -169,8 +205,9 @@ class Views(ServiceBase):
         """Store the thread post of the turn under way, so a restart goes on editing it."""
         self.store.set_turn_post(game_id, message_id, state)
 
-    async def draw(self, game_id: int, views: Sequence[str],
-                   renderer: Renderer) -> dict[str, bytes]:
+    async def draw(
+        self, game_id: int, views: Sequence[str], renderer: Renderer
+    ) -> dict[str, bytes]:
         """Images of the game's current state by view name (none before it starts); drawing
         runs off the event loop while the game's lock keeps the state still. For a game id
         the service itself answered with (no server check)."""
@@ -181,17 +218,25 @@ class Views(ServiceBase):
             game = await self._live(record)
             return await asyncio.to_thread(lambda: {v: renderer(game, v) for v in views})
 
-    async def draw_focus(self, game_id: int, places: Sequence[str], runs: Sequence[Any],
-                         renderer: Renderer) -> bytes | None:
+    async def draw_focus(
+        self, game_id: int, places: Sequence[str], runs: Sequence[Any], renderer: Renderer
+    ) -> bytes | None:
         """A close-up of the map where these places changed and these runs went. For a game
         id the service itself answered with (no server check)."""
         async with self._lock(game_id):
             game = await self._live(self._record(game_id, self._guild_of(game_id)))
             return await asyncio.to_thread(renderer, game, "focus", tuple(places), tuple(runs))
 
-    async def lay_picture(self, game_id: int, user_id: int, hex_id: str, tile: str | None,
-                          draw: Callable[[Game, list[Any]], bytes], *,
-                          guild_id: int | None = None) -> tuple[int, list[Any], bytes]:
+    async def lay_picture(
+        self,
+        game_id: int,
+        user_id: int,
+        hex_id: str,
+        tile: str | None,
+        draw: Callable[[Game, list[Any]], bytes],
+        *,
+        guild_id: int | None = None,
+    ) -> tuple[int, list[Any], bytes]:
         """The caller's legal lays on one hex (of one tile when given), drawn by `draw`:
         (game version, the lays, the picture). Refused when there is none."""
         async with self._lock(game_id):
@@ -208,19 +253,24 @@ class Views(ServiceBase):
                 raise Refused(f"no tile can be laid on {hex_id} by you now")
             return record.version, lays, await asyncio.to_thread(draw, game, lays)
 
-    async def reference(self, game_id: int, topic: str | None = None, *,
-                        guild_id: int | None = None) -> Result:
+    async def reference(
+        self, game_id: int, topic: str | None = None, *, guild_id: int | None = None
+    ) -> Result:
         """The title's rules reference (`/game info`), all of it or one topic."""
+
         def look(game: Game) -> str:
             try:
                 return game.reference(topic.strip().casefold() if topic else None)
             except ValueError as exc:
                 raise Refused(str(exc)) from None
+
         return await self.inspect(game_id, look, guild_id=guild_id)
 
-    async def view(self, game_id: int, view: str, renderer: Renderer | None, *,
-                   guild_id: int | None = None) -> Result:
+    async def view(
+        self, game_id: int, view: str, renderer: Renderer | None, *, guild_id: int | None = None
+    ) -> Result:
         """One image of the game for a spectator (`files` holds it as `<view>.png`)."""
+
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
             game = await self._live(record)
@@ -230,13 +280,18 @@ class Views(ServiceBase):
             if renderer is None:
                 raise Refused("images are not available here (no renderer installed)")
             png = await asyncio.to_thread(renderer, game, view)
-            return Result(text=f"Game #{record.id} · {view}", game_id=record.id,
-                          thread_id=record.thread_id, files=((f"{view}.png", png),))
+            return Result(
+                text=f"Game #{record.id} · {view}",
+                game_id=record.id,
+                thread_id=record.thread_id,
+                files=((f"{view}.png", png),),
+            )
+
         return await self._run(game_id, None, body, guild_id)
 
-    async def history(self, game_id: int, last: int = 10, *,
-                      guild_id: int | None = None) -> Result:
+    async def history(self, game_id: int, last: int = 10, *, guild_id: int | None = None) -> Result:
         """The last `last` actions, numbered as /game rewind takes them."""
+
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
             if not 1 <= last <= HISTORY_LIMIT:
@@ -246,20 +301,27 @@ class Views(ServiceBase):
                 return Result(text=f"Game #{record.id} has no actions yet.", game_id=record.id)
             game = await self._live(record)
             lines = [f"{a.seq}. {self._sentence(game, a)}" for a in actions[-last:]]
-            head = f"Game #{record.id}: actions {actions[-last:][0].seq}-{actions[-1].seq} " \
-                   f"of {len(actions)}"
-            return Result(text="\n".join([head, *lines]), game_id=record.id,
-                          thread_id=record.thread_id)
+            head = (
+                f"Game #{record.id}: actions {actions[-last:][0].seq}-{actions[-1].seq} "
+                f"of {len(actions)}"
+            )
+            return Result(
+                text="\n".join([head, *lines]), game_id=record.id, thread_id=record.thread_id
+            )
+
         return await self._run(game_id, None, body, guild_id)
 
-    async def inspect(self, game_id: int, question: Callable[[Game], str], *,
-                      guild_id: int | None = None) -> Result:
+    async def inspect(
+        self, game_id: int, question: Callable[[Game], str], *, guild_id: int | None = None
+    ) -> Result:
         """Answer a read-only question about the live game (e.g. a company's best routes)."""
+
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
             game = await self._live(record)
             text = await asyncio.to_thread(question, game)
             return Result(text=text, game_id=record.id, thread_id=record.thread_id)
+
         return await self._run(game_id, None, body, guild_id)
 
     # -- reminders -----------------------------------------------------------------------------
@@ -268,8 +330,9 @@ class Views(ServiceBase):
         version or by hand) counts as the longest period, never as an error."""
         hours = self.remind_hours if record.remind_hours is None else record.remind_hours
         if not 0 <= hours <= MAX_REMIND_HOURS:
-            log.warning("game %s has reminder hours %r; using %g", record.id, hours,
-                        MAX_REMIND_HOURS)
+            log.warning(
+                "game %s has reminder hours %r; using %g", record.id, hours, MAX_REMIND_HOURS
+            )
             hours = MAX_REMIND_HOURS
         return timedelta(hours=hours) if hours > 0 else None
 
@@ -311,9 +374,15 @@ class Views(ServiceBase):
                 names = ", ".join(game.player_name(p) for p in game.active_players())
                 idle = now - _stored_time(record.turn_since or "")
                 self.store.mark_reminded(record.id, now.isoformat(timespec="seconds"))
-            out.append(Result(text=f"Reminder: game #{record.id} has waited {_hours(idle)} for "
-                                   f"{names or 'nobody'}.", game_id=record.id,
-                              thread_id=record.thread_id, notify=notify))
+            out.append(
+                Result(
+                    text=f"Reminder: game #{record.id} has waited {_hours(idle)} for "
+                    f"{names or 'nobody'}.",
+                    game_id=record.id,
+                    thread_id=record.thread_id,
+                    notify=notify,
+                )
+            )
         return out
 
 
@@ -326,7 +395,7 @@ def _since(record: GameRecord) -> datetime:
 def _stored_time(text: str) -> datetime:
     """A time as stored (ISO 8601, UTC); one without a zone is taken as UTC."""
     when = datetime.fromisoformat(text)
-    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def _hours(delta: timedelta) -> str:

@@ -4,6 +4,7 @@ administer them (pause, replace a player, rewind, import and export).
 Each command is a thin translation between an interaction and one service call; rules and
 permissions live in the service and the engine.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,16 +16,25 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_ui.io import (add_to_thread, caller_of, fit, fit_latest, game_or_refuse,
-                               game_thread, reply, reply_files, resolve_game, split_message)
 from bot.core.help_text import help_text
-from bot.discord_ui.buttons import undo_confirm_view
 from bot.core.moves import moves_text
-from bot.core.parsing import (parse_action, parse_game_file, parse_options,
-                              parse_seat_users)
+from bot.core.parsing import parse_action, parse_game_file, parse_options, parse_seat_users
 from bot.core.results import Result
 from bot.core.routes_input import best_routes_text, route_companies
 from bot.core.service.base import HISTORY_LIMIT
+from bot.discord_ui.buttons import undo_confirm_view
+from bot.discord_ui.io import (
+    add_to_thread,
+    caller_of,
+    fit,
+    fit_latest,
+    game_or_refuse,
+    game_thread,
+    reply,
+    reply_files,
+    resolve_game,
+    split_message,
+)
 
 if TYPE_CHECKING:
     from bot.discord_ui.app import RailchatBot
@@ -38,8 +48,11 @@ GAME_HELP = "Game number (default: this thread's game, or your only game here)"
 
 
 @app_commands.guild_only()
-class GameCog(commands.GroupCog, group_name="game",
-              group_description="Open, join, follow and administer railway games"):
+class GameCog(
+    commands.GroupCog,
+    group_name="game",
+    group_description="Open, join, follow and administer railway games",
+):
     def __init__(self, bot: RailchatBot) -> None:
         self.bot = bot
         self.service = bot.service
@@ -47,12 +60,18 @@ class GameCog(commands.GroupCog, group_name="game",
 
     # -- seating -------------------------------------------------------------------------------
     @app_commands.command(name="new", description="Open a new game in a thread of this channel")
-    @app_commands.describe(title="Game title, e.g. 1830",
-                           seats="Number of seats (default: the title's maximum)",
-                           options="Options, comma separated: name or name=value")
-    async def new(self, interaction: discord.Interaction, title: str,
-                  seats: app_commands.Range[int, 1, 25] | None = None,
-                  options: str | None = None) -> None:
+    @app_commands.describe(
+        title="Game title, e.g. 1830",
+        seats="Number of seats (default: the title's maximum)",
+        options="Options, comma separated: name or name=value",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        title: str,
+        seats: app_commands.Range[int, 1, 25] | None = None,
+        options: str | None = None,
+    ) -> None:
         try:
             parsed = parse_options(options)
         except ValueError as exc:
@@ -67,15 +86,26 @@ class GameCog(commands.GroupCog, group_name="game",
         if thread is None:
             return
         result = await self.service.create_game(
-            caller, title, seats=seats, options=parsed, guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id, thread_id=thread.id, interaction_id=interaction.id)
+            caller,
+            title,
+            seats=seats,
+            options=parsed,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            thread_id=thread.id,
+            interaction_id=interaction.id,
+        )
         await self._opened(interaction, thread, result)
 
     @new.autocomplete("title")
-    async def _title_choices(self, interaction: discord.Interaction,
-                             current: str) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=t, value=t) for t in self.service.titles()
-                if current.lower() in t.lower()][:AUTOCOMPLETE_LIMIT]
+    async def _title_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=t, value=t)
+            for t in self.service.titles()
+            if current.lower() in t.lower()
+        ][:AUTOCOMPLETE_LIMIT]
 
     @app_commands.command(name="join", description="Take a seat in a game that has not started")
     @app_commands.describe(game=GAME_HELP)
@@ -94,8 +124,9 @@ class GameCog(commands.GroupCog, group_name="game",
     async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await self.bot.poster.publish(interaction, await self.service.leave(
-            game_id, caller_of(interaction), interaction.id))
+        await self.bot.poster.publish(
+            interaction, await self.service.leave(game_id, caller_of(interaction), interaction.id)
+        )
 
     @app_commands.command(name="start", description="Start the game (creator or admin)")
     @app_commands.describe(game=GAME_HELP)
@@ -103,15 +134,18 @@ class GameCog(commands.GroupCog, group_name="game",
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.poster.publish(interaction, await self.service.start(
-            game_id, caller_of(interaction), interaction.id))
+        await self.bot.poster.publish(
+            interaction, await self.service.start(game_id, caller_of(interaction), interaction.id)
+        )
 
     # -- playing -------------------------------------------------------------------------------
     @app_commands.command(name="act", description="Make a move given as a JSON action")
-    @app_commands.describe(action='The move, e.g. {"type": "pass"}; suggestions list your options',
-                           game=GAME_HELP)
-    async def act(self, interaction: discord.Interaction, action: str,
-                  game: int | None = None) -> None:
+    @app_commands.describe(
+        action='The move, e.g. {"type": "pass"}; suggestions list your options', game=GAME_HELP
+    )
+    async def act(
+        self, interaction: discord.Interaction, action: str, game: int | None = None
+    ) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         try:
@@ -120,89 +154,115 @@ class GameCog(commands.GroupCog, group_name="game",
             await reply(interaction, f"Refused: {exc}")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.poster.publish(interaction, await self.service.act(
-            game_id, caller_of(interaction), parsed, interaction.id))
+        await self.bot.poster.publish(
+            interaction,
+            await self.service.act(game_id, caller_of(interaction), parsed, interaction.id),
+        )
 
     @act.autocomplete("action")
-    async def _action_choices(self, interaction: discord.Interaction,
-                              current: str) -> list[app_commands.Choice[str]]:
+    async def _action_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         game_id = resolve_game(self.bot, interaction, interaction.namespace.game).game_id
         if game_id is None:
             return []
         choices = []
-        for choice in await self.service.legal_actions(game_id, interaction.user.id,
-                                                   guild_id=interaction.guild_id):
+        for choice in await self.service.legal_actions(
+            game_id, interaction.user.id, guild_id=interaction.guild_id
+        ):
             value = json.dumps(choice.action, separators=(",", ":"))
             if current.lower() in choice.label.lower() and len(value) <= 100:
                 choices.append(app_commands.Choice(name=fit(choice.label, 100), value=value))
         return choices[:AUTOCOMPLETE_LIMIT]
 
-    @app_commands.command(name="undo", description="Take back your last move (others may need "
-                                                   "to approve)")
-    @app_commands.describe(confirm="yes: an admin taking back another player's move confirms "
-                                   "at once (otherwise a button asks)", game=GAME_HELP)
-    async def undo(self, interaction: discord.Interaction, confirm: bool = False,
-                   game: int | None = None) -> None:
+    @app_commands.command(
+        name="undo", description="Take back your last move (others may need to approve)"
+    )
+    @app_commands.describe(
+        confirm="yes: an admin taking back another player's move confirms "
+        "at once (otherwise a button asks)",
+        game=GAME_HELP,
+    )
+    async def undo(
+        self, interaction: discord.Interaction, confirm: bool = False, game: int | None = None
+    ) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         result = await self.service.undo(game_id, caller_of(interaction), interaction.id)
         if result.confirm_undo is not None and confirm:
-            result = await self.service.undo(game_id, caller_of(interaction),
-                                             confirmed=result.confirm_undo)
+            result = await self.service.undo(
+                game_id, caller_of(interaction), confirmed=result.confirm_undo
+            )
         if result.confirm_undo is not None:  # an admin taking back another player's move
             await interaction.response.send_message(
-                fit(result.text), ephemeral=True,
-                view=undo_confirm_view(game_id, result.confirm_undo))
+                fit(result.text),
+                ephemeral=True,
+                view=undo_confirm_view(game_id, result.confirm_undo),
+            )
             return
         await self.bot.poster.publish(interaction, result)
 
-    @app_commands.command(name="redo", description="Put back what the last undo took back, "
-                                                   "while nobody has moved since")
+    @app_commands.command(
+        name="redo",
+        description="Put back what the last undo took back, while nobody has moved since",
+    )
     @app_commands.describe(game=GAME_HELP)
     async def redo(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         await self.bot.poster.publish(
-            interaction, await self.service.redo(game_id, caller_of(interaction), interaction.id))
+            interaction, await self.service.redo(game_id, caller_of(interaction), interaction.id)
+        )
 
-    @app_commands.command(name="approve", description="Accept a proposed deal, or approve an "
-                                                      "undo request")
+    @app_commands.command(
+        name="approve", description="Accept a proposed deal, or approve an undo request"
+    )
     @app_commands.describe(request="The deal or undo request number (suggestions: the open ones)")
     async def approve(self, interaction: discord.Interaction, request: int) -> None:
         await self._vote(interaction, request, True)
 
-    @app_commands.command(name="reject", description="Decline (or withdraw) a proposed deal, or "
-                                                     "reject an undo request")
+    @app_commands.command(
+        name="reject",
+        description="Decline (or withdraw) a proposed deal, or reject an undo request",
+    )
     @app_commands.describe(request="The deal or undo request number (suggestions: the open ones)")
     async def reject(self, interaction: discord.Interaction, request: int) -> None:
         await self._vote(interaction, request, False)
 
     @approve.autocomplete("request")
     @reject.autocomplete("request")
-    async def _open_requests(self, interaction: discord.Interaction,
-                             current: str) -> list[app_commands.Choice[int]]:
+    async def _open_requests(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
         game_id = resolve_game(self.bot, interaction, None).game_id
         if game_id is None:
             return []
-        return [app_commands.Choice(name=fit(label, 100), value=request_id)
-                for request_id, label in self.service.open_requests(
-                    game_id, guild_id=interaction.guild_id)
-                if str(current).strip() in label][:AUTOCOMPLETE_LIMIT]
+        return [
+            app_commands.Choice(name=fit(label, 100), value=request_id)
+            for request_id, label in self.service.open_requests(
+                game_id, guild_id=interaction.guild_id
+            )
+            if str(current).strip() in label
+        ][:AUTOCOMPLETE_LIMIT]
 
     async def _vote(self, interaction: discord.Interaction, request: int, approve: bool) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.poster.publish(interaction, await self.service.vote(
-            request, caller_of(interaction), approve, interaction.id))
+        await self.bot.poster.publish(
+            interaction,
+            await self.service.vote(request, caller_of(interaction), approve, interaction.id),
+        )
 
-    @app_commands.command(name="moves", description="List every move you can make now (only "
-                                                    "to you)")
+    @app_commands.command(
+        name="moves", description="List every move you can make now (only to you)"
+    )
     @app_commands.describe(game=GAME_HELP)
     async def moves(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        choices = await self.service.legal_actions(game_id, interaction.user.id,
-                                                   guild_id=interaction.guild_id)
+        choices = await self.service.legal_actions(
+            game_id, interaction.user.id, guild_id=interaction.guild_id
+        )
         await reply(interaction, moves_text(choices))
 
     # -- reading (answered only to the caller) -------------------------------------------------
@@ -211,31 +271,44 @@ class GameCog(commands.GroupCog, group_name="game",
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await _answer(interaction, await self.service.status(game_id,
-                                                             guild_id=interaction.guild_id))
+        await _answer(
+            interaction, await self.service.status(game_id, guild_id=interaction.guild_id)
+        )
 
-    @app_commands.command(name="show", description="A current image of the game: map, market, "
-                                                   "sheet (only to you)")
+    @app_commands.command(
+        name="show", description="A current image of the game: map, market, sheet (only to you)"
+    )
     @app_commands.describe(view="Which image (suggestions: the game's)", game=GAME_HELP)
-    async def show(self, interaction: discord.Interaction, view: str = "map",
-                   game: int | None = None) -> None:
+    async def show(
+        self, interaction: discord.Interaction, view: str = "map", game: int | None = None
+    ) -> None:
         await self._image(interaction, game, view.strip().casefold())
 
     @show.autocomplete("view")
-    async def _show_views(self, interaction: discord.Interaction,
-                          current: str) -> list[app_commands.Choice[str]]:
+    async def _show_views(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         game_id = resolve_game(self.bot, interaction, interaction.namespace.game).game_id
-        views = (await self.service.peek(game_id, lambda g: g.views(),
-                                         guild_id=interaction.guild_id) if game_id else None) or ()
-        return [app_commands.Choice(name=v, value=v) for v in views
-                if current.strip().casefold() in v][:AUTOCOMPLETE_LIMIT]
+        views = (
+            await self.service.peek(game_id, lambda g: g.views(), guild_id=interaction.guild_id)
+            if game_id
+            else None
+        ) or ()
+        return [
+            app_commands.Choice(name=v, value=v) for v in views if current.strip().casefold() in v
+        ][:AUTOCOMPLETE_LIMIT]
 
-    @app_commands.command(name="info", description="Reference: privates and their powers, "
-                                                   "phases, certificates, market colours")
-    @app_commands.describe(topic="One topic, e.g. privates, phases, certificates, market "
-                                 "(default: all)", game=GAME_HELP)
-    async def info(self, interaction: discord.Interaction, topic: str | None = None,
-                   game: int | None = None) -> None:
+    @app_commands.command(
+        name="info",
+        description="Reference: privates and their powers, phases, certificates, market colours",
+    )
+    @app_commands.describe(
+        topic="One topic, e.g. privates, phases, certificates, market (default: all)",
+        game=GAME_HELP,
+    )
+    async def info(
+        self, interaction: discord.Interaction, topic: str | None = None, game: int | None = None
+    ) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         result = await self.service.reference(game_id, topic, guild_id=interaction.guild_id)
@@ -247,11 +320,13 @@ class GameCog(commands.GroupCog, group_name="game",
             await interaction.followup.send(part, ephemeral=True)
 
     @app_commands.command(name="history", description="The last actions, numbered (only to you)")
-    @app_commands.describe(last=f"How many actions (1-{HISTORY_LIMIT}, default 10)",
-                           game=GAME_HELP)
-    async def history(self, interaction: discord.Interaction,
-                      last: app_commands.Range[int, 1, HISTORY_LIMIT] = 10,
-                      game: int | None = None) -> None:
+    @app_commands.describe(last=f"How many actions (1-{HISTORY_LIMIT}, default 10)", game=GAME_HELP)
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        last: app_commands.Range[int, 1, HISTORY_LIMIT] = 10,
+        game: int | None = None,
+    ) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         result = await self.service.history(game_id, last, guild_id=interaction.guild_id)
@@ -259,24 +334,34 @@ class GameCog(commands.GroupCog, group_name="game",
 
     @app_commands.command(name="routes", description="A company's best routes now (only to you)")
     @app_commands.describe(company="The company, e.g. PRR", game=GAME_HELP)
-    async def routes(self, interaction: discord.Interaction, company: str,
-                     game: int | None = None) -> None:
+    async def routes(
+        self, interaction: discord.Interaction, company: str, game: int | None = None
+    ) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await _answer(interaction, await self.service.inspect(
-            game_id, lambda g: best_routes_text(g, company), guild_id=interaction.guild_id))
+        await _answer(
+            interaction,
+            await self.service.inspect(
+                game_id, lambda g: best_routes_text(g, company), guild_id=interaction.guild_id
+            ),
+        )
 
     @routes.autocomplete("company")
-    async def _route_companies(self, interaction: discord.Interaction,
-                               current: str) -> list[app_commands.Choice[str]]:
+    async def _route_companies(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         game_id = resolve_game(self.bot, interaction, interaction.namespace.game).game_id
         if game_id is None:
             return []
-        found = await self.service.peek(game_id, route_companies,
-                                       guild_id=interaction.guild_id) or []
-        return [app_commands.Choice(name=label, value=sym) for sym, label in found
-                if current.strip().casefold() in label.casefold()][:AUTOCOMPLETE_LIMIT]
+        found = (
+            await self.service.peek(game_id, route_companies, guild_id=interaction.guild_id) or []
+        )
+        return [
+            app_commands.Choice(name=label, value=sym)
+            for sym, label in found
+            if current.strip().casefold() in label.casefold()
+        ][:AUTOCOMPLETE_LIMIT]
 
     @app_commands.command(name="list", description="List this server's open and running games")
     async def list_games(self, interaction: discord.Interaction) -> None:
@@ -288,19 +373,23 @@ class GameCog(commands.GroupCog, group_name="game",
         await reply(interaction, help_text(title))
 
     @help.autocomplete("title")
-    async def _help_titles(self, interaction: discord.Interaction,
-                           current: str) -> list[app_commands.Choice[str]]:
+    async def _help_titles(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         return await self._title_choices(interaction, current)
 
     # -- administration ------------------------------------------------------------------------
-    @app_commands.command(name="pause", description="Admin: pause the game (no moves, no "
-                                                    "reminders)")
+    @app_commands.command(
+        name="pause", description="Admin: pause the game (no moves, no reminders)"
+    )
     @app_commands.describe(game=GAME_HELP)
     async def pause(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await self.bot.poster.publish(interaction, await self.service.pause(
-            game_id, caller_of(interaction), True, interaction.id))
+        await self.bot.poster.publish(
+            interaction,
+            await self.service.pause(game_id, caller_of(interaction), True, interaction.id),
+        )
 
     @app_commands.command(name="resume", description="Admin: let a paused game go on")
     @app_commands.describe(game=GAME_HELP)
@@ -308,66 +397,95 @@ class GameCog(commands.GroupCog, group_name="game",
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.poster.publish(interaction, await self.service.pause(
-            game_id, caller_of(interaction), False, interaction.id))
+        await self.bot.poster.publish(
+            interaction,
+            await self.service.pause(game_id, caller_of(interaction), False, interaction.id),
+        )
 
     @app_commands.command(name="abandon", description="Admin: end the game without a result")
     @app_commands.describe(game=GAME_HELP)
     async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await self.bot.poster.publish(interaction, await self.service.abandon(
-            game_id, caller_of(interaction), interaction.id))
+        await self.bot.poster.publish(
+            interaction, await self.service.abandon(game_id, caller_of(interaction), interaction.id)
+        )
 
     @app_commands.command(name="replace", description="Admin: give a seat to another player")
-    @app_commands.describe(seat="Seat number (see /game status)", user="The new player",
-                           game=GAME_HELP)
-    async def replace(self, interaction: discord.Interaction,
-                      seat: app_commands.Range[int, 1, 25], user: discord.User,
-                      game: int | None = None) -> None:
+    @app_commands.describe(
+        seat="Seat number (see /game status)", user="The new player", game=GAME_HELP
+    )
+    async def replace(
+        self,
+        interaction: discord.Interaction,
+        seat: app_commands.Range[int, 1, 25],
+        user: discord.User,
+        game: int | None = None,
+    ) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await self.service.replace_seat(game_id, caller_of(interaction), seat, user.id,
-                                                 user.display_name, interaction.id)
+        result = await self.service.replace_seat(
+            game_id, caller_of(interaction), seat, user.id, user.display_name, interaction.id
+        )
         if result.changed and result.thread_id is not None:
             thread = await game_thread(self.bot, result.thread_id)
             if thread is not None:
                 await add_to_thread(thread, user)
         await self.bot.poster.publish(interaction, result)
 
-    @app_commands.command(name="rewind", description="Admin: take the game back to just after "
-                                                     "an action")
-    @app_commands.describe(action="Action number from /game history (0: the start)",
-                           game=GAME_HELP)
-    async def rewind(self, interaction: discord.Interaction, action: app_commands.Range[int, 0],
-                     game: int | None = None) -> None:
+    @app_commands.command(
+        name="rewind", description="Admin: take the game back to just after an action"
+    )
+    @app_commands.describe(action="Action number from /game history (0: the start)", game=GAME_HELP)
+    async def rewind(
+        self,
+        interaction: discord.Interaction,
+        action: app_commands.Range[int, 0],
+        game: int | None = None,
+    ) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.poster.publish(interaction, await self.service.rewind(
-            game_id, caller_of(interaction), action, interaction.id))
+        await self.bot.poster.publish(
+            interaction,
+            await self.service.rewind(game_id, caller_of(interaction), action, interaction.id),
+        )
 
-    @app_commands.command(name="remind", description="Admin: hours without a move before a "
-                                                     "reminder (0: none)")
-    @app_commands.describe(hours="Idle hours before the thread is reminded (default 24)",
-                           game=GAME_HELP)
-    async def remind(self, interaction: discord.Interaction,
-                     hours: app_commands.Range[float, 0, 8760], game: int | None = None) -> None:
+    @app_commands.command(
+        name="remind", description="Admin: hours without a move before a reminder (0: none)"
+    )
+    @app_commands.describe(
+        hours="Idle hours before the thread is reminded (default 24)", game=GAME_HELP
+    )
+    async def remind(
+        self,
+        interaction: discord.Interaction,
+        hours: app_commands.Range[float, 0, 8760],
+        game: int | None = None,
+    ) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await self.bot.poster.publish(interaction, await self.service.set_reminders(
-            game_id, caller_of(interaction), hours, interaction.id))
+        await self.bot.poster.publish(
+            interaction,
+            await self.service.set_reminders(
+                game_id, caller_of(interaction), hours, interaction.id
+            ),
+        )
 
     @app_commands.command(name="import", description="Open a game from an 18xx.games JSON file")
-    @app_commands.describe(file="An 18xx.games game export (.json)",
-                           players="Who takes each seat, in the file's order: @mentions, - "
-                                   "leaves a seat unclaimed")
-    async def import_file(self, interaction: discord.Interaction, file: discord.Attachment,
-                          players: str | None = None) -> None:
+    @app_commands.describe(
+        file="An 18xx.games game export (.json)",
+        players="Who takes each seat, in the file's order: @mentions, - leaves a seat unclaimed",
+    )
+    async def import_file(
+        self, interaction: discord.Interaction, file: discord.Attachment, players: str | None = None
+    ) -> None:
         if file.size > MAX_IMPORT:
-            await reply(interaction, f"Refused: the file is {file.size} bytes; at most "
-                                     f"{MAX_IMPORT} are read")
+            await reply(
+                interaction,
+                f"Refused: the file is {file.size} bytes; at most {MAX_IMPORT} are read",
+            )
             return
         try:
             users = parse_seat_users(players)
@@ -376,14 +494,23 @@ class GameCog(commands.GroupCog, group_name="game",
             await reply(interaction, f"Refused: {file.filename} is not usable: {exc}")
             return
         caller = caller_of(interaction)
-        thread = await self._new_thread(interaction, f"{data.get('title', 'game')} · imported "
-                                                     f"by {caller.name}"
-                                        if isinstance(data, dict) else "imported game")
+        thread = await self._new_thread(
+            interaction,
+            f"{data.get('title', 'game')} · imported by {caller.name}"
+            if isinstance(data, dict)
+            else "imported game",
+        )
         if thread is None:
             return
         result = await self.service.import_game(
-            caller, data, users, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-            thread_id=thread.id, interaction_id=interaction.id)
+            caller,
+            data,
+            users,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            thread_id=thread.id,
+            interaction_id=interaction.id,
+        )
         if result.ok and not result.duplicate:
             for user_id in users:
                 if user_id is not None:
@@ -396,8 +523,9 @@ class GameCog(commands.GroupCog, group_name="game",
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await _answer(interaction, await self.service.export(game_id,
-                                                             guild_id=interaction.guild_id))
+        await _answer(
+            interaction, await self.service.export(game_id, guild_id=interaction.guild_id)
+        )
 
     # -- shared --------------------------------------------------------------------------------
     async def _game_id(self, interaction: discord.Interaction, game: int | None) -> int | None:
@@ -407,29 +535,43 @@ class GameCog(commands.GroupCog, group_name="game",
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await _answer(interaction, await self.service.view(game_id, view, self.bot.renderer,
-                                                            guild_id=interaction.guild_id))
+        await _answer(
+            interaction,
+            await self.service.view(
+                game_id, view, self.bot.renderer, guild_id=interaction.guild_id
+            ),
+        )
 
-    async def _new_thread(self, interaction: discord.Interaction,
-                          name: str) -> discord.Thread | None:
+    async def _new_thread(
+        self, interaction: discord.Interaction, name: str
+    ) -> discord.Thread | None:
         """A public thread for a new game in this text channel (the answer is deferred)."""
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
-            await reply(interaction, "Refused: open games from a server text channel; the game "
-                                     "gets its own thread there")
+            await reply(
+                interaction,
+                "Refused: open games from a server text channel; the game "
+                "gets its own thread there",
+            )
             return None
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             return await channel.create_thread(
-                name=name[:100], type=discord.ChannelType.public_thread,
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+                name=name[:100],
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
         except discord.Forbidden:
-            await reply(interaction, "Refused: I may not create public threads in this channel; "
-                                     "ask an admin for the Create Public Threads permission")
+            await reply(
+                interaction,
+                "Refused: I may not create public threads in this channel; "
+                "ask an admin for the Create Public Threads permission",
+            )
             return None
 
-    async def _opened(self, interaction: discord.Interaction, thread: discord.Thread,
-                      result: Result) -> None:
+    async def _opened(
+        self, interaction: discord.Interaction, thread: discord.Thread, result: Result
+    ) -> None:
         """After creating or importing: keep the thread only if the game exists."""
         if not result.ok or result.duplicate:
             await _discard(thread)
@@ -439,11 +581,15 @@ class GameCog(commands.GroupCog, group_name="game",
         self.bot.poster.queue(result)
         await reply(interaction, f"Game #{result.game_id} is open in {thread.mention}.")
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
         """Answer the user; the command tree logs the error with its traceback."""
-        await reply(interaction, "Something went wrong on my side while handling that command; "
-                                 "it has been logged. Check /game status before retrying.")
+        await reply(
+            interaction,
+            "Something went wrong on my side while handling that command; "
+            "it has been logged. Check /game status before retrying.",
+        )
 
 
 async def _answer(interaction: discord.Interaction, result: Result) -> None:

@@ -4,6 +4,7 @@ engine's legal choices) and `/notify` (direct messages when it is your turn).
 The commands only gather what the user typed; `bot.core.moves` turns it into one legal action and
 the service applies it, so nothing here knows a rule.
 """
+
 from __future__ import annotations
 
 import io
@@ -30,8 +31,9 @@ Price = app_commands.Range[int, 0, 1_000_000]
 
 def _described(name: str) -> Any:
     """`app_commands.describe` for a move's options (descriptions kept in bot.core.moves)."""
-    return app_commands.describe(**{o.name: o.description for o in MOVES[name].options},
-                                 game=GAME_HELP)
+    return app_commands.describe(
+        **{o.name: o.description for o in MOVES[name].options}, game=GAME_HELP
+    )
 
 
 def _command(name: str) -> Any:
@@ -39,47 +41,60 @@ def _command(name: str) -> Any:
 
 
 @app_commands.guild_only()
-class PlayCog(commands.GroupCog, group_name="play",
-              group_description="Make your move in a railway game"):
+class PlayCog(
+    commands.GroupCog, group_name="play", group_description="Make your move in a railway game"
+):
     def __init__(self, bot: RailchatBot) -> None:
         self.bot = bot
         self.service = bot.service
         super().__init__()
 
-    async def _play(self, interaction: discord.Interaction, name: str, game: int | None,
-                    **args: Any) -> None:
+    async def _play(
+        self, interaction: discord.Interaction, name: str, game: int | None, **args: Any
+    ) -> None:
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._submit(interaction, game_id, name, args)
 
-    async def _submit(self, interaction: discord.Interaction, game_id: int, name: str,
-                      args: dict[str, Any]) -> None:
+    async def _submit(
+        self, interaction: discord.Interaction, game_id: int, name: str, args: dict[str, Any]
+    ) -> None:
         move = MOVES[name]
         result = await self.service.play(
-            game_id, caller_of(interaction),
+            game_id,
+            caller_of(interaction),
             lambda g, choices: resolve(move, args, choices, g, routes_from_text),
-            interaction_id=interaction.id)
+            interaction_id=interaction.id,
+        )
         await self.bot.poster.publish(interaction, result)
 
-    async def _suggest(self, interaction: discord.Interaction, name: str, option: str,
-                       current: str) -> list[app_commands.Choice[str]]:
+    async def _suggest(
+        self, interaction: discord.Interaction, name: str, option: str, current: str
+    ) -> list[app_commands.Choice[str]]:
         game_id = resolve_game(self.bot, interaction, interaction.namespace.game).game_id
         if game_id is None:
             return []
         move = MOVES[name]
         typed = {o.name: getattr(interaction.namespace, o.name, None) for o in move.options}
-        choices = await self.service.legal_actions(game_id, interaction.user.id,
-                                                   guild_id=interaction.guild_id, kinds=move.types)
-        return [app_commands.Choice(name=shown, value=value)
-                for shown, value in suggest(move, option, typed, choices, current,
-                                            AUTOCOMPLETE_LIMIT)]
+        choices = await self.service.legal_actions(
+            game_id, interaction.user.id, guild_id=interaction.guild_id, kinds=move.types
+        )
+        return [
+            app_commands.Choice(name=shown, value=value)
+            for shown, value in suggest(move, option, typed, choices, current, AUTOCOMPLETE_LIMIT)
+        ]
 
     # -- the auction and stock rounds ----------------------------------------------------------
     @_command("bid")
     @_described("bid")
-    async def bid(self, interaction: discord.Interaction, company: str,
-                  price: Price | None = None, game: int | None = None) -> None:
+    async def bid(
+        self,
+        interaction: discord.Interaction,
+        company: str,
+        price: Price | None = None,
+        game: int | None = None,
+    ) -> None:
         await self._play(interaction, "bid", game, company=company, price=price)
 
     @bid.autocomplete("company")
@@ -93,8 +108,13 @@ class PlayCog(commands.GroupCog, group_name="play",
 
     @_command("par")
     @_described("par")
-    async def par(self, interaction: discord.Interaction, company: str,
-                  price: Price | None = None, game: int | None = None) -> None:
+    async def par(
+        self,
+        interaction: discord.Interaction,
+        company: str,
+        price: Price | None = None,
+        game: int | None = None,
+    ) -> None:
         await self._play(interaction, "par", game, company=company, price=price)
 
     @par.autocomplete("company")
@@ -103,8 +123,9 @@ class PlayCog(commands.GroupCog, group_name="play",
 
     @_command("buy")
     @_described("buy")
-    async def buy(self, interaction: discord.Interaction, share: str,
-                  game: int | None = None) -> None:
+    async def buy(
+        self, interaction: discord.Interaction, share: str, game: int | None = None
+    ) -> None:
         await self._play(interaction, "buy", game, share=share)
 
     @buy.autocomplete("share")
@@ -113,8 +134,9 @@ class PlayCog(commands.GroupCog, group_name="play",
 
     @_command("sell")
     @_described("sell")
-    async def sell(self, interaction: discord.Interaction, shares: str,
-                   game: int | None = None) -> None:
+    async def sell(
+        self, interaction: discord.Interaction, shares: str, game: int | None = None
+    ) -> None:
         await self._play(interaction, "sell", game, shares=shares)
 
     @sell.autocomplete("shares")
@@ -123,8 +145,13 @@ class PlayCog(commands.GroupCog, group_name="play",
 
     @_command("private")
     @_described("private")
-    async def private(self, interaction: discord.Interaction, company: str,
-                      price: Price | None = None, game: int | None = None) -> None:
+    async def private(
+        self,
+        interaction: discord.Interaction,
+        company: str,
+        price: Price | None = None,
+        game: int | None = None,
+    ) -> None:
         await self._play(interaction, "private", game, company=company, price=price)
 
     @private.autocomplete("company")
@@ -134,9 +161,14 @@ class PlayCog(commands.GroupCog, group_name="play",
     # -- the operating rounds ------------------------------------------------------------------
     @_command("lay")
     @_described("lay")
-    async def lay(self, interaction: discord.Interaction, hex: str, tile: str | None = None,
-                  rotation: app_commands.Range[int, 0, 5] | None = None,
-                  game: int | None = None) -> None:
+    async def lay(
+        self,
+        interaction: discord.Interaction,
+        hex: str,
+        tile: str | None = None,
+        rotation: app_commands.Range[int, 0, 5] | None = None,
+        game: int | None = None,
+    ) -> None:
         args = {"hex": hex, "tile": tile, "rotation": rotation}
         if rotation is not None or self.bot.renderer is None:
             await self._play(interaction, "lay", game, **args)
@@ -145,23 +177,35 @@ class PlayCog(commands.GroupCog, group_name="play",
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         from bot.core.rendering import draw_lays  # render/ loads on first drawing
+
         try:
             version, lays, png = await self.service.lay_picture(
-                game_id, interaction.user.id, hex.strip().upper(), (tile or "").strip() or None,
-                draw_lays, guild_id=interaction.guild_id)
+                game_id,
+                interaction.user.id,
+                hex.strip().upper(),
+                (tile or "").strip() or None,
+                draw_lays,
+                guild_id=interaction.guild_id,
+            )
         except Refused:  # the move's own refusal says what is possible instead
             await self._submit(interaction, game_id, "lay", args)
             return
         if len(lays) == 1 or len(lays) > MAX_PICTURED:
             await self._submit(interaction, game_id, "lay", args)
             return
-        buttons = [(choice_key(lay.action), f"{n}: {lay.words}") for n, lay in
-                   enumerate(lays, start=1)]
-        text = (f"{len(lays)} ways to lay on {hex.strip().upper()}; pick one (numbered as drawn):\n"
-                + "\n".join(label for _, label in buttons))
-        await interaction.followup.send(fit(text), ephemeral=True, files=[
-            discord.File(io.BytesIO(png), filename="lays.png")],
-            view=lay_view(game_id, version, buttons))
+        buttons = [
+            (choice_key(lay.action), f"{n}: {lay.words}") for n, lay in enumerate(lays, start=1)
+        ]
+        text = (
+            f"{len(lays)} ways to lay on {hex.strip().upper()}; pick one (numbered as drawn):\n"
+            + "\n".join(label for _, label in buttons)
+        )
+        await interaction.followup.send(
+            fit(text),
+            ephemeral=True,
+            files=[discord.File(io.BytesIO(png), filename="lays.png")],
+            view=lay_view(game_id, version, buttons),
+        )
 
     @lay.autocomplete("hex")
     async def _lay_hex(self, interaction: discord.Interaction, current: str):
@@ -174,13 +218,17 @@ class PlayCog(commands.GroupCog, group_name="play",
     @lay.autocomplete("rotation")
     async def _lay_rotation(self, interaction: discord.Interaction, current: str):
         found = await self._suggest(interaction, "lay", "rotation", str(current or ""))
-        return [app_commands.Choice(name=c.name, value=int(c.value)) for c in found
-                if str(c.value).isdigit()]
+        return [
+            app_commands.Choice(name=c.name, value=int(c.value))
+            for c in found
+            if str(c.value).isdigit()
+        ]
 
     @_command("token")
     @_described("token")
-    async def token(self, interaction: discord.Interaction, city: str,
-                    game: int | None = None) -> None:
+    async def token(
+        self, interaction: discord.Interaction, city: str, game: int | None = None
+    ) -> None:
         await self._play(interaction, "token", game, city=city)
 
     @token.autocomplete("city")
@@ -189,8 +237,9 @@ class PlayCog(commands.GroupCog, group_name="play",
 
     @_command("run")
     @_described("run")
-    async def run(self, interaction: discord.Interaction, routes: str | None = None,
-                  game: int | None = None) -> None:
+    async def run(
+        self, interaction: discord.Interaction, routes: str | None = None, game: int | None = None
+    ) -> None:
         await self._play(interaction, "run", game, routes=routes)
 
     @_command("payout")
@@ -205,8 +254,13 @@ class PlayCog(commands.GroupCog, group_name="play",
 
     @_command("train")
     @_described("train")
-    async def train(self, interaction: discord.Interaction, train: str,
-                    price: Price | None = None, game: int | None = None) -> None:
+    async def train(
+        self,
+        interaction: discord.Interaction,
+        train: str,
+        price: Price | None = None,
+        game: int | None = None,
+    ) -> None:
         await self._play(interaction, "train", game, train=train, price=price)
 
     @train.autocomplete("train")
@@ -215,8 +269,9 @@ class PlayCog(commands.GroupCog, group_name="play",
 
     @_command("discard")
     @_described("discard")
-    async def discard(self, interaction: discord.Interaction, train: str,
-                      game: int | None = None) -> None:
+    async def discard(
+        self, interaction: discord.Interaction, train: str, game: int | None = None
+    ) -> None:
         await self._play(interaction, "discard", game, train=train)
 
     @discard.autocomplete("train")
@@ -231,8 +286,9 @@ class PlayCog(commands.GroupCog, group_name="play",
     # -- String Railway (and any title with typed moves and previews) ------------------------
     @_command("station")
     @_described("station")
-    async def station(self, interaction: discord.Interaction, at: str,
-                      game: int | None = None) -> None:
+    async def station(
+        self, interaction: discord.Interaction, at: str, game: int | None = None
+    ) -> None:
         await self._play(interaction, "station", game, at=at)
 
     @station.autocomplete("at")
@@ -241,8 +297,9 @@ class PlayCog(commands.GroupCog, group_name="play",
 
     @_command("rail")
     @_described("rail")
-    async def rail(self, interaction: discord.Interaction, path: str,
-                   game: int | None = None) -> None:
+    async def rail(
+        self, interaction: discord.Interaction, path: str, game: int | None = None
+    ) -> None:
         """Shows the rail and its score only to the caller, with Confirm and Cancel."""
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
@@ -251,14 +308,19 @@ class PlayCog(commands.GroupCog, group_name="play",
         drawer = None
         if self.bot.renderer is not None:
             from bot.core.rendering import render_snapshot
+
             drawer = render_snapshot
         result = await self.service.preview(
-            game_id, caller_of(interaction),
-            lambda g, choices: resolve(move, {"path": path}, choices, g), drawer,
-            interaction_id=interaction.id)
+            game_id,
+            caller_of(interaction),
+            lambda g, choices: resolve(move, {"path": path}, choices, g),
+            drawer,
+            interaction_id=interaction.id,
+        )
         if result.ok and result.confirm is not None:
-            await reply_files(interaction, result.text, result.files,
-                              view=confirm_view(result.confirm))
+            await reply_files(
+                interaction, result.text, result.files, view=confirm_view(result.confirm)
+            )
         else:
             await self.bot.poster.publish(interaction, result)
 
@@ -268,8 +330,9 @@ class PlayCog(commands.GroupCog, group_name="play",
 
     @_command("forfeit")
     @_described("forfeit")
-    async def forfeit(self, interaction: discord.Interaction, rail: str,
-                      game: int | None = None) -> None:
+    async def forfeit(
+        self, interaction: discord.Interaction, rail: str, game: int | None = None
+    ) -> None:
         await self._play(interaction, "forfeit", game, rail=rail)
 
     @forfeit.autocomplete("rail")
@@ -278,8 +341,9 @@ class PlayCog(commands.GroupCog, group_name="play",
 
     @_command("reroll")
     @_described("reroll")
-    async def reroll(self, interaction: discord.Interaction, what: str,
-                     game: int | None = None) -> None:
+    async def reroll(
+        self, interaction: discord.Interaction, what: str, game: int | None = None
+    ) -> None:
         await self._play(interaction, "reroll", game, what=what)
 
     @reroll.autocomplete("what")
@@ -292,25 +356,35 @@ class PlayCog(commands.GroupCog, group_name="play",
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.poster.publish(interaction,
-                                      await self.service.hints(game_id, caller_of(interaction)))
+        await self.bot.poster.publish(
+            interaction, await self.service.hints(game_id, caller_of(interaction))
+        )
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
         """Answer the user; the command tree logs the error with its traceback."""
-        await reply(interaction, "Something went wrong on my side while handling that move; "
-                                 "it has been logged. Check /game status before retrying.")
+        await reply(
+            interaction,
+            "Something went wrong on my side while handling that move; "
+            "it has been logged. Check /game status before retrying.",
+        )
 
 
 class NotifyCog(commands.Cog):
     def __init__(self, bot: RailchatBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="notify", description="Get a direct message when it is your "
-                                                     "turn (on or off)")
+    @app_commands.command(
+        name="notify", description="Get a direct message when it is your turn (on or off)"
+    )
     @app_commands.describe(dm="on: a direct message too; off: only the thread mention")
-    @app_commands.choices(dm=[app_commands.Choice(name="on", value="on"),
-                              app_commands.Choice(name="off", value="off")])
+    @app_commands.choices(
+        dm=[
+            app_commands.Choice(name="on", value="on"),
+            app_commands.Choice(name="off", value="off"),
+        ]
+    )
     async def notify(self, interaction: discord.Interaction, dm: str) -> None:
         result = self.bot.service.set_notify(caller_of(interaction), dm == "on")
         await reply(interaction, result.text)

@@ -5,18 +5,20 @@ hex's printed tile is "<hex>-0", a city is "<tile id>-<city index>", a route sto
 Rules that depend on the title's privates (which hexes are blocked, which lays need no
 connection) are decided by the caller and passed in as parameters.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
-from engine.errors import IllegalAction, InvalidAction
 from engine.eighteen.board.graph import Goal, Reach, TrackNetwork
-from engine.eighteen.board.layout import Layout, MapHex
 from engine.eighteen.board.hexgrid import SIDES
+from engine.eighteen.board.layout import Layout, MapHex
 from engine.eighteen.board.router import best_runs
 from engine.eighteen.board.routes import TrainsLike, check_runs, resolve_route, train_distances
 from engine.eighteen.board.tiles import COLORS, NodeKind, TileDef, describe_path, path_covers
+from engine.errors import IllegalAction, InvalidAction
 
 Reservations = Mapping[str, list[tuple[int | None, str]]]
 
@@ -58,9 +60,9 @@ class Tile:
     color: str
     label: str | None
     cities: tuple[CityView, ...]
-    towns: tuple[str, ...]           # revenue of each town
-    offboards: tuple[str, ...]       # "30/50"-style revenue of each offboard
-    paths: tuple[str, ...]           # track as rotated, e.g. "edge1-city0", "edge0-edge3"
+    towns: tuple[str, ...]  # revenue of each town
+    offboards: tuple[str, ...]  # "30/50"-style revenue of each offboard
+    paths: tuple[str, ...]  # track as rotated, e.g. "edge1-city0", "edge0-edge3"
     preprinted: bool
 
 
@@ -80,17 +82,19 @@ class Board:
         self._copies = layout.copies
         self._neighbours = layout.neighbours
         self._sides = layout.sides
-        self._laid: dict[str, tuple[str, int]] = {}        # hex -> (tile id, rotation) when not printed
-        self._where: dict[str, str] = {}                   # tile id -> hex
+        self._laid: dict[str, tuple[str, int]] = {}  # hex -> (tile id, rotation) when not printed
+        self._where: dict[str, str] = {}  # tile id -> hex
         self._cities: dict[tuple[str, int], City] = {}
-        self._hex_reservations: dict[str, list[str]] = {}  # corporations holding "some city" of a hex
+        self._hex_reservations: dict[
+            str, list[str]
+        ] = {}  # corporations holding "some city" of a hex
         for hex_id, hx in self.hexes.items():
             for i in hx.printed.cities:
                 self._cities[(hex_id, i)] = City([None] * hx.printed.nodes[i].slots)
         for corp, home, city_index in layout.homes:
             self._reserve_home(corp, home, city_index)
-        self._version = 0           # any change of tiles or tokens
-        self._track_version = 0     # changes of track only
+        self._version = 0  # any change of tiles or tokens
+        self._track_version = 0  # changes of track only
         self._network_cache: tuple[int, TrackNetwork, int] | None = None
         self._last_lay: str | None = None
         # Corporations whose stations were ever seen to reach a route when their reach was
@@ -124,12 +128,32 @@ class Board:
     def tile_on(self, hex_id: str) -> Tile:
         self._hex(hex_id)
         tile, rotation, tile_id = self._current(hex_id)
-        cities = tuple(CityView(i, tile.nodes[i].revenue.describe(), len(self._cities[(hex_id, i)].slots),
-                                tuple(self._cities[(hex_id, i)].slots)) for i in tile.cities)
-        kinds = {kind: tuple(n.revenue.describe() for n in tile.nodes if n.kind is kind) for kind in NodeKind}
-        return Tile(hex_id, tile.name, tile_id, rotation, tile.color, tile.label, cities, kinds[NodeKind.TOWN],
-                    kinds[NodeKind.OFFBOARD], tuple(describe_path(tile, p) for p in tile.rotated_paths(rotation)),
-                    hex_id not in self._laid)
+        cities = tuple(
+            CityView(
+                i,
+                tile.nodes[i].revenue.describe(),
+                len(self._cities[(hex_id, i)].slots),
+                tuple(self._cities[(hex_id, i)].slots),
+            )
+            for i in tile.cities
+        )
+        kinds = {
+            kind: tuple(n.revenue.describe() for n in tile.nodes if n.kind is kind)
+            for kind in NodeKind
+        }
+        return Tile(
+            hex_id,
+            tile.name,
+            tile_id,
+            rotation,
+            tile.color,
+            tile.label,
+            cities,
+            kinds[NodeKind.TOWN],
+            kinds[NodeKind.OFFBOARD],
+            tuple(describe_path(tile, p) for p in tile.rotated_paths(rotation)),
+            hex_id not in self._laid,
+        )
 
     def tile_def_on(self, hex_id: str) -> tuple[TileDef, int]:
         """(definition, rotation) of the tile now on a hex (its printed one until a lay)."""
@@ -138,7 +162,10 @@ class Board:
         return tile, rotation
 
     def laid_tiles(self) -> dict[str, tuple[str, int]]:
-        return {hex_id: (self._copies[tile_id], rotation) for hex_id, (tile_id, rotation) in sorted(self._laid.items())}
+        return {
+            hex_id: (self._copies[tile_id], rotation)
+            for hex_id, (tile_id, rotation) in sorted(self._laid.items())
+        }
 
     def tokens(self) -> dict[str, list[tuple[int, int, str]]]:
         found: dict[str, list[tuple[int, int, str]]] = {}
@@ -165,7 +192,9 @@ class Board:
             if cached is not None and cached[2] == self._track_version:
                 network = cached[1].with_tokens(tokens)
             elif cached is not None and cached[2] == self._track_version - 1 and self._last_lay:
-                network = cached[1].with_tile(self._last_lay, *self._current(self._last_lay)[:2], tokens)
+                network = cached[1].with_tile(
+                    self._last_lay, *self._current(self._last_lay)[:2], tokens
+                )
             if network is None:
                 tiles = {h: self._current(h)[:2] for h in self.hexes}
                 network = TrackNetwork(tiles, self._neighbours, tokens, self._sides)
@@ -186,8 +215,11 @@ class Board:
         cached = self._reach_cache.get(corp)
         if cached is not None and cached[0] == self._version:
             edges, nodes = cached[1].edges, cached[1].nodes
-            return (not goal.nodes.isdisjoint(nodes) or not goal.paths.isdisjoint(cached[1].paths)
-                    or any(side in edges.get(hex_id, ()) for hex_id, side in goal.sides))
+            return (
+                not goal.nodes.isdisjoint(nodes)
+                or not goal.paths.isdisjoint(cached[1].paths)
+                or any(side in edges.get(hex_id, ()) for hex_id, side in goal.sides)
+            )
         self._note_route(corp)
         return self.network().reach(corp, goal=goal).hit
 
@@ -215,8 +247,17 @@ class Board:
             return free[0], self.tile_defs[tile_id]
         raise InvalidAction(f"there is no tile {tile_id}")
 
-    def check_lay(self, corp: str, hex_id: str, tile_id: str, rotation: int, *, colors: set[str],
-                  need_connection: bool = True, blocked_hexes: Iterable[str] = frozenset()) -> int:
+    def check_lay(
+        self,
+        corp: str,
+        hex_id: str,
+        tile_id: str,
+        rotation: int,
+        *,
+        colors: set[str],
+        need_connection: bool = True,
+        blocked_hexes: Iterable[str] = frozenset(),
+    ) -> int:
         """Raise if `corp` may not lay `tile_id` on `hex_id` this way; else return the terrain cost."""
         hx = self._hex(hex_id)
         copy_id, new = self._resolve_tile(tile_id)
@@ -224,9 +265,12 @@ class Board:
             raise InvalidAction(f"rotation must be 0 to 5, not {rotation!r}")
         if copy_id in self._where:
             raise IllegalAction(f"tile {copy_id} is already on {self._where[copy_id]}")
-        problem = (self._hex_problem(hx, blocked_hexes) or self._tile_problem(hx, new, colors)
-                   or self._rotation_problem(hx, new, rotation)
-                   or (need_connection and self._connection_problem(corp, hx, new, rotation)))
+        problem = (
+            self._hex_problem(hx, blocked_hexes)
+            or self._tile_problem(hx, new, colors)
+            or self._rotation_problem(hx, new, rotation)
+            or (need_connection and self._connection_problem(corp, hx, new, rotation))
+        )
         if problem:
             raise IllegalAction(f"{corp} cannot lay tile {new.name} on {hex_id}: {problem}")
         return self._lay_cost(hex_id)
@@ -250,7 +294,11 @@ class Board:
         if COLORS.index(new.color) != COLORS.index(old.color) + 1:
             return f"a {new.color} tile cannot replace a {old.color} one"
         if new.label != old.label:
-            return f"the hex needs a tile labelled {old.label}" if old.label else "the hex needs an unlabelled tile"
+            return (
+                f"the hex needs a tile labelled {old.label}"
+                if old.label
+                else "the hex needs an unlabelled tile"
+            )
         want = old.kind_counts()
         if new.kind_counts() != want:
             return f"the hex needs {_describe_kinds(*want)}"
@@ -263,8 +311,10 @@ class Board:
         exits = new.exits(rotation)
         dead = sorted(e for e in exits if e not in hx.neighbours)
         if dead:
-            return (f"with rotation {rotation} track would run off the map or into a blocked side "
-                    f"(side {', '.join(map(str, dead))})")
+            return (
+                f"with rotation {rotation} track would run off the map or into a blocked side "
+                f"(side {', '.join(map(str, dead))})"
+            )
         new_paths = new.rotated_paths(rotation)
         for old_path in old.rotated_paths(old_rotation):
             if not any(path_covers(old, old_path, new, p) for p in new_paths):
@@ -290,9 +340,15 @@ class Board:
             return f"with rotation {rotation} the new track does not connect to {corp}'s track"
         return f"{corp}'s track does not reach the hex"
 
-    def legal_lays(self, corp: str, *, colors: set[str], need_connection: bool = True,
-                   blocked_hexes: Iterable[str] = frozenset(),
-                   hexes: Iterable[str] | None = None) -> list[tuple[str, str, int]]:
+    def legal_lays(
+        self,
+        corp: str,
+        *,
+        colors: set[str],
+        need_connection: bool = True,
+        blocked_hexes: Iterable[str] = frozenset(),
+        hexes: Iterable[str] | None = None,
+    ) -> list[tuple[str, str, int]]:
         """Every (hex, tile name, rotation) `corp` may lay now, for autocomplete."""
         blocked = frozenset(blocked_hexes)
         reached = self.reach(corp).edges if need_connection else None
@@ -305,7 +361,11 @@ class Board:
             old, _, _ = self._current(hex_id)
             for name in old.upgrades:
                 new = self.tile_defs.get(name)
-                if new is None or not self.available_tile_ids(name) or self._tile_problem(hx, new, colors):
+                if (
+                    new is None
+                    or not self.available_tile_ids(name)
+                    or self._tile_problem(hx, new, colors)
+                ):
                     continue
                 for rotation in SIDES:
                     if self._rotation_problem(hx, new, rotation):
@@ -332,7 +392,7 @@ class Board:
             for corp_here in source.slots:
                 if corp_here is not None:
                     slot = target.free_slot(corp_here)
-                    if slot is None:    # more tokens than circles: keep them all
+                    if slot is None:  # more tokens than circles: keep them all
                         target.slots.append(None)
                         slot = len(target.slots) - 1
                     target.slots[slot] = corp_here
@@ -344,7 +404,7 @@ class Board:
         self._where[copy_id] = hex_id
         self._version += 1
         self._track_version += 1
-        self._last_lay = hex_id     # the network of the track before it needs only this hex renewed
+        self._last_lay = hex_id  # the network of the track before it needs only this hex renewed
         lifted: list[str] = []
         if not old.paths and new.paths and len(new.cities) > 1:
             # 18xx.games checks the new track for the laying company while the tokens still
@@ -366,7 +426,9 @@ class Board:
         mapping: dict[int, int | None] = {}
         for i in old.cities:
             mine = old_edges.get(i, frozenset())
-            mapping[i] = next((j for j in new.cities if mine and mine <= new_edges.get(j, frozenset())), None)
+            mapping[i] = next(
+                (j for j in new.cities if mine and mine <= new_edges.get(j, frozenset())), None
+            )
         used = [j for j in mapping.values() if j is not None]
         for position, i in enumerate(old.cities):
             if mapping[i] is not None or position >= len(new.cities):
@@ -386,7 +448,9 @@ class Board:
             raise InvalidAction(f"{city_ref!r} is not a city reference like 57-1-0")
         if tile_id in self._where:
             hex_id = self._where[tile_id]
-        elif tile_id.endswith("-0") and tile_id[:-2] in self.hexes and tile_id[:-2] not in self._laid:
+        elif (
+            tile_id.endswith("-0") and tile_id[:-2] in self.hexes and tile_id[:-2] not in self._laid
+        ):
             hex_id = tile_id[:-2]
         else:
             raise InvalidAction(f"tile {tile_id} is not on the map")
@@ -403,12 +467,16 @@ class Board:
                 return i
         return None
 
-    def _reservations(self, reserved: Reservations | None) -> tuple[dict[tuple[str, int], list[str]], dict[str, list[str]]]:
+    def _reservations(
+        self, reserved: Reservations | None
+    ) -> tuple[dict[tuple[str, int], list[str]], dict[str, list[str]]]:
         """(city reservations, hex reservations): the board's own, or the caller's override
         ({hex: [(city index, corp)]}, a city index of None or -1 meaning any city of the hex)."""
         if reserved is None:
-            return ({key: [c for c in city.reservations if c] for key, city in self._cities.items()},
-                    self._hex_reservations)
+            return (
+                {key: [c for c in city.reservations if c] for key, city in self._cities.items()},
+                self._hex_reservations,
+            )
         by_city: dict[tuple[str, int], list[str]] = {}
         by_hex: dict[str, list[str]] = {}
         for hex_id, entries in reserved.items():
@@ -419,8 +487,14 @@ class Board:
                     by_city.setdefault((hex_id, index), []).append(corp)
         return by_city, by_hex
 
-    def _token_problem(self, corp: str, hex_id: str, city_index: int, slot: int | None,
-                       reservations: tuple[dict[tuple[str, int], list[str]], Mapping[str, list[str]]]) -> str | None:
+    def _token_problem(
+        self,
+        corp: str,
+        hex_id: str,
+        city_index: int,
+        slot: int | None,
+        reservations: tuple[dict[tuple[str, int], list[str]], Mapping[str, list[str]]],
+    ) -> str | None:
         """`reservations`: what `_reservations` makes of the caller's `reserved`."""
         tile = self._current(hex_id)[0]
         if any(corp in self._cities[(hex_id, i)].slots for i in tile.cities):
@@ -441,8 +515,15 @@ class Board:
             return f"circle {slot} is not free"
         return None
 
-    def check_token(self, corp: str, city_ref: str, slot: int | None = None, *, need_connection: bool = True,
-                    reserved: Reservations | None = None) -> tuple[str, int]:
+    def check_token(
+        self,
+        corp: str,
+        city_ref: str,
+        slot: int | None = None,
+        *,
+        need_connection: bool = True,
+        reserved: Reservations | None = None,
+    ) -> tuple[str, int]:
         """Raise if `corp` may not place a token in that city now; else return (hex, city index).
 
         Home reservations are tracked by the board (from the title's corporations, following
@@ -454,7 +535,9 @@ class Board:
             if not self.reaches(corp, Goal(nodes=frozenset({nid}))):
                 problem = f"{corp}'s track does not reach it"
         if problem:
-            raise IllegalAction(f"{corp} cannot place a token in {hex_id} (city {city_ref}): {problem}")
+            raise IllegalAction(
+                f"{corp} cannot place a token in {hex_id} (city {city_ref}): {problem}"
+            )
         return hex_id, city_index
 
     def place_token(self, corp: str, hex_id: str, city_index: int, slot: int | None = None) -> None:
@@ -462,7 +545,9 @@ class Board:
         if slot is None or city.slots[slot] is not None:
             slot = city.free_slot(corp)
             if slot is None:
-                raise IllegalAction(f"{corp} cannot place a token in {hex_id}: the city has no free circle")
+                raise IllegalAction(
+                    f"{corp} cannot place a token in {hex_id}: the city has no free circle"
+                )
         city.slots[slot] = corp
         for i in self._current(hex_id)[0].cities:
             other = self._cities[(hex_id, i)]
@@ -481,34 +566,45 @@ class Board:
                 holders.remove(corp)
         self._version += 1
 
-    def legal_token_cities(self, corp: str, *, need_connection: bool = True,
-                           reserved: Reservations | None = None) -> list[str]:
+    def legal_token_cities(
+        self, corp: str, *, need_connection: bool = True, reserved: Reservations | None = None
+    ) -> list[str]:
         """City references where `corp` may place a token now."""
         network = self.network()
         reached = self.reach(corp).nodes if need_connection else None
-        return [self.city_ref(network.nodes[nid].hex, network.nodes[nid].index)
-                for nid in self._open_cities(corp, reserved) if reached is None or nid in reached]
+        return [
+            self.city_ref(network.nodes[nid].hex, network.nodes[nid].index)
+            for nid in self._open_cities(corp, reserved)
+            if reached is None or nid in reached
+        ]
 
-    def can_place_token(self, corp: str, *, need_connection: bool = True,
-                        reserved: Reservations | None = None) -> bool:
+    def can_place_token(
+        self, corp: str, *, need_connection: bool = True, reserved: Reservations | None = None
+    ) -> bool:
         """Whether `legal_token_cities` lists any: the walk stops at the first open city."""
         open_cities = self._open_cities(corp, reserved)
         if not need_connection:
             return bool(open_cities)
         if not open_cities:
-            self._note_route(corp)      # as working out its reach would have
+            self._note_route(corp)  # as working out its reach would have
             return False
         return self.reaches(corp, Goal(nodes=frozenset(open_cities)))
 
     def _open_cities(self, corp: str, reserved: Reservations | None) -> list[int]:
         """Network ids of the cities where `corp` may place a token, reach aside, in map order."""
         reservations = self._reservations(reserved)
-        return [node.id for node in self.network().nodes if node.kind is NodeKind.CITY and None in node.tokens
-                and not self._token_problem(corp, node.hex, node.index, None, reservations)]
+        return [
+            node.id
+            for node in self.network().nodes
+            if node.kind is NodeKind.CITY
+            and None in node.tokens
+            and not self._token_problem(corp, node.hex, node.index, None, reservations)
+        ]
 
     # -- routes ------------------------------------------------------------------------------
-    def route_revenues(self, corp: str, routes: list[dict[str, Any]], trains: TrainsLike, *,
-                       phase_color: str) -> list[int]:
+    def route_revenues(
+        self, corp: str, routes: list[dict[str, Any]], trains: TrainsLike, *, phase_color: str
+    ) -> list[int]:
         """Check a run_routes list against the rules and return our revenue for each route.
 
         `trains`: {train id: distance} or [(train id, distance)], distance an int n, None for a
@@ -521,7 +617,9 @@ class Board:
         check_runs(network, corp, runs, train_distances(trains))
         return [run.revenue(network, phase_color) for run in runs]
 
-    def best_routes(self, corp: str, trains: TrainsLike, *, phase_color: str) -> tuple[int, list[dict[str, Any]]]:
+    def best_routes(
+        self, corp: str, trains: TrainsLike, *, phase_color: str
+    ) -> tuple[int, list[dict[str, Any]]]:
         """The exact best total revenue for `corp`'s trains and routes achieving it (run_routes format)."""
         network = self.network()
         total, runs = best_runs(network, corp, train_distances(trains), phase_color)

@@ -1,4 +1,5 @@
 """A read-only dict for data parsed once and shared by every game (a title's map, tile memos)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -13,13 +14,13 @@ class FrozenDict(dict):  # type: ignore[type-arg]
     def _refuse(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("this data is shared by every game and never changes")
 
-    __setitem__ = __delitem__ = __ior__ = _refuse           # type: ignore[assignment]
-    clear = pop = popitem = setdefault = update = _refuse   # type: ignore[assignment]
+    __setitem__ = __delitem__ = __ior__ = _refuse  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
 
-    def __copy__(self) -> "FrozenDict":
+    def __copy__(self) -> FrozenDict:
         return self
 
-    def __deepcopy__(self, memo: Any) -> "FrozenDict":
+    def __deepcopy__(self, memo: Any) -> FrozenDict:
         return self
 
     def __reduce__(self) -> Any:

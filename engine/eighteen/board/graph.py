@@ -9,12 +9,14 @@ A *chain* is track between two revenue centres with none in between: what a rout
 Hex sides are the unit of track use: one route, or two routes of one corporation, may not use
 the same side twice (18xx.games `check_overlap`).
 """
+
 from __future__ import annotations
 
 from collections import defaultdict, deque
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from engine.eighteen.board.hexgrid import opposite
 from engine.eighteen.board.tiles import NodeKind, Revenue, TileDef
@@ -24,7 +26,7 @@ from engine.eighteen.board.tiles import NodeKind, Revenue, TileDef
 class Node:
     id: int
     hex: str
-    index: int                     # revenue-centre number on its tile
+    index: int  # revenue-centre number on its tile
     kind: NodeKind
     revenue: Revenue
     groups: tuple[str, ...]
@@ -46,21 +48,26 @@ class Node:
     def tokened_by(self, corp: str) -> bool:
         return corp in self.tokens
 
-    def with_tokens(self, city_tokens: Mapping[tuple[str, int], Sequence[str | None]]) -> "Node":
+    def with_tokens(self, city_tokens: Mapping[tuple[str, int], Sequence[str | None]]) -> Node:
         """This centre with the stations `city_tokens` gives it (itself when they are the same)."""
         if self.kind is not NodeKind.CITY:
             return self
         tokens = tuple(city_tokens.get((self.hex, self.index), ()))
-        return self if tokens == self.tokens else \
-            Node(self.id, self.hex, self.index, self.kind, self.revenue, self.groups, tokens)
+        return (
+            self
+            if tokens == self.tokens
+            else Node(self.id, self.hex, self.index, self.kind, self.revenue, self.groups, tokens)
+        )
 
 
-class TrackPath(NamedTuple):   # a tuple: thousands are made each time track changes
+class TrackPath(NamedTuple):  # a tuple: thousands are made each time track changes
     id: int
     hex: str
     edges: tuple[int, ...]
-    nodes: tuple[int, ...]         # network node ids at the ends that are revenue centres
-    ends: tuple[tuple[str, int], ...]  # both ends as ("edge", side) / ("node", node id): edges first
+    nodes: tuple[int, ...]  # network node ids at the ends that are revenue centres
+    ends: tuple[
+        tuple[str, int], ...
+    ]  # both ends as ("edge", side) / ("node", node id): edges first
 
 
 @dataclass(frozen=True)
@@ -72,7 +79,7 @@ class Chain:
     b: int
     paths: tuple[int, ...]
     hexes: tuple[str, ...]
-    sides: int                     # bit set of the hex sides it uses
+    sides: int  # bit set of the hex sides it uses
 
     def other(self, node: int) -> int:
         return self.b if node == self.a else self.a
@@ -96,12 +103,12 @@ class _Move(NamedTuple):
 class Reach:
     """What a corporation's stations reach: sides per hex (for laying track) and revenue centres."""
 
-    CHECKPOINT_SKIP = True          # a cached answer, never changed once computed
+    CHECKPOINT_SKIP = True  # a cached answer, never changed once computed
 
     edges: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     nodes: set[int] = field(default_factory=set)
     paths: set[int] = field(default_factory=set)
-    hit: bool = False               # a walk with a goal reached it (and stopped there)
+    hit: bool = False  # a walk with a goal reached it (and stopped there)
 
 
 class Goal(NamedTuple):
@@ -113,16 +120,20 @@ class Goal(NamedTuple):
     paths: frozenset[int] = frozenset()
 
 
-PATH_SLOTS = 8                      # path numbers per hex: more than any tile has paths
+PATH_SLOTS = 8  # path numbers per hex: more than any tile has paths
 _DERIVED = ("chains", "node_chains", "chains_by_hexes", "_moves", "_along")  # cached from the track
 
 
 class TrackNetwork:
-    CHECKPOINT_SKIP = True          # a read-only snapshot of the board
+    CHECKPOINT_SKIP = True  # a read-only snapshot of the board
 
-    def __init__(self, tiles: Mapping[str, tuple[TileDef, int]], neighbours: Mapping[str, Mapping[int, str]],
-                 city_tokens: Mapping[tuple[str, int], Sequence[str | None]],
-                 sides: tuple[dict[tuple[str, int], int], int] | None = None) -> None:
+    def __init__(
+        self,
+        tiles: Mapping[str, tuple[TileDef, int]],
+        neighbours: Mapping[str, Mapping[int, str]],
+        city_tokens: Mapping[tuple[str, int], Sequence[str | None]],
+        sides: tuple[dict[tuple[str, int], int], int] | None = None,
+    ) -> None:
         """`sides` (side ids and their count) may be passed in: they depend only on the map.
 
         Revenue centres are numbered in hex order. Each hex owns PATH_SLOTS path numbers (unused
@@ -141,14 +152,23 @@ class TrackNetwork:
             tile, rotation = tiles[hex_id]
             for index, node in enumerate(tile.nodes):
                 nid = len(self.nodes)
-                self.nodes.append(Node(nid, hex_id, index, node.kind, node.revenue, node.groups,
-                                       tuple(city_tokens.get((hex_id, index), ()))))
+                self.nodes.append(
+                    Node(
+                        nid,
+                        hex_id,
+                        index,
+                        node.kind,
+                        node.revenue,
+                        node.groups,
+                        tuple(city_tokens.get((hex_id, index), ())),
+                    )
+                )
                 self.node_at[(hex_id, index)] = nid
             self._add_paths(hex_id, tile, rotation)
         self.side_id, self.side_count = sides if sides is not None else side_ids(neighbours)
 
     def _add_paths(self, hex_id: str, tile: TileDef, rotation: int) -> None:
-        first = self.node_at.get((hex_id, 0), 0)   # a tile's nodes are numbered in order
+        first = self.node_at.get((hex_id, 0), 0)  # a tile's nodes are numbered in order
         pid = PATH_SLOTS * self.hex_slot[hex_id]
         for edges, indexes in tile.path_ends(rotation):
             nodes = tuple(first + i for i in indexes)
@@ -161,25 +181,42 @@ class TrackNetwork:
                     self.node_states[value].append(2 * pid + k)
             pid += 1
 
-    def with_tile(self, hex_id: str, tile: TileDef, rotation: int,
-                  city_tokens: Mapping[tuple[str, int], Sequence[str | None]]) -> "TrackNetwork | None":
+    def with_tile(
+        self,
+        hex_id: str,
+        tile: TileDef,
+        rotation: int,
+        city_tokens: Mapping[tuple[str, int], Sequence[str | None]],
+    ) -> TrackNetwork | None:
         """This network with one hex's tile replaced, numbered as a full build would number it;
         None when the tile has another number of revenue centres (then build anew)."""
-        old = [self.node_at[(hex_id, i)] for i in range(len(tile.nodes)) if (hex_id, i) in self.node_at]
-        if len(old) != len(tile.nodes) or (hex_id, len(tile.nodes)) in self.node_at \
-                or len(tile.paths) > PATH_SLOTS:
+        old = [
+            self.node_at[(hex_id, i)] for i in range(len(tile.nodes)) if (hex_id, i) in self.node_at
+        ]
+        if (
+            len(old) != len(tile.nodes)
+            or (hex_id, len(tile.nodes)) in self.node_at
+            or len(tile.paths) > PATH_SLOTS
+        ):
             return None
-        near_hexes = (hex_id, *self._sides_into(hex_id))     # (the index is made before the copy)
+        near_hexes = (hex_id, *self._sides_into(hex_id))  # (the index is made before the copy)
         other = object.__new__(TrackNetwork)
         other.__dict__.update({k: v for k, v in self.__dict__.items() if k not in _DERIVED})
         other.nodes = [n.with_tokens(city_tokens) for n in self.nodes]
         for nid in old:
             n, kind = self.nodes[nid], tile.nodes[self.nodes[nid].index]
-            other.nodes[nid] = Node(nid, hex_id, n.index, kind.kind, kind.revenue, kind.groups,
-                                    tuple(city_tokens.get((hex_id, n.index), ())))
+            other.nodes[nid] = Node(
+                nid,
+                hex_id,
+                n.index,
+                kind.kind,
+                kind.revenue,
+                kind.groups,
+                tuple(city_tokens.get((hex_id, n.index), ())),
+            )
         base = PATH_SLOTS * self.hex_slot[hex_id]
         other.paths = list(self.paths)
-        other.paths[base:base + PATH_SLOTS] = [None] * PATH_SLOTS
+        other.paths[base : base + PATH_SLOTS] = [None] * PATH_SLOTS
         # copies that share the state lists of other hexes; the hex's own lists are made anew
         other.edge_states = self.edge_states.copy()
         for side in range(6):
@@ -195,7 +232,9 @@ class TrackNetwork:
                 for state in range(first, first + 2 * PATH_SLOTS):
                     other._moves.pop(state, None)
         if "_along" in self.__dict__:  # and chains along other hexes
-            other._along = {hexes: chains for hexes, chains in self._along.items() if hex_id not in hexes}
+            other._along = {
+                hexes: chains for hexes, chains in self._along.items() if hex_id not in hexes
+            }
         return other
 
     def _sides_into(self, hex_id: str) -> tuple[str, ...]:
@@ -224,7 +263,9 @@ class TrackNetwork:
     def paths_at_side(self, hex_id: str, side: int) -> list[int]:
         return [s >> 1 for s in self.edge_states.get((hex_id, side), ())]
 
-    def with_tokens(self, city_tokens: Mapping[tuple[str, int], Sequence[str | None]]) -> "TrackNetwork":
+    def with_tokens(
+        self, city_tokens: Mapping[tuple[str, int], Sequence[str | None]]
+    ) -> TrackNetwork:
         """The same track with other station tokens: the track and its chains are shared, only
         the revenue centres are made again (a token placed needs no rebuild of the graph)."""
         other = object.__new__(TrackNetwork)
@@ -236,7 +277,9 @@ class TrackNetwork:
     def token_nodes(self, corp: str) -> list[int]:
         return list(self._stations()[0].get(corp, ()))
 
-    def _stations(self) -> tuple[dict[str, list[int]], tuple[tuple[int, tuple[str | None, ...] | None], ...]]:
+    def _stations(
+        self,
+    ) -> tuple[dict[str, list[int]], tuple[tuple[int, tuple[str | None, ...] | None], ...]]:
         """(cities holding each corporation's stations, in node order; the centres that may
         block a walk: offboards (None) and full cities (their tokens)), worked out once for
         these nodes: every reach asks, and the token variants of a network share its fields."""
@@ -262,8 +305,14 @@ class TrackNetwork:
         """The centres `corp`'s walks may not pass through (`Node.blocks`)."""
         return {nid for nid, tokens in self._stations()[1] if tokens is None or corp not in tokens}
 
-    def reach(self, corp: str, starts: Sequence[int] | None = None, *, first_stop: bool = False,
-              goal: Goal | None = None) -> Reach:
+    def reach(
+        self,
+        corp: str,
+        starts: Sequence[int] | None = None,
+        *,
+        first_stop: bool = False,
+        goal: Goal | None = None,
+    ) -> Reach:
         """Everything `corp` reaches from its stations along a walk a train could run (1830 §8-9:
         "an unblocked route of any length"): no reversing, not even at a stop; no hex side crossed
         twice and no stop passed twice, so a walk cannot go round a loop and come back along its
@@ -281,14 +330,14 @@ class TrackNetwork:
         rich in junctions the walks that are left would only find the same things again."""
         found = Reach()
         moves = self._moves
-        queue: deque[tuple[int, int]] = deque()               # (walk state, used bits)
+        queue: deque[tuple[int, int]] = deque()  # (walk state, used bits)
         walked: dict[int, list[int]] = {}
         base = self.side_count
         blocked = self.blocked(corp)
         goal_sides = goal.sides if goal is not None else frozenset()
         goal_nodes = goal.nodes if goal is not None else frozenset()
         goal_paths = goal.paths if goal is not None else frozenset()
-        for nid in (self.token_nodes(corp) if starts is None else starts):
+        for nid in self.token_nodes(corp) if starts is None else starts:
             found.nodes.add(nid)
             hex_id = self.nodes[nid].hex
             sides = self.neighbours.get(hex_id, {}).keys()
@@ -307,7 +356,7 @@ class TrackNetwork:
             earlier = walked.get(state)
             if earlier is None:
                 walked[state] = [used]
-                done = len(walked) == at_most      # after this state, nothing is left to find
+                done = len(walked) == at_most  # after this state, nothing is left to find
             else:
                 if any(not mask & ~used for mask in earlier):
                     continue
@@ -331,7 +380,9 @@ class TrackNetwork:
             found.edges[move.hex].add(move.side)
             if move.other is not None:
                 found.edges[move.other].add(move.back)
-                if goal_sides and ((move.hex, move.side) in goal_sides or (move.other, move.back) in goal_sides):
+                if goal_sides and (
+                    (move.hex, move.side) in goal_sides or (move.other, move.back) in goal_sides
+                ):
                     found.hit = True
                     break
                 crossed = used | move.side_bit
@@ -350,8 +401,11 @@ class TrackNetwork:
         if count is None:
             blocked = self.blocked(corp)
             seen: set[int] = set()
-            pending = [state for nid in (self.token_nodes(corp) if starts is None else starts)
-                       for state in self.node_states.get(nid, ())]
+            pending = [
+                state
+                for nid in (self.token_nodes(corp) if starts is None else starts)
+                for state in self.node_states.get(nid, ())
+            ]
             while pending:
                 state = pending.pop()
                 if state in seen:
@@ -364,31 +418,53 @@ class TrackNetwork:
         return count
 
     @cached_property
-    def _moves(self) -> dict[int, "_Move"]:
+    def _moves(self) -> dict[int, _Move]:
         """Walk states already worked out by `_move`; shared by the network's token variants."""
         return {}
 
-    def _move(self, state: int) -> "_Move":
+    def _move(self, state: int) -> _Move:
         """A walk state is a path entered by one of its two ends (state = 2 * path id + end):
         where the walk leaves it and the states it may go on to."""
         path = self.paths[state >> 1]
         kind, value = path.ends[1 - (state & 1)]
         if kind == "node":
-            move = _Move(path.nodes, value, path.hex, -1, None, -1, 0,
-                         tuple(s for s in self.node_states.get(value, ()) if s >> 1 != path.id))
+            move = _Move(
+                path.nodes,
+                value,
+                path.hex,
+                -1,
+                None,
+                -1,
+                0,
+                tuple(s for s in self.node_states.get(value, ()) if s >> 1 != path.id),
+            )
         else:
             other = self.neighbours.get(path.hex, {}).get(value)
             back = opposite(value)
-            move = (_Move(path.nodes, -1, path.hex, value, None, -1, 0, ()) if other is None else
-                    _Move(path.nodes, -1, path.hex, value, other, back, 1 << self.side_id[(path.hex, value)],
-                          tuple(self.edge_states.get((other, back), ()))))
+            move = (
+                _Move(path.nodes, -1, path.hex, value, None, -1, 0, ())
+                if other is None
+                else _Move(
+                    path.nodes,
+                    -1,
+                    path.hex,
+                    value,
+                    other,
+                    back,
+                    1 << self.side_id[(path.hex, value)],
+                    tuple(self.edge_states.get((other, back), ())),
+                )
+            )
         self._moves[state] = move
         return move
 
     def route_available(self, corp: str) -> bool:
         """Some single station of `corp` reaches a second revenue centre (18xx.games judges each
         station on its own: two stations with no track between them make no route)."""
-        return any(len(self.reach(corp, [nid], first_stop=True).nodes) > 1 for nid in self.token_nodes(corp))
+        return any(
+            len(self.reach(corp, [nid], first_stop=True).nodes) > 1
+            for nid in self.token_nodes(corp)
+        )
 
     # -- chains --------------------------------------------------------------------------
     @cached_property
@@ -397,12 +473,22 @@ class TrackNetwork:
         found: dict[tuple[int, int, int], Chain] = {}
         for node in self.nodes:
             for pid in self.paths_at_node(node.id):
-                self._extend_chain(node.id, pid, ("node", node.id), [pid], [self.paths[pid].hex], 0, found)
+                self._extend_chain(
+                    node.id, pid, ("node", node.id), [pid], [self.paths[pid].hex], 0, found
+                )
         ordered = sorted(found.values(), key=lambda c: (c.a, c.b, c.sides, c.paths))
         return [Chain(i, c.a, c.b, c.paths, c.hexes, c.sides) for i, c in enumerate(ordered)]
 
-    def _extend_chain(self, start: int, pid: int, entry: tuple[str, int], paths: list[int], hexes: list[str],
-                      sides: int, found: dict[tuple[int, int, int], Chain]) -> None:
+    def _extend_chain(
+        self,
+        start: int,
+        pid: int,
+        entry: tuple[str, int],
+        paths: list[int],
+        hexes: list[str],
+        sides: int,
+        found: dict[tuple[int, int, int], Chain],
+    ) -> None:
         path = self.paths[pid]
         for kind, value in path.ends:
             if (kind, value) == entry:
@@ -422,8 +508,15 @@ class TrackNetwork:
             other = self.neighbours[path.hex][value]
             back = opposite(value)
             for npid in self.paths_at_side(other, back):
-                self._extend_chain(start, npid, ("edge", back), paths + [npid], hexes + [other],
-                                   sides | 1 << sid, found)
+                self._extend_chain(
+                    start,
+                    npid,
+                    ("edge", back),
+                    paths + [npid],
+                    hexes + [other],
+                    sides | 1 << sid,
+                    found,
+                )
 
     def chains_along(self, hexes: Sequence[str]) -> list[Chain]:
         """The chains crossing exactly these hexes, read in either direction, in the order of
@@ -452,8 +545,16 @@ class TrackNetwork:
         Chains join centres by number, so the token variants of a network share them."""
         return {}
 
-    def _walk_along(self, start: int, pid: int, entry: tuple[str, int], paths: list[int], sides: int,
-                    hexes: tuple[str, ...], found: dict[tuple[int, int, int], Chain]) -> None:
+    def _walk_along(
+        self,
+        start: int,
+        pid: int,
+        entry: tuple[str, int],
+        paths: list[int],
+        sides: int,
+        hexes: tuple[str, ...],
+        found: dict[tuple[int, int, int], Chain],
+    ) -> None:
         path = self.paths[pid]
         depth = len(paths)
         for kind, value in path.ends:
@@ -473,7 +574,9 @@ class TrackNetwork:
                 continue
             back = opposite(value)
             for npid in self.paths_at_side(other, back):
-                self._walk_along(start, npid, ("edge", back), paths + [npid], sides | 1 << sid, hexes, found)
+                self._walk_along(
+                    start, npid, ("edge", back), paths + [npid], sides | 1 << sid, hexes, found
+                )
 
     @cached_property
     def node_chains(self) -> dict[int, list[Chain]]:

@@ -5,6 +5,7 @@ Both orientations number the six sides 0..5 clockwise; side `e` of a hex touches
 column number, a flat-topped one (1860) by column letter and row number; in both, only every
 other number exists in a row (the "doubled" coordinate system).
 """
+
 from __future__ import annotations
 
 import re
@@ -14,11 +15,11 @@ _COORD = re.compile(r"^([A-Z]+)(-?\d+)$")
 
 
 class Orientation(Enum):
-    POINTY = "pointy"   # side 0 = SW, 1 = W, 2 = NW, 3 = NE, 4 = E, 5 = SE
-    FLAT = "flat"       # side 0 = S, 1 = SW, 2 = NW, 3 = N, 4 = NE, 5 = SE
+    POINTY = "pointy"  # side 0 = SW, 1 = W, 2 = NW, 3 = NE, 4 = E, 5 = SE
+    FLAT = "flat"  # side 0 = S, 1 = SW, 2 = NW, 3 = N, 4 = NE, 5 = SE
 
     @classmethod
-    def from_layout(cls, layout: str) -> "Orientation":
+    def from_layout(cls, layout: str) -> Orientation:
         """Read the orientation from a title's free-text `map.layout` ("pointy-topped hexes; ...")."""
         text = layout.strip().lower()
         for orientation in cls:
@@ -41,7 +42,7 @@ def opposite(side: int) -> int:
 
 
 def split_coordinate(hex_id: str) -> tuple[int, int]:
-    """"E19" -> (4, 19): letter index and number."""
+    """ "E19" -> (4, 19): letter index and number."""
     match = _COORD.match(hex_id)
     if not match:
         raise ValueError(f"{hex_id!r} is not a hex coordinate")

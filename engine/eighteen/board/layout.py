@@ -7,10 +7,12 @@ their data as constants). It is read-only: its mappings are `FrozenDict`s and it
 dataclasses (whose only mutable parts are the tiles' memos of rotated track, the same in every
 game), so no game can change what another one sees; a copy of a game shares it.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from engine.eighteen.board.frozen import FrozenDict
 from engine.eighteen.board.graph import side_ids
@@ -27,7 +29,7 @@ class MapHex:
     name: str | None
     printed: TileDef
     terrain_cost: int
-    neighbours: Mapping[int, str]    # sides track may cross, to the hex beyond
+    neighbours: Mapping[int, str]  # sides track may cross, to the hex beyond
 
     @property
     def buildable(self) -> bool:
@@ -39,13 +41,13 @@ class Layout:
     orientation: Orientation
     hexes: Mapping[str, MapHex]
     tile_defs: Mapping[str, TileDef]
-    copies: Mapping[str, str]                     # tile id -> name, every copy in the game
-    neighbours: Mapping[str, Mapping[int, str]]   # hex -> its crossable sides
-    sides: tuple[Mapping[tuple[str, int], int], int]   # `graph.side_ids` of the map
-    homes: tuple[tuple[str, str, int | None], ...]     # (corporation, home hex, city index)
+    copies: Mapping[str, str]  # tile id -> name, every copy in the game
+    neighbours: Mapping[str, Mapping[int, str]]  # hex -> its crossable sides
+    sides: tuple[Mapping[tuple[str, int], int], int]  # `graph.side_ids` of the map
+    homes: tuple[tuple[str, str, int | None], ...]  # (corporation, home hex, city index)
 
     @classmethod
-    def parse(cls, title_data: Mapping[str, Any]) -> "Layout":
+    def parse(cls, title_data: Mapping[str, Any]) -> Layout:
         game_map = title_data["map"]
         orientation = Orientation.from_layout(game_map["layout"])
         raw_hexes = {h["hex"]: h for h in game_map["hexes"]}
@@ -57,19 +59,39 @@ class Layout:
             tile_defs[tile.name] = tile
             for n in range(tile.count):
                 copies[f"{tile.name}-{n}"] = tile.name
-        hexes = {hex_id: MapHex(hex_id, raw.get("name"), printed[hex_id],
-                                sum(t["cost"] for t in raw.get("terrain", ())),
-                                FrozenDict(_crossable_sides(orientation, hex_id, raw_hexes, printed)))
-                 for hex_id, raw in raw_hexes.items()}
+        hexes = {
+            hex_id: MapHex(
+                hex_id,
+                raw.get("name"),
+                printed[hex_id],
+                sum(t["cost"] for t in raw.get("terrain", ())),
+                FrozenDict(_crossable_sides(orientation, hex_id, raw_hexes, printed)),
+            )
+            for hex_id, raw in raw_hexes.items()
+        }
         neighbours = {h: hx.neighbours for h, hx in hexes.items()}
         side_map, side_count = side_ids(neighbours)
-        homes = tuple((c["sym"], c["home"], c.get("home_city_index")) for c in title_data.get("corporations", ()))
-        return cls(orientation, FrozenDict(hexes), FrozenDict(tile_defs), FrozenDict(copies),
-                   FrozenDict(neighbours), (FrozenDict(side_map), side_count), homes)
+        homes = tuple(
+            (c["sym"], c["home"], c.get("home_city_index"))
+            for c in title_data.get("corporations", ())
+        )
+        return cls(
+            orientation,
+            FrozenDict(hexes),
+            FrozenDict(tile_defs),
+            FrozenDict(copies),
+            FrozenDict(neighbours),
+            (FrozenDict(side_map), side_count),
+            homes,
+        )
 
 
-def _crossable_sides(orientation: Orientation, hex_id: str, raw_hexes: Mapping[str, Any],
-                     printed: Mapping[str, TileDef]) -> dict[int, str]:
+def _crossable_sides(
+    orientation: Orientation,
+    hex_id: str,
+    raw_hexes: Mapping[str, Any],
+    printed: Mapping[str, TileDef],
+) -> dict[int, str]:
     """Sides across which track may run (18xx `connect_hexes`): a map hex beyond, no impassable
     border on either side, and no fixed (gray, red, blue) hex turning its blank side to us."""
     sides: dict[int, str] = {}
@@ -79,7 +101,9 @@ def _crossable_sides(orientation: Orientation, hex_id: str, raw_hexes: Mapping[s
         if other not in raw_hexes:
             continue
         theirs = raw_hexes[other]
-        if side in mine.get("impassable_borders", ()) or opposite(side) in theirs.get("impassable_borders", ()):
+        if side in mine.get("impassable_borders", ()) or opposite(side) in theirs.get(
+            "impassable_borders", ()
+        ):
             continue
         if printed[other].color in FIXED_COLORS and opposite(side) not in printed[other].exits(0):
             continue
@@ -88,7 +112,7 @@ def _crossable_sides(orientation: Orientation, hex_id: str, raw_hexes: Mapping[s
 
 
 _PARSED: dict[int, tuple[Mapping[str, Any], Layout]] = {}
-_KEPT = 8       # titles (and editions) whose layouts are kept
+_KEPT = 8  # titles (and editions) whose layouts are kept
 
 
 def layout_of(title_data: Mapping[str, Any]) -> Layout:

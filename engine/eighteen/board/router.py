@@ -12,10 +12,12 @@
    total found. Identical trains take routes in list order, so their permutations are skipped.
 Ties are broken by the fixed enumeration order, so the answer is deterministic.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from engine.eighteen.board.graph import Chain, TrackNetwork
 from engine.eighteen.board.routes import Distance, Run
@@ -32,7 +34,9 @@ class Candidate:
     chains: tuple[Chain, ...]
 
 
-def enumerate_routes(network: TrackNetwork, corp: str, max_stops: int | None, phase_color: str) -> list[Candidate]:
+def enumerate_routes(
+    network: TrackNetwork, corp: str, max_stops: int | None, phase_color: str
+) -> list[Candidate]:
     """Every legal route of `corp` with at most `max_stops` stops (None: any), best first."""
     nodes = network.nodes
     value = [n.revenue.value(phase_color) for n in nodes]
@@ -55,17 +59,21 @@ def enumerate_routes(network: TrackNetwork, corp: str, max_stops: int | None, ph
         visited.add(station)
 
         def record(sides: int, revenue: int, n_big: int, count: int) -> None:
-            if arm_chains[1]:       # the station in the middle
+            if arm_chains[1]:  # the station in the middle
                 nodes = arm_nodes[0][::-1] + arm_nodes[1][1:]
                 chains = arm_chains[0][::-1] + arm_chains[1]
-            else:                   # the station at the start
+            else:  # the station at the start
                 nodes, chains = arm_nodes[0], arm_chains[0]
-            found.append(Candidate(revenue, n_big, count - n_big, sides, tuple(nodes), tuple(chains)))
+            found.append(
+                Candidate(revenue, n_big, count - n_big, sides, tuple(nodes), tuple(chains))
+            )
 
-        def grow(arm: int, end: int, sides: int, used_groups: int, revenue: int, n_big: int, count: int) -> None:
+        def grow(
+            arm: int, end: int, sides: int, used_groups: int, revenue: int, n_big: int, count: int
+        ) -> None:
             if arm_chains[arm]:
                 record(sides, revenue, n_big, count)
-                if arm == 0:        # every first arm also gets each possible second arm
+                if arm == 0:  # every first arm also gets each possible second arm
                     grow(1, station, sides, used_groups, revenue, n_big, count)
                 if terminal[end]:
                     return
@@ -80,8 +88,15 @@ def enumerate_routes(network: TrackNetwork, corp: str, max_stops: int | None, ph
                 visited.add(nxt)
                 arm_nodes[arm].append(nxt)
                 arm_chains[arm].append(chain)
-                grow(arm, nxt, sides | chain.sides, used_groups | groups[nxt], revenue + value[nxt],
-                     n_big + big[nxt], count + 1)
+                grow(
+                    arm,
+                    nxt,
+                    sides | chain.sides,
+                    used_groups | groups[nxt],
+                    revenue + value[nxt],
+                    n_big + big[nxt],
+                    count + 1,
+                )
                 arm_chains[arm].pop()
                 arm_nodes[arm].pop()
                 visited.discard(nxt)
@@ -92,7 +107,9 @@ def enumerate_routes(network: TrackNetwork, corp: str, max_stops: int | None, ph
     return found
 
 
-def best_runs(network: TrackNetwork, corp: str, trains: dict[str, Distance], phase_color: str) -> tuple[int, list[Run]]:
+def best_runs(
+    network: TrackNetwork, corp: str, trains: dict[str, Distance], phase_color: str
+) -> tuple[int, list[Run]]:
     """The highest total revenue over all assignments of routes to `trains`, and those routes
     (in the order of `trains`; trains that cannot run are left out)."""
     if not trains:
@@ -101,15 +118,22 @@ def best_runs(network: TrackNetwork, corp: str, trains: dict[str, Distance], pha
     max_stops = None if None in stops else max(s for s in stops if s is not None)
     candidates = enumerate_routes(network, corp, max_stops, phase_color)
     order = sorted(trains, key=lambda t: _length_key(trains[t]))
-    allowed = [_mask(k for k, c in enumerate(candidates) if trains[t].allows(c.big, c.small)) for t in order]
-    same_as_previous = [i > 0 and trains[order[i]] == trains[order[i - 1]] for i in range(len(order))]
+    allowed = [
+        _mask(k for k, c in enumerate(candidates) if trains[t].allows(c.big, c.small))
+        for t in order
+    ]
+    same_as_previous = [
+        i > 0 and trains[order[i]] == trains[order[i - 1]] for i in range(len(order))
+    ]
     blocks = _blocking(candidates)
     best: dict[str, Any] = {"total": 0, "chosen": ()}
 
     def first_revenue(free: int) -> int:
         return candidates[(free & -free).bit_length() - 1].revenue if free else 0
 
-    def search(i: int, free: int, total: int, chosen: tuple[tuple[int, Candidate], ...], start: int) -> None:
+    def search(
+        i: int, free: int, total: int, chosen: tuple[tuple[int, Candidate], ...], start: int
+    ) -> None:
         """`free`: the candidates that share no side with a route already chosen; `start`:
         the first candidate an identical train may take (their permutations are skipped)."""
         if total > best["total"]:

@@ -7,14 +7,16 @@ of unused track with a station of the company, at least two stops, no stop twice
 through an offboard or a city filled by other companies, no offboard area twice, no hex side
 used twice by the company's trains, and no more stops than the train may count.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence, Union
+from typing import Any
 
-from engine.errors import IllegalAction, InvalidAction
 from engine.eighteen.board.graph import Chain, Node, TrackNetwork
 from engine.eighteen.board.tiles import NodeKind
+from engine.errors import IllegalAction, InvalidAction
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,7 @@ class Distance:
     small: int = 0
 
     @classmethod
-    def of(cls, raw: "DistanceLike") -> "Distance":
+    def of(cls, raw: DistanceLike) -> Distance:
         if isinstance(raw, Distance):
             return raw
         if raw is None or isinstance(raw, int):
@@ -50,8 +52,8 @@ class Distance:
         return f"{self.big}+{self.small}" if self.small else str(self.big)
 
 
-DistanceLike = Union[Distance, int, None, Sequence[int]]
-TrainsLike = Union[Mapping[str, DistanceLike], Iterable[tuple[str, DistanceLike]]]
+DistanceLike = Distance | int | None | Sequence[int]
+TrainsLike = Mapping[str, DistanceLike] | Iterable[tuple[str, DistanceLike]]
 
 
 def train_distances(trains: TrainsLike) -> dict[str, Distance]:
@@ -90,20 +92,29 @@ class Run:
                 ends = sorted((network.nodes[chain.a].index, network.nodes[chain.b].index))
                 connections.append([f"{chain.hexes[0]} {ends[0]}.{ends[1]}"])
                 continue
-            connections.append(list(chain.hexes) if chain.a == self.nodes[i] else list(reversed(chain.hexes)))
+            connections.append(
+                list(chain.hexes) if chain.a == self.nodes[i] else list(reversed(chain.hexes))
+            )
         hexes: list[str] = []
         for node in stops:
             if not hexes or hexes[-1] != node.hex:
                 hexes.append(node.hex)
-        return {"train": self.train, "connections": connections, "hexes": hexes,
-                "revenue": self.revenue(network, phase_color), "revenue_str": "-".join(hexes),
-                "nodes": [n.signature for n in stops]}
+        return {
+            "train": self.train,
+            "connections": connections,
+            "hexes": hexes,
+            "revenue": self.revenue(network, phase_color),
+            "revenue_str": "-".join(hexes),
+            "nodes": [n.signature for n in stops],
+        }
 
 
 def _ambiguous(network: TrackNetwork, hex_id: str) -> bool:
     """Does the tile join more than one pair of stops inside the hex? Then a connection inside it
     is named "<hex> <node>.<node>", as 18xx.games names it."""
-    return sum(1 for p in network.paths if p is not None and p.hex == hex_id and len(p.nodes) == 2) > 1
+    return (
+        sum(1 for p in network.paths if p is not None and p.hex == hex_id and len(p.nodes) == 2) > 1
+    )
 
 
 def resolve_route(network: TrackNetwork, route: Mapping[str, Any]) -> Run:
@@ -130,7 +141,9 @@ def resolve_route(network: TrackNetwork, route: Mapping[str, Any]) -> Run:
         nodes.append(chain.other(nodes[-1]))
     run = Run(train, tuple(nodes), tuple(chains))
     if hint and hint != {network.nodes[n].signature for n in run.nodes}:
-        raise InvalidAction(f"train {train}: the listed stops {sorted(hint)} are not the ones its track joins")
+        raise InvalidAction(
+            f"train {train}: the listed stops {sorted(hint)} are not the ones its track joins"
+        )
     return run
 
 
@@ -149,14 +162,18 @@ def _find_chain(network: TrackNetwork, train: str, hexes: Any, hint: set[str]) -
     else:
         matches = network.chains_along(hexes)
     if not matches:
-        raise IllegalAction(f"train {train}: there is no track joining stops along {'-'.join(hexes)}")
+        raise IllegalAction(
+            f"train {train}: there is no track joining stops along {'-'.join(hexes)}"
+        )
     for chain in matches:
         if {network.nodes[chain.a].signature, network.nodes[chain.b].signature} <= hint:
             return chain
     return matches[0]
 
 
-def check_runs(network: TrackNetwork, corp: str, runs: Sequence[Run], trains: Mapping[str, Distance]) -> None:
+def check_runs(
+    network: TrackNetwork, corp: str, runs: Sequence[Run], trains: Mapping[str, Distance]
+) -> None:
     """Raise IllegalAction naming the train and the broken rule, if any run is not allowed."""
     used_trains: set[str] = set()
     used_sides = 0
@@ -174,11 +191,15 @@ def check_runs(network: TrackNetwork, corp: str, runs: Sequence[Run], trains: Ma
         big = sum(1 for s in stops if is_big(s))
         distance = trains[run.train]
         if not distance.allows(big, len(stops) - big):
-            raise IllegalAction(f"{label}: {len(stops)} stops are too many for a {distance.describe()}-train")
+            raise IllegalAction(
+                f"{label}: {len(stops)} stops are too many for a {distance.describe()}-train"
+            )
         for chain in run.chains:
             if chain.sides & used_sides:
                 where = sorted({h for h in chain.hexes})
-                raise IllegalAction(f"{label}: track near {', '.join(where)} is already used by {corp}'s trains")
+                raise IllegalAction(
+                    f"{label}: track near {', '.join(where)} is already used by {corp}'s trains"
+                )
             used_sides |= chain.sides
 
 
