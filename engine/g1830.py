@@ -76,6 +76,7 @@ class Game1830(EighteenGame):
         "sell_buy",
         "sell_buy_or_buy_sell",
     )
+    flag_options = option_names
     data: ClassVar[dict[str, Any]] = DATA
 
     def company_abilities(self, sym: str) -> list[Ability]:

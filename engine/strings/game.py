@@ -39,6 +39,8 @@ class StringRailway(Game):
     min_players = 2
     max_players = 5
     option_names = opts.OPTION_NAMES
+    # the undrawn stations, and the seed that shuffles them and rolls river and mountain
+    hidden_settings = ("seed", "station_order")
     # fixed once the game is set up (a checkpoint keeps them as they are)
     CHECKPOINT_SHARED = Game.CHECKPOINT_SHARED + ("order", "area_points", "squares")
 
@@ -417,6 +419,11 @@ class StringRailway(Game):
         if len(names) == 1:
             return f"{names[0]} wins."
         return f"Shared win: {' and '.join(names)}." if self.persons != 2 else "A draw."
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> None:
+        super().check_options(options)
+        opts.check(dict(options))
 
     @classmethod
     def options_from_settings(cls, settings: Mapping[str, Any]) -> dict[str, Any]:
