@@ -9,7 +9,6 @@ from typing import Any, ClassVar
 from engine.eighteen.entities import Ability, Corporation
 from engine.eighteen.game import EighteenGame
 from engine.eighteen.trains import Phase
-from engine.titles import register_title
 
 DATA: dict[str, Any] = json.loads((Path(__file__).parent / "data" / "1830.json").read_text())
 
@@ -64,7 +63,6 @@ PHASE_STATUS = {
 }
 
 
-@register_title
 class Game1830(EighteenGame):
     title = "1830"
     full_name = "1830: Railways & Robber Barons"

@@ -27,13 +27,11 @@ from engine.g1860.operating import (
 from engine.g1860.router import best_runs
 from engine.g1860.routes import RouteRules, evaluate
 from engine.g1860.stock import BuySellPar, Exchange, HomeTrack, StockRound1860
-from engine.titles import register_title
 
 FIRST_EDITION_OPTIONS = ("two_player_map", "original_game")
 TRAIN_EVENTS = {"6+3": "fishbourne_to_bank", "8+4": "relax_cert_limit", "9+5": "southern_forms"}
 
 
-@register_title
 class Game1860(EighteenGame):
     title = "1860"
     full_name = "1860: Railways on the Isle of Wight"

@@ -25,12 +25,10 @@ from engine.strings.setup import (
     regular_area,
 )
 from engine.strings.stations import TYPES
-from engine.titles import register_title
 
 SETUP_TYPES = ("reroll", "set_shape")
 
 
-@register_title
 class StringRailway(Game):
     """Companies are seats; a two-person game seats each person twice (seats 1+3 and 2+4)."""
 
