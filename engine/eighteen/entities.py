@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.eighteen.pieces import SharePrice, Train
 from engine.errors import IllegalAction
-
-if TYPE_CHECKING:
-    from engine.eighteen.market import SharePrice
-    from engine.eighteen.trains import Train
 
 
 class Holder:
