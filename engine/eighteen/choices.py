@@ -7,20 +7,17 @@ offer what the rules refuse.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.eighteen import shares as sh
 from engine.eighteen.auction import CompanyPendingPar, WaterfallAuction
 from engine.eighteen.describe import exits_text
 from engine.eighteen.entities import Company, Corporation, Player
 from engine.eighteen.operating import BuyTrain, HomeToken, SpecialToken, Token
+from engine.eighteen.rounds import EighteenHost
 from engine.eighteen.stock import BuySellParShares
 from engine.eighteen.submissions import controller
 from engine.game import Choice
-
-if TYPE_CHECKING:
-    from engine.eighteen.game import EighteenGame
-
 
 TRUSTED = "_checked_by_board"
 
@@ -33,7 +30,7 @@ def _base(entity: Any, type_: str) -> dict[str, Any]:
     return {"type": type_, "entity": entity.sym, "entity_type": "company"}
 
 
-def city_label(game: EighteenGame, ref: str) -> str:
+def city_label(game: EighteenHost, ref: str) -> str:
     """'H10 (Pittsburgh)', or 'E11 (Dunkirk & Buffalo) city 1 [59-0-1]' where a hex has several."""
     hex_id, city = game.board.locate_city(ref)
     name = game.hex_names().get(hex_id)
@@ -43,7 +40,7 @@ def city_label(game: EighteenGame, ref: str) -> str:
     return text
 
 
-def controlled_entities(game: EighteenGame, pid: Any) -> list[Any]:
+def controlled_entities(game: EighteenHost, pid: Any) -> list[Any]:
     """Entities the player may act for now: the active ones they control, plus their privates
     and (in an emergency train purchase) themselves."""
     out: list[Any] = []
@@ -72,7 +69,7 @@ def controlled_entities(game: EighteenGame, pid: Any) -> list[Any]:
 
 
 def candidates(
-    game: EighteenGame, entity: Any, kinds: Collection[str] | None = None
+    game: EighteenHost, entity: Any, kinds: Collection[str] | None = None
 ) -> Iterator[tuple[str, dict[str, Any]]]:
     types = game.round.actions_for(entity)
     step = game.round.active_step()
@@ -307,7 +304,7 @@ def _stock_step_checks(step: Any, handler: str, problem: Any) -> dict[str, bool]
 
 
 def _title_choices(
-    game: EighteenGame, entity: Any, action_type: str
+    game: EighteenHost, entity: Any, action_type: str
 ) -> list[tuple[str, dict[str, Any]]] | None:
     """Choices a title's own step lists for this action type (None: the generic ones apply)."""
     for step in game.round.steps:
@@ -318,7 +315,7 @@ def _title_choices(
 
 
 def legal_actions(
-    game: EighteenGame, pid: Any, kinds: Collection[str] | None = None
+    game: EighteenHost, pid: Any, kinds: Collection[str] | None = None
 ) -> list[Choice]:
     out: list[Choice] = []
     if game.finished:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.eighteen.entities import Company, Corporation, owner_id
-
-if TYPE_CHECKING:
-    from engine.eighteen.game import EighteenGame
+from engine.eighteen.rounds import EighteenHost
 
 
-def snapshot(game: EighteenGame) -> dict[str, Any]:
+def snapshot(game: EighteenHost) -> dict[str, Any]:
     r = game.round
     first_player = game.player_list[0] if game.player_list else None
     priority = (
