@@ -30,6 +30,8 @@ TRAIN_PRICE_MULTIPLE = 10
 class Discard1860(DiscardTrain):
     """Excess trains after a phase change go at the start of the company's next turn."""
 
+    round: Operating1860
+
     def active(self) -> bool:
         return bool(self.round.crowded)
 
@@ -46,6 +48,7 @@ class Discard1860(DiscardTrain):
 
 class Track1860(Track):
     game: Game1860Host
+    round: Operating1860
 
     def allowance(self) -> tuple[bool, bool]:
         """(may lay yellow, may upgrade) for the next lay this turn."""
@@ -140,6 +143,7 @@ class Token1860(Token):
 
 class Route1860(Route):
     game: Game1860Host
+    round: Operating1860
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
@@ -172,6 +176,7 @@ class Route1860(Route):
 
 class Dividend1860(Dividend):
     game: Game1860Host
+    round: Operating1860
 
     def pay(self, corp: Corporation, kind: str) -> None:
         super().pay(corp, kind)

@@ -18,6 +18,7 @@ class HomeTrack(Step):
 
     description = "Lay home track"
     game: Game1860Host
+    round: StockRound1860
 
     def active(self) -> bool:
         return bool(self.round.pending_tracks)
@@ -99,6 +100,7 @@ class Exchange(Step):
 class BuySellPar(BuySellParShares):
     description = "Sell then buy a certificate"
     game: Game1860Host
+    round: StockRound1860
 
     def _move_tests(self) -> dict[str, Any]:
         """The generic moves and, last, the sale of a private to the bank: offered alone too
