@@ -195,8 +195,8 @@ def can_dump(
             return True
         others = max((p.percent_of(corp) for p in game.player_list if p is not player), default=0)
         return others > 10 or game.pool.percent_of(corp) > 0
-    others = [p.percent_of(corp) for p in game.player_list if p is not player]
-    return max(others, default=0) >= game.presidents_percent
+    held = [p.percent_of(corp) for p in game.player_list if p is not player]
+    return max(held, default=0) >= game.presidents_percent
 
 
 def fits_pool(game: EighteenHost, corp: Corporation, percent: int) -> bool:
