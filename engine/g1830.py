@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from engine.eighteen.entities import Ability, Corporation
 from engine.eighteen.game import EighteenGame
@@ -74,7 +74,7 @@ class Game1830(EighteenGame):
         "sell_buy",
         "sell_buy_or_buy_sell",
     )
-    data: ClassVar[dict[str, Any]] = DATA
+    data = DATA
 
     def company_abilities(self, sym: str) -> list[Ability]:
         return [Ability(a.type, dict(a.data)) for a in ABILITIES.get(sym, [])]

@@ -55,7 +55,7 @@ class CompanyRules:
         self.note(f"{company.sym} closes.")
         company.closed = True
         owner = company.owner
-        held = getattr(owner, "companies", ())  # the bank (1860: a private sold to it) lists none
+        held: list[Company] = getattr(owner, "companies", [])  # the bank (1860) lists none
         if company in held:
             held.remove(company)
         company.owner = None

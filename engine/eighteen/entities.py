@@ -112,7 +112,7 @@ class Company:
         self.revenue = revenue
         self.abilities = abilities
         self.description = description
-        self.owner: Player | Corporation | None = None
+        self.owner: Player | Corporation | Bank | None = None  # the bank: 1860's, sold to it
         self.closed = False
         self.discount = 0
 

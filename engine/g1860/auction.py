@@ -202,6 +202,7 @@ class BuyCert(Step):
             return
         if len(self.bids) == 1 and max(self.bids.values()) < 0:
             return
+        player: Player | None
         if self.bids:
             ((player, price),) = self.bids.items()
             spend(player, self.game.bank, price)

@@ -49,7 +49,7 @@ class Game1860(EighteenGame):
         "simplified_insolvency",
         "non_operated_full_value",
     )
-    data: ClassVar[dict[str, Any]] = title_data(False)
+    data = title_data(False)
     bank_cash = 20000  # player money and company credits in one bank, as 18xx.games keeps it
     PLAYER_MONEY = 10000  # the bank breaks when the players hold more than this
     market_share_limit = 100

@@ -14,7 +14,7 @@ from engine.strings import options as opts
 from engine.strings import snapshot as table
 from engine.strings.board import RAIL_KINDS, Board, Company, RailPlan
 from engine.strings.choices import choices, free_spots
-from engine.strings.geometry import fmt
+from engine.strings.geometry import Point, fmt
 from engine.strings.hint import best_rails
 from engine.strings.host import StringRailwayHost
 from engine.strings.setup import (
@@ -44,6 +44,7 @@ class StringRailway(Game):
     option_names = opts.OPTION_NAMES
     # fixed once the game is set up (a checkpoint keeps them as they are)
     CHECKPOINT_SHARED = Game.CHECKPOINT_SHARED + ("order", "area_points", "squares")
+    board: Board  # built by _shape_table, again when the river or mountain is rolled anew
 
     # -- setup ---------------------------------------------------------------------------------
     def setup(self) -> None:
@@ -101,6 +102,7 @@ class StringRailway(Game):
         """(Re)build the board's river and mountain from what was given or rolled;
         `keep_river`: only the mountain changed (the river would come out the same)."""
         area = check_area(self.area_points)
+        river: list[Point] | None
         if keep_river:
             river, river_line = self.board.river, self.board.river_line
         else:
