@@ -23,7 +23,7 @@ class _TokenHost(EighteenHost, Protocol):
 
 
 class TrackRules:
-    # set here, declared by the game
+    # fields of the game that these rules set, with the game's types
     last_effect: dict[str, Any] | None
     last_route_revenues: list[int]
     _token_cache: tuple[Any, dict[tuple[str, str], Any]]

@@ -13,7 +13,7 @@ from engine.errors import IllegalAction
 
 
 class TrainRules:
-    last_train_source: str | None  # set here, declared by the game
+    last_train_source: str | None  # a field of the game that these rules set
 
     def crowded_corps(self: EighteenHost) -> list[Corporation]:
         limit = self.train_limit
