@@ -45,14 +45,15 @@ def effective_actions(actions: list[dict[str, Any]]) -> list[tuple[int, dict[str
                     (
                         j
                         for j in range(i - 1, -1, -1)
-                        if kept[j] is not None and kept[j].get("type") != "message"
+                        if (done := kept[j]) is not None and done.get("type") != "message"
                     ),
                     0,
                 )
             group = []
             for j in range(start, i):
-                if kept[j] is not None and kept[j].get("type") != "message":
-                    group.append((j, kept[j]))
+                done = kept[j]
+                if done is not None and done.get("type") != "message":
+                    group.append((j, done))
                     kept[j] = None
             undone.append(group)
         elif t == "redo":

@@ -13,6 +13,8 @@ from engine.errors import IllegalAction, InvalidAction
 
 
 class BuySellParShares(Step):
+    round: StockRound
+
     description = "Sell/Buy/Sell Shares"
 
     def setup(self) -> None:
