@@ -5,6 +5,7 @@ status and code discord.py gives for Discord's answer, so the fake cannot silent
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from collections.abc import Awaitable
 from typing import Any
@@ -23,7 +24,6 @@ from tests.fake_discord import (
     FakeDiscord,
     command_interaction,
 )
-from tests.fake_discord.refusals import MISSING_ACCESS
 from tests.wire_bot import ANN, BOB, started_fake, until
 
 WINDOW = 0.3  # seconds to answer an interaction (Discord's 3, shortened)
@@ -284,16 +284,25 @@ async def test_missing_permissions_and_access_are_forbidden(connected) -> None:
     fake, client = connected
     where = await thread(client)
     message = await where.send("before")
-    fake.deny(CHANNEL_ID)  # Send Messages taken away in the channel: its threads inherit it
+    fake.deny(CHANNEL_ID, "send_messages_in_threads")  # the channel's threads inherit it
     assert await refused(where.send("x"), discord.Forbidden) == (403, 50013)
-    assert await refused(message.edit(content="x"), discord.Forbidden) == (403, 50013)
+    await message.edit(content="edited")  # editing its own message needs no more
+    fake.deny(CHANNEL_ID, "attach_files", "embed_links")
+    upload = message.edit(attachments=[discord.File(io.BytesIO(b"png"), "board.png")])
+    assert await refused(upload, discord.Forbidden) == (403, 50013)
+    embed = message.edit(embed=discord.Embed(title="To act"))
+    assert await refused(embed, discord.Forbidden) == (403, 50013)
+    assert await refused(where.delete(), discord.Forbidden) == (403, 50013)  # Manage Threads
+    await fake.command(30, ANN, "game", "status")
+    assert not (await received(client)).app_permissions.attach_files
     assert await client.fetch_channel(THREAD_ID)  # still visible
-    fake.deny(THREAD_ID, MISSING_ACCESS)  # no longer visible at all
+    fake.deny(THREAD_ID, "view_channel")
     assert await refused(client.fetch_channel(THREAD_ID), discord.Forbidden) == (403, 50001)
+    assert await refused(message.edit(content="x"), discord.Forbidden) == (403, 50001)
     fake.allow(CHANNEL_ID)
     fake.allow(THREAD_ID)
     await where.send("after")
-    assert [m.content for m in fake.posts(THREAD_ID)] == ["before", "after"]
+    assert [m.content for m in fake.posts(THREAD_ID)] == ["edited", "after"]
 
 
 async def test_closed_dms_refuse_the_message(connected) -> None:

@@ -35,7 +35,6 @@ from tests.fake_discord.payloads import (
     thread_data,
     user,
 )
-from tests.fake_discord.refusals import Refusal
 from tests.fake_discord.server import FakeDiscord, Request
 from tests.fake_discord.world import Clock
 
@@ -55,7 +54,6 @@ __all__ = [
     "FakeDiscord",
     "Interaction",
     "Posted",
-    "Refusal",
     "Request",
     "Upload",
     "attachment_option",

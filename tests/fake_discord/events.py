@@ -53,10 +53,15 @@ def option_type(value: Any) -> int:
 
 
 def interaction(
-    iid: int, who: dict[str, Any], kind: int, data: dict[str, Any], where: dict[str, Any] | None
+    iid: int,
+    who: dict[str, Any],
+    kind: int,
+    data: dict[str, Any],
+    where: dict[str, Any] | None,
+    permissions: str = PERMISSIONS,
 ) -> dict[str, Any]:
     """The common fields; `where` is the channel or thread as Discord describes it (default:
-    the game thread)."""
+    the game thread), `permissions` the bot's there."""
     where = where or thread_data()
     return {
         "id": str(iid),
@@ -67,7 +72,7 @@ def interaction(
         "guild_id": str(GUILD_ID),
         "channel_id": where["id"],
         "channel": where,
-        "app_permissions": PERMISSIONS,
+        "app_permissions": permissions,
         "locale": "en-US",
         "guild_locale": "en-US",
         "entitlements": [],
@@ -88,6 +93,7 @@ def command_interaction(
     where: dict[str, Any] | None = None,
     *,
     focused: str | None = None,
+    permissions: str = PERMISSIONS,
 ) -> dict[str, Any]:
     """`/group sub option:value...` (`sub` None: a command without subcommands); with
     `focused`, the autocomplete request sent while that option is being typed."""
@@ -104,7 +110,8 @@ def command_interaction(
             resolved.setdefault(value.kind, {})[value.id] = value.data
     if resolved:
         data["resolved"] = resolved
-    return interaction(iid, who, COMMAND if focused is None else AUTOCOMPLETE, data, where)
+    kind = COMMAND if focused is None else AUTOCOMPLETE
+    return interaction(iid, who, kind, data, where, permissions)
 
 
 def component_interaction(
@@ -115,13 +122,14 @@ def component_interaction(
     component_type: int,
     values: list[str] | None = None,
     where: dict[str, Any] | None = None,
+    permissions: str = PERMISSIONS,
 ) -> dict[str, Any]:
     """A button pressed (`component_type` 2) or options picked from a string select (3, with
     `values`) on `message`."""
     data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
     if component_type == STRING_SELECT:
         data["values"] = values or []
-    return interaction(iid, who, COMPONENT, data, where) | {"message": message}
+    return interaction(iid, who, COMPONENT, data, where, permissions) | {"message": message}
 
 
 def find_component(components: list[dict[str, Any]], custom_id: str) -> dict[str, Any] | None:

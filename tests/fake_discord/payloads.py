@@ -11,9 +11,27 @@ GUILD_ID = 1001
 CHANNEL_ID = 1002
 THREAD_ID = 1003
 UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes a message may upload without server boosts
-# View Channel, Send Messages, Read Message History, Send Messages in Threads: what the README
-# asks the bot be invited with, short of Manage Threads.
-PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 16) | (1 << 38))
+# Permission bits (docs/topics/permissions.md) of the permissions the fake checks.
+PERMISSION_BITS = {
+    "manage_channels": 4,
+    "view_channel": 10,
+    "send_messages": 11,
+    "embed_links": 14,
+    "attach_files": 15,
+    "read_message_history": 16,
+    "manage_threads": 34,
+    "create_public_threads": 35,
+    "send_messages_in_threads": 38,
+}
+# What the README asks the bot be invited with (Manage Threads is optional).
+BOT_PERMISSIONS = frozenset(PERMISSION_BITS) - {"manage_channels", "manage_threads"}
+
+
+def permission_bits(names: set[str] | frozenset[str]) -> str:
+    return str(sum(1 << PERMISSION_BITS[name] for name in names))
+
+
+PERMISSIONS = permission_bits(BOT_PERMISSIONS)
 EPHEMERAL = 1 << 6  # message flag
 TIMESTAMP = "2026-01-01T00:00:00+00:00"
 BOT_USER = {

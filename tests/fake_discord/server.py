@@ -37,15 +37,9 @@ from tests.fake_discord.payloads import (
     Upload,
     attachment_data,
     message_data,
+    permission_bits,
 )
-from tests.fake_discord.refusals import (
-    MISSING_PERMISSIONS,
-    NO_ROUTE,
-    TOO_LARGE,
-    UNKNOWN_MESSAGE,
-    Refusal,
-    Rejected,
-)
+from tests.fake_discord.refusals import NO_ROUTE, TOO_LARGE, UNKNOWN_MESSAGE, Rejected
 from tests.fake_discord.world import Clock, Guild, Op, World
 
 # (method, path) patterns and the FakeDiscord method that answers them
@@ -247,22 +241,21 @@ class FakeDiscord:
         )
 
     def _channel(self, method: str, body: Any, files: Any, cid: str) -> dict[str, Any]:
-        if method == "DELETE":
-            return self.world.delete_channel(int(cid))
-        return self.world.channel(int(cid), Op.READ)
+        found = self.world.channel(int(cid), Op.DELETE if method == "DELETE" else Op.READ)
+        return self.world.delete_channel(int(cid)) if method == "DELETE" else found
 
     def _thread_member(self, method: str, body: Any, files: Any, cid: str) -> None:
         self.world.channel(int(cid), Op.JOIN)
 
     def _post(self, method: str, body: Any, files: list[Upload], cid: str) -> dict[str, Any]:
-        self.world.channel(int(cid), Op.SEND)
+        self.world.channel(int(cid), Op.SEND, body, files)
         return message_data(self.world.post(int(cid), int(cid), body or {}, files), self.base)
 
     def _message(
         self, method: str, body: Any, files: list[Upload], cid: str, mid: str
     ) -> dict[str, Any] | None:
-        op = {"GET": Op.READ, "PATCH": Op.EDIT, "DELETE": Op.REMOVE}[method]
-        self.world.channel(int(cid), op)
+        op = {"GET": Op.FETCH, "PATCH": Op.EDIT, "DELETE": Op.REMOVE}[method]
+        self.world.channel(int(cid), op, body, files)
         message = self.world.message(int(cid), int(mid))
         if method == "DELETE":
             del self.messages[message.id]
@@ -359,9 +352,10 @@ class FakeDiscord:
     ) -> None:
         """A user types `/group sub option:value...` in `where` (default: the first thread)."""
         where = where or next(iter(self.threads.values()))
-        await self.dispatch(
-            "INTERACTION_CREATE", command_interaction(iid, who, group, sub, options, where)
+        payload = command_interaction(
+            iid, who, group, sub, options, where, permissions=self._permissions(where)
         )
+        await self.dispatch("INTERACTION_CREATE", payload)
 
     async def autocomplete(
         self,
@@ -375,7 +369,16 @@ class FakeDiscord:
     ) -> None:
         """A user typing option `focused` (its text so far in `options`, with the others)."""
         where = where or next(iter(self.threads.values()))
-        payload = command_interaction(iid, who, group, sub, options, where, focused=focused)
+        payload = command_interaction(
+            iid,
+            who,
+            group,
+            sub,
+            options,
+            where,
+            focused=focused,
+            permissions=self._permissions(where),
+        )
         await self.dispatch("INTERACTION_CREATE", payload)
 
     async def press(
@@ -401,8 +404,13 @@ class FakeDiscord:
             component["type"],
             list(values),
             channel,
+            self._permissions(channel),
         )
         await self.dispatch("INTERACTION_CREATE", payload)
+
+    def _permissions(self, where: dict[str, Any]) -> str:
+        """The bot's permissions where an interaction happens (its `app_permissions`)."""
+        return permission_bits(self.world.allowed(int(where["id"])))
 
     def put_message(self, channel: int, **fields: Any) -> Posted:
         """A message already in a channel (one with components, for a test to press)."""
@@ -437,10 +445,11 @@ class FakeDiscord:
         """The message is over an hour old and Discord's limit of edits of those is reached."""
         self.messages[mid].edit_limited = True
 
-    def deny(self, cid: int, refusal: Refusal = MISSING_PERMISSIONS) -> None:
-        """The bot loses a permission in a channel (and its threads): MISSING_PERMISSIONS
-        refuses what it writes there, MISSING_ACCESS (View Channel) everything."""
-        self.world.denied[cid] = refusal
+    def deny(self, cid: int, *permissions: str) -> None:
+        """Permissions taken away from the bot in a channel (and its threads): without
+        "view_channel" every route there is Missing Access (50001); without another, what
+        needs it is Missing Permissions (50013)."""
+        self.world.denied.setdefault(cid, set()).update(permissions)
 
     def allow(self, cid: int) -> None:
         self.world.denied.pop(cid, None)

@@ -18,6 +18,7 @@ from typing import Any
 
 from tests.fake_discord.limits import check_limits
 from tests.fake_discord.payloads import (
+    BOT_PERMISSIONS,
     BOT_USER,
     CHANNEL_ID,
     GUILD_ID,
@@ -35,12 +36,12 @@ from tests.fake_discord.refusals import (
     CANNOT_DM,
     INVALID_FORM,
     MISSING_ACCESS,
+    MISSING_PERMISSIONS,
     OLD_MESSAGE_EDITS,
     UNKNOWN_CHANNEL,
     UNKNOWN_GUILD,
     UNKNOWN_MESSAGE,
     UNKNOWN_USER,
-    Refusal,
     Rejected,
 )
 
@@ -63,7 +64,8 @@ class Clock:
 class Op(enum.Enum):
     """What a request does to the channel it names (the rules differ)."""
 
-    READ = "read"
+    READ = "read"  # the channel itself
+    FETCH = "fetch"  # one of its messages
     SEND = "send"  # post a message
     EDIT = "edit"  # edit a message
     REMOVE = "remove"  # delete a message
@@ -88,7 +90,8 @@ class World:
     )
     threads: dict[int, dict[str, Any]] = field(default_factory=lambda: {THREAD_ID: thread_data()})
     deleted: list[int] = field(default_factory=list)  # channels and threads deleted
-    denied: dict[int, Refusal] = field(default_factory=dict)  # channel: MISSING_ACCESS/PERMISSIONS
+    permissions: set[str] = field(default_factory=lambda: set(BOT_PERMISSIONS))  # the bot's
+    denied: dict[int, set[str]] = field(default_factory=dict)  # channel: permissions taken away
     guild: Guild = Guild.PRESENT
     users: dict[int, dict[str, Any]] = field(
         default_factory=lambda: {int(BOT_USER["id"]): BOT_USER}
@@ -118,8 +121,15 @@ class World:
             raise Rejected(MISSING_ACCESS)
 
     # -- channels and threads ------------------------------------------------------------------
-    def channel(self, cid: int, op: Op) -> dict[str, Any]:
-        """The channel a route names, or Discord's refusal of `op` there."""
+    def channel(
+        self,
+        cid: int,
+        op: Op,
+        body: dict[str, Any] | None = None,
+        files: list[Upload] | tuple[()] = (),
+    ) -> dict[str, Any]:
+        """The channel a route names, or Discord's refusal of `op` there (`body` and `files`:
+        the message sent or edited, whose embeds and files need their own permissions)."""
         if cid in self.dm_channels:
             if op is Op.SEND and self.dm_channels[cid] in self.closed_dms:
                 raise Rejected(CANNOT_DM)
@@ -129,13 +139,20 @@ class World:
             raise Rejected(UNKNOWN_CHANNEL)
         if self.guild is Guild.REMOVED:
             raise Rejected(MISSING_ACCESS)
-        # threads.md, "Permissions": threads inherit the permissions of their parent channel
-        denied = self.denied.get(cid) or self.denied.get(int(found.get("parent_id") or 0))
-        if denied is MISSING_ACCESS or (denied is not None and op is not Op.READ):
-            raise Rejected(denied)
+        allowed = self.allowed(cid)
+        if "view_channel" not in allowed:
+            raise Rejected(MISSING_ACCESS)
+        if not _needs(op, cid in self.threads, body or {}, files) <= allowed:
+            raise Rejected(MISSING_PERMISSIONS)
         if cid in self.threads:
             self._thread_rules(found, op)
         return found
+
+    def allowed(self, cid: int) -> set[str]:
+        """The bot's permissions in a channel; threads have their parent channel's
+        (threads.md, "Permissions")."""
+        parent = int((self.threads.get(cid) or {}).get("parent_id") or 0)
+        return self.permissions - self.denied.get(cid, set()) - self.denied.get(parent, set())
 
     def _thread_rules(self, thread: dict[str, Any], op: Op) -> None:
         """threads.md, "Active & Archived Threads": "Users cannot edit messages, add
@@ -179,7 +196,8 @@ class World:
         return data
 
     def delete_channel(self, cid: int) -> dict[str, Any]:
-        found = self.channel(cid, Op.DELETE)
+        """Delete a channel or thread (what may do so is checked by the caller)."""
+        found = self.threads.get(cid) or self.channels[cid]
         self.deleted.append(cid)
         kind = "THREAD_DELETE" if cid in self.threads else "CHANNEL_DELETE"
         self.outbox.append((kind, found))
@@ -262,3 +280,25 @@ class World:
         found = Attachment(self.new_id(), filename, data)
         self.attachments[found.id] = found
         return found
+
+
+def _needs(op: Op, thread: bool, body: dict[str, Any], files: Any) -> set[str]:
+    """The permissions `op` needs (docs/resources/channel.md and message.md, route by route):
+    a post needs Send Messages (in a thread, Send Messages in Threads: "The SEND_MESSAGES
+    permission has no effect in threads", threads.md); an edit of the bot's own message needs
+    nothing more ("Send Messages permission restricts the ability to send new messages, but does
+    not prevent existing messages from being updated or deleted", discord-api-docs#3096), but
+    files need Attach Files and embeds Embed Links in either; reading a message needs Read
+    Message History; adding a thread member needs to be able to send in the thread; a public
+    thread needs Create Public Threads and deleting one Manage Threads."""
+    needs = {
+        Op.SEND: {"send_messages_in_threads" if thread else "send_messages"},
+        Op.FETCH: {"read_message_history"},
+        Op.JOIN: {"send_messages_in_threads"},
+        Op.CREATE_THREAD: {"create_public_threads"},
+        Op.DELETE: {"manage_threads" if thread else "manage_channels"},
+    }.get(op, set())
+    if op in (Op.SEND, Op.EDIT):
+        needs |= {"attach_files"} if files else set()
+        needs |= {"embed_links"} if body.get("embeds") else set()
+    return needs
