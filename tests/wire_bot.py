@@ -112,7 +112,8 @@ async def started_fake(monkeypatch: pytest.MonkeyPatch, window: float = 3.0) -> 
 async def bots(db_path: Any, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
     """`start(...)` starts the bot on a new fake Discord with a started game of ann and bob
     in THREAD_ID (`free_for_all`: both may add at any time, so one turn post collects every
-    move; `window`: the seconds an interaction has to be answered); all stop at the end."""
+    move; `options`: the game's others; `window`: the seconds an interaction has to be
+    answered); all stop at the end."""
     running: list[tuple[Wire, asyncio.Task[None]]] = []
     monkeypatch.setattr(Tally, "turn_info", tally_turn, raising=False)
 
@@ -121,10 +122,11 @@ async def bots(db_path: Any, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[A
         renderer: Callable[..., bytes] = board_png,
         title: str = "tally",
         window: float = 3.0,
+        options: dict[str, Any] | None = None,
     ) -> Wire:
         fake = await started_fake(monkeypatch, window)
         service = GameService(Store(db_path), new_seed=lambda: 1)
-        options = {"free_for_all": True} if free_for_all else None
+        options = {"free_for_all": True, **(options or {})} if free_for_all else options
         game_id = await open_game(service, THREAD_ID, title, options)
         bot = RailchatBot(service, renderer=renderer, post_delay=0.01)
         bot._connection.guild_ready_timeout = 0.05  # discord.py's wait for more servers

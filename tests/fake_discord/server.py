@@ -74,6 +74,7 @@ class Request:
 @dataclass
 class FakeDiscord:
     window: float = WINDOW  # seconds an interaction has to be answered
+    download_delay: float = 0.0  # seconds the CDN takes to send an attachment
     requests: list[Request] = field(default_factory=list)
     failures: dict[str, list[int]] = field(default_factory=dict)  # route pattern: statuses
     drop_at: list[str] = field(default_factory=list)  # route patterns that drop the gateway
@@ -276,6 +277,7 @@ class FakeDiscord:
 
     async def _download(self, request: web.Request) -> web.Response:
         """An attachment from Discord's CDN (a file given to `/game import`)."""
+        await asyncio.sleep(self.download_delay)
         found = self.world.attachments.get(int(request.match_info["id"]))
         if found is None:
             return web.Response(status=404)
