@@ -39,7 +39,7 @@ from tests.fake_discord.payloads import (
     message_data,
     permission_bits,
 )
-from tests.fake_discord.refusals import NO_ROUTE, TOO_LARGE, UNKNOWN_MESSAGE, Rejected
+from tests.fake_discord.refusals import NO_ROUTE, TOO_LARGE, Rejected
 from tests.fake_discord.world import Clock, Guild, Op, World
 
 # (method, path) patterns and the FakeDiscord method that answers them
@@ -388,8 +388,7 @@ class FakeDiscord:
     ) -> None:
         """A user presses a button, or picks `values` from a menu, of a message they see."""
         message = self.messages.get(message_id)
-        if message is None:
-            raise Rejected(UNKNOWN_MESSAGE)
+        assert message is not None, f"message {message_id} is not there to be pressed"
         component = find_component(message.components, custom_id)
         assert component is not None, f"no component {custom_id} on message {message_id}"
         if component["type"] == BUTTON:

@@ -9,6 +9,7 @@ events it queues in `outbox` (THREAD_UPDATE when a thread archives or unarchives
 
 from __future__ import annotations
 
+import copy
 import enum
 import itertools
 import time
@@ -184,7 +185,7 @@ class World:
         meta = self.threads[tid]["thread_metadata"]
         meta.update(archived=archived, locked=locked and archived)
         self.activity[tid] = self.clock()
-        self.outbox.append(("THREAD_UPDATE", dict(self.threads[tid])))
+        self.outbox.append(("THREAD_UPDATE", copy.deepcopy(self.threads[tid])))
 
     def add_thread(self, name: str, kind: int = 11, archive: int = 10080) -> dict[str, Any]:
         if not 1 <= len(name) <= 100:
