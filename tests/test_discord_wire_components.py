@@ -66,7 +66,7 @@ async def test_the_turn_posts_button_and_menu_make_moves(connect) -> None:
     [board] = [a for a in third.attachments if a.filename == "board.png"]
     assert red_of(board.data) == 7
     await settled(fake)
-    assert wire.service.store.action_count(wire.game_id) == 3
+    assert await wire.service.store.action_count(wire.game_id) == 3
 
 
 async def test_a_button_of_an_earlier_turn_is_refused(connect) -> None:
@@ -85,7 +85,7 @@ async def test_a_button_of_an_earlier_turn_is_refused(connect) -> None:
         "Refused: this button is from an earlier turn of game #1"
     )
     await settled(fake)
-    assert wire.service.store.action_count(wire.game_id) == 2
+    assert await wire.service.store.action_count(wire.game_id) == 2
 
 
 async def test_an_undo_of_anothers_move_is_confirmed_on_the_answer_only_its_asker_sees(
@@ -106,7 +106,7 @@ async def test_an_undo_of_anothers_move_is_confirmed_on_the_answer_only_its_aske
     assert (await answer_of(fake, 7724)).startswith("Done: ann undid action 2")
     await until(lambda: "ann undid action 2" in "".join(thread_posts(fake)), "the undo's post")
     await settled(fake)
-    assert wire.service.store.action_count(wire.game_id) == 1
+    assert await wire.service.store.action_count(wire.game_id) == 1
 
 
 async def test_an_undo_request_is_answered_with_its_buttons(connect) -> None:
@@ -126,7 +126,7 @@ async def test_an_undo_request_is_answered_with_its_buttons(connect) -> None:
     await fake.press(7735, ANN, request.id, button(request, "Approve undo"))
     assert (await answer_of(fake, 7735)).startswith("Done: ann approved")
     await settled(fake)
-    assert wire.service.store.action_count(wire.game_id) == 1
+    assert await wire.service.store.action_count(wire.game_id) == 1
 
 
 async def test_autocomplete_suggests_the_moves_of_whoever_types(connect) -> None:
@@ -153,7 +153,7 @@ async def test_autocomplete_suggests_the_moves_of_whoever_types(connect) -> None
     )
     assert (await answer_of(fake, 7804)).startswith(f"Done (posted in <#{THREAD_ID}>)")
     await settled(fake)
-    assert wire.service.store.action_count(wire.game_id) == 1
+    assert await wire.service.store.action_count(wire.game_id) == 1
 
 
 async def test_1830_suggestions_and_menu_over_the_wire(connect) -> None:
@@ -175,4 +175,4 @@ async def test_1830_suggestions_and_menu_over_the_wire(connect) -> None:
     assert (await answer_of(fake, 7813)).startswith("Done: bob buys SV")
     await until(lambda: any("bob buys SV" in p for p in thread_posts(fake)), "bob's purchase")
     await settled(fake)
-    assert wire.service.store.action_count(wire.game_id) == 2
+    assert await wire.service.store.action_count(wire.game_id) == 2

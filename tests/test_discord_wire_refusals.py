@@ -117,7 +117,7 @@ async def test_an_answer_after_its_token_expired_is_lost_but_not_the_move(
     await until(lambda: thread_posts(fake), "the move's post")
     assert answered(fake, 7941) == []  # still "thinking" for ann
     assert thread_posts(fake)[0].splitlines()[0] == "ann added 3."
-    assert wire.service.store.action_count(wire.game_id) == 1
+    assert await wire.service.store.action_count(wire.game_id) == 1
 
 
 async def test_a_player_with_closed_dms_is_still_pinged_in_the_thread(connect) -> None:

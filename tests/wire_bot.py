@@ -170,18 +170,16 @@ async def move(fake: FakeDiscord, iid: int, who: dict[str, Any], amount: int | N
 
 
 class SlowStore:
-    """Every call that reaches the store takes `delay` seconds without blocking the event
-    loop, as a store on a busy disk or across a network would (the bot must acknowledge an
-    interaction before it waits on one). The store's coroutine methods sleep first; while the
-    store is synchronous (it is being made async), the service's coroutine methods do, each of
-    them reading or writing the store. Set `delay` to 0 to set a game up quickly."""
+    """Every store call takes `delay` seconds more, without blocking the event loop, as a store
+    on a busy disk or across a network would (the bot must acknowledge an interaction before
+    it waits on one). Set `delay` to 0 to set a game up quickly."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, service: GameService, delay: float):
         self.delay = delay
-        store_calls = _coroutine_methods(service.store)
-        target = service.store if store_calls else service
-        for name in store_calls or _coroutine_methods(service):
-            monkeypatch.setattr(target, name, self._slowed(getattr(target, name)))
+        store = service.store
+        for name, method in inspect.getmembers(type(store), inspect.iscoroutinefunction):
+            if not name.startswith("_"):
+                monkeypatch.setattr(store, name, self._slowed(getattr(store, name)))
 
     def _slowed(self, method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         async def slowed(*args: Any, **kwargs: Any) -> Any:
@@ -189,11 +187,3 @@ class SlowStore:
             return await method(*args, **kwargs)
 
         return slowed
-
-
-def _coroutine_methods(target: object) -> list[str]:
-    return [
-        name
-        for name, member in inspect.getmembers(type(target))
-        if not name.startswith("_") and inspect.iscoroutinefunction(member)
-    ]
