@@ -32,7 +32,7 @@ async def refused_then_posted(fake: FakeDiscord, code: int, line: str) -> list[s
     the thread's posts."""
     await until(lambda: fake.refused(code), f"the refusal {code}")
     try:
-        await until(lambda: any(line in p for p in thread_posts(fake)), f"{line!r} posted", 2)
+        await until(lambda: any(line in p for p in thread_posts(fake)), f"{line!r} posted", 1)
     except AssertionError:
         pass  # the assertions below say what is missing
     return thread_posts(fake)

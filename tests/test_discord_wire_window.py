@@ -35,8 +35,8 @@ from tests.wire_bot import ANN, BOB, SlowStore, Wire, bots, open_game, until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-WINDOW = 0.5  # seconds to acknowledge (Discord's 3, shortened)
-DELAY = 0.6  # seconds each store call (and a download) takes: longer than the window
+WINDOW = 0.3  # seconds to acknowledge (Discord's 3, shortened)
+DELAY = 0.4  # seconds each store call (and a download) takes: longer than the window
 LATE = pytest.mark.xfail(strict=True, reason="acknowledges after I/O (lead fixes)")
 LATE_COMMANDS = {
     # wait on the service (or download the file) in their body before any answer
