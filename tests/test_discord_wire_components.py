@@ -70,22 +70,25 @@ async def test_the_turn_posts_button_and_menu_make_moves(connect) -> None:
 
 
 async def test_a_button_of_an_earlier_turn_is_refused(connect) -> None:
+    """Presses that race the turn's end (a double click, a stale menu) are refused, and once
+    the turn has passed its post keeps no button to press."""
     wire = await connect()
     fake = wire.fake
     await move(fake, 7711, ANN, 3)
     await until(lambda: thread_posts(fake), "the post of ann's move")
     [first] = fake.posts(THREAD_ID)
+    custom_id, options = menu(first)  # the menu of bob's turn
     await fake.press(7712, BOB, first.id, button(first, "pass"))
-    await answer_of(fake, 7712)
-    await fake.press(7713, BOB, first.id, button(first, "pass"))  # pressed twice
-    assert await answer_of(fake, 7713) == "That command was already handled."
-    custom_id, options = menu(first)  # the menu of bob's turn, now over
-    await fake.press(7714, ANN, first.id, custom_id, options["add 2"])
+    await fake.press(7713, BOB, first.id, button(first, "pass"))  # a double click
+    await fake.press(7714, ANN, first.id, custom_id, options["add 2"])  # not hers, then stale
+    bobs = sorted([await answer_of(fake, 7712), await answer_of(fake, 7713)])
+    assert bobs[0].startswith("Done: bob passed") and bobs[1] == "That command was already handled."
     assert (await answer_of(fake, 7714)).startswith(
-        "Refused: this button is from an earlier turn of game #1"
+        ("Refused: this button is from an earlier turn of game #1", "Refused: it is not your turn")
     )
     await settled(fake)
     assert await wire.service.store.action_count(wire.game_id) == 2
+    assert first.components == []  # the turn passed: its post lost its buttons
 
 
 async def test_an_undo_of_anothers_move_is_confirmed_on_the_answer_only_its_asker_sees(

@@ -1,10 +1,7 @@
 """The real bot when Discord refuses it, at the wire: a turn post Discord will not let it edit
 (archived thread, old message past its edit limit, an image it may no longer attach), a turn
 post grown past 2,000 characters, an answer given after its 15-minute token, a direct message
-to a player who closed them. No move and no line of the thread may be lost.
-
-The tests marked LEAD_FIXES show what the bot does not do yet (the lead fixes it; the strict
-xfail then fails, to be removed)."""
+to a player who closed them. No move and no line of the thread may be lost."""
 
 from __future__ import annotations
 
@@ -15,10 +12,6 @@ import pytest
 from bot.core.results import Caller
 from tests.fake_discord import CHANNEL_ID, GUILD_ID, THREAD_ID, FakeDiscord, channel_data
 from tests.wire_bot import ANN, BOB, SlowStore, answered, bots, move, thread_posts, until
-
-LEAD_FIXES = pytest.mark.xfail(
-    strict=True, reason="a refused edit or a post over 2000 characters loses lines (lead fixes)"
-)
 
 
 @pytest.fixture
@@ -38,7 +31,6 @@ async def refused_then_posted(fake: FakeDiscord, code: int, line: str) -> list[s
     return thread_posts(fake)
 
 
-@LEAD_FIXES
 async def test_a_turn_post_in_an_archived_thread_goes_on_in_a_new_post(connect) -> None:
     """The thread archived itself after a week; bob moves from the channel: the turn's post
     may not be edited (50083), a new post (which unarchives the thread) carries the turn."""
@@ -52,7 +44,6 @@ async def test_a_turn_post_in_an_archived_thread_goes_on_in_a_new_post(connect) 
     assert len(posts) == 2 and posts[1].splitlines()[:2] == ["ann added 3.", "bob passed."]
 
 
-@LEAD_FIXES
 async def test_a_turn_post_past_the_edit_limit_goes_on_in_a_new_post(connect) -> None:
     wire = await connect(free_for_all=True)
     fake = wire.fake
@@ -65,7 +56,6 @@ async def test_a_turn_post_past_the_edit_limit_goes_on_in_a_new_post(connect) ->
     assert len(posts) == 2 and posts[1].splitlines()[:2] == ["ann added 3.", "bob added 4."]
 
 
-@LEAD_FIXES
 async def test_a_turn_post_that_may_not_attach_its_image_loses_no_line(connect) -> None:
     """Attach Files taken away in the channel: the edit uploading the new board is refused
     (50013); the move's line still reaches the thread."""
@@ -79,7 +69,6 @@ async def test_a_turn_post_that_may_not_attach_its_image_loses_no_line(connect) 
     assert any(p.splitlines()[:2] == ["ann added 3.", "bob added 4."] for p in posts)
 
 
-@LEAD_FIXES
 async def test_a_turn_post_over_2000_characters_goes_on_in_a_new_post(connect) -> None:
     """A long turn (everyone may move at any time): the post keeps every line, the newest in
     the newest post."""

@@ -125,7 +125,8 @@ async def bots(db_path: Any, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[A
         options: dict[str, Any] | None = None,
     ) -> Wire:
         fake = await started_fake(monkeypatch, window)
-        service = GameService(Store(db_path), new_seed=lambda: 1)
+        # a harness opens many games as one user: the caps on open games are raised
+        service = GameService(Store(db_path), new_seed=lambda: 1, game_caps=(10_000, 10_000))
         options = {"free_for_all": True, **(options or {})} if free_for_all else options
         game_id = await open_game(service, THREAD_ID, title, options)
         bot = RailchatBot(service, renderer=renderer, post_delay=0.01)

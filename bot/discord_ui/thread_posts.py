@@ -63,6 +63,8 @@ HOLDING_MOVES = frozenset(
     }
 )
 DEFAULT_DELAY = 2.0  # seconds a change waits for the next one before the post goes out
+MISSING_PERMISSIONS = 50013
+NO_IMAGES = "(No picture: I may not attach files in this channel; an admin can allow it.)"
 
 
 @dataclass
@@ -322,7 +324,17 @@ class ThreadPoster:
         view = self._view(prompt)
         if view is not None:
             kwargs["view"] = view
-        turn.message = await thread.send(self._text(newest, prompt, ping), **kwargs)
+        try:
+            turn.message = await thread.send(self._text(newest, prompt, ping), **kwargs)
+        except discord.Forbidden as exc:
+            if not images or exc.code != MISSING_PERMISSIONS:
+                raise
+            # the bot may not attach files here: the turn's words still go out, without them
+            log.warning("game %s: images refused in thread %s: %s", game_id, thread.id, exc)
+            images, kwargs["files"] = {}, []
+            newest = [*newest, NO_IMAGES]
+            turn.lines = newest
+            turn.message = await thread.send(self._text(newest, prompt, ping), **kwargs)
         turn.files = {name: _digest(png) for name, png in images.items()}
         await self._keep(game_id, turn)
         if previous is not None and previous.message is not None:
