@@ -4,6 +4,7 @@ for the stand-ins)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from types import SimpleNamespace
 
@@ -320,6 +321,34 @@ async def test_autocomplete(world):
     await open_game(world, user=3)
     assert len(await cog._action_choices(world.interaction(1), "")) == 10
     assert await cog._action_choices(world.interaction(9), "") == []  # which game?
+
+
+async def test_a_slow_search_answers_in_time_and_the_next_keystroke_gets_it(world, monkeypatch):
+    """Autocomplete cannot wait: past its budget it answers nothing, the search goes on, and
+    the next keystroke is answered from what it found."""
+    import time
+
+    from bot.discord_ui import suggestions
+    from tests.titles_for_tests import Tally
+
+    monkeypatch.setattr(suggestions, "BUDGET", 0.2)
+    game_id, thread = await started_game(world)
+    real = Tally.legal_actions
+    calls = []
+
+    def slow(game, player, kinds=None):
+        calls.append(player)
+        time.sleep(0.6)  # an engine listing slower than the budget
+        return real(game, player, kinds)
+
+    monkeypatch.setattr(Tally, "legal_actions", slow)
+    world.bot.service._choices.clear()  # the turn post's listing is not at hand
+    cog = world.command("new").binding
+    interaction = world.interaction(1, where=thread.id)
+    assert await cog._action_choices(interaction, "add") == []
+    await asyncio.sleep(0.8)  # the search finishes in the background
+    again = await cog._action_choices(interaction, "add")
+    assert [c.name for c in again][:2] == ["add 1", "add 2"] and len(calls) == 1
 
 
 async def test_an_unexpected_error_is_logged_with_an_id_the_user_is_told(

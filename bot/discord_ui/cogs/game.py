@@ -35,6 +35,7 @@ from bot.discord_ui.io import (
     resolve_game,
     split_message,
 )
+from bot.discord_ui.suggestions import within_budget
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,7 @@ class GameCog(
         await self._opened(interaction, thread, result)
 
     @new.autocomplete("title")
+    @within_budget
     async def _title_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -153,6 +155,7 @@ class GameCog(
         )
 
     @act.autocomplete("action")
+    @within_budget
     async def _action_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -224,6 +227,7 @@ class GameCog(
 
     @approve.autocomplete("request")
     @reject.autocomplete("request")
+    @within_budget
     async def _open_requests(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
@@ -276,6 +280,7 @@ class GameCog(
         await self._image(interaction, game, view.strip().casefold())
 
     @show.autocomplete("view")
+    @within_budget
     async def _show_views(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -337,6 +342,7 @@ class GameCog(
         )
 
     @routes.autocomplete("company")
+    @within_budget
     async def _route_companies(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -364,6 +370,7 @@ class GameCog(
         await reply(interaction, help_text(title))
 
     @help.autocomplete("title")
+    @within_budget
     async def _help_titles(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

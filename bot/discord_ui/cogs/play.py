@@ -20,6 +20,7 @@ from bot.core.routes_input import routes_from_text
 from bot.discord_ui.buttons import confirm_view, lay_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import caller_of, fit, game_or_refuse, reply, reply_files, resolve_game
+from bot.discord_ui.suggestions import within_budget
 
 AUTOCOMPLETE_LIMIT = 25
 MAX_PICTURED = 8  # more lays than this on one hex: the refusal asks for the tile first
@@ -95,6 +96,7 @@ class PlayCog(
         await self._play(interaction, "bid", game, company=company, price=price)
 
     @bid.autocomplete("company")
+    @within_budget
     async def _bid_company(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "bid", "company", current)
 
@@ -115,6 +117,7 @@ class PlayCog(
         await self._play(interaction, "par", game, company=company, price=price)
 
     @par.autocomplete("company")
+    @within_budget
     async def _par_company(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "par", "company", current)
 
@@ -126,6 +129,7 @@ class PlayCog(
         await self._play(interaction, "buy", game, share=share)
 
     @buy.autocomplete("share")
+    @within_budget
     async def _buy_share(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "buy", "share", current)
 
@@ -137,6 +141,7 @@ class PlayCog(
         await self._play(interaction, "sell", game, shares=shares)
 
     @sell.autocomplete("shares")
+    @within_budget
     async def _sell_shares(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "sell", "shares", current)
 
@@ -152,6 +157,7 @@ class PlayCog(
         await self._play(interaction, "private", game, company=company, price=price)
 
     @private.autocomplete("company")
+    @within_budget
     async def _private_company(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "private", "company", current)
 
@@ -204,14 +210,17 @@ class PlayCog(
         )
 
     @lay.autocomplete("hex")
+    @within_budget
     async def _lay_hex(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "lay", "hex", current)
 
     @lay.autocomplete("tile")
+    @within_budget
     async def _lay_tile(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "lay", "tile", current)
 
     @lay.autocomplete("rotation")
+    @within_budget
     async def _lay_rotation(self, interaction: discord.Interaction, current: str):
         found = await self._suggest(interaction, "lay", "rotation", str(current or ""))
         return [
@@ -228,6 +237,7 @@ class PlayCog(
         await self._play(interaction, "token", game, city=city)
 
     @token.autocomplete("city")
+    @within_budget
     async def _token_city(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "token", "city", current)
 
@@ -260,6 +270,7 @@ class PlayCog(
         await self._play(interaction, "train", game, train=train, price=price)
 
     @train.autocomplete("train")
+    @within_budget
     async def _train_train(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "train", "train", current)
 
@@ -271,6 +282,7 @@ class PlayCog(
         await self._play(interaction, "discard", game, train=train)
 
     @discard.autocomplete("train")
+    @within_budget
     async def _discard_train(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "discard", "train", current)
 
@@ -288,6 +300,7 @@ class PlayCog(
         await self._play(interaction, "station", game, at=at)
 
     @station.autocomplete("at")
+    @within_budget
     async def _station_at(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "station", "at", current)
 
@@ -320,6 +333,7 @@ class PlayCog(
             await self.bot.poster.publish(interaction, result)
 
     @rail.autocomplete("path")
+    @within_budget
     async def _rail_path(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "rail", "path", current)
 
@@ -331,6 +345,7 @@ class PlayCog(
         await self._play(interaction, "forfeit", game, rail=rail)
 
     @forfeit.autocomplete("rail")
+    @within_budget
     async def _forfeit_rail(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "forfeit", "rail", current)
 
@@ -342,6 +357,7 @@ class PlayCog(
         await self._play(interaction, "reroll", game, what=what)
 
     @reroll.autocomplete("what")
+    @within_budget
     async def _reroll_what(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "reroll", "what", current)
 
