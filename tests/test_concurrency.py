@@ -64,15 +64,15 @@ async def test_a_write_racing_another_process_is_refused_whole(db_path, monkeypa
     gid = await two_player_game(bot, free_for_all=True)
     for n in range(3):
         await bot.act(gid, ANN, add(1, n + 1))
-    real = bot.store.open_requests
+    real = bot.store.seats
 
     async def meanwhile(game_id):  # runs inside the bot's move, after it read the game
         await console.store.rewind(game_id, 2, ANN.user_id)
         return await real(game_id)
 
-    monkeypatch.setattr(bot.store, "open_requests", meanwhile)
+    monkeypatch.setattr(bot.store, "seats", meanwhile)
     raced = await bot.act(gid, BOB, add(2, 9))
-    monkeypatch.setattr(bot.store, "open_requests", real)
+    monkeypatch.setattr(bot.store, "seats", real)
     assert raced.error == STALE.format(gid) and not raced.changed
     assert await log_of(bot.store, gid) == [1, 2]
     assert (await bot.act(gid, BOB, add(2, 9))).changed

@@ -10,7 +10,8 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 from bot.core.config import DEFAULT_GAME_CAPS, DEFAULT_REMIND_HOURS
@@ -84,6 +85,7 @@ class ServiceBase:
         self._cache: OrderedDict[int, tuple[tuple[int, str], Game]] = OrderedDict()
         self._choices: OrderedDict[tuple[int, int, str], list[Choice]] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
+        self._seat_memo: dict[int, list[SeatRecord]] = {}
 
     async def _run(
         self,
@@ -93,7 +95,7 @@ class ServiceBase:
         guild_id: int | None,
     ) -> Result:
         """Run one command on a game of the caller's server (`guild_id`), under its lock."""
-        async with self._lock(game_id):
+        async with self._holding(game_id):
             if interaction_id is not None and await self.store.seen_interaction(interaction_id):
                 return Result(duplicate=True, game_id=game_id, text=ALREADY_HANDLED)
             try:
@@ -106,8 +108,27 @@ class ServiceBase:
                 self._forget(game_id)
                 return Result(error=storage_refusal(exc, game_id), game_id=game_id)
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    @asynccontextmanager
+    async def _holding(self, game_id: int) -> AsyncIterator[None]:
+        """The game's lock, for one command at a time; the seats read during the command are
+        read once (nothing else changes them while the lock is held)."""
+        async with self._locks.setdefault(game_id, asyncio.Lock()):
+            self._seat_memo.pop(game_id, None)
+            try:
+                yield
+            finally:
+                self._seat_memo.pop(game_id, None)
+
+    async def _seats(self, game_id: int) -> list[SeatRecord]:
+        """The game's seats, read once per command (see `_holding`); `_seats_changed` after
+        a command changes them."""
+        seats = self._seat_memo.get(game_id)
+        if seats is None:
+            seats = self._seat_memo[game_id] = await self.store.seats(game_id)
+        return seats
+
+    def _seats_changed(self, game_id: int) -> None:
+        self._seat_memo.pop(game_id, None)
 
     async def _record(self, game_id: int, guild_id: int | None) -> GameRecord:
         """The game, if it belongs to server `guild_id` (None: the console's games): a game
@@ -183,7 +204,7 @@ class ServiceBase:
             raise Refused(f"game #{record.id} was abandoned")
         if record.status == FINISHED:
             raise Refused(f"game #{record.id} is over")
-        seat = seat_of(await self.store.seats(record.id), caller.user_id)
+        seat = seat_of(await self._seats(record.id), caller.user_id)
         if seat is None:
             raise Refused(f"you are not seated in game #{record.id}; spectators can only watch")
         if record.paused:
@@ -230,7 +251,7 @@ class ServiceBase:
         return "".join("\n" + line for line in lines)
 
     async def _seat_name(self, record: GameRecord, user_id: int) -> str:
-        seat = seat_of(await self.store.seats(record.id), user_id)
+        seat = seat_of(await self._seats(record.id), user_id)
         return seat.name if seat else f"user {user_id}"
 
     def _sentence(self, game: Game, record: ActionRecord) -> str:
@@ -249,7 +270,7 @@ class ServiceBase:
     async def _live(self, record: GameRecord) -> Game:
         """The game at the record's version: the cached copy unless the stored version or the
         seats moved (another process changed the game), else rebuilt from the stored log."""
-        seats = await self.store.seats(record.id)
+        seats = await self._seats(record.id)
         cached = self._cache.get(record.id)
         if cached is not None and cached[0] == _cache_key(record.version, seats):
             game = cached[1]
@@ -268,7 +289,7 @@ class ServiceBase:
         self, game_id: int, game: Game, version: int, seats: list[SeatRecord] | None = None
     ) -> None:
         if seats is None:
-            seats = await self.store.seats(game_id)
+            seats = await self._seats(game_id)
         self._cache[game_id] = (_cache_key(version, seats), game)
         self._cache.move_to_end(game_id)
         while len(self._cache) > self.cache_size:
@@ -284,7 +305,7 @@ class ServiceBase:
         active = game.active_players()
         return tuple(
             s.user_id
-            for s in await self.store.seats(record.id)
+            for s in await self._seats(record.id)
             if s.player_id in active and s.user_id > 0
         )
 

@@ -120,7 +120,7 @@ class Playing(ServiceBase):
             return await self._apply(
                 record, game, caller, action, interaction_id, by=seat.player_id, digest=digest
             )
-        seller = next((s for s in await self.store.seats(record.id) if s.player_id == other), None)
+        seller = next((s for s in await self._seats(record.id) if s.player_id == other), None)
         if seller is None or seller.user_id <= 0:
             raise Refused(
                 f"this deal takes {game.player_name(other)}'s property and nobody "
@@ -166,11 +166,10 @@ class Playing(ServiceBase):
     ) -> Result:
         """Process and store one action the caller's player `by` makes (`answers`: the deal
         it carries out); the requests still open lapse, and the result says so."""
-        lapsing = [r for r in await self.store.open_requests(record.id) if r.id != answers]
         recorded = await asyncio.to_thread(game.process, action, by)
         text = self._describe(game, recorded)
         try:
-            await self.store.append_action(
+            lapsing = await self.store.append_action(
                 record.id,
                 len(game.actions),
                 caller.user_id,
@@ -301,7 +300,7 @@ class Playing(ServiceBase):
                     "it) or a game admin can redo it"
                 )
             game = await self._live(record)
-            seats = await self.store.seats(record.id)
+            seats = await self._seats(record.id)
             texts = []
             try:
                 for action in undone.actions:
@@ -414,7 +413,7 @@ class Playing(ServiceBase):
         submitted) or declines; the proposer may withdraw it and a game admin decline it."""
         assert request.action is not None
         game = await self._live(record)
-        seats = await self.store.seats(record.id)
+        seats = await self._seats(record.id)
         proposer = seat_of(seats, request.requested_by)
         other = _counterparty(game, request.action)
         seller = next((s for s in seats if other is not None and s.player_id == other), None)

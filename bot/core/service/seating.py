@@ -34,7 +34,7 @@ class Seating(ServiceBase):
             self._require_admin(record, caller, "replace a player")
             if not 0 < user_id < 2**63:
                 raise Refused(f"{user_id} is not a user id")
-            seats = await self.store.seats(record.id)
+            seats = await self._seats(record.id)
             target = next((s for s in seats if s.seat == seat), None)
             if target is None:
                 raise Refused(f"game #{record.id} has seats 1 to {len(seats)}, not {seat}")
@@ -51,6 +51,7 @@ class Seating(ServiceBase):
             if user_id == caller.user_id or not offer:
                 lapsing = await self.store.open_requests(record.id)
                 await self.store.hand_seat(record.id, seat, user_id, name, interaction_id)
+                self._seats_changed(record.id)
                 text = (
                     f"{caller.name} took seat {seat} ({target.name}) of game #{record.id}."
                     if user_id == caller.user_id
@@ -63,6 +64,7 @@ class Seating(ServiceBase):
             invitation = await self.store.invite(
                 record.id, seat, user_id, caller.user_id, interaction_id
             )
+            self._seats_changed(record.id)
             text = (
                 f"{caller.name} offers seat {seat} ({target.name}) of game #{record.id} to "
                 f"{name}; it is theirs once they accept, and until then its moves wait."
@@ -92,11 +94,12 @@ class Seating(ServiceBase):
                 raise Refused("this seat is offered to someone else; only they can answer")
             if offer.status != "open":
                 raise Refused(f"this offer is {_CLOSED[offer.status]}")
-            seats = await self.store.seats(record.id)
+            seats = await self._seats(record.id)
             held = seat_of(seats, caller.user_id)
             if accept and held is not None:
                 raise Refused(f"you already hold seat {held.seat} of game #{record.id}")
             await self.store.answer_invitation(invitation_id, accept, caller.name, interaction_id)
+            self._seats_changed(record.id)
             if not accept:
                 text = f"{caller.name} declined seat {offer.seat} of game #{record.id}."
                 return await self._changed(record, text)

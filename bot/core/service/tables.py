@@ -108,7 +108,7 @@ class Tables(Seating):
         async def body(record: GameRecord) -> Result:
             if record.status != OPEN:
                 raise Refused(f"game #{record.id} has already started; seats are fixed now")
-            seats = await self.store.seats(record.id)
+            seats = await self._seats(record.id)
             mine = seat_of(seats, caller.user_id)
             if mine is not None:
                 raise Refused(f"you are already seated in game #{record.id} (seat {mine.seat})")
@@ -117,6 +117,7 @@ class Tables(Seating):
                     f"game #{record.id} is full ({len(seats)}/{record.seat_limit} seats taken)"
                 )
             seat = await self.store.add_seat(record.id, caller.user_id, caller.name, interaction_id)
+            self._seats_changed(record.id)
             return await self._changed(
                 record,
                 f"{caller.name} joined game #{record.id} at seat {seat} "
@@ -131,9 +132,10 @@ class Tables(Seating):
         async def body(record: GameRecord) -> Result:
             if record.status != OPEN:
                 raise Refused(f"game #{record.id} has already started; you cannot leave it now")
-            if seat_of(await self.store.seats(record.id), caller.user_id) is None:
+            if seat_of(await self._seats(record.id), caller.user_id) is None:
                 raise Refused(f"you are not seated in game #{record.id}")
             await self.store.remove_seat(record.id, caller.user_id, interaction_id)
+            self._seats_changed(record.id)
             return await self._changed(record, f"{caller.name} left game #{record.id}.")
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
@@ -147,7 +149,7 @@ class Tables(Seating):
             if record.status != OPEN:
                 raise Refused(f"game #{record.id} has already started")
             self._require_admin(record, caller, "start it")
-            seats = await self.store.seats(record.id)
+            seats = await self._seats(record.id)
             cls = find_title(record.title)
             if len(seats) < cls.min_players:
                 raise Refused(
@@ -161,6 +163,7 @@ class Tables(Seating):
             await self.store.start_game(
                 record.id, seed, [p.id for p in players], interaction_id, version=record.version
             )
+            self._seats_changed(record.id)  # they now play as engine players
             await self._remember(record.id, game, record.version + 1)
             order = ", ".join(f"{s.seat}. {s.name}" for s in seats)
             return await self._changed(

@@ -68,7 +68,7 @@ class Views(ServiceBase):
     ) -> T | None:
         """A quick read-only look at the live game of server `guild_id` for suggestions (None
         before it starts)."""
-        async with self._lock(game_id):
+        async with self._holding(game_id):
             record = await self._visible(game_id, guild_id)
             if record is None or record.status == OPEN:
                 return None
@@ -92,7 +92,7 @@ class Views(ServiceBase):
 
     async def status(self, game_id: int, *, guild_id: int | None = None) -> Result:
         async def body(record: GameRecord) -> Result:
-            seats = await self.store.seats(record.id)
+            seats = await self._seats(record.id)
             head = f"Game #{record.id} · {record.title} · {status_word(record)}"
             if record.status == OPEN:
                 names = ", ".join(f"{s.seat}. {s.name}" for s in seats) or "nobody"
@@ -135,11 +135,11 @@ class Views(ServiceBase):
         paused and closed games); `kinds` limits it to those action types (an autocomplete
         computes only what its command offers). Cached per game version, so autocomplete asks
         the engine once per turn."""
-        async with self._lock(game_id):
+        async with self._holding(game_id):
             record = await self._visible(game_id, guild_id)
             if record is None or record.status != ACTIVE or record.paused:
                 return []
-            seat = seat_of(await self.store.seats(game_id), user_id)
+            seat = seat_of(await self._seats(game_id), user_id)
             if seat is None:
                 return []
             try:
@@ -152,12 +152,12 @@ class Views(ServiceBase):
         """Who must act now and (unless `choices` is False) the first of them's legal choices,
         for the turn buttons. For a game id the service itself answered with (no server
         check)."""
-        async with self._lock(game_id):
+        async with self._holding(game_id):
             record = await self._record(game_id, await self._guild_of(game_id))
             if record.status == OPEN:
                 return Prompt(record.id, record.thread_id, record.version)
             game = await self._live(record)
-            seats = await self.store.seats(record.id)
+            seats = await self._seats(record.id)
             ranking = (
                 tuple(
                     (game.player_name(p), v)
@@ -228,7 +228,7 @@ class Views(ServiceBase):
         runs off the event loop while the game's lock keeps the state still; GameMoved when
         it is no longer at `version`. For a game id the service itself answered with (no
         server check)."""
-        async with self._lock(game_id):
+        async with self._holding(game_id):
             record = await self._record(game_id, await self._guild_of(game_id))
             _still_at(record, version)
             if record.status == OPEN:
@@ -247,7 +247,7 @@ class Views(ServiceBase):
     ) -> bytes | None:
         """A close-up of the map where these places changed and these runs went. For a game
         id the service itself answered with (no server check)."""
-        async with self._lock(game_id):
+        async with self._holding(game_id):
             record = await self._record(game_id, await self._guild_of(game_id))
             _still_at(record, version)
             game = await self._live(record)
@@ -265,9 +265,9 @@ class Views(ServiceBase):
     ) -> tuple[int, list[Any], bytes]:
         """The caller's legal lays on one hex (of one tile when given), drawn by `draw`:
         (game version, the lays, the picture). Refused when there is none."""
-        async with self._lock(game_id):
+        async with self._holding(game_id):
             record = await self._record(game_id, guild_id)
-            seat = seat_of(await self.store.seats(record.id), user_id)
+            seat = seat_of(await self._seats(record.id), user_id)
             if record.status != ACTIVE or record.paused or seat is None:
                 raise Refused("you have no move in this game now")
             game = await self._live(record)
@@ -392,7 +392,7 @@ class Views(ServiceBase):
             due = self._due_at(record)
             if due is None or now < due:
                 continue
-            async with self._lock(record.id):
+            async with self._holding(record.id):
                 try:
                     game = await self._live(record)
                 except Refused:

@@ -110,15 +110,17 @@ class StoreBase:
         )
 
     @staticmethod
-    def _advance(conn: Conn, game_id: int, status: str, when: str) -> None:
+    def _advance(conn: Conn, game_id: int, status: str, when: str) -> list[Request]:
         """The log changed: a new version, a new turn clock, no reminder sent for it yet, and
-        every open request (asked about the old position) lapses."""
+        every open request (asked about the old position) lapses; those are returned."""
+        lapsed = StoreBase._requests(conn, "game_id = ? AND status = 'open'", [game_id])
         StoreBase._lapse_requests(conn, game_id)
         conn.execute(
             "UPDATE games SET status = ?, updated_at = ?, version = version + 1, "
             "turn_since = ?, reminded_at = NULL WHERE id = ?",
             [status, when, when, game_id],
         )
+        return lapsed
 
     @staticmethod
     def _requests(conn: Conn, where: str, params: list[Any]) -> list[Request]:

@@ -16,6 +16,7 @@ from bot.core.store.records import (
     OPEN,
     ActionRecord,
     GameRecord,
+    Request,
     SeatRecord,
     StaleGame,
     Undone,
@@ -275,17 +276,17 @@ class GameTables(StoreBase):
         answers: int | None = None,
         version: int | None = None,
         digest: str | None = None,
-    ) -> None:
+    ) -> list[Request]:
         """Store one accepted action (seq = its 1-based place in the log), its sentence and
-        the game status; `answers` is the deal it carries out (done; other requests lapse).
-        `digest` names the move as the user sent it (see `repeated`); the row keeps the game
-        version it was applied at."""
+        the game status; `answers` is the deal it carries out (done; the other requests lapse,
+        and are returned). `digest` names the move as the user sent it (see `repeated`); the
+        row keeps the game version it was applied at."""
         when = now()
         self._change(conn, interaction_id, "act", game_id, version)
         if answers is not None:
             conn.execute("UPDATE requests SET status = 'done' WHERE id = ?", [answers])
         _insert_action(conn, game_id, seq, user_id, payload, when, text, digest)
-        self._advance(conn, game_id, FINISHED if finished else ACTIVE, when)
+        return self._advance(conn, game_id, FINISHED if finished else ACTIVE, when)
 
     @writing
     def redo(
