@@ -6,6 +6,7 @@ gateway and a redelivered interaction lose or double no move and no post."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import random
@@ -13,6 +14,9 @@ import random
 import pytest
 from PIL import Image
 
+from bot.core.service import GameService
+from bot.core.store import Store
+from bot.discord_ui.app import RailchatBot
 from tests.fake_discord import (
     CHANNEL_ID,
     THREAD_ID,
@@ -28,6 +32,7 @@ from tests.wire_bot import (
     move,
     red_of,
     settled,
+    started_fake,
     thread_posts,
     until,
 )
@@ -63,6 +68,32 @@ async def failed(fake: FakeDiscord, failure: str) -> None:
     else:
         assert not any(fake.failures.values())
         assert [r for r in fake.requests if r.path.endswith(f" -> {failure}")]
+
+
+async def test_the_bot_subscribes_to_server_events_only(wire) -> None:
+    """No message, typing or presence events: the bot reads nothing but interactions."""
+    assert wire.fake.intents == 1  # GUILDS, bit 0
+
+
+async def test_commands_are_uploaded_again_only_when_they_changed(db_path, monkeypatch) -> None:
+    """A restart (say, a crash loop) with the same commands does not upload them again; the
+    digest of what was uploaded is kept in the database."""
+    uploads = []
+    for digest in (None, None, "changed"):
+        if digest is not None:
+            monkeypatch.setattr(RailchatBot, "command_digest", lambda bot, d=digest: d)
+        fake = await started_fake(monkeypatch)
+        store = Store(db_path)
+        bot = RailchatBot(GameService(store), post_delay=0.01)
+        bot._connection.guild_ready_timeout = 0.05
+        runner = asyncio.create_task(bot.start("not-a-real-token"))
+        await until(bot.is_ready, "the bot to be ready")
+        uploads.append(len(fake.calls("PUT", r"/applications/900/commands")))
+        await bot.close()
+        await asyncio.wait_for(runner, 10)
+        await fake.stop()
+        store.close()
+    assert uploads == [1, 0, 1]
 
 
 async def test_commands_sync_and_a_move_is_answered_and_posted(wire) -> None:

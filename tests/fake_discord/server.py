@@ -82,6 +82,7 @@ class FakeDiscord:
     sockets: list[web.WebSocketResponse] = field(default_factory=list)
     world: World = field(default_factory=World)
     identifies: int = 0
+    intents: int | None = None  # what the last IDENTIFY subscribed to
     resumes: int = 0
     port: int = 0
     live: web.WebSocketResponse | None = None  # the connection that identified or resumed
@@ -297,6 +298,7 @@ class FakeDiscord:
                 await ws.send_json({"op": 11})
             elif data["op"] == 2:
                 self.identifies += 1
+                self.intents = data["d"].get("intents")
                 self.events.clear()
                 self.live = ws
                 present = self.world.guild is Guild.PRESENT
