@@ -176,3 +176,19 @@ async def test_names_from_a_file_cannot_mention_or_flood(service):
     long_id = {**data, "players": [{"id": "9" * 9999}, *players[1:]]}
     refused = await service.prepare_import(ANN, long_id, [])
     assert refused.error == "player 1's id is longer than 100 characters"
+
+
+async def test_an_imported_file_replays_at_most_2000_moves(service):
+    """A chat import replays the whole file; past the longest real games it is refused first,
+    so that no file costs more than a fraction of a second to check."""
+    players = [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3, "name": "c"}]
+    chatter = [
+        {"type": "message", "entity": 1, "entity_type": "player", "message": "hi", "id": n}
+        for n in range(1, 2002)
+    ]
+    data = {"title": "1830", "players": players, "settings": {"seed": 1}, "actions": chatter}
+    refused = await service.prepare_import(ANN, data, [])
+    assert refused.error == (
+        "the file has 2,001 moves; a game imported by chat has at most 2,000 (the longest "
+        "games have about 1,400)"
+    )

@@ -30,6 +30,10 @@ from engine.errors import GameError
 from engine.game import Action, PlayerId, PlayerInfo
 from engine.titles import create_game, find_title
 
+# Moves an imported file may replay: past the longest games (about 1,400 moves) with room to
+# spare, and a replay of this many stays well under a second of CPU.
+MAX_IMPORT_MOVES = 2_000
+
 
 class Tables(Seating):
     # -- creating and seating ------------------------------------------------------------------
@@ -373,6 +377,12 @@ def _load_file(data: Any) -> tuple[list[dict[str, Any]], game_files.LoadedGame, 
     """Replay an 18xx.games file whole (Refused says what is wrong with it), with the sentence
     of each action as it was applied."""
     game_files.check_file(data)
+    moves = sum(1 for _ in game_files.effective_actions(data["actions"]))
+    if moves > MAX_IMPORT_MOVES:
+        raise Refused(
+            f"the file has {moves:,} moves; a game imported by chat has at most "
+            f"{MAX_IMPORT_MOVES:,} (the longest games have about 1,400)"
+        )
     players = [{**p, "name": plain_name(p.get("name", p["id"]))} for p in data["players"]]
     data = {**data, "players": players}  # the names every sentence is told with
     texts: list[str] = []
