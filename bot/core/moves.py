@@ -373,8 +373,8 @@ def resolve(
         mine = priced
     elif amount is not None and len({_unpriced(c.action) for c in mine}) == 1:
         mine = mine[:1]  # one move at several suggested prices: the price given is used
-    typed = str(args.get(move.pick[0]) or "") if move.pick is not None else ""
-    if len(mine) > 1 and "'s" not in typed:  # no seller named: the bank's, not a company's
+    seller = str(args.get(move.pick[0]) or "") if move.pick is not None else ""
+    if len(mine) > 1 and "'s" not in seller:  # no seller named: the bank's, not a company's
         plain = [c for c in mine if "'s " not in c.label]
         if plain and len({c.label for c in plain}) == 1:
             mine = plain
@@ -538,7 +538,8 @@ def moves_text(choices: Sequence[Choice]) -> str:
     """The caller's legal moves grouped by the /play command that makes each."""
     if not choices:
         return "You have no move to make now."
-    lines, used = [], set()
+    lines: list[str] = []
+    used: set[int] = set()
     for move in MOVES.values():
         mine = _of_move(move, choices)
         if mine:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from itertools import islice, product
-from typing import Any
+from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 from bot.core.results import Refused
 from engine.game import Action, Game
@@ -23,19 +23,29 @@ MAX_ROUTES = 12  # routes typed at once (more than any company's trains)
 HEX = re.compile(r"^[A-Za-z]+\d+$")
 
 
-def has_routes(game: Game) -> bool:
-    return hasattr(game, "best_routes") and hasattr(game, "corporation")
+@runtime_checkable
+class RoutedGame(Protocol):
+    """What typed routes and best-route answers ask of a title whose trains run routes."""
+
+    board: Any
+    corporations: Any
+
+    def corporation(self, sym: str) -> Any: ...
+
+    def best_routes(self, corporation: Any) -> tuple[int, list[dict[str, Any]]]: ...
+
+    def money(self, amount: int) -> str: ...
+
+
+def has_routes(game: Game) -> TypeGuard[RoutedGame]:
+    return isinstance(game, RoutedGame)
 
 
 def route_companies(game: Game) -> list[tuple[str, str]]:
     """(symbol, "SYM (name)") of the companies that can run trains now: floated, not closed."""
     if not has_routes(game):
         return []
-    return [
-        (c.sym, f"{c.sym} ({c.name})")
-        for c in getattr(game, "corporations", ())
-        if c.floated and not c.closed
-    ]
+    return [(c.sym, f"{c.sym} ({c.name})") for c in game.corporations if c.floated and not c.closed]
 
 
 def best_routes_text(game: Game, company: str) -> str:

@@ -4,6 +4,7 @@ buttons, posts to game threads, sends the idle-turn reminders and closes cleanly
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import logging
@@ -160,7 +161,7 @@ def run_bot(settings: Settings) -> None:
 async def _serve(bot: RailchatBot, token: str) -> None:
     loop = asyncio.get_running_loop()
     for stop in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(stop, lambda s=stop: _stop(bot, s))
+        loop.add_signal_handler(stop, functools.partial(_stop, bot, stop))
     async with bot:
         await bot.start(token)
 

@@ -83,9 +83,9 @@ class MoveButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoveButton:
-        return cls(int(match["game"]), int(match["version"]), match["kind"], item.label or "Move")
+        return cls(int(match["game"]), int(match["version"]), match["kind"], _label(item, "Move"))
 
     async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
         kind = self.kind
@@ -117,9 +117,9 @@ class LayButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LayButton:
-        return cls(int(match["game"]), int(match["version"]), match["key"], item.label or "Lay")
+        return cls(int(match["game"]), int(match["version"]), match["key"], _label(item, "Lay"))
 
     async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
         key = self.key
@@ -153,9 +153,9 @@ class MoveMenu(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoveMenu:
-        return cls(int(match["game"]), int(match["version"]), item.options)
+        return cls(int(match["game"]), int(match["version"]), getattr(item, "options", ()))
 
     async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
         picked = (self.item.values or [""])[0]
@@ -188,7 +188,7 @@ class ConfirmUndo(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ConfirmUndo:
         return cls(int(match["game"]), int(match["version"]))
 
@@ -226,7 +226,7 @@ class VoteButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> VoteButton:
         return cls(match["kind"], int(match["request"]), match["answer"] == "yes")
 
@@ -262,7 +262,7 @@ class ConfirmButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ConfirmButton:
         return cls(match["token"], match["answer"] == "yes")
 
@@ -270,6 +270,11 @@ class ConfirmButton(
         return await bot.service.confirm(
             self.token, caller_of(interaction), self.approve, interaction.id
         )
+
+
+def _label(item: discord.ui.Item[Any], default: str) -> str:
+    """The label a pressed button carried (kept as it was shown)."""
+    return getattr(item, "label", None) or default
 
 
 def confirm_view(token: str) -> discord.ui.View:
@@ -298,12 +303,12 @@ def turn_view(
     if options:
         items.append(MoveMenu(game_id, version, options))
     items += [MoveButton(game_id, version, q.kind, q.label) for q in quick]
-    return _view(items)
+    return _view(items) if items else None
 
 
 def request_view(
     kind: str, request_id: int, game_id: int, version: int, quick: Sequence[Quick]
-) -> discord.ui.View | None:
+) -> discord.ui.View:
     """The answer buttons of a request (`kind`: "undo" or "deal"), then the one-click moves
     of whoever must act (a move lapses the request)."""
     prefix = VOTE_PREFIX[kind]
@@ -316,24 +321,22 @@ def request_view(
     )
 
 
-def offers_view(offers: Sequence[int]) -> discord.ui.View | None:
+def offers_view(offers: Sequence[int]) -> discord.ui.View:
     """Take / Decline for each seat offered (only the user it is offered to may press)."""
     prefix = VOTE_PREFIX["seat"]
     return _view([VoteButton(prefix, o, yes) for o in offers for yes in (True, False)])
 
 
-def undo_confirm_view(game_id: int, version: int) -> discord.ui.View | None:
+def undo_confirm_view(game_id: int, version: int) -> discord.ui.View:
     return _view([ConfirmUndo(game_id, version)])
 
 
-def lay_view(game_id: int, version: int, lays: Sequence[tuple[str, str]]) -> discord.ui.View | None:
+def lay_view(game_id: int, version: int, lays: Sequence[tuple[str, str]]) -> discord.ui.View:
     """One button per (key, label) lay of a lay-by-picture answer."""
     return _view([LayButton(game_id, version, key, label) for key, label in lays])
 
 
-def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
-    if not items:
-        return None
+def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items[:MAX_BUTTONS]:
         view.add_item(item)

@@ -21,9 +21,14 @@ class Poster(Protocol):
 
 
 class BotContext(Protocol):
-    service: GameService
-    poster: Poster
-    renderer: Renderer | None
+    @property
+    def service(self) -> GameService: ...
+
+    @property
+    def poster(self) -> Poster: ...
+
+    @property
+    def renderer(self) -> Renderer | None: ...
 
     def get_channel(self, channel_id: int, /) -> Any: ...
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 import discord
@@ -20,9 +20,10 @@ T = TypeVar("T")
 _searching: set[asyncio.Task[Any]] = set()  # searches past their budget, kept until they end
 
 
-def within_budget(
-    suggest: Callable[[Any, discord.Interaction, str], Awaitable[list[T]]],
-) -> Callable[[Any, discord.Interaction, str], Awaitable[list[T]]]:
+Suggest = Callable[[Any, discord.Interaction, str], Coroutine[Any, Any, list[T]]]
+
+
+def within_budget(suggest: Suggest[T]) -> Suggest[T]:
     @functools.wraps(suggest)
     async def answer(cog: Any, interaction: discord.Interaction, current: str) -> list[T]:
         search = asyncio.ensure_future(suggest(cog, interaction, current))

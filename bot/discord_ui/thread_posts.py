@@ -433,6 +433,8 @@ class ThreadPoster:
 
     # -- images --------------------------------------------------------------------------------------
     async def _focus(self, game_id: int, turn: TurnPost, version: int) -> bytes | None:
+        if self.renderer is None:
+            return None
         try:
             return await self.bot.service.draw_focus(
                 game_id, turn.places, turn.runs, self.renderer, version=version

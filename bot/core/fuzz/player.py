@@ -287,7 +287,7 @@ class FuzzGame:
         ]
         # each refusal must leave the stored game as it was, and all of them the position: the
         # picture is compared once after them all (a change by any one of them shows there)
-        version, picture = await self.store.version(self.game_id), public_state(game)
+        version, picture = await self.store.version(self.game_id) or 0, public_state(game)
         sent = [(actor, a) for a in attempts] + self._wrong_senders(idle, legal)
         for sender, attempt in sent:
             await self._refused(sender, attempt, version)
@@ -316,7 +316,8 @@ class FuzzGame:
         what = f"{attempt.kind} move {attempt.action!r:.300} by {sender.name}"
         if result.ok:
             raise Failure(f"the {what} was accepted: {result.text}")
-        if not result.error.strip() or any(w in result.error for w in NEVER_IN_A_REFUSAL):
+        error = result.error or ""
+        if not error.strip() or any(w in error for w in NEVER_IN_A_REFUSAL):
             raise Failure(f"the {what} was refused without a proper message: {result.error!r}")
         self.report.refusals[attempt.kind] = self.report.refusals.get(attempt.kind, 0) + 1
         if await self.store.version(self.game_id) != version:
@@ -404,7 +405,7 @@ def pick_move(
     weights = []
     sales = sum(1 for c in legal if c.action.get("type") == "sell_shares") if careful else 1
     for c in legal:
-        kind = c.action.get("type")
+        kind = str(c.action.get("type"))
         w = WEIGHTS.get(kind, 1.0)
         if kind == "sell_shares":
             w /= sales

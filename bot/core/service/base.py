@@ -31,7 +31,7 @@ from bot.core.store import (
     StoreBusy,
 )
 from engine.errors import GameError
-from engine.game import Action, Choice, Game, PlayerInfo
+from engine.game import Action, Choice, Game, PlayerId, PlayerInfo
 from engine.titles import create_game, find_title
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,8 @@ class ServiceBase:
         self._new_seed = new_seed
         # game id: (the version and seats it was built for, the game)
         self._cache: OrderedDict[int, tuple[tuple[int, str], Game]] = OrderedDict()
-        self._choices: OrderedDict[tuple[int, int, str], list[Choice]] = OrderedDict()
+        # (game, version, player[, kinds]): the legal choices computed for them
+        self._choices: OrderedDict[tuple[Any, ...], list[Choice]] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._seat_memo: dict[int, list[SeatRecord]] = {}
 
@@ -338,7 +339,7 @@ def status_word(record: GameRecord) -> str:
 
 
 def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRecord]) -> Game:
-    players = [PlayerInfo(s.player_id, s.name) for s in seats]
+    players = [PlayerInfo(player_of(s), s.name) for s in seats]
     try:
         game = create_game(record.title, players, record.options, record.seed or 0)
         for a in actions:  # a refusal throws this copy away
@@ -348,6 +349,13 @@ def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRec
         raise Refused(f"game #{record.id} cannot be rebuilt from its log: {exc}") from exc
     log.info("rebuilt game %s from %d actions", record.id, len(actions))
     return game
+
+
+def player_of(seat: SeatRecord) -> PlayerId:
+    """The engine player a seat plays as (fixed when the game starts)."""
+    if seat.player_id is None:
+        raise Refused(f"seat {seat.seat} of game #{seat.game_id} has no player yet")
+    return seat.player_id
 
 
 def seat_of(seats: list[SeatRecord], user_id: int) -> SeatRecord | None:

@@ -14,6 +14,7 @@ from bot.core.service.base import (
     MoveBuilder,
     ServiceBase,
     move_digest,
+    player_of,
     seat_of,
 )
 from bot.core.store import DEAL, UNDO, ActionRecord, GameRecord, Request, SeatRecord, StaleGame
@@ -45,9 +46,8 @@ class Playing(ServiceBase):
             self._require_turn(record, game, seat)
             move = action
             if "entity" not in action:
-                move = _acting_for(
-                    action, seat.player_id, await self._legal(record, game, seat.player_id)
-                )
+                player = player_of(seat)
+                move = _acting_for(action, player, await self._legal(record, game, player))
             return await self._submit(record, game, seat, caller, move, interaction_id, digest)
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
@@ -118,7 +118,7 @@ class Playing(ServiceBase):
         other = _counterparty(game, action)
         if other is None or other == seat.player_id:
             return await self._apply(
-                record, game, caller, action, interaction_id, by=seat.player_id, digest=digest
+                record, game, caller, action, interaction_id, by=player_of(seat), digest=digest
             )
         seller = next((s for s in await self._seats(record.id) if s.player_id == other), None)
         if seller is None or seller.user_id <= 0:
@@ -128,7 +128,7 @@ class Playing(ServiceBase):
                 "/game replace"
             )
         # the engine judges the move first, so nobody is asked to agree to an illegal one
-        sentence = await asyncio.to_thread(_sentence_if_done, game, action, seat.player_id)
+        sentence = await asyncio.to_thread(_sentence_if_done, game, action, player_of(seat))
         request, replaced = await self.store.open_deal(
             record.id, record.version, caller.user_id, action, sentence, interaction_id
         )
@@ -453,7 +453,7 @@ class Playing(ServiceBase):
                 actor,
                 request.action,
                 interaction_id,
-                by=proposer.player_id,
+                by=player_of(proposer),
                 answers=request.id,
                 head=f"{seller.name} accepted deal #{request.id}: ",
             )

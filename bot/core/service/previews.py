@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.core.results import Caller, Result
-from bot.core.service.base import MoveBuilder, move_digest
+from bot.core.service.base import MoveBuilder, move_digest, player_of
 from bot.core.service.playing import Playing
 from bot.core.store import GameRecord
 from engine.game import Game
@@ -105,7 +105,7 @@ class Previews(Playing):
         async def body(record: GameRecord) -> Result:
             seat = await self._playing_seat(record, caller)
             game = await self._live(record)
-            found = await asyncio.to_thread(game.hints, seat.player_id)
+            found = await asyncio.to_thread(game.hints, player_of(seat))
             if not found:
                 return Result(text="No hint: nothing to suggest for you now.", game_id=record.id)
             lines = [f"{n}. {c.label}" for n, c in enumerate(found, 1)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import replace
+from typing import Literal, cast
 
 import discord
 from discord import app_commands
@@ -40,7 +41,7 @@ from bot.discord_ui.suggestions import within_budget
 log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25
-THREAD_ARCHIVE_MINUTES = 10080  # a week: games move slowly
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: games move slowly
 MAX_IMPORT = 10 * 1024 * 1024
 GAME_HELP = "Game number (default: this thread's game, or your only game here)"
 
@@ -100,11 +101,7 @@ class GameCog(
     async def _title_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=t, value=t)
-            for t in self.service.titles()
-            if current.lower() in t.lower()
-        ][:AUTOCOMPLETE_LIMIT]
+        return self._titles_matching(current)
 
     @app_commands.command(name="join", description="Take a seat in a game that has not started")
     @app_commands.describe(game=GAME_HELP)
@@ -374,7 +371,14 @@ class GameCog(
     async def _help_titles(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await self._title_choices(interaction, current)
+        return self._titles_matching(current)
+
+    def _titles_matching(self, current: str) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=t, value=t)
+            for t in self.service.titles()
+            if current.lower() in t.lower()
+        ][:AUTOCOMPLETE_LIMIT]
 
     # -- administration ------------------------------------------------------------------------
     @app_commands.command(
@@ -588,5 +592,5 @@ async def _discard(thread: discord.Thread) -> None:
         log.warning("could not delete unused thread %s: %s", thread.id, exc)
 
 
-async def setup(bot: BotContext) -> None:
-    await bot.add_cog(GameCog(bot))
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(GameCog(cast(BotContext, bot)))

@@ -8,7 +8,7 @@ the service applies it, so nothing here knows a rule.
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -390,6 +390,7 @@ class NotifyCog(commands.Cog):
         await reply(interaction, result.text)
 
 
-async def setup(bot: BotContext) -> None:
-    await bot.add_cog(PlayCog(bot))
-    await bot.add_cog(NotifyCog(bot))
+async def setup(bot: commands.Bot) -> None:
+    context = cast(BotContext, bot)
+    await bot.add_cog(PlayCog(context))
+    await bot.add_cog(NotifyCog(context))
