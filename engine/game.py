@@ -233,6 +233,10 @@ class Game(ABC):
         """One entry per entity that must act now (empty when the title tells nothing more)."""
         return []
 
+    def reference_topics(self) -> tuple[str, ...]:
+        """The topics `reference` answers one at a time (none: only the whole sheet)."""
+        return ()
+
     def reference(self, topic: str | None = None) -> str:
         """Rules reference at hand (a title's privates, phases, limits...); ValueError for an
         unknown topic."""

@@ -36,6 +36,7 @@ from engine.eighteen.operating import (
 )
 from engine.eighteen.preview import LayOption, lay_options
 from engine.eighteen.prompt import turn_info
+from engine.eighteen.reference import TOPICS as REFERENCE_TOPICS
 from engine.eighteen.reference import reference
 from engine.eighteen.rounds import Round
 from engine.eighteen.snapshot import snapshot
@@ -606,6 +607,9 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
 
     def turn_info(self) -> list[TurnInfo]:
         return turn_info(self)
+
+    def reference_topics(self) -> tuple[str, ...]:
+        return REFERENCE_TOPICS
 
     def reference(self, topic: str | None = None) -> str:
         return reference(self, topic)

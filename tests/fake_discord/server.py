@@ -51,6 +51,8 @@ ROUTES = [
     ("GET", r"/oauth2/applications/@me", "_application"),
     ("PUT", r"/applications/\d+/commands", "_sync"),
     ("PUT", r"/applications/\d+/guilds/(\d+)/commands", "_sync"),
+    ("GET", r"/applications/\d+/commands", "_synced"),
+    ("GET", r"/applications/\d+/guilds/(\d+)/commands", "_synced"),
     ("GET|PATCH", r"/guilds/(\d+)(?:/.*)?", "_guild"),
     ("POST", r"/channels/(\d+)/threads", "_create_thread"),
     ("GET|DELETE", r"/channels/(\d+)", "_channel"),
@@ -81,6 +83,7 @@ class FakeDiscord:
     events: list[dict[str, Any]] = field(default_factory=list)  # dispatched, with "s"
     sockets: list[web.WebSocketResponse] = field(default_factory=list)
     world: World = field(default_factory=World)
+    commands: dict[str | None, list[Any]] = field(default_factory=dict)  # uploaded
     identifies: int = 0
     intents: int | None = None  # what the last IDENTIFY subscribed to
     resumes: int = 0
@@ -219,17 +222,24 @@ class FakeDiscord:
         if guild is not None:
             self.world.check_guild(int(guild))
         check_commands(body)
-        return [
+        self.commands[guild] = [
             {
                 **c,
                 "id": str(self.world.new_id()),
                 "application_id": str(APP_ID),
                 "version": "1",
-                "default_member_permissions": None,
+                "default_member_permissions": c.get("default_member_permissions"),
                 "type": c.get("type", 1),
             }
             for c in body
         ]
+        return self.commands[guild]
+
+    def _synced(self, method: str, body: Any, files: Any, guild: str | None = None) -> list[Any]:
+        """The commands last uploaded (Discord keeps them between the bot's runs)."""
+        if guild is not None:
+            self.world.check_guild(int(guild))
+        return self.commands.get(guild, [])
 
     def _guild(self, method: str, body: Any, files: Any, guild: str) -> dict[str, Any]:
         self.world.check_guild(int(guild))

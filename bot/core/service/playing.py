@@ -125,7 +125,7 @@ class Playing(ServiceBase):
             raise Refused(
                 f"this deal takes {game.player_name(other)}'s property and nobody "
                 "holds that seat to agree to it; a game admin can give the seat with "
-                "/game replace"
+                "/game-admin replace"
             )
         # the engine judges the move first, so nobody is asked to agree to an illegal one
         sentence = await asyncio.to_thread(_sentence_if_done, game, action, player_of(seat))
@@ -473,7 +473,7 @@ class Playing(ServiceBase):
             if not 0 <= keep < count:
                 raise Refused(
                     f"game #{record.id} has {count} actions; rewind to a number from "
-                    f"0 to {count - 1} (see /game history)"
+                    f"0 to {count - 1} (see /game view history)"
                     if count
                     else f"game #{record.id} has no action to take back"
                 )
