@@ -93,9 +93,14 @@ class Step:
     def process_pass(self, action: dict[str, Any], entity: Any) -> None:
         self.pass_()
 
+    def auto_actions(self, entity: Any) -> list[dict[str, Any]]:
+        """The moves the entity's player has programmed for it here, due now (programs.py)."""
+        return []
+
 
 class Round:
     name = "Round"
+    kind = ""  # "auction", "stock" or "operating", as programmed moves ask
 
     def __init__(self, game: EighteenGame, step_classes: list[Any], round_num: int = 1) -> None:
         self.game = game
@@ -146,6 +151,12 @@ class Round:
     def current_entity(self) -> Any:
         ents = self.active_entities()
         return ents[0] if ents else None
+
+    def auto_actions(self) -> list[dict[str, Any]]:
+        """The programmed moves due now, for whoever must act (none: they act themselves)."""
+        step = self.active_step()
+        entity = self.current_entity()
+        return step.auto_actions(entity) if step is not None and entity is not None else []
 
     def actions_for(self, entity: Any) -> list[str]:
         out: list[str] = []
@@ -215,6 +226,10 @@ class Round:
 
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
         pass
+
+    def note_share_move(self, player: Any, target: Any, kind: str, actor: Any) -> None:
+        """A player's move on a company's shares (or a private): stock rounds keep it for the
+        programmed moves of the others (programs.py); other rounds need not."""
 
     def next_entity_index(self) -> None:
         self.forget_active_step()

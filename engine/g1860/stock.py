@@ -101,6 +101,7 @@ class Exchange(Step):
 class BuySellPar(BuySellParShares):
     description = "Sell then buy a certificate"
     game: Game1860
+    round: StockRound1860
 
     def _move_tests(self) -> dict[str, Any]:
         """The generic moves and, last, the sale of a private to the bank: offered alone too
@@ -285,7 +286,7 @@ class BuySellPar(BuySellParShares):
         self.game.note(f"{player.name} buys {company.sym} from the bank for £{company.value}.")
         if company.sym == "FFC":
             self.game.close_other_companies(company)
-        self.track(action, player, None)
+        self.track(action, player, company)
 
     def sellable_companies(self, player: Player) -> list[Company]:
         if self.game.turn <= 1 or self.bought():
@@ -308,7 +309,7 @@ class BuySellPar(BuySellParShares):
         spend(self.game.bank, player, price)
         self.round.companies_sold.setdefault(player, set()).add(company.sym)
         self.game.note(f"{player.name} sells {company.sym} to the bank for £{price}.")
-        self.track(action, player, None)
+        self.track(action, player, company)
         self.game.check_bank_broken()
 
     def process_sell_shares(self, action: dict[str, Any], player: Player) -> None:
