@@ -541,6 +541,10 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
     def action_fields(self) -> dict[str, frozenset[str]]:
         return ACTION_FIELDS
 
+    def any_time(self, action: Action) -> bool:
+        # programs, and a private's power, which its owner may use in another player's turn
+        return action.get("type") in self.PROGRAM_TYPES or action.get("entity_type") == "company"
+
     def acting_player(self, action: Action) -> PlayerId | None:
         owner = controller(self.resolve_entity(action))
         return None if owner is None else owner.id
