@@ -2,7 +2,11 @@
 
 The games in ../shared/fixtures/programmed (and the ones kept in tests/data/fixtures/programmed)
 were played through the 18xx.games engine in live mode: players set and cleared programs at
-random moments and every `auto_actions` list was made by that engine. Played again through the
+random moments and every `auto_actions` list was made by that engine. The kept ones come from
+the same generator (../shared/oracle/randgame_prog.rb, states by dump.rb): 1830 with 6 players,
+seed 9105 (an undo between a program and the sale that stops it), with 2 players, 9101; 1860
+with 3 players, 9202 (a private bought from the bank stops a program), and with 2 players on
+the two-player map re-entering hexes, 9208. Played again through the
 service with those lists dropped (`railchat replay --live`), railchat must make the same
 programmed moves after the same actions, with the same disarm reasons, and reach the same state
 after every action; the file it writes must replay (its auto_actions applied as recorded) to
