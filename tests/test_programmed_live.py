@@ -153,16 +153,16 @@ async def test_a_program_is_set_off_turn_and_bad_ones_change_nothing(db_path: Pa
             "entity_type": "player",
         },
     }
-    version = service.store.version(gid)
+    version = await service.store.version(gid)
     for reason, action in refusals.items():
         assert (await service.act(gid, bob, action)).error == reason, action
-    assert service.store.version(gid) == version  # nothing was stored
+    assert await service.store.version(gid) == version  # nothing was stored
     done = await service.act(gid, bob, {"type": "program_share_pass", "indefinite": True})
     assert done.ok, done.error
     assert done.text.startswith(
         "Bob programs a move: pass in every stock round until another player's move changes things."
     )
-    assert service.store.actions(gid)[-1].payload == {
+    assert (await service.store.actions(gid))[-1].payload == {
         "type": "program_share_pass",
         "indefinite": True,
         "entity": 2,
