@@ -60,7 +60,7 @@ class Exchange(Step):
         player = company.owner
         assert isinstance(player, Player)
         sh.buy(self.game, player, shares, free=True)
-        self.round.note_share_move(player, shares[0].corp, "buy_shares", company)
+        self.round.note_share_move(player, shares[0].corp, "buy_shares")
         self.game.close_company(company)
 
 

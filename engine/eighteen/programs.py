@@ -51,11 +51,9 @@ class Moment:
 @dataclass(frozen=True)
 class SeenMove:
     """A move of a player's latest stock turn (or a private exchanged since), as the programmed
-    moves of the other players judge it: its kind, who made it (the player, or the private
-    exchanged) and when."""
+    moves of the other players judge it: its kind and when."""
 
     kind: str
-    actor: Player | Company
     at: Moment
 
 
@@ -248,10 +246,9 @@ def _stop_reason(
     program: Program,
     buying: Share | None,
 ) -> str | None:
-    """Why the program must not act for the player now: they must sell, or another player's
-    move since the program was set may change what the player would want."""
-    if step.must_sell(player):
-        return f"{player.name} must sell shares"
+    """Why the program must not act for the player now: another player's move since the
+    program was set may change what the player would want. (18xx.games first asks whether the
+    player must sell; such a player has neither a pass nor a purchase to program here.)"""
     for other, by_company in step.round.players_history.items():
         if other is player:
             continue
@@ -266,13 +263,13 @@ def _stop_reason(
 
 
 def earlier(game: Any, a: Moment, b: Moment) -> bool:
-    """Whether what happened at `a` comes before what happened at `b`, as 18xx.games orders a
-    move against a program: two players' actions by their ids, anything else by its time. A
-    programmed move (or a program it set) takes the time of its action when replayed from the
-    log, but the moment it is made when made live, which is later than the time of any action
-    a player sent (18xx.games stamps them when they are created, and its reference games when
-    they were played). A game reloaded since (rebuilt from its log, taken back by an undo) holds
-    only replayed ones."""
+    """Whether what happened at `a` comes before what happened at `b`, as 18xx.games compares
+    a move with a program: by id when both are actions players sent, else by timestamp. A
+    programmed move (or a program it set) has no id. Replayed from the log it takes its action's
+    stamp; made live, 18xx.games stamps it with the wall clock, later than the stamps of every
+    player's action in its reference games (which carry a past game's times), so railchat counts
+    it later than them all. One made before the game was last reloaded (rebuilt from its log,
+    taken back by an undo) counts as replayed, as it does there."""
 
     def when(m: Moment) -> tuple[int, int, int]:
         if m.auto and m.live and m.action >= game.live_from:
@@ -298,38 +295,23 @@ def _worrying(
         return None
     if move.kind == "buy_shares":
         assert isinstance(target, Corporation)
-        return _bought_on(game, player, other, move, target, buying)
+        return _bought_on(player, other, target, buying)
     if move.kind == "sell_shares":
         return "Shares were sold"
     return f"Unknown action {move.kind} disabling for safety"
 
 
 def _bought_on(
-    game: Any,
-    player: Player,
-    other: Player,
-    move: SeenMove,
-    corp: Corporation,
-    buying: Share | None,
+    player: Player, other: Player, corp: Corporation, buying: Share | None
 ) -> str | None:
     """Another player bought a company this player presides: a worry while the presidency is
-    not secure (under half the company), unless this player is buying it back to safety."""
-    if move.actor is corp:
-        return f"{corp.sym} redeemed a share."
+    not secure (under half the company), unless this player is buying that company too (then
+    18xx.games weighs the certificates bigger than the one bought that another player could
+    take: in 1830 and 1860 only the director's, which the president holds)."""
     if corp.owner is not player or player.percent_of(corp) >= 50:
         return None
     if buying is None or buying.corp is not corp:
         return f"{other.name} bought on corporation {corp.sym} and is unsecure"
-    percent = player.percent_of(corp) + buying.percent
-    if percent > 50:
-        return None
-    bigger = [s for s in corp.all_shares if s.percent > buying.percent and s.owner is not player]
-    if not bigger:
-        return None
-    # a private exchanged for the share holds none itself; its owner is named
-    held = 0 if isinstance(move.actor, Company) else move.actor.percent_of(corp)
-    if percent < held + max(s.percent for s in bigger):
-        return f"{other.name} has bought, shares exist that could allow them to gain presidency"
     return None
 
 

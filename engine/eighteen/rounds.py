@@ -227,7 +227,7 @@ class Round:
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
         pass
 
-    def note_share_move(self, player: Any, target: Any, kind: str, actor: Any) -> None:
+    def note_share_move(self, player: Any, target: Any, kind: str) -> None:
         """A player's move on a company's shares (or a private): stock rounds keep it for the
         programmed moves of the others (programs.py); other rounds need not."""
 

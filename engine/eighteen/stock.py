@@ -309,7 +309,7 @@ class BuySellParShares(Step):
         """A move of the player's turn, on a company's shares or on a private (`target`)."""
         self.round.last_to_act = player
         self.round.current_actions.append(action)
-        self.round.note_share_move(player, target, action["type"], player)
+        self.round.note_share_move(player, target, action["type"])
 
     def process_buy_shares(self, action: dict[str, Any], player: Player) -> None:
         shares = self.game.shares_from_action(action)
@@ -395,9 +395,9 @@ class StockRound(Round):
     def select_entities(self) -> list[Any]:
         return [p for p in self.game.player_list if not p.bankrupt]
 
-    def note_share_move(self, player: Any, target: Any, kind: str, actor: Any) -> None:
+    def note_share_move(self, player: Any, target: Any, kind: str) -> None:
         moves = self.players_history.setdefault(player, {}).setdefault(target, [])
-        moves.append(programs.SeenMove(kind, actor, self.game.log_position))
+        moves.append(programs.SeenMove(kind, self.game.log_position))
 
     def setup(self) -> None:
         self.skip_steps()
