@@ -67,6 +67,10 @@ class Game(ABC):
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 6
     option_names: ClassVar[tuple[str, ...]] = ()
+    # the options that are only switched on or off
+    flag_options: ClassVar[tuple[str, ...]] = ()
+    # file settings that tell what players may not know while the game runs (a deck's order)
+    hidden_settings: ClassVar[tuple[str, ...]] = ()
 
     def __init__(
         self, players: Sequence[PlayerInfo], options: Mapping[str, Any] | None = None, seed: int = 0
@@ -160,6 +164,24 @@ class Game(ABC):
     def hints(self, player: PlayerId) -> list[Choice]:
         """Good moves for the player now, best first, as complete actions (none by default)."""
         return []
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> None:
+        """Refuse, in one sentence, an option the title does not know or a value it cannot be
+        played with, before any game is made (a chat front end asks before it opens a thread).
+        Cheap whatever the values; a title with options of its own extends it."""
+        unknown = sorted(set(options) - set(cls.option_names))
+        if unknown:
+            known = ", ".join(cls.option_names) or "none"
+            raise InvalidAction(
+                f"unknown option(s) for {cls.title}: {', '.join(unknown)} (known: {known})"
+            )
+        for name in cls.flag_options:
+            if name in options and not is_flag(options[name]):
+                raise InvalidAction(
+                    f"option {name} is only on or off ({name} or {name}=false), "
+                    f"not {str(options[name])[:40]!r}"
+                )
 
     @classmethod
     def options_from_settings(cls, settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -387,3 +409,8 @@ class Game(ABC):
             if p.id == pid:
                 return p.name
         return str(pid)
+
+
+def is_flag(value: Any) -> bool:
+    """Whether a value is on or off as the titles read it (true, false, 1 or 0)."""
+    return isinstance(value, bool) or (type(value) is int and value in (0, 1))

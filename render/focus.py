@@ -127,7 +127,7 @@ def _draw(
         f'stroke-linecap="round">' + "".join(base + printed.parts + overlay.parts) + "</svg>"
     )
     image = rasterize_document(document).convert("RGB")
-    texts = [
+    placed = [
         Text(
             (t.x - w.x0) * k,
             (t.y - w.y0) * k,
@@ -142,7 +142,7 @@ def _draw(
         for t in [*printed.texts, *overlay.texts]
         if t.y > HEADER and w.x0 - g.r <= t.x <= w.x1 + g.r and w.y0 - g.r <= t.y <= w.y1 + g.r
     ]
-    return draw_texts(image, texts)
+    return draw_texts(image, placed)
 
 
 def _stack(images: Sequence[Image.Image], columns: int = 1, gap: int = 6) -> Image.Image:

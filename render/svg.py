@@ -169,7 +169,7 @@ def _condensed(text: str, size: float, bold: bool, squeeze: float) -> tuple[Imag
     """A glyph mask of `text` narrowed to `squeeze` of its width, with its offset from the
     (middle, baseline) anchor point."""
     font = pil_font(bold, size)
-    left, top, right, bottom = font.getbbox(text, anchor="ms")
+    left, top, right, bottom = map(int, font.getbbox(text, anchor="ms"))  # FreeType's are ints
     mask = Image.new("L", (right - left + 2, bottom - top + 2))
     ImageDraw.Draw(mask).text((1 - left, 1 - top), text, fill=255, font=font, anchor="ms")
     narrow = mask.resize(

@@ -102,6 +102,9 @@ class Post:
     menu: list[Any] = field(default_factory=list)  # the options of its menu of moves
 
 
+KEEP = object()  # an edit's field left as it was
+
+
 class Message:
     """A message the bot sent, as it reads now (edits applied). `uploads` counts every image
     sent with it or with an edit, with its bytes."""
@@ -140,17 +143,18 @@ class Message:
         *,
         content: str | None = None,
         attachments: list[Any] | None = None,
-        embed: Any = None,
-        view: Any = None,
+        embed: Any = KEEP,
+        view: Any = KEEP,
         **_: object,
     ) -> Message:
+        """As Discord edits: what the edit does not name stays as it was."""
         self.edits += 1
         if content is not None:
             self.content = content
         self._apply(
             files=attachments if attachments is not None else list(self.attachments),
-            embed=embed,
-            view=view,
+            embed=self.embed if embed is KEEP else embed,
+            view=self.view if view is KEEP else view,
         )
         return self
 
@@ -276,8 +280,17 @@ class World:
         return command
 
     async def run(self, name: str, interaction, group: str | None = "game", **kwargs):
+        """As discord.py runs a command: the tree's check (which answers it first), then the
+        callback, its errors handled by the tree."""
         command = self.command(name, group)
-        await command.callback(command.binding, interaction, **kwargs)
+        interaction.type = discord.InteractionType.application_command
+        interaction.command = command
+        if await self.bot.tree.interaction_check(interaction):
+            try:
+                await command.callback(command.binding, interaction, **kwargs)
+            except Exception as exc:
+                error = app_commands.CommandInvokeError(command, exc)
+                await self.bot.tree.on_error(interaction, error)
         await self.bot.poster.drain()
         return interaction.response.sent
 
@@ -298,7 +311,8 @@ class World:
             if match:
                 button = discord.ui.Button(custom_id=custom_id, label="?")
                 item = await cls.from_custom_id(interaction, button, match)
-                await item.callback(interaction)
+                if await item.interaction_check(interaction):
+                    await item.callback(interaction)
                 await self.bot.poster.drain()
                 return interaction.response.sent
         raise AssertionError(f"no button matches {custom_id}")
@@ -311,7 +325,8 @@ class World:
                 menu = discord.ui.Select(custom_id=custom_id, options=options)
                 item = await cls.from_custom_id(interaction, menu, match)
                 item._refresh_state(interaction, {"values": [value]})
-                await item.callback(interaction)
+                if await item.interaction_check(interaction):
+                    await item.callback(interaction)
                 await self.bot.poster.drain()
                 return interaction.response.sent
         raise AssertionError(f"no menu matches {custom_id}")

@@ -32,6 +32,7 @@ EXPECTED_REFUSALS = (
     "asks to take back",
     "rewind to a number",
     "has no action to take back",
+    "is already waiting for",
 )
 NEVER = ("Something went wrong", "Traceback", "database is locked", "UNIQUE", "IntegrityError")
 

@@ -31,6 +31,7 @@ async def recorded_position(world: World, actions: int):
         [1, 2, 3],
         guild_id=GUILD,
         thread_id=thread.id,
+        offer=False,  # the players have agreed already
     )
     assert imported.ok, imported.error
     return thread, imported.game_id

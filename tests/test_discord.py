@@ -9,11 +9,10 @@ from types import SimpleNamespace
 
 import discord
 import pytest
-from discord import app_commands
 
 from bot.core.results import Caller
 from bot.discord_ui.io import fit_latest
-from tests.discord_world import CHANNEL, GUILD, Sent, World, make_world, posts
+from tests.discord_world import CHANNEL, GUILD, Sent, World, make_world, posts, three_players
 
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
 ADD4 = '{"type": "add", "amount": 4, "entity": 1, "entity_type": "player"}'
@@ -323,14 +322,26 @@ async def test_autocomplete(world):
     assert await cog._action_choices(world.interaction(9), "") == []  # which game?
 
 
-async def test_unexpected_errors_are_answered(world):
-    for command in (world.command("new"), world.command("bid", "play")):
-        interaction = world.interaction(1)
-        await command.binding.cog_app_command_error(
-            interaction, app_commands.AppCommandError("boom")
-        )
-        assert interaction.response.sent[0].ephemeral
-        assert interaction.response.sent[0].text.startswith("Something went wrong on my side")
+async def test_an_unexpected_error_is_logged_with_an_id_the_user_is_told(
+    world, monkeypatch, caplog
+):
+    """A bug in a command or a button: its traceback is logged under an id, and the user reads
+    that id (the error is never swallowed by a handler that only answers)."""
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(world.bot.service, "status", broken)
+    monkeypatch.setattr(world.bot.service, "play", broken)
+    thread = await three_players(world)
+    caplog.set_level("ERROR")
+    sent = await world.run("status", world.interaction(1, where=thread.id), game=None)
+    pressed = await world.press("rc:m:1:1:pass", world.interaction(1, where=thread.id))
+    for answer, where in ((sent, "/game status"), (pressed, "the component MoveButton")):
+        assert answer[-1].ephemeral
+        error_id = answer[-1].text.split("(error ")[1].split(";")[0]
+        [record] = [r for r in caplog.records if error_id in r.getMessage()]
+        assert where in record.getMessage() and record.exc_info[1].args == ("boom",)
 
 
 async def test_a_resubmitted_new_discards_its_second_thread(world):

@@ -73,7 +73,9 @@ async def test_admin_commands(world):
         "user1 rewound game #1 to action 0, taking back from user1 added 1. (2 actions)"
     )
     await world.run("replace", at(1), seat=3, user=_user(8), game=None)
-    assert posts(thread)[-1].text.startswith("user1 gave seat 3 (user3) of game #1 to user8.")
+    assert posts(thread)[-1].text.startswith(
+        "user1 offers seat 3 (user3) of game #1 to user8; it is theirs once they accept"
+    )
     thread.add_user.assert_awaited()
     await world.run("remind", at(1), hours=6.0, game=None)
     assert posts(thread)[-1].text.startswith("Game #1 reminds whoever must act after 6 h")

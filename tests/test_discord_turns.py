@@ -129,6 +129,7 @@ async def test_the_game_over_post_ranks_the_players_and_status_works_in_the_thre
         [1, 2, 3, 4],
         guild_id=500,
         thread_id=thread.id,
+        offer=False,  # the players have agreed already
     )
     assert opened.ok, opened.error
     president = (await service.prompt(opened.game_id, choices=False)).notify[0]

@@ -37,7 +37,9 @@ async def test_play_picks_from_the_legal_choices_and_checks_the_version(service)
     gid = await started(service, ANN, BOB)
     version = (await service.store.game(gid)).version
     played = await service.play(gid, ANN, pick("add 3"), version=version)
-    assert played.ok and played.text == "Ann added 3." and (await stored(service, gid)) == [add(1, 3)]
+    assert (
+        played.ok and played.text == "Ann added 3." and (await stored(service, gid)) == [add(1, 3)]
+    )
     stale = await service.play(gid, BOB, pick("add 1"), version=version)
     assert stale.error == (
         "this button is from an earlier turn of game #1; the game has moved "
@@ -95,7 +97,7 @@ async def test_undo_of_an_own_move_others_followed_needs_their_approval(service)
     assert asked.text.startswith(
         "Bob asks to take back actions 2-3, from their own: Bob added 1. Cy must approve"
     )
-    assert len((await stored(service, gid))) == 3
+    assert len(await stored(service, gid)) == 3
     assert (await service.vote(asked.vote, EVE, True)).error == (
         "only the players whose actions would be undone (Cy) or a game admin vote on this undo"
     )
@@ -118,13 +120,13 @@ async def test_an_undo_vote_can_be_rejected_and_goes_stale(service):
     assert (await service.vote(rejected.vote, ANN, False)).text == (
         "Ann rejected the undo; the game goes on."
     )
-    assert len((await stored(service, gid))) == 3
+    assert len(await stored(service, gid)) == 3
     stale = await service.undo(gid, BOB)
     assert (await service.act(gid, BOB, add(2))).ok
     assert (await service.vote(stale.vote, ANN, True)).error == (
         "the game has moved on since this undo was asked; ask again with /game undo"
     )
-    assert len((await stored(service, gid))) == 4
+    assert len(await stored(service, gid)) == 4
     asked = await service.undo(gid, ANN)  # the admin takes back Bob's move once confirmed
     assert (
         asked.text == "This takes back Bob's move (action 4): Bob added 1. Confirm to take it back."
@@ -138,7 +140,7 @@ async def test_admins_undo_and_rewind(service):
     for i in range(4):
         assert (await service.act(gid, [ANN, BOB][i % 2], add(i % 2 + 1, i + 1))).ok
     asked = await service.undo(gid, ADMIN)
-    assert asked.confirm_undo is not None and len((await stored(service, gid))) == 4  # nothing yet
+    assert asked.confirm_undo is not None and len(await stored(service, gid)) == 4  # nothing yet
     assert (await service.act(gid, ANN, add(1, 5))).ok  # the game moves on: confirmation void
     stale = await service.undo(gid, ADMIN, confirmed=asked.confirm_undo)
     assert stale.error == (
@@ -186,7 +188,9 @@ async def test_pause_resume_and_abandon(service):
         "Mod abandoned game #1; its log is kept (/game export)."
     )
     assert (await service.act(gid, BOB, add(2))).error == "game #1 was abandoned"
-    assert (await service.undo(gid, Caller(7, "Gus"))).error == "game #1 was abandoned"
+    assert (await service.undo(gid, Caller(7, "Gus"))).error == (
+        "game #1 was abandoned; it can only be read now"
+    )
     assert (await service.status(gid)).text.startswith("Game #1 · tally · abandoned")
     assert (await service.abandon(gid, ADMIN)).error == "game #1 is already over"
 
@@ -204,11 +208,17 @@ async def test_a_seat_changes_hands(service):
     )
     assert (await service.act(gid, ANN, add(1))).ok
     replaced = await service.replace_seat(gid, ANN, 2, CY.user_id, "Cy")
-    assert replaced.text == "Ann gave seat 2 (Bob) of game #1 to Cy."
-    assert replaced.notify == (CY.user_id,)
+    assert replaced.text == (
+        "Ann offers seat 2 (Bob) of game #1 to Cy; it is theirs once they accept, and until "
+        "then its moves wait."
+    )
+    assert replaced.notify == () and replaced.invited == (CY.user_id,)  # Cy has not agreed yet
     assert (await service.act(gid, BOB, add(2))).error == (
         "you are not seated in game #1; spectators can only watch"
     )
+    assert (await service.act(gid, CY, add(2))).error.startswith("you are not seated")
+    accepted = await service.answer_invitation(replaced.invitations[0], CY, True)
+    assert accepted.notify == (CY.user_id,)
     assert (await service.act(gid, CY, add(2))).ok
 
 
@@ -227,7 +237,7 @@ async def test_reminders_once_per_idle_period(service):
         "Game #1 reminds whoever must act after 2 h without a move."
     )
     assert (await service.set_reminders(gid, ANN, -1)).error == (
-        "reminder hours run from 0 (no reminders) to 8760 (a year), not -1"
+        "reminder hours are 0 (no reminders) or 1 to 8760 (a year), not -1"
     )
     assert (await service.act(gid, ANN, add(1))).ok  # a move restarts the clock
     moved = datetime.fromisoformat((await service.store.game(gid)).turn_since)

@@ -77,7 +77,7 @@ async def test_a_rewind_of_several_actions_is_redone_whole(service):
     # the redone log is the game's: it goes on from there, and undoes again
     assert (await service.act(gid, ANN, add(1, 5))).ok
     assert (await service.undo(gid, ANN)).ok and (await service.redo(gid, ANN)).ok
-    assert len((await stored(service, gid))) == 5
+    assert len(await stored(service, gid)) == 5
 
 
 async def test_a_redo_survives_a_restart(db_path):
@@ -109,7 +109,7 @@ async def test_undo_and_redo_in_each_title(service, title, seats):
     last = (await service.store.actions(gid))[-1]
     log, status = (await stored(service, gid)), (await service.status(gid)).text
     mover = by_id[last.user_id]
-    assert (await service.undo(gid, mover)).ok and len((await stored(service, gid))) == 2
+    assert (await service.undo(gid, mover)).ok and len(await stored(service, gid)) == 2
     redone = await service.redo(gid, mover)
     assert redone.ok, redone.error
     assert redone.text == f"{mover.name} redid action 3: {last.text}"

@@ -164,9 +164,12 @@ async def test_a_chat_game_exports_to_a_file_that_replays(db_path):
                 game_id, ann, lambda g, c, s=spot: resolve(MOVES["station"], {"at": s}, c, g)
             )
         ).ok, spot
-    exported = await service.export(game_id)
-    data = __import__("json").loads(exported.files[0][1])
-    assert data["settings"]["river"] == [[-5, 50], [30, 50]]
+    exported = await service.export(game_id)  # by a player: the deck stays hidden
+    shown = __import__("json").loads(exported.files[0][1])
+    assert shown["settings"]["river"] == [[-5, 50], [30, 50]]
+    assert "station_order" not in shown["settings"] and "seed" not in shown["settings"]
+    record = await service.store.game(game_id)  # the host's full file (railchat export)
+    data = io.export(await service._live(record))
     assert len(data["settings"]["station_order"]) == 38
     game = io.load(data).game
     assert [s.centre for s in game.board.stations.values()][-1] == (60, 20)

@@ -36,7 +36,10 @@ async def new_1830(service: GameService) -> int:
 async def imported(service: GameService, stem: str, actions: int) -> int:
     data = json.loads(game_path("1830", stem).read_text())
     result = await service.import_game(
-        USERS[0], {**data, "actions": data["actions"][:actions]}, [c.user_id for c in USERS]
+        USERS[0],
+        {**data, "actions": data["actions"][:actions]},
+        [c.user_id for c in USERS],
+        offer=False,  # the players have agreed already
     )
     assert result.ok, result.error
     return result.game_id

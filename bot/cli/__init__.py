@@ -41,7 +41,13 @@ def build_parser() -> argparse.ArgumentParser:
         "local", help="play hot-seat in this terminal (or from a script on standard input)"
     )
     local.set_defaults(func=cmd_local)
-    for sub in (run, local):
+    sync = commands.add_parser(
+        "sync",
+        help="upload the slash commands to Discord now (the bot uploads them by itself only "
+        "when they changed)",
+    )
+    sync.set_defaults(func=cmd_sync)
+    for sub in (run, local, sync):
         sub.add_argument(
             "--db", help="SQLite database file (default: RAILCHAT_DB or ./railchat.db)"
         )
@@ -89,6 +95,25 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sync(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    if settings.token is None:
+        print("railchat: sync needs DISCORD_TOKEN (in the environment or .env)", file=sys.stderr)
+        return 2
+    import discord
+
+    from bot.discord_ui.app import sync_now
+
+    _configure_logging(settings.log_level or "INFO")
+    try:
+        sync_now(settings)
+    except discord.LoginFailure:
+        print("railchat: Discord refused DISCORD_TOKEN", file=sys.stderr)
+        return 1
+    print("railchat: commands uploaded")
+    return 0
+
+
 def cmd_local(args: argparse.Namespace) -> int:
     return _local(_settings(args))
 
@@ -104,7 +129,9 @@ def _local(settings: Settings) -> int:
     _configure_logging(settings.log_level or "WARNING")
     store = Store(settings.db_path)
     try:
-        service = GameService(store, remind_hours=settings.remind_hours)
+        service = GameService(
+            store, remind_hours=settings.remind_hours, game_caps=settings.game_caps
+        )
         asyncio.run(play(service, settings.db_path, renderer=render_view))
     except KeyboardInterrupt:
         pass

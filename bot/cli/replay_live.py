@@ -54,8 +54,8 @@ async def replay_live(data: dict[str, Any]) -> LiveReplay:
 async def _play(service: GameService, data: dict[str, Any]) -> LiveReplay:
     players = data["players"]
     seats = {p["id"]: Caller(100 + n, str(p.get("name", p["id"]))) for n, p in enumerate(players)}
-    opened = await service.import_game(
-        HOST, {**data, "actions": []}, [c.user_id for c in seats.values()]
+    opened = await service.import_game(  # each player is there, so seated without asking
+        HOST, {**data, "actions": []}, [c.user_id for c in seats.values()], offer=False
     )
     if not opened.ok:
         raise LiveRefused(-1, {}, opened.error or "")

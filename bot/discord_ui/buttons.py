@@ -1,28 +1,33 @@
-"""The turn prompt's menu and buttons, the buttons of a lay-by-picture answer, and the answer
-buttons of requests (undo votes, proposed deals), as persistent Discord components.
+"""The turn prompt's menu and buttons, the buttons of a lay-by-picture answer, the answer
+buttons of requests (undo votes, proposed deals) and of seat offers, as persistent Discord
+components.
 
 Each component keeps what it means in its custom id (`rc:m:<game>:<version>:<kind>` for a
 one-click move, `rc:s:<game>:<version>` for the menu, whose options carry the moves' keys,
 `rc:l:<game>:<version>:<key>` for a lay picked by picture, `rc:x:<game>:<version>` for an
-admin's confirmed undo, and `rc:u:<request>:<yes|no>` for an
-undo vote or `rc:d:<request>:<yes|no>` for a deal), so it works after a restart without any view
-kept in memory; the game version lets the service refuse a component from an older turn, and a
-request that was answered or lapsed is refused by the service from its stored status.
+admin's confirmed undo, `rc:u:<request>:<yes|no>` for an undo vote, `rc:d:<request>:<yes|no>`
+for a deal, `rc:i:<offer>:<yes|no>` for a seat offer and `rc:c:<token>:<yes|no>` for a
+previewed move), so it works after a restart without any view kept in memory; the game version
+lets the service refuse a component from an older turn, and a request that was answered or
+lapsed is refused by the service from its stored status. Every component answers the press
+first (`GameItem`), then asks the service.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
 import discord
 
 from bot.core.moves import Quick, by_key, quick_action
-from bot.discord_ui.io import caller_of
+from bot.core.results import Result
+from bot.discord_ui.context import BotContext
+from bot.discord_ui.io import acknowledge, caller_of, follow_thread, report_error
 
-if TYPE_CHECKING:
-    from bot.discord_ui.app import RailchatBot
+log = logging.getLogger(__name__)
 
 MAX_BUTTONS = 25
 STYLES = {
@@ -35,7 +40,34 @@ STYLES = {
 }
 
 
+class GameItem:
+    """What every persistent component does: answer the press before any work (Discord drops
+    a press not answered within 3 s), then its `press`, whose errors are logged under an id
+    the user is told. Mixed into each `DynamicItem` below."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        try:
+            await acknowledge(interaction)
+        except discord.HTTPException as exc:  # too late, or Discord refused: nothing to do
+            log.warning("could not answer a press of %s: %s", self, exc)
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast(BotContext, interaction.client)
+        try:
+            result = await self.press(bot, interaction)
+            if result is not None:
+                await bot.poster.publish(interaction, result)
+        except Exception as exc:
+            await report_error(interaction, exc, f"the component {type(self).__name__}")
+
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result | None:
+        raise NotImplementedError
+
+
 class MoveButton(
+    GameItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"^rc:m:(?P<game>\d+):(?P<version>\d+):(?P<kind>[a-z]+)$",
 ):
@@ -55,21 +87,19 @@ class MoveButton(
     ) -> MoveButton:
         return cls(int(match["game"]), int(match["version"]), match["kind"], item.label or "Move")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: RailchatBot = interaction.client  # type: ignore[assignment]
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
         kind = self.kind
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.play(
+        return await bot.service.play(
             self.game_id,
             caller_of(interaction),
             lambda game, choices: quick_action(kind, choices),
             version=self.version,
             interaction_id=interaction.id,
         )
-        await bot.poster.publish(interaction, result)
 
 
 class LayButton(
+    GameItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"^rc:l:(?P<game>\d+):(?P<version>\d+):(?P<key>~[0-9a-f]{12})$",
 ):
@@ -91,22 +121,21 @@ class LayButton(
     ) -> LayButton:
         return cls(int(match["game"]), int(match["version"]), match["key"], item.label or "Lay")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: RailchatBot = interaction.client  # type: ignore[assignment]
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
         key = self.key
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.play(
+        return await bot.service.play(
             self.game_id,
             caller_of(interaction),
             lambda game, choices: by_key(key, choices),
             version=self.version,
             interaction_id=interaction.id,
         )
-        await bot.poster.publish(interaction, result)
 
 
 class MoveMenu(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"^rc:s:(?P<game>\d+):(?P<version>\d+)$"
+    GameItem,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"^rc:s:(?P<game>\d+):(?P<version>\d+)$",
 ):
     """The menu of legal moves of one turn (each option's value is the move's key)."""
 
@@ -128,22 +157,21 @@ class MoveMenu(
     ) -> MoveMenu:
         return cls(int(match["game"]), int(match["version"]), item.options)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: RailchatBot = interaction.client  # type: ignore[assignment]
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
         picked = (self.item.values or [""])[0]
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.play(
+        return await bot.service.play(
             self.game_id,
             caller_of(interaction),
             lambda game, choices: by_key(picked, choices),
             version=self.version,
             interaction_id=interaction.id,
         )
-        await bot.poster.publish(interaction, result)
 
 
 class ConfirmUndo(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"^rc:x:(?P<game>\d+):(?P<version>\d+)$"
+    GameItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"^rc:x:(?P<game>\d+):(?P<version>\d+)$",
 ):
     """An admin's confirmation that another player's move be taken back (valid while the game
     is at the version it was asked at)."""
@@ -164,23 +192,27 @@ class ConfirmUndo(
     ) -> ConfirmUndo:
         return cls(int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: RailchatBot = interaction.client  # type: ignore[assignment]
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.undo(
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
+        return await bot.service.undo(
             self.game_id, caller_of(interaction), interaction.id, confirmed=self.version
         )
-        await bot.poster.publish(interaction, result)
 
 
-VOTE_LABELS = {"u": ("Approve undo", "Reject undo"), "d": ("Accept deal", "Decline deal")}
-VOTE_PREFIX = {"undo": "u", "deal": "d"}  # the request's kind in a custom id
+VOTE_LABELS = {
+    "u": ("Approve undo", "Reject undo"),
+    "d": ("Accept deal", "Decline deal"),
+    "i": ("Take the seat", "Decline"),
+}
+VOTE_PREFIX = {"undo": "u", "deal": "d", "seat": "i"}  # what is asked, in a custom id
 
 
 class VoteButton(
+    GameItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"^rc:(?P<kind>[ud]):(?P<request>\d+):(?P<answer>yes|no)$",
+    template=r"^rc:(?P<kind>[udi]):(?P<request>\d+):(?P<answer>yes|no)$",
 ):
+    """An answer to a request (an undo vote, a deal) or to a seat offer."""
+
     def __init__(self, kind: str, request_id: int, approve: bool) -> None:
         yes, no = VOTE_LABELS[kind]
         super().__init__(
@@ -190,7 +222,7 @@ class VoteButton(
                 custom_id=f"rc:{kind}:{request_id}:{'yes' if approve else 'no'}",
             )
         )
-        self.request_id, self.approve = request_id, approve
+        self.kind, self.request_id, self.approve = kind, request_id, approve
 
     @classmethod
     async def from_custom_id(
@@ -198,16 +230,21 @@ class VoteButton(
     ) -> VoteButton:
         return cls(match["kind"], int(match["request"]), match["answer"] == "yes")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: RailchatBot = interaction.client  # type: ignore[assignment]
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.vote(
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
+        if self.kind == "i":
+            answered = await bot.service.answer_invitation(
+                self.request_id, caller_of(interaction), self.approve, interaction.id
+            )
+            if answered.changed and self.approve:
+                await follow_thread(bot, answered.thread_id, interaction.user)
+            return answered
+        return await bot.service.vote(
             self.request_id, caller_of(interaction), self.approve, interaction.id
         )
-        await bot.poster.publish(interaction, result)
 
 
 class ConfirmButton(
+    GameItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"^rc:c:(?P<token>[0-9a-f]+):(?P<answer>yes|no)$",
 ):
@@ -229,13 +266,10 @@ class ConfirmButton(
     ) -> ConfirmButton:
         return cls(match["token"], match["answer"] == "yes")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: RailchatBot = interaction.client  # type: ignore[assignment]
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.confirm(
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
+        return await bot.service.confirm(
             self.token, caller_of(interaction), self.approve, interaction.id
         )
-        await bot.poster.publish(interaction, result)
 
 
 def confirm_view(token: str) -> discord.ui.View:
@@ -280,6 +314,12 @@ def request_view(
             *(MoveButton(game_id, version, q.kind, q.label) for q in quick),
         ]
     )
+
+
+def offers_view(offers: Sequence[int]) -> discord.ui.View | None:
+    """Take / Decline for each seat offered (only the user it is offered to may press)."""
+    prefix = VOTE_PREFIX["seat"]
+    return _view([VoteButton(prefix, o, yes) for o in offers for yes in (True, False)])
 
 
 def undo_confirm_view(game_id: int, version: int) -> discord.ui.View | None:

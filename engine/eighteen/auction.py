@@ -13,6 +13,8 @@ from engine.errors import IllegalAction, InvalidAction
 class CompanyPendingPar(Step):
     """After buying a private that carries a president's certificate, its buyer sets the par."""
 
+    round: AuctionRound
+
     description = "Choose Corporation Par Value"
 
     def active(self) -> bool:

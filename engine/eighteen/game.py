@@ -51,7 +51,7 @@ from engine.game import Action, Choice, Game, PlayerId, TurnInfo
 class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
     """Title-neutral 18xx. Subclasses set `data` (the title JSON) and override hooks."""
 
-    data: ClassVar[dict[str, Any]]
+    data: dict[str, Any]
     # `data` is read, never written, once set up (1860 sets its own per edition: ~800 lists and
     # dicts a checkpoint would otherwise copy before every move and legality probe)
     CHECKPOINT_SHARED = Game.CHECKPOINT_SHARED + ("_token_cache", "data")

@@ -14,8 +14,9 @@ from engine.errors import IllegalAction, InvalidAction
 
 
 class BuySellParShares(Step):
-    description = "Sell/Buy/Sell Shares"
     round: StockRound
+
+    description = "Sell/Buy/Sell Shares"
 
     def setup(self) -> None:
         r = self.round

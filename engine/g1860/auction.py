@@ -3,22 +3,20 @@ director's certificate). The winner pays the bid as a premium, then buys an item
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.eighteen import shares as sh
 from engine.eighteen.entities import Company, Corporation, Player, spend
 from engine.eighteen.rounds import Round, Step
 from engine.errors import IllegalAction, InvalidAction
-
-if TYPE_CHECKING:
-    from engine.g1860.game import Game1860
+from engine.g1860.host import Game1860Host
 
 MIN_RAISE = 5
 
 
 class BuyCert(Step):
     description = "Bid for the next pick, or buy/par your pick"
-    game: Game1860
+    game: Game1860Host
 
     def setup(self) -> None:
         game = self.game
@@ -204,6 +202,7 @@ class BuyCert(Step):
             return
         if len(self.bids) == 1 and max(self.bids.values()) < 0:
             return
+        player: Player | None
         if self.bids:
             ((player, price),) = self.bids.items()
             spend(player, self.game.bank, price)

@@ -3,15 +3,13 @@ privates exchanged, sold to and bought from the bank; a floating company lays it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.eighteen.entities import Company, Corporation, Player, Share, spend
 from engine.eighteen.rounds import Step
 from engine.eighteen.stock import BuySellParShares, StockRound
 from engine.errors import IllegalAction
-
-if TYPE_CHECKING:
-    from engine.g1860.game import Game1860
+from engine.g1860.host import Game1860Host
 
 
 class HomeTrack(Step):
@@ -19,7 +17,8 @@ class HomeTrack(Step):
     passes when no tile fits (as on 18xx.games: the home hex may already carry a tile)."""
 
     description = "Lay home track"
-    game: Game1860
+    game: Game1860Host
+    round: StockRound1860
 
     def active(self) -> bool:
         return bool(self.round.pending_tracks)
@@ -80,7 +79,7 @@ class Exchange(Step):
 
     description = "Exchange a private"
     blocks = False
-    game: Game1860
+    game: Game1860Host
 
     def actions(self, entity: Any) -> list[str]:
         return (
@@ -100,7 +99,7 @@ class Exchange(Step):
 
 class BuySellPar(BuySellParShares):
     description = "Sell then buy a certificate"
-    game: Game1860
+    game: Game1860Host
     round: StockRound1860
 
     def _move_tests(self) -> dict[str, Any]:

@@ -10,10 +10,10 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any, TypeVar
 
-from bot.core.config import DEFAULT_REMIND_HOURS
+from bot.core.config import DEFAULT_GAME_CAPS, DEFAULT_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
 from bot.core.store import (
     ACTIVE,
@@ -53,6 +53,11 @@ Renderer = Callable[..., bytes]
 MoveBuilder = Callable[[Game, list[Choice]], Action]
 
 
+class GameMoved(Exception):
+    """The game's version moved on since a picture of it was asked for (the picture would
+    show a change its text does not tell)."""
+
+
 def random_seed() -> int:
     return secrets.randbelow(2**31)
 
@@ -67,8 +72,11 @@ class ServiceBase:
         cache_size: int = 16,
         new_seed: Callable[[], int] = random_seed,
         remind_hours: float = DEFAULT_REMIND_HOURS,
+        game_caps: tuple[int, int] = DEFAULT_GAME_CAPS,
     ) -> None:
+        """`game_caps`: how many games not yet over one server, and one user, may have opened."""
         self.store = store
+        self.game_caps = game_caps
         self.cache_size = cache_size
         self.remind_hours = remind_hours
         self._new_seed = new_seed
@@ -113,16 +121,6 @@ class ServiceBase:
         record = await self.store.game(game_id)
         return record.guild_id if record else None
 
-    async def _games(
-        self, guild_id: int | None, statuses: Iterable[str], limit: int = 50
-    ) -> list[GameRecord]:
-        """The games of one server (None: the console's), newest first."""
-        return [
-            r
-            for r in await self.store.games(guild_id=guild_id, statuses=statuses, limit=limit)
-            if r.guild_id == guild_id
-        ]
-
     async def _visible(self, game_id: int, guild_id: int | None) -> GameRecord | None:
         record = await self.store.game(game_id)
         return record if record is not None and record.guild_id == guild_id else None
@@ -131,12 +129,7 @@ class ServiceBase:
         self, title: str, seats: int | None, options: Mapping[str, Any] | None
     ) -> tuple[type[Game], int]:
         cls = find_title(title)
-        unknown = sorted(set(options or {}) - set(cls.option_names))
-        if unknown:
-            known = ", ".join(cls.option_names) or "none"
-            raise Refused(
-                f"unknown option(s) for {cls.title}: {', '.join(unknown)} (known: {known})"
-            )
+        cls.check_options(options or {})  # InvalidAction says which option and why
         seat_limit = cls.max_players if seats is None else seats
         if not cls.min_players <= seat_limit <= cls.max_players:
             raise Refused(
@@ -144,6 +137,21 @@ class ServiceBase:
                 f"players, not {seat_limit}"
             )
         return cls, seat_limit
+
+    async def _require_room(self, caller: Caller) -> None:
+        """Refuse a new game past the caps on games not yet over (per server, per user)."""
+        here, theirs = await self.store.open_game_counts(caller.guild_id, caller.user_id)
+        server_cap, user_cap = self.game_caps
+        if theirs >= user_cap:
+            raise Refused(
+                f"you have opened {theirs} games that are not over yet (at most {user_cap}); "
+                "finish or abandon one first"
+            )
+        if here >= server_cap:
+            raise Refused(
+                f"this server has {here} games that are not over yet (at most {server_cap}); "
+                "an admin can abandon old ones with /game abandon"
+            )
 
     def _is_admin(self, record: GameRecord, caller: Caller) -> bool:
         return caller.is_admin or caller.user_id == record.creator_id
@@ -156,6 +164,17 @@ class ServiceBase:
         if record.status == OPEN:
             raise Refused(
                 f"game #{record.id} has not started yet; its creator starts it with /game start"
+            )
+
+    def _require_playable(self, record: GameRecord) -> None:
+        """Only reading while a game is paused or abandoned: no move, undo, redo or answer."""
+        self._require_started(record)
+        if record.abandoned:
+            raise Refused(f"game #{record.id} was abandoned; it can only be read now")
+        if record.paused:
+            raise Refused(
+                f"game #{record.id} is paused; nothing changes until a game admin resumes it "
+                "with /game resume"
             )
 
     async def _playing_seat(self, record: GameRecord, caller: Caller) -> SeatRecord:
@@ -274,6 +293,7 @@ class ServiceBase:
             return Result(text=text, game_id=record.id, thread_id=record.thread_id, changed=True)
         if game.finished:
             text += "\nThe game is over. /game status shows the result."
+        cached = self._cache.get(record.id)  # the live game is remembered at its version
         return Result(
             text=text,
             game_id=record.id,
@@ -281,6 +301,7 @@ class ServiceBase:
             changed=True,
             views=tuple(game.views()),
             notify=await self._to_notify(record, game),
+            version=cached[0][0] if cached is not None and cached[1] is game else None,
         )
 
 

@@ -20,6 +20,8 @@ from bot.core.store import DEAL, UNDO, ActionRecord, GameRecord, Request, SeatRe
 from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerId
 
+MAX_MESSAGES = 5  # a player's messages in a row in the game's log, between two moves
+
 
 class Playing(ServiceBase):
     # -- playing -------------------------------------------------------------------------------
@@ -112,6 +114,11 @@ class Playing(ServiceBase):
     ) -> Result:
         """Apply the caller's move, unless it takes another player's property at a negotiated
         price: then that player is asked first (see `vote`)."""
+        if action.get("type") == "message" and _messages_since_move(game, seat) >= MAX_MESSAGES:
+            raise Refused(
+                f"you have left {MAX_MESSAGES} messages in the log since the last move; talk in "
+                "the thread until the game moves on"
+            )
         other = _counterparty(game, action)
         if other is None or other == seat.player_id:
             return await self._apply(
@@ -203,14 +210,12 @@ class Playing(ServiceBase):
         approve (see `vote`)."""
 
         async def body(record: GameRecord) -> Result:
-            self._require_started(record)
+            self._require_playable(record)
             actions = await self.store.actions(record.id)
             if not actions:
                 raise Refused(f"game #{record.id} has no action to undo")
             last = actions[-1]
             admin = self._is_admin(record, caller)
-            if record.abandoned and not admin:
-                raise Refused(f"game #{record.id} was abandoned")
             if admin and last.user_id != caller.user_id and confirmed != record.version:
                 if confirmed is not None:
                     raise Refused(
@@ -245,6 +250,16 @@ class Playing(ServiceBase):
                     "actions imported from a game file can only be undone by a game admin"
                 )
             affected = _affected(later, caller.user_id)
+            asked = [
+                r
+                for r in await self.store.open_requests(record.id)
+                if r.kind == UNDO and r.requested_by == caller.user_id
+            ]
+            if asked and asked[-1].keep == mine[-1].seq - 1:
+                raise Refused(
+                    f"your undo request #{asked[-1].id} is already waiting for "
+                    f"{', '.join([await self._seat_name(record, u) for u in affected])}"
+                )
             request = await self.store.open_undo_request(
                 record.id, mine[-1].seq - 1, record.version, caller.user_id, interaction_id
             )
@@ -272,9 +287,7 @@ class Playing(ServiceBase):
         engine again and made for the player who first made it."""
 
         async def body(record: GameRecord) -> Result:
-            self._require_started(record)
-            if record.abandoned:
-                raise Refused(f"game #{record.id} was abandoned")
+            self._require_playable(record)
             undone = await self.store.last_undone(record.id)
             if undone is None:
                 raise Refused(
@@ -345,6 +358,7 @@ class Playing(ServiceBase):
                 request = replace(request, status="void")
             if request.status != "open":
                 raise Refused(_CLOSED[request.kind, request.status])
+            self._require_playable(record)
             if request.kind == DEAL:
                 return await self._answer_deal(record, request, caller, approve, interaction_id)
             return await self._vote_undo(record, request, caller, approve, interaction_id)
@@ -459,7 +473,7 @@ class Playing(ServiceBase):
 
         async def body(record: GameRecord) -> Result:
             self._require_admin(record, caller, "rewind it")
-            self._require_started(record)
+            self._require_playable(record)
             count = await self.store.action_count(record.id)
             if not 0 <= keep < count:
                 raise Refused(
@@ -522,6 +536,16 @@ def _affected(actions: list[ActionRecord], requester: int) -> list[int]:
         if a.user_id != requester and a.user_id not in out:
             out.append(a.user_id)
     return out
+
+
+def _messages_since_move(game: Game, seat: SeatRecord) -> int:
+    """The player's messages at the end of the log, since its last move."""
+    count = 0
+    for action in reversed(game.actions):
+        if action.get("type") != "message":
+            break
+        count += action.get("entity") == seat.player_id
+    return count
 
 
 def _counterparty(game: Game, action: Action) -> PlayerId | None:

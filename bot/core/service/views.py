@@ -11,15 +11,24 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.core.config import MAX_REMIND_HOURS
+from bot.core.config import MAX_REMIND_HOURS, valid_remind_hours
 from bot.core.results import Prompt, Refused, Result
-from bot.core.service.base import HISTORY_LIMIT, Renderer, ServiceBase, T, seat_of, status_word
+from bot.core.service.base import (
+    HISTORY_LIMIT,
+    GameMoved,
+    Renderer,
+    ServiceBase,
+    T,
+    seat_of,
+    status_word,
+)
 from bot.core.store import ACTIVE, DEAL, FINISHED, OPEN, GameRecord
 from engine.errors import GameError
 from engine.game import Choice, Game
 from engine.titles import find_title, title_names
 
 log = logging.getLogger(__name__)
+DEFAULT_LOOKUP = 10  # candidate games named when a command's game is ambiguous
 
 
 class Views(ServiceBase):
@@ -40,16 +49,17 @@ class Views(ServiceBase):
         """The game a command without a game number means outside a game thread: the only
         open or running game of the server (None: the console's games), else the only one of
         those the user is seated in. Otherwise `error` names the candidates."""
-        records = await self._games(guild_id, (OPEN, ACTIVE), limit=10**6)
-        mine = [r for r in records if seat_of(await self.store.seats(r.id), user_id) is not None]
-        for found in (records, mine):
-            if len(found) == 1:
-                return Result(game_id=found[0].id, thread_id=found[0].thread_id)
+        found = await self.store.games_in_play(user_id, guild_id, limit=DEFAULT_LOOKUP + 1)
+        mine = [r for r, seated in found if seated]
+        records = [r for r, _ in found]
+        for candidates in (records, mine):
+            if len(candidates) == 1:
+                return Result(game_id=candidates[0].id, thread_id=candidates[0].thread_id)
         if not records:
             return Result(
                 error="which game? no game is open or in play here; start one with /game new"
             )
-        listing = ", ".join(f"#{r.id} ({r.title})" for r in (mine or records)[:10])
+        listing = ", ".join(f"#{r.id} ({r.title})" for r in (mine or records)[:DEFAULT_LOOKUP])
         where = "you play in several games" if mine else "several games are open or in play"
         return Result(error=f"which game? {where} here: {listing}; give game:<number>")
 
@@ -71,7 +81,7 @@ class Views(ServiceBase):
         self, *, guild_id: int | None = None, include_finished: bool = False
     ) -> Result:
         statuses = (OPEN, ACTIVE, FINISHED) if include_finished else (OPEN, ACTIVE)
-        records = await self._games(guild_id, statuses)
+        records = await self.store.games(guild_id=guild_id, statuses=statuses)
         if not records:
             return Result(text="No games here yet. Start one with /game new.")
         lines = []
@@ -212,25 +222,35 @@ class Views(ServiceBase):
         await self.store.set_turn_post(game_id, message_id, state)
 
     async def draw(
-        self, game_id: int, views: Sequence[str], renderer: Renderer
+        self, game_id: int, views: Sequence[str], renderer: Renderer, *, version: int | None = None
     ) -> dict[str, bytes]:
         """Images of the game's current state by view name (none before it starts); drawing
-        runs off the event loop while the game's lock keeps the state still. For a game id
-        the service itself answered with (no server check)."""
+        runs off the event loop while the game's lock keeps the state still; GameMoved when
+        it is no longer at `version`. For a game id the service itself answered with (no
+        server check)."""
         async with self._lock(game_id):
             record = await self._record(game_id, await self._guild_of(game_id))
+            _still_at(record, version)
             if record.status == OPEN:
                 return {}
             game = await self._live(record)
             return await asyncio.to_thread(lambda: {v: renderer(game, v) for v in views})
 
     async def draw_focus(
-        self, game_id: int, places: Sequence[str], runs: Sequence[Any], renderer: Renderer
+        self,
+        game_id: int,
+        places: Sequence[str],
+        runs: Sequence[Any],
+        renderer: Renderer,
+        *,
+        version: int | None = None,
     ) -> bytes | None:
         """A close-up of the map where these places changed and these runs went. For a game
         id the service itself answered with (no server check)."""
         async with self._lock(game_id):
-            game = await self._live(await self._record(game_id, await self._guild_of(game_id)))
+            record = await self._record(game_id, await self._guild_of(game_id))
+            _still_at(record, version)
+            game = await self._live(record)
             return await asyncio.to_thread(renderer, game, "focus", tuple(places), tuple(runs))
 
     async def lay_picture(
@@ -335,7 +355,7 @@ class Views(ServiceBase):
         """The game's reminder period; a stored value out of range (written by an older
         version or by hand) counts as the longest period, never as an error."""
         hours = self.remind_hours if record.remind_hours is None else record.remind_hours
-        if not 0 <= hours <= MAX_REMIND_HOURS:
+        if not valid_remind_hours(hours):
             log.warning(
                 "game %s has reminder hours %r; using %g", record.id, hours, MAX_REMIND_HOURS
             )
@@ -356,7 +376,8 @@ class Views(ServiceBase):
             return None
 
     async def _running(self) -> list[GameRecord]:
-        return [r for r in await self.store.games(statuses=[ACTIVE], limit=10**6) if not r.paused]
+        found = await self.store.games(statuses=[ACTIVE], limit=10**6)
+        return [r for r in found if not r.paused]
 
     async def next_reminder(self) -> datetime | None:
         """When the next reminder falls due (None: no running game needs one)."""
@@ -407,3 +428,8 @@ def _stored_time(text: str) -> datetime:
 def _hours(delta: timedelta) -> str:
     hours = delta.total_seconds() / 3600
     return f"{hours:.0f} h" if hours < 48 else f"{hours / 24:.0f} days"
+
+
+def _still_at(record: GameRecord, version: int | None) -> None:
+    if version is not None and record.version != version:
+        raise GameMoved(f"game {record.id} is at version {record.version}, not {version}")

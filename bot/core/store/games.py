@@ -11,6 +11,7 @@ from bot.core.store.base import StoreBase, action_record, game_record, now
 from bot.core.store.connection import Conn, reading, writing
 from bot.core.store.records import (
     ACTIVE,
+    ANY_GUILD,
     FINISHED,
     OPEN,
     ActionRecord,
@@ -19,6 +20,7 @@ from bot.core.store.records import (
     StaleGame,
     Undone,
 )
+from bot.core.store.seating import _offer
 from engine.game import Action, PlayerId
 
 
@@ -39,14 +41,16 @@ class GameTables(StoreBase):
         self,
         conn: Conn,
         *,
-        guild_id: int | None = None,
+        guild_id: int | None = ANY_GUILD,
         statuses: Iterable[str] | None = None,
         limit: int = 50,
     ) -> list[GameRecord]:
-        """Newest first; filters combine."""
+        """Newest first; filters combine (`guild_id` None: the console's games)."""
         where: list[str] = []
         params: list[Any] = []
-        if guild_id is not None:
+        if guild_id is None:
+            where.append("guild_id IS NULL")
+        elif guild_id != ANY_GUILD:
             where.append("guild_id = ?")
             params.append(guild_id)
         if statuses is not None:
@@ -58,6 +62,38 @@ class GameTables(StoreBase):
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY updated_at DESC, id DESC LIMIT ?"
         return [game_record(r) for r in conn.all(sql, [*params, limit])]
+
+    @reading
+    def games_in_play(
+        self, conn: Conn, user_id: int, guild_id: int | None, limit: int
+    ) -> list[tuple[GameRecord, bool]]:
+        """The open and running games of one server (None: the console), the user's own
+        first (with True), newest first: one indexed query, whatever the number of games."""
+        rows = conn.all(
+            "SELECT g.*, s.user_id IS NOT NULL AS mine FROM games g LEFT JOIN seats s "
+            "ON s.game_id = g.id AND s.user_id = ? WHERE (g.guild_id = ? OR "
+            "(g.guild_id IS NULL AND ? IS NULL)) AND g.status IN (?, ?) "
+            "ORDER BY mine DESC, g.updated_at DESC, g.id DESC LIMIT ?",
+            [user_id, guild_id, guild_id, OPEN, ACTIVE, limit],
+        )
+        return [
+            (game_record({k: v for k, v in r.items() if k != "mine"}), bool(r["mine"]))
+            for r in rows
+        ]
+
+    @reading
+    def open_game_counts(
+        self, conn: Conn, guild_id: int | None, creator_id: int
+    ) -> tuple[int, int]:
+        """How many games not yet over the server has, and the creator has opened."""
+        row = conn.one(
+            "SELECT (SELECT count(*) FROM games WHERE (guild_id = ? OR (guild_id IS NULL AND "
+            "? IS NULL)) AND status IN (?, ?)) AS here, (SELECT count(*) FROM games WHERE "
+            "creator_id = ? AND status IN (?, ?)) AS theirs",
+            [guild_id, guild_id, OPEN, ACTIVE, creator_id, OPEN, ACTIVE],
+        )
+        assert row is not None
+        return int(row["here"]), int(row["theirs"])
 
     @reading
     def seats(self, conn: Conn, game_id: int) -> list[SeatRecord]:
@@ -337,13 +373,15 @@ class GameTables(StoreBase):
         actions: Sequence[Action],
         texts: Sequence[str],
         finished: bool,
+        offers: Sequence[tuple[int, int]] = (),
         guild_id: int | None = None,
         channel_id: int | None = None,
         thread_id: int | None = None,
         interaction_id: int | None = None,
     ) -> GameRecord:
         """A started game with its seats (user id, name, engine player id) and whole log,
-        stored in one transaction (the actions are recorded as made by user 0, the import)."""
+        stored in one transaction (the actions are recorded as made by user 0, the import),
+        and its `offers`: (seat, user id) of the unclaimed seats offered to users."""
         when = now()
         self._change(conn, interaction_id, "import", None)
         game_id = conn.insert(
@@ -373,28 +411,12 @@ class GameTables(StoreBase):
                 "VALUES (?, ?, 0, ?, ?, ?)",
                 [game_id, seq, json.dumps(payload, sort_keys=True), when, text],
             )
+        for seat, user_id in offers:
+            _offer(conn, game_id, seat, user_id, creator_id)
         self._link_interaction(conn, interaction_id, game_id)
         return self._game(conn, game_id)
 
     # -- administration ------------------------------------------------------------------------
-    @writing
-    def replace_seat(
-        self,
-        conn: Conn,
-        game_id: int,
-        seat: int,
-        user_id: int,
-        name: str,
-        interaction_id: int | None = None,
-    ) -> None:
-        """Hand a seat (and its engine player) to another user."""
-        self._change(conn, interaction_id, "replace", game_id)
-        conn.execute(
-            "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
-            [user_id, name, game_id, seat],
-        )
-        self._touch(conn, game_id)
-
     @writing
     def set_paused(
         self, conn: Conn, game_id: int, paused: bool, interaction_id: int | None = None

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -23,21 +22,19 @@ from bot.core.results import Result
 from bot.core.routes_input import best_routes_text, route_companies
 from bot.core.service.base import HISTORY_LIMIT
 from bot.discord_ui.buttons import undo_confirm_view
+from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import (
     add_to_thread,
     caller_of,
     fit,
     fit_latest,
+    follow_thread,
     game_or_refuse,
-    game_thread,
     reply,
     reply_files,
     resolve_game,
     split_message,
 )
-
-if TYPE_CHECKING:
-    from bot.discord_ui.app import RailchatBot
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +50,7 @@ class GameCog(
     group_name="game",
     group_description="Open, join, follow and administer railway games",
 ):
-    def __init__(self, bot: RailchatBot) -> None:
+    def __init__(self, bot: BotContext) -> None:
         self.bot = bot
         self.service = bot.service
         super().__init__()
@@ -77,7 +74,7 @@ class GameCog(
         except ValueError as exc:
             await reply(interaction, f"Refused: {exc}")
             return
-        check = self.service.check_new_game(title, seats, parsed)
+        check = await self.service.check_new_game(caller_of(interaction), title, seats, parsed)
         if not check.ok:
             await reply(interaction, f"Refused: {check.error}")
             return
@@ -113,10 +110,8 @@ class GameCog(
         if (game_id := await self._game_id(interaction, game)) is None:
             return
         result = await self.service.join(game_id, caller_of(interaction), interaction.id)
-        if result.changed and result.thread_id is not None:
-            thread = await game_thread(self.bot, result.thread_id)
-            if thread is not None:
-                await add_to_thread(thread, interaction.user)
+        if result.changed:
+            await follow_thread(self.bot, result.thread_id, interaction.user)
         await self.bot.poster.publish(interaction, result)
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
@@ -133,7 +128,6 @@ class GameCog(
     async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.poster.publish(
             interaction, await self.service.start(game_id, caller_of(interaction), interaction.id)
         )
@@ -153,7 +147,6 @@ class GameCog(
         except ValueError as exc:
             await reply(interaction, f"Refused: {exc}")
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.poster.publish(
             interaction,
             await self.service.act(game_id, caller_of(interaction), parsed, interaction.id),
@@ -194,7 +187,7 @@ class GameCog(
                 game_id, caller_of(interaction), confirmed=result.confirm_undo
             )
         if result.confirm_undo is not None:  # an admin taking back another player's move
-            await interaction.response.send_message(
+            await interaction.followup.send(
                 fit(result.text),
                 ephemeral=True,
                 view=undo_confirm_view(game_id, result.confirm_undo),
@@ -246,7 +239,6 @@ class GameCog(
         ][:AUTOCOMPLETE_LIMIT]
 
     async def _vote(self, interaction: discord.Interaction, request: int, approve: bool) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.poster.publish(
             interaction,
             await self.service.vote(request, caller_of(interaction), approve, interaction.id),
@@ -259,7 +251,6 @@ class GameCog(
     async def moves(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         choices = await self.service.legal_actions(
             game_id, interaction.user.id, guild_id=interaction.guild_id
         )
@@ -315,7 +306,6 @@ class GameCog(
         if not result.ok:
             await reply(interaction, f"Refused: {result.error}")
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         for part in split_message(result.text):  # one topic per message when it is long
             await interaction.followup.send(part, ephemeral=True)
 
@@ -339,7 +329,6 @@ class GameCog(
     ) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await _answer(
             interaction,
             await self.service.inspect(
@@ -398,7 +387,6 @@ class GameCog(
     async def resume(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.poster.publish(
             interaction,
             await self.service.pause(game_id, caller_of(interaction), False, interaction.id),
@@ -426,14 +414,11 @@ class GameCog(
     ) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         result = await self.service.replace_seat(
             game_id, caller_of(interaction), seat, user.id, user.display_name, interaction.id
         )
-        if result.changed and result.thread_id is not None:
-            thread = await game_thread(self.bot, result.thread_id)
-            if thread is not None:
-                await add_to_thread(thread, user)
+        if result.changed and user.id == interaction.user.id:  # seated at once
+            await follow_thread(self.bot, result.thread_id, user)
         await self.bot.poster.publish(interaction, result)
 
     @app_commands.command(
@@ -448,7 +433,6 @@ class GameCog(
     ) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.poster.publish(
             interaction,
             await self.service.rewind(game_id, caller_of(interaction), action, interaction.id),
@@ -496,27 +480,25 @@ class GameCog(
             await reply(interaction, f"Refused: {file.filename} is not usable: {exc}")
             return
         caller = caller_of(interaction)
+        if interaction.id is not None and await self.service.store.seen_interaction(interaction.id):
+            await reply(interaction, "That command was already handled.")
+            return
+        prepared = await self.service.prepare_import(caller, data, users)
+        if isinstance(prepared, Result):  # refused before any thread is made
+            await self.bot.poster.publish(interaction, prepared)
+            return
         thread = await self._new_thread(
-            interaction,
-            f"{data.get('title', 'game')} · imported by {caller.name}"
-            if isinstance(data, dict)
-            else "imported game",
+            interaction, f"{prepared.loaded.game.title} · imported by {caller.name}"
         )
         if thread is None:
             return
-        result = await self.service.import_game(
-            caller,
-            data,
-            users,
+        result = await self.service.store_import(
+            prepared,
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             thread_id=thread.id,
             interaction_id=interaction.id,
         )
-        if result.ok and not result.duplicate:
-            for user_id in users:
-                if user_id is not None:
-                    await add_to_thread(thread, discord.Object(user_id))
         await self._opened(interaction, thread, result)
 
     @app_commands.command(name="export", description="The game as an 18xx.games JSON file")
@@ -524,7 +506,6 @@ class GameCog(
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await _answer(
             interaction, await self.service.export(game_id, guild_id=interaction.guild_id)
         )
@@ -536,7 +517,6 @@ class GameCog(
     async def _image(self, interaction: discord.Interaction, game: int | None, view: str) -> None:
         if (game_id := await self._game_id(interaction, game)) is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await _answer(
             interaction,
             await self.service.view(
@@ -556,7 +536,6 @@ class GameCog(
                 "gets its own thread there",
             )
             return None
-        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             return await channel.create_thread(
                 name=name[:100],
@@ -583,16 +562,6 @@ class GameCog(
         self.bot.poster.queue(result)
         await reply(interaction, f"Game #{result.game_id} is open in {thread.mention}.")
 
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        """Answer the user; the command tree logs the error with its traceback."""
-        await reply(
-            interaction,
-            "Something went wrong on my side while handling that command; "
-            "it has been logged. Check /game status before retrying.",
-        )
-
 
 async def _answer(interaction: discord.Interaction, result: Result) -> None:
     """A read-only answer, only to the caller (with its files, if any)."""
@@ -612,5 +581,5 @@ async def _discard(thread: discord.Thread) -> None:
         log.warning("could not delete unused thread %s: %s", thread.id, exc)
 
 
-async def setup(bot: RailchatBot) -> None:
+async def setup(bot: BotContext) -> None:
     await bot.add_cog(GameCog(bot))

@@ -8,7 +8,7 @@ the service applies it, so nothing here knows a rule.
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,10 +18,8 @@ from bot.core.moves import MOVES, choice_key, resolve, suggest
 from bot.core.results import Refused
 from bot.core.routes_input import routes_from_text
 from bot.discord_ui.buttons import confirm_view, lay_view
+from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import caller_of, fit, game_or_refuse, reply, reply_files, resolve_game
-
-if TYPE_CHECKING:
-    from bot.discord_ui.app import RailchatBot
 
 AUTOCOMPLETE_LIMIT = 25
 MAX_PICTURED = 8  # more lays than this on one hex: the refusal asks for the tile first
@@ -44,7 +42,7 @@ def _command(name: str) -> Any:
 class PlayCog(
     commands.GroupCog, group_name="play", group_description="Make your move in a railway game"
 ):
-    def __init__(self, bot: RailchatBot) -> None:
+    def __init__(self, bot: BotContext) -> None:
         self.bot = bot
         self.service = bot.service
         super().__init__()
@@ -54,7 +52,6 @@ class PlayCog(
     ) -> None:
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self._submit(interaction, game_id, name, args)
 
     async def _submit(
@@ -175,7 +172,6 @@ class PlayCog(
             return
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         from bot.core.rendering import draw_lays  # render/ loads on first drawing
 
         try:
@@ -303,7 +299,6 @@ class PlayCog(
         """Shows the rail and its score only to the caller, with Confirm and Cancel."""
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         move = MOVES["rail"]
         drawer = None
         if self.bot.renderer is not None:
@@ -355,24 +350,13 @@ class PlayCog(
     async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.poster.publish(
             interaction, await self.service.hints(game_id, caller_of(interaction))
         )
 
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        """Answer the user; the command tree logs the error with its traceback."""
-        await reply(
-            interaction,
-            "Something went wrong on my side while handling that move; "
-            "it has been logged. Check /game status before retrying.",
-        )
-
 
 class NotifyCog(commands.Cog):
-    def __init__(self, bot: RailchatBot) -> None:
+    def __init__(self, bot: BotContext) -> None:
         self.bot = bot
 
     @app_commands.command(
@@ -390,6 +374,6 @@ class NotifyCog(commands.Cog):
         await reply(interaction, result.text)
 
 
-async def setup(bot: RailchatBot) -> None:
+async def setup(bot: BotContext) -> None:
     await bot.add_cog(PlayCog(bot))
     await bot.add_cog(NotifyCog(bot))
