@@ -229,6 +229,12 @@ class Game(ABC):
             allowed = ", ".join(sorted(fields[kind])) or "none besides entity"
             raise InvalidAction(f"a {kind} move has no {', '.join(extra)} (its fields: {allowed})")
 
+    def any_time(self, action: Action) -> bool:
+        """Whether a player may send this action whether or not it is their turn: a standing
+        order (such as 18xx.games' programmed moves, which act for their own seat), or a move
+        the rules allow between other players' turns (the title judges it when processed)."""
+        return False
+
     def turn_info(self) -> list[TurnInfo]:
         """One entry per entity that must act now (empty when the title tells nothing more)."""
         return []

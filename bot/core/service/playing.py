@@ -31,9 +31,9 @@ class Playing(ServiceBase):
     ) -> Result:
         """Apply one action the caller typed, for their seat: checked against the title's
         shape of that kind of move first (no internal fields); without an `entity` it acts
-        for whatever the caller acts for now (their seat, or the company they run). On any
-        refusal nothing is stored. The same action sent again before the first was seen
-        applied is applied once."""
+        for whatever the caller acts for now (their seat, or the company they run). A standing
+        order (`Game.any_time`) may be sent off turn. On any refusal nothing is stored. The
+        same action sent again before the first was seen applied is applied once."""
         seen = await self.store.version(game_id)
 
         async def body(record: GameRecord) -> Result:
@@ -43,11 +43,15 @@ class Playing(ServiceBase):
             digest = move_digest(action)
             if await self._repeated(record, seen, caller, digest):
                 return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
-            self._require_turn(record, game, seat)
             move = action
-            if "entity" not in action:
-                player = player_of(seat)
-                move = _acting_for(action, player, await self._legal(record, game, player))
+            player = player_of(seat)
+            if game.any_time(action):  # e.g. a standing order: for their seat, turn or not
+                if "entity" not in action:
+                    move = {**action, "entity": player, "entity_type": "player"}
+            else:
+                self._require_turn(record, game, seat)
+                if "entity" not in action:
+                    move = _acting_for(action, player, await self._legal(record, game, player))
             return await self._submit(record, game, seat, caller, move, interaction_id, digest)
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
