@@ -62,6 +62,17 @@ class TurnInfo:
     compulsory: str | None = None
 
 
+@dataclass(frozen=True)
+class Standing:
+    """A standing order of one player (a programmed move the game makes for them when it falls
+    due): what it does in words, after "you"; the move that cancels it; and the date and time
+    (ISO, UTC) at which a front end cancels it, if it has one."""
+
+    text: str
+    cancel: Action = field(hash=False, compare=False)
+    until: str | None = None
+
+
 class Game(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int] = 1
@@ -234,6 +245,30 @@ class Game(ABC):
         order (such as 18xx.games' programmed moves, which act for their own seat), or a move
         the rules allow between other players' turns (the title judges it when processed)."""
         return False
+
+    # -- standing orders (programmed moves); a title without them keeps these defaults ------------
+    def order_choices(self, player: PlayerId) -> list[Choice]:
+        """The standing orders the player may set now, each a complete move labelled in words
+        after "you" ("pass in this stock round until another player's move changes things")."""
+        return []
+
+    def standing_orders(self, player: PlayerId) -> list[Standing]:
+        """The player's standing orders now. Only that player may be shown them."""
+        return []
+
+    def order_text(self, action: Action) -> str | None:
+        """What a move that sets or cancels a standing order does, told to the player who sent
+        it alone (None: the move is not one). Such a move changes no position."""
+        return None
+
+    def order_news(self) -> list[tuple[PlayerId, str]]:
+        """What the last action did to standing orders, one sentence per player concerned, told
+        to that player alone: an order set, replaced, or stopped and why."""
+        return []
+
+    def file_actions(self) -> list[Action]:
+        """The log as a game file has it (a title may leave out what only railchat reads)."""
+        return self.actions
 
     def turn_info(self) -> list[TurnInfo]:
         """One entry per entity that must act now (empty when the title tells nothing more)."""

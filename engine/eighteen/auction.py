@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.eighteen import house_programs as house
 from engine.eighteen.entities import Company, Player
 from engine.eighteen.explain import par_price_problem
 from engine.eighteen.rounds import Round, Step
@@ -110,6 +111,47 @@ class WaterfallAuction(Step):
 
     def max_bid(self, player: Player, company: Company) -> int:
         return player.cash - self.committed(player) + self.current_bid(player, company)
+
+    # -- railchat's programs (house_programs.py) ------------------------------------------------
+    def house_actions(self, entity: Any) -> list[dict[str, Any]]:
+        if not isinstance(entity, Player):
+            return []
+        return house.auction_moves(self.game, entity, self.actions(entity), self.pass_worry)
+
+    def auction_targets(self) -> list[tuple[Company, int | None]]:
+        return [
+            (c, c.min_bid if c is self.cheapest and self.may_purchase(c) else None)
+            for c in self.companies
+        ]
+
+    def pass_worry(self, player: Player, program: house.HouseProgram) -> str | None:
+        """Why a programmed pass must leave this turn to the player: a bid of theirs at stake,
+        or what their auction pass waits for (another player's bid on its company, or that
+        company bought, or its price come down to their limit)."""
+        money = self.game.money
+        auction = self.active_auction()
+        if auction is not None:
+            company, bids = auction
+            mine = next(p for pl, p in bids if pl is player)
+            return f"you bid {money(mine)} on {company.sym}: a pass would give that bid up"
+        if program.company is None:
+            return None
+        target = self.game.company(program.company)
+        if target not in self.companies:
+            owner = self.game.entity_name(target.owner)
+            return f"{target.sym} was bought by {owner}"
+        if program.limit is None:
+            bids = [b for b in self.bids.get(target, []) if b[0] is not player]
+            if bids:
+                bidder, price = max(bids, key=lambda b: b[1])
+                return f"{bidder.name} bid {money(price)} on {target.sym}"
+            return None
+        if self.may_purchase(target) and target.min_bid <= program.limit:
+            return (
+                f"{target.sym} can be bought for {money(target.min_bid)}, within your "
+                f"limit of {money(program.limit)}"
+            )
+        return None
 
     # -- processing ----------------------------------------------------------------------------
     def process_pass(self, action: dict[str, Any], entity: Player) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.eighteen import programs
+from engine.eighteen import house_programs as house
 from engine.eighteen.board.hexgrid import Orientation, neighbour_id
 from engine.eighteen.entities import Company, Corporation, Player
 from engine.eighteen.ledger import IPO, MARKET, Flows, take
@@ -95,7 +95,11 @@ def describe_action(game: Any, action: dict[str, Any]) -> str:
         return " ".join([main, *[e for e in getattr(game, "events", []) if e != main]])
     income = flows.income()  # first: its amounts are known, the action's are what remains
     main = _main_sentence(game, action, flows)
-    autos = [_main_sentence(game, a, flows) for a in action.get("auto_actions") or []]
+    autos = [
+        _programmed(game, a, flows)
+        for a in action.get("auto_actions") or []
+        if not _is_order(game, a)
+    ]
     flows.floats()
     flows.privates_bought()
     extra = [e for e in getattr(game, "events", []) if e != main]
@@ -106,8 +110,18 @@ def describe_action(game: Any, action: dict[str, Any]) -> str:
         flows.price_moves(),
         flows.rest(),
     ]
-    made = ["Programmed moves:", *autos] if autos else []
-    return " ".join([main, *made, *extra, *filter(None, tail)])
+    return " ".join([main, *autos, *extra, *filter(None, tail)])
+
+
+def _is_order(game: Any, action: dict[str, Any]) -> bool:
+    return action["type"] in game.PROGRAM_TYPES or action["type"] in house.FIELDS
+
+
+def _programmed(game: Any, action: dict[str, Any], flows: Flows) -> str:
+    """A move a program made for its player, said so ("Bob passes (programmed).")."""
+    if action["type"] == "pass":  # the step of the last move is not this pass's
+        return f"{_who(game, action)} passes (programmed)."
+    return _main_sentence(game, action, flows).removesuffix(".") + " (programmed)."
 
 
 def _who(game: Any, action: dict[str, Any]) -> str:
@@ -144,8 +158,8 @@ def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
         if action.get("company") is None:  # 1860: a bid for the right to take the next item
             return f"{who} bids {game.money(action.get('price'))} for the pick."
         return f"{who} bids {game.money(action.get('price'))} on {action.get('company')}."
-    if t in game.PROGRAM_TYPES:
-        return programs.sentence(who, action)
+    if _is_order(game, action):  # what the order is, only its player is told (orders.py)
+        return f"{who} changed their programmed moves."
     if t == "pass":
         step = getattr(game, "last_step_description", None)
         return f"{who} passes ({step})." if step else f"{who} passes."

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any, ClassVar
 
-from engine.eighteen import explain, ledger, programs
+from engine.eighteen import explain, ledger, orders, programs
+from engine.eighteen import house_programs as house
 from engine.eighteen import shares as sh
 from engine.eighteen.auction import AuctionRound, CompanyPendingPar, WaterfallAuction
 from engine.eighteen.choices import legal_actions
@@ -46,7 +47,7 @@ from engine.eighteen.track_rules import TrackRules
 from engine.eighteen.train_rules import TrainRules
 from engine.eighteen.trains import Depot, Phase, Phases, Train
 from engine.errors import GameError, IllegalAction, InvalidAction
-from engine.game import Action, Choice, Game, PlayerId, TurnInfo
+from engine.game import Action, Choice, Game, PlayerId, Standing, TurnInfo
 
 
 class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
@@ -85,6 +86,10 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
             "program_close_pass",
         }
     )
+    # Railchat's own programs this title offers (house_programs.py), and whether its auction
+    # sells named companies (an auction pass may then wait for one).
+    HOUSE_PROGRAMS: ClassVar[tuple[str, ...]] = house.KINDS
+    AUCTION_NAMES_COMPANIES: ClassVar[bool] = True
 
     # -- setup -----------------------------------------------------------------------------------
     def setup(self) -> None:
@@ -142,6 +147,8 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         self.log_position = programs.Moment(0)
         # the first action after the game was last reloaded (see programs.earlier)
         self.live_from = 0
+        self.house_programs: dict[Any, dict[str, house.HouseProgram]] = {}
+        self.news: list[tuple[PlayerId, str]] = []  # what the last action did to orders
         self.round: Round = self.new_auction_round()
         self.round.setup()
 
@@ -283,6 +290,21 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
     # -- money, shares, companies -----------------------------------------------------------------
     def note(self, text: str) -> None:
         self.events.append(text)
+
+    def tell(self, pid: PlayerId, text: str) -> None:
+        """Something about a player's standing orders, for that player alone (`order_news`)."""
+        self.news.append((pid, text))
+
+    def stopped(self, pid: PlayerId, words: str, reason: str | None) -> None:
+        """A player's programmed move stopped: by their own choice (`reason` "user" or none),
+        else for the reason given."""
+        if reason in (None, "user"):
+            self.tell(pid, f"Cancelled your programmed move: you {words}.")
+        else:
+            self.tell(pid, f"Your programmed move stopped: {reason}. (It was: you {words}.)")
+
+    def program_words(self, program: programs.Program) -> str:
+        return orders.program_stopped(self, program)
 
     def step_skipped(self, entity: Any, step: Any) -> None:
         """A part of a turn passed over because nothing can be done in it: the thread says why."""
@@ -456,6 +478,7 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
     # -- processing ---------------------------------------------------------------------------------
     def _apply(self, action: Action, *, story: bool = True) -> Action:
         self.events = []
+        self.news = []
         self.ledger_before = ledger.take(self) if story else None  # the money story's "before"
         atype = action["type"]
         if atype == "message":
@@ -466,6 +489,8 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         recorded = action.get("_imported") or "auto_actions" in action
         if atype in self.PROGRAM_TYPES and not recorded:
             programs.check_fields(self, action)
+        if atype in house.FIELDS and not recorded:
+            house.check_fields(self, action)
         self.process_single(action, programs.Moment(number))
         if recorded:  # a replayed action: its programmed moves are made as recorded
             for n, auto in enumerate(action.get("auto_actions") or [], start=1):
@@ -480,6 +505,9 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
             self.log_position = at
         if action.get("type") in self.PROGRAM_TYPES:
             programs.process(self, action)
+            return
+        if action.get("type") in house.FIELDS:
+            house.process(self, action)
             return
         entity = self.resolve_entity(action)
         self.last_effect = None
@@ -503,6 +531,7 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
             else:
                 self.next_round()
                 programs.round_changed(self)
+                house.round_changed(self)
 
     def rewind_to(self, count: int) -> None:
         # as a reload on 18xx.games: what programs made before counts as replayed from the log
@@ -544,7 +573,28 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
 
     def any_time(self, action: Action) -> bool:
         # programs, and a private's power, which its owner may use in another player's turn
-        return action.get("type") in self.PROGRAM_TYPES or action.get("entity_type") == "company"
+        kind = action.get("type")
+        return (
+            kind in self.PROGRAM_TYPES
+            or kind in house.FIELDS
+            or action.get("entity_type") == "company"
+        )
+
+    # -- standing orders (orders.py) -------------------------------------------------------------
+    def order_choices(self, player: PlayerId) -> list[Choice]:
+        return orders.choices(self, player)
+
+    def standing_orders(self, player: PlayerId) -> list[Standing]:
+        return orders.standing(self, player)
+
+    def order_text(self, action: Action) -> str | None:
+        return orders.order_text(self, action)
+
+    def order_news(self) -> list[tuple[PlayerId, str]]:
+        return list(self.news)
+
+    def file_actions(self) -> list[Action]:
+        return house.file_actions(self.actions)
 
     def acting_player(self, action: Action) -> PlayerId | None:
         owner = controller(self.resolve_entity(action))

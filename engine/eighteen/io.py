@@ -223,7 +223,7 @@ def export(
     """An 18xx.games-shaped JSON document of a game (only effective actions; ids renumbered).
     `public`: for players while the game runs, so the settings that decide what is still
     hidden (a deck's order and the seed that shuffled it) are left out until it is over."""
-    actions = [exported_action(a, n) for n, a in enumerate(game.actions, start=1)]
+    actions = [exported_action(a, n) for n, a in enumerate(game.file_actions(), start=1)]
     settings = game.file_settings()
     if public and not game.finished:
         settings = {k: v for k, v in settings.items() if k not in game.hidden_settings}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.eighteen import house_programs as house
 from engine.eighteen import shares as sh
 from engine.eighteen.entities import Company, Corporation, Player, spend
 from engine.eighteen.rounds import Round, Step
@@ -177,6 +178,11 @@ class BuyCompany(Step):
         ):
             return ["pass"]
         return []
+
+    def house_actions(self, entity: Any) -> list[dict[str, Any]]:
+        if not self.blocks or not isinstance(entity, Corporation):
+            return []
+        return house.private_moves(self.game, entity, self.actions(entity))
 
     def can_buy_company(self, entity: Any) -> bool:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):

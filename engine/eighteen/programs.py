@@ -122,14 +122,17 @@ def process(game: Any, action: dict[str, Any]) -> None:
     if not isinstance(player, Player):
         raise IllegalAction(f"only a player sets programmed moves, not {game.entity_name(player)}")
     if kind == DISABLE:
-        game.programs.pop(player.id, None)
+        old = game.programs.pop(player.id, None)
+        if old is not None:
+            game.stopped(player.id, game.program_words(old), action.get("reason"))
         return
     corporation = None
     if kind == BUY_SHARES:
         corporation = game.corporation(action.get("corporation")).sym
         if action.get("until_condition") is None:
             raise InvalidAction("program_buy_shares needs an until_condition")
-    game.programs[player.id] = Program(
+    replaced = game.programs.get(player.id)
+    program = game.programs[player.id] = Program(
         kind,
         game.log_position,
         unconditional=bool(action.get("unconditional")),
@@ -139,13 +142,17 @@ def process(game: Any, action: dict[str, Any]) -> None:
         from_market=bool(action.get("from_market")),
         auto_pass_after=bool(action.get("auto_pass_after")),
     )
+    instead = f" (instead of: {game.program_words(replaced)})" if replaced else ""
+    game.tell(player.id, f"Programmed: you {game.program_words(program)}{instead}.")
 
 
 def round_changed(game: Any) -> None:
-    """A new round has begun: the programs it ends are cleared (silently, as 18xx.games does)."""
+    """A new round has begun: the programs it ends are cleared (18xx.games tells only their
+    players)."""
     for pid, program in list(game.programs.items()):
         if program.lapses(game.round.kind):
             del game.programs[pid]
+            game.stopped(pid, game.program_words(program), f"the {game.round.name} began")
 
 
 # -- what falls due --------------------------------------------------------------------------------
@@ -326,30 +333,3 @@ def run_due(game: Any, number: int) -> list[dict[str, Any]]:
             made.append(move)
             game.process_single(move, Moment(number, len(made), live=True))
     return made
-
-
-# -- telling it ------------------------------------------------------------------------------------
-def sentence(who: str, action: dict[str, Any]) -> str:
-    """What setting or clearing a program does, for the game thread."""
-    kind = action["type"]
-    if kind == DISABLE:
-        reason = action.get("reason")
-        if reason in (None, "user"):
-            return f"{who} stops their programmed moves."
-        return f"{who}'s programmed moves stop: {reason}."
-    if kind == SHARE_PASS:
-        stop = (
-            "whatever happens"
-            if action.get("unconditional")
-            else "until another player's move changes things"
-        )
-        rounds = "every stock round" if action.get("indefinite") else "the stock round"
-        return f"{who} programs a move: pass in {rounds} {stop}."
-    if kind == BUY_SHARES:
-        corp = action.get("corporation")
-        source = "the market" if action.get("from_market") else "the IPO"
-        count = action.get("until_condition")
-        goal = "it floats" if count == "float" else f"they hold {count} shares"
-        then = ", then pass" if action.get("auto_pass_after") else ""
-        return f"{who} programs a move: buy {corp} from {source} until {goal}{then}."
-    return f"{who} programs a move ({kind.replace('_', ' ')})."

@@ -107,6 +107,16 @@ class Step:
         """The moves the entity's player has programmed for it here, due now (programs.py)."""
         return []
 
+    def house_actions(self, entity: Any) -> list[dict[str, Any]]:
+        """The moves railchat's own programs of the entity's player make here, due now, when
+        no 18xx.games program made one (house_programs.py)."""
+        return []
+
+    def auction_targets(self) -> list[tuple[Company, int | None]]:
+        """The companies an auction step sells, each with its price when it can be bought
+        outright now and that price falls while everyone passes (else None)."""
+        return []
+
 
 class Round:
     name = "Round"
@@ -166,7 +176,12 @@ class Round:
         """The programmed moves due now, for whoever must act (none: they act themselves)."""
         step = self.active_step()
         entity = self.current_entity()
-        return step.auto_actions(entity) if step is not None and entity is not None else []
+        if step is None or entity is None:
+            return []
+        return step.auto_actions(entity) or step.house_actions(entity)
+
+    def auction_targets(self) -> list[tuple[Company, int | None]]:
+        return [target for step in self.steps for target in step.auction_targets()]
 
     def actions_for(self, entity: Any) -> list[str]:
         out: list[str] = []

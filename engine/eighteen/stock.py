@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.eighteen import house_programs as house
 from engine.eighteen import programs
 from engine.eighteen import shares as sh
 from engine.eighteen.entities import Company, Corporation, Player, Share
@@ -366,6 +367,11 @@ class BuySellParShares(Step):
 
     def auto_actions(self, entity: Any) -> list[dict[str, Any]]:
         return programs.due_moves(self.game, self, entity) if isinstance(entity, Player) else []
+
+    def house_actions(self, entity: Any) -> list[dict[str, Any]]:
+        if not isinstance(entity, Player):
+            return []
+        return house.stock_moves(self.game, entity, self.actions(entity))
 
     def pass_(self) -> None:
         super().pass_()

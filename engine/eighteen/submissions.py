@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.eighteen import programs
+from engine.eighteen import house_programs, programs
 from engine.eighteen.entities import Company, Corporation, Player
 
 ACTION_FIELDS: dict[str, frozenset[str]] = {
@@ -28,6 +28,7 @@ ACTION_FIELDS: dict[str, frozenset[str]] = {
         "buy_company": ("company", "price"),
         "bankrupt": (),
         **programs.FIELDS,  # standing orders, set at any time
+        **house_programs.FIELDS,  # railchat's own
     }.items()
 }
 

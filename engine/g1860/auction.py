@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.eighteen import house_programs as house
 from engine.eighteen import shares as sh
 from engine.eighteen.entities import Company, Corporation, Player, spend
 from engine.eighteen.rounds import Round, Step
@@ -52,6 +53,13 @@ class BuyCert(Step):
         if self.min_player_bid() + self.cheapest_price() <= entity.cash:
             return ["bid", "pass"]
         return ["pass"]
+
+    def house_actions(self, entity: Any) -> list[dict[str, Any]]:
+        """An auction pass passes in the auction for the pick (1860 names no company to watch:
+        a pick is bid for, not a company)."""
+        if not isinstance(entity, Player):
+            return []
+        return house.auction_moves(self.game, entity, self.actions(entity), lambda p, q: None)
 
     def item_price(self, item: Company | Corporation) -> int:
         if isinstance(item, Company):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from engine.eighteen import house_programs as house
 from engine.eighteen import shares as sh
 from engine.eighteen.board.routes import Run
 from engine.eighteen.entities import Company, Corporation, Player, Share, spend
@@ -57,6 +58,9 @@ class Game1860(EighteenGame):
     president_sales_to_market = True
     max_ownership_percent = 100
     COMPANY_SALE_FEE: ClassVar[int] = 30
+    # no Buy Companies step in its operating rounds; its auction sells picks, not companies
+    HOUSE_PROGRAMS = (house.AUCTION, house.AWAY)
+    AUCTION_NAMES_COMPANIES = False
     HALT_SUBSIDY = 10
     MIN_REPAR = 40
     # private -> corporation whose last (reserved) share it is exchanged for
@@ -436,7 +440,9 @@ class Game1860(EighteenGame):
             for p in self.player_list:
                 p.passed = False
             self.note("The stock round starts again.")
-            self.programs.clear()  # as on 18xx.games: every programmed move is forgotten
+            for pid, program in self.programs.items():  # forgotten, as on 18xx.games
+                self.stopped(pid, self.program_words(program), "the stock round starts again")
+            self.programs.clear()
             self.round = StockRound1860(self, [HomeTrack, Exchange, BuySellPar])
             self.round.setup()
 
