@@ -66,7 +66,7 @@ async def test_command_tree_fits_discord_limits(world):
     )
     assert by_name["game"].get("default_member_permissions") is None
     assert {o["name"] for o in by_name["play"]["options"]} == {
-        "move", "pass", "lay", "run", "rail", "answer", "hint"}  # fmt: skip
+        "move", "pass", "lay", "run", "rail", "auto", "answer", "hint"}  # fmt: skip
     view = next(o for o in by_name["game"]["options"] if o["name"] == "view")
     what = next(o for o in view["options"] if o["name"] == "what")
     assert [c["value"] for c in what["choices"]] == [

@@ -138,9 +138,8 @@ async def test_a_program_is_set_off_turn_and_bad_ones_change_nothing(db_path: Pa
         "Bob has no programmed move to stop": {"type": "program_disable"},
         "unknown action type 'program_close_pass'; moves are: bankrupt, bid, buy_company, "
         "buy_shares, buy_train, discard_train, dividend, lay_tile, par, pass, place_token, "
-        "program_buy_shares, program_disable, program_share_pass, run_routes, sell_shares": {
-            "type": "program_close_pass"
-        },
+        "program_buy_shares, program_disable, program_share_pass, railchat_program, "
+        "railchat_program_disable, run_routes, sell_shares": {"type": "program_close_pass"},
         "program_share_pass's unconditional is true or false, not 'yes'": {
             "type": "program_share_pass",
             "unconditional": "yes",
@@ -159,8 +158,10 @@ async def test_a_program_is_set_off_turn_and_bad_ones_change_nothing(db_path: Pa
     assert await service.store.version(gid) == version  # nothing was stored
     done = await service.act(gid, bob, {"type": "program_share_pass", "indefinite": True})
     assert done.ok, done.error
-    assert done.text.startswith(
-        "Bob programs a move: pass in every stock round until another player's move changes things."
+    # told to Bob alone: nothing for the thread
+    assert not done.changed
+    assert done.text == (
+        "Programmed: you pass in every stock round until another player's move changes things."
     )
     assert (await service.store.actions(gid))[-1].payload == {
         "type": "program_share_pass",
@@ -169,5 +170,8 @@ async def test_a_program_is_set_off_turn_and_bad_ones_change_nothing(db_path: Pa
         "entity_type": "player",
     }
     stopped = await service.act(gid, bob, {"type": "program_disable", "reason": "user"})
-    assert stopped.text.startswith("Bob stops their programmed moves.")
+    assert stopped.text == (
+        "Cancelled your programmed move: you pass in every stock round until another player's "
+        "move changes things."
+    )
     assert (await service.prompt(gid, choices=False)).notify == (1,)  # still Ann's turn

@@ -39,6 +39,8 @@ class Result:
     the thread's pictures of it) and `places` the map places it changed; `confirm_undo` asks
     the caller to confirm first (an admin taking back another player's move), at that version.
     `invitations` are seats offered to the `invited` users (mentioned once, to accept).
+    A standing order set quietly changes the game without `changed` (nothing for the thread):
+    its `text` is for the caller alone.
     """
 
     text: str = ""
@@ -59,6 +61,8 @@ class Result:
     invitations: tuple[int, ...] = ()
     invited: tuple[int, ...] = ()
     version: int | None = None  # the game's version once the change was made, when known
+    aside: str = ""  # told to the caller alone (what their move did to their standing orders)
+    noted: tuple[int, ...] = ()  # users with a new note waiting for them alone (`Note`)
 
     @property
     def ok(self) -> bool:
@@ -87,10 +91,12 @@ class Prompt:
     turn: tuple[TurnInfo, ...] = ()
     player_names: dict[Any, str] = field(default_factory=dict)
     round: str = ""
+    moved: int = 0  # the version of the last change the thread is told of (`GameRecord.moved`)
     finished: bool = False
     ranking: tuple[tuple[str, int], ...] = ()
     views: tuple[str, ...] = ()
     close_ups: bool = False  # the title names the map places a move changed (focus views)
+    orders: bool = False  # players may set standing orders (programmed moves) now
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ components.
 Each component keeps what it means in its custom id (`rc:m:<game>:<version>:<kind>` for a
 one-click move, `rc:s:<game>:<version>` for the menu, whose options carry the moves' keys,
 `rc:l:<game>:<version>:<key>` for a lay picked by picture, `rc:x:<game>:<version>` for an
-admin's confirmed undo, `rc:u:<request>:<yes|no>` for an undo vote, `rc:d:<request>:<yes|no>`
+admin's confirmed undo, `rc:o:<game>:<set|cancel>` for a player's menu of programmed moves, `rc:u:<request>:<yes|no>` for an undo vote, `rc:d:<request>:<yes|no>`
 for a deal, `rc:i:<offer>:<yes|no>` for a seat offer and `rc:c:<token>:<yes|no>` for a
 previewed move), so it works after a restart without any view kept in memory; the game version
 lets the service refuse a component from an older turn, and a request that was answered or
@@ -157,8 +157,11 @@ class MoveMenu(
     ) -> MoveMenu:
         return cls(int(match["game"]), int(match["version"]), getattr(item, "options", ()))
 
-    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result | None:
         picked = (self.item.values or [""])[0]
+        if picked == ORDERS_KEY:  # the presser's own programmed moves, only to them
+            await show_orders(bot, interaction, self.game_id)
+            return None
         return await bot.service.play(
             self.game_id,
             caller_of(interaction),
@@ -166,6 +169,65 @@ class MoveMenu(
             version=self.version,
             interaction_id=interaction.id,
         )
+
+
+class OrderMenu(
+    GameItem,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"^rc:o:(?P<game>\d+):(?P<what>set|cancel)$",
+):
+    """A menu of programmed moves, shown to one player alone: those they may set now, or
+    those they have set, to cancel (each option's value is its key)."""
+
+    def __init__(
+        self, game_id: int, what: str, options: Sequence[discord.SelectOption] = ()
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"rc:o:{game_id}:{what}",
+                placeholder="Program a move…" if what == "set" else "Cancel a programmed move…",
+                options=list(options) or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+        self.game_id, self.what = game_id, what
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> OrderMenu:
+        return cls(int(match["game"]), match["what"], getattr(item, "options", ()))
+
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
+        picked = (self.item.values or [""])[0]
+        caller = caller_of(interaction)
+        if self.what == "set":
+            return await bot.service.set_order(
+                self.game_id, caller, picked, interaction_id=interaction.id
+            )
+        return await bot.service.cancel_order(self.game_id, caller, picked, interaction.id)
+
+
+async def show_orders(bot: BotContext, interaction: discord.Interaction, game_id: int) -> None:
+    """The user's programmed moves in the game, with menus to set one and to cancel one, for
+    their eyes only (what they programmed nobody else is shown)."""
+    listed = await bot.service.orders(game_id, caller_of(interaction))
+    if not listed.ok:
+        await interaction.followup.send(f"Refused: {listed.error}", ephemeral=True)
+        return
+    items: list[discord.ui.Item[Any]] = []
+    for what in ("set", "cancel"):
+        found = await bot.service.order_suggestions(
+            game_id,
+            interaction.user.id,
+            "",
+            guild_id=interaction.guild_id,
+            cancel=what == "cancel",
+            limit=MENU_OPTIONS,
+        )
+        if found:
+            options = [discord.SelectOption(label=name, value=key) for name, key in found]
+            items.append(OrderMenu(game_id, what, options))
+    await interaction.followup.send(listed.text[:2000], ephemeral=True, view=_view(items))
 
 
 class ConfirmUndo(
@@ -292,14 +354,31 @@ DYNAMIC_ITEMS: tuple[Any, ...] = (
     LayButton,
     MoveMenu,
     ConfirmUndo,
+    OrderMenu,
 )
+ORDERS_KEY = "orders"  # the turn menu's entry that shows the presser their programmed moves
+MENU_OPTIONS = 25  # Discord's limit for a select menu
 
 
 def turn_view(
-    game_id: int, version: int, quick: Sequence[Quick], options: Sequence[discord.SelectOption]
+    game_id: int,
+    version: int,
+    quick: Sequence[Quick],
+    options: Sequence[discord.SelectOption],
+    *,
+    orders: bool = False,
 ) -> discord.ui.View | None:
-    """A turn post's components: the menu of legal moves, then the one-click moves."""
+    """A turn post's components: the menu of legal moves (`orders`: ending with the entry
+    that shows whoever picks it their own programmed moves; a 25th move gives it its place),
+    then the one-click moves."""
     items: list[discord.ui.Item[Any]] = []
+    if orders:
+        entry = discord.SelectOption(
+            label="Your programmed moves…",
+            value=ORDERS_KEY,
+            description="Moves made for you when due: set, see or cancel (only you see them)",
+        )
+        options = [*options[: MENU_OPTIONS - 1], entry]
     if options:
         items.append(MoveMenu(game_id, version, options))
     items += [MoveButton(game_id, version, q.kind, q.label) for q in quick]

@@ -29,9 +29,23 @@ async def acknowledge(interaction: discord.Interaction) -> None:
     Discord work (Discord drops an interaction not answered within 3 s): "thinking...", only
     to the caller, which every later answer edits or follows. The bot is told the work is
     under way, so that a stop lets it finish."""
-    cast(BotContext, interaction.client).working(asyncio.current_task())
+    bot = cast(BotContext, interaction.client)
+    bot.working(asyncio.current_task())
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
+    await tell_waiting_notes(bot, interaction)
+
+
+async def tell_waiting_notes(bot: BotContext, interaction: discord.Interaction) -> None:
+    """What waits to be told to the user alone (a programmed move of theirs stopped, and
+    why), told with their next command, only to them; best effort, the command goes on."""
+    try:
+        notes = await bot.service.waiting_notes(interaction.user.id, interaction.guild_id)
+        if notes:
+            await interaction.followup.send(fit("\n".join(n.text for n in notes)), ephemeral=True)
+            await bot.service.notes_delivered(notes)
+    except Exception:  # noqa: BLE001 - a note is kept for the next command
+        log.warning("could not tell user %s their notes", interaction.user.id, exc_info=True)
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:

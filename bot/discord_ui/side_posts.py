@@ -122,12 +122,33 @@ async def direct_messages(
         if not await bot.service.wants_dm(user_id):
             continue
         what = "A request awaits your answer" if user_id in asked else "Your move"
+        text = f"{what} in game #{game_id}: {thread.jump_url}"
+        mine = await bot.service.standing_of(game_id, user_id)
+        if mine:  # what the player alone knows: the moves made for them, and when not
+            text += "\nYour programmed moves (they left this turn to you): " + "; ".join(mine)
         try:
             user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-            text = f"{what} in game #{game_id}: {thread.jump_url}"
             await (user.send(text, embed=embed) if embed is not None else user.send(text))
         except discord.HTTPException as exc:  # DMs closed (50007), or the user left
             log.info("could not DM user %s: %s", user_id, exc)
+
+
+async def dm_notes(bot: BotContext, users: Iterable[int], guild_id: int | None) -> None:
+    """Notes told to one user alone (a programmed move of theirs stopped), by direct message
+    to those who allow them; the others read theirs with their next command."""
+    for user_id in users:
+        if not await bot.service.wants_dm(user_id):
+            continue
+        notes = await bot.service.waiting_notes(user_id, guild_id)
+        if not notes:
+            continue
+        try:
+            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+            await user.send(fit("\n".join(n.text for n in notes)))
+        except discord.HTTPException as exc:  # DMs closed: kept for their next command
+            log.info("could not DM user %s their notes: %s", user_id, exc)
+            continue
+        await bot.service.notes_delivered(notes)
 
 
 async def post_now(bot: BotContext, result: Result) -> None:

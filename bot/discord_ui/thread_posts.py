@@ -34,6 +34,7 @@ from bot.discord_ui.io import MAX_MESSAGE, MAX_UPLOAD, fit, game_thread, reply
 from bot.discord_ui.side_posts import (
     chunks,
     direct_messages,
+    dm_notes,
     edit_refused,
     mentions,
     offers_post,
@@ -150,7 +151,10 @@ class ThreadPoster:
                 if interaction.channel_id == result.thread_id or result.thread_id is None
                 else f" (posted in <#{result.thread_id}>)"
             )
-            await reply(interaction, f"Done{where}: {result.text.splitlines()[0]}")
+            aside = f"\n{result.aside}" if result.aside else ""
+            await reply(interaction, f"Done{where}: {result.text.splitlines()[0]}{aside}")
+        if result.noted:
+            await dm_notes(self.bot, result.noted, interaction.guild_id)
 
     def queue(self, result: Result) -> None:
         assert result.game_id is not None
@@ -205,7 +209,7 @@ class ThreadPoster:
             if thread is None:
                 return
             prompt = await self.bot.service.prompt(game_id)
-            if batch.version is not None and prompt.version > batch.version:
+            if batch.version is not None and prompt.moved > batch.version:
                 self._again(game_id, batch)  # a newer change is on its way: tell it too
                 return
             try:
@@ -429,6 +433,7 @@ class ThreadPoster:
             prompt.version,
             quick_moves(prompt.choices),
             menu_options(prompt.choices),
+            orders=prompt.orders,
         )
 
     # -- images --------------------------------------------------------------------------------------

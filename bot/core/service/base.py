@@ -12,6 +12,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from bot.core.config import DEFAULT_GAME_CAPS, DEFAULT_REMIND_HOURS
@@ -74,9 +75,12 @@ class ServiceBase:
         new_seed: Callable[[], int] = random_seed,
         remind_hours: float = DEFAULT_REMIND_HOURS,
         game_caps: tuple[int, int] = DEFAULT_GAME_CAPS,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
-        """`game_caps`: how many games not yet over one server, and one user, may have opened."""
+        """`game_caps`: how many games not yet over one server, and one user, may have opened;
+        `clock`: the time now (standing orders end at a date)."""
         self.store = store
+        self.clock = clock
         self.game_caps = game_caps
         self.cache_size = cache_size
         self.remind_hours = remind_hours
@@ -246,6 +250,25 @@ class ServiceBase:
                 else f"{who}'s undo request #{r.id} lapsed: the game moved on."
             )
         return "".join("\n" + line for line in lines)
+
+    async def _before_move(self, record: GameRecord, game: Game) -> GameRecord:
+        """What is done to the game before a player's move is (standing orders whose end date
+        has come are cancelled: see `Orders`); the record as it is after."""
+        return record
+
+    async def _told(
+        self, record: GameRecord, news: list[tuple[PlayerId, str]], asker: int
+    ) -> tuple[str, list[tuple[int, str]]]:
+        """What an action did to standing orders, told to each player concerned alone: the
+        asker's sentences (one text), and a note (user, text) for each other seated user."""
+        users = {s.player_id: s.user_id for s in await self._seats(record.id)}
+        mine = [text for pid, text in news if users.get(pid) == asker]
+        notes = [
+            (users[pid], f"Game #{record.id}: {text}")
+            for pid, text in news
+            if users.get(pid, asker) != asker and users[pid] > 0
+        ]
+        return " ".join(mine), notes
 
     async def _seat_name(self, record: GameRecord, user_id: int) -> str:
         seat = seat_of(await self._seats(record.id), user_id)

@@ -40,6 +40,7 @@ class Playing(ServiceBase):
             seat = await self._playing_seat(record, caller)
             game = await self._live(record)
             game.check_submission(action)
+            record = await self._before_move(record, game)
             digest = move_digest(action)
             if await self._repeated(record, seen, caller, digest):
                 return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
@@ -72,7 +73,7 @@ class Playing(ServiceBase):
         seen = await self.store.version(game_id) if version is None else version
 
         async def body(record: GameRecord) -> Result:
-            if version is not None and version != record.version:
+            if version is not None and version < record.moved:
                 if await self._repeated(record, version, caller, None):
                     return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
                 raise Refused(
@@ -81,6 +82,7 @@ class Playing(ServiceBase):
                 )
             seat = await self._playing_seat(record, caller)
             game = await self._live(record)
+            record = await self._before_move(record, game)
             self._require_turn(record, game, seat)
             choices = await self._legal(record, game, seat.player_id)
             action = await asyncio.to_thread(build, game, choices)
@@ -167,11 +169,18 @@ class Playing(ServiceBase):
         answers: int | None = None,
         head: str = "",
         digest: str | None = None,
+        asker: int | None = None,
     ) -> Result:
         """Process and store one action the caller's player `by` makes (`answers`: the deal
-        it carries out); the requests still open lapse, and the result says so."""
+        it carries out); the requests still open lapse, and the result says so. What it did to
+        standing orders is told to their players alone: to the one who asked (`asker`, by
+        default the caller) in `aside`, to the others by notes stored with it. A standing order
+        set that makes no move at once is quiet: nobody else is told of it."""
         recorded = await asyncio.to_thread(game.process, action, by)
         text = self._describe(game, recorded)
+        asker = caller.user_id if asker is None else asker
+        aside, notes = await self._told(record, game.order_news(), asker)
+        quiet = game.order_text(recorded) is not None and not recorded.get("auto_actions")
         try:
             lapsing = await self.store.append_action(
                 record.id,
@@ -184,15 +193,22 @@ class Playing(ServiceBase):
                 answers=answers,
                 version=record.version,
                 digest=digest,
+                quiet=quiet,
+                notes=notes,
             )
         except BaseException:
             self._forget(record.id)  # the live game is ahead of the log: rebuild next time
             raise
         await self._remember(record.id, game, record.version + 1)
+        noted = tuple(dict.fromkeys(user for user, _ in notes))
+        if quiet:
+            return Result(text=aside, game_id=record.id, thread_id=record.thread_id, noted=noted)
         changed = await self._changed(
             record, head + text + await self._lapsed(record, lapsing), game
         )
-        return replace(changed, action=recorded, places=game.changed_places())
+        return replace(
+            changed, action=recorded, places=game.changed_places(), aside=aside, noted=noted
+        )
 
     async def undo(
         self,
@@ -352,7 +368,7 @@ class Playing(ServiceBase):
         async def body(record: GameRecord) -> Result:
             request = await self.store.request(request_id)
             assert request is not None
-            if request.status == "open" and record.version != request.version:
+            if request.status == "open" and request.version < record.moved:
                 await self.store.close_request(request.id, "void")  # a request from before m004
                 request = replace(request, status="void")
             if request.status != "open":
@@ -460,6 +476,7 @@ class Playing(ServiceBase):
                 by=player_of(proposer),
                 answers=request.id,
                 head=f"{seller.name} accepted deal #{request.id}: ",
+                asker=caller.user_id,
             )
         except GameError as exc:
             await self.store.close_request(request.id, "void")

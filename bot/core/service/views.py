@@ -22,7 +22,7 @@ from bot.core.service.base import (
     seat_of,
     status_word,
 )
-from bot.core.store import ACTIVE, DEAL, FINISHED, OPEN, GameRecord
+from bot.core.store import ACTIVE, DEAL, FINISHED, OPEN, ActionRecord, GameRecord
 from engine.errors import GameError
 from engine.game import Choice, Game
 from engine.titles import find_title, title_names
@@ -90,7 +90,12 @@ class Views(ServiceBase):
             lines.append(f"#{r.id} · {r.title} · {status_word(r)} · {names}")
         return Result(text="\n".join(lines))
 
-    async def status(self, game_id: int, *, guild_id: int | None = None) -> Result:
+    async def status(
+        self, game_id: int, *, guild_id: int | None = None, viewer: int | None = None
+    ) -> Result:
+        """Where the game stands; for a seated `viewer` (the user asking, who alone reads the
+        answer), their own programmed moves too."""
+
         async def body(record: GameRecord) -> Result:
             seats = await self._seats(record.id)
             head = f"Game #{record.id} · {record.title} · {status_word(record)}"
@@ -109,6 +114,11 @@ class Views(ServiceBase):
                 f"Awaiting an answer: {label}"
                 for _, label in await self.open_requests(record.id, guild_id=guild_id)
             ]
+            seat = seat_of(seats, viewer) if viewer is not None else None
+            if seat is not None and seat.player_id is not None and not game.finished:
+                lines += [
+                    f"You {o.text} (programmed)." for o in game.standing_orders(seat.player_id)
+                ]
             if game.finished:
                 scores = sorted(game.result().items(), key=lambda kv: -kv[1])
                 lines.append(
@@ -176,10 +186,12 @@ class Views(ServiceBase):
                 turn=tuple(game.turn_info()),
                 player_names={s.player_id: s.name for s in seats},
                 round=game.round_name(),
+                moved=record.moved,
                 finished=game.finished,
                 ranking=ranking,
                 views=tuple(game.views()),
                 close_ups=type(game).changed_places is not Game.changed_places,
+                orders=type(game).order_choices is not Game.order_choices and not game.finished,
             )
             if record.status != ACTIVE or record.paused or not game.active_players() or not choices:
                 return prompt
@@ -364,8 +376,17 @@ class Views(ServiceBase):
 
         return await self._run(game_id, None, body, guild_id)
 
-    async def history(self, game_id: int, last: int = 10, *, guild_id: int | None = None) -> Result:
-        """The last `last` actions, numbered as /game-admin rewind takes them."""
+    async def history(
+        self,
+        game_id: int,
+        last: int = 10,
+        *,
+        guild_id: int | None = None,
+        viewer: int | None = None,
+    ) -> Result:
+        """The last `last` actions, numbered as /game-admin rewind takes them; what a standing
+        order of the `viewer`'s (the user asking, who alone reads the answer) is, is told
+        them (the others read only that one was set)."""
 
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
@@ -375,7 +396,11 @@ class Views(ServiceBase):
             if not actions:
                 return Result(text=f"Game #{record.id} has no actions yet.", game_id=record.id)
             game = await self._live(record)
-            lines = [f"{a.seq}. {self._sentence(game, a)}" for a in actions[-last:]]
+            lines = [
+                f"{a.seq}. {_own_order(game, a) if a.user_id == viewer else ''}"
+                f"{self._sentence(game, a)}"
+                for a in actions[-last:]
+            ]
             head = (
                 f"Game #{record.id}: actions {actions[-last:][0].seq}-{actions[-1].seq} "
                 f"of {len(actions)}"
@@ -460,6 +485,12 @@ class Views(ServiceBase):
                 )
             )
         return out
+
+
+def _own_order(game: Game, action: ActionRecord) -> str:
+    """What a standing order its viewer set is, before the sentence all players read."""
+    said = game.order_text(action.payload)
+    return f"{said} " if said else ""
 
 
 def _since(record: GameRecord) -> datetime:

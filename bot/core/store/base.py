@@ -117,10 +117,21 @@ class StoreBase:
         StoreBase._lapse_requests(conn, game_id)
         conn.execute(
             "UPDATE games SET status = ?, updated_at = ?, version = version + 1, "
-            "turn_since = ?, reminded_at = NULL WHERE id = ?",
+            "moved_version = NULL, turn_since = ?, reminded_at = NULL WHERE id = ?",
             [status, when, when, game_id],
         )
         return lapsed
+
+    @staticmethod
+    def _advance_quietly(conn: Conn, game_id: int, when: str) -> None:
+        """The log changed by a move nobody else is told of (a standing order set): a new
+        version, but the game has not moved (`GameRecord.moved_version`), so its turn clock
+        runs on and the open requests stand."""
+        conn.execute(
+            "UPDATE games SET updated_at = ?, moved_version = COALESCE(moved_version, version), "
+            "version = version + 1 WHERE id = ?",
+            [when, game_id],
+        )
 
     @staticmethod
     def _requests(conn: Conn, where: str, params: list[Any]) -> list[Request]:

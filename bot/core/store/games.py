@@ -256,7 +256,7 @@ class GameTables(StoreBase):
         when = now()
         conn.execute(
             "UPDATE games SET status = ?, seed = ?, updated_at = ?, version = version + 1, "
-            "turn_since = ? WHERE id = ?",
+            "moved_version = NULL, turn_since = ? WHERE id = ?",
             [ACTIVE, seed, when, when, game_id],
         )
 
@@ -276,16 +276,28 @@ class GameTables(StoreBase):
         answers: int | None = None,
         version: int | None = None,
         digest: str | None = None,
+        quiet: bool = False,
+        notes: Sequence[tuple[int, str]] = (),
     ) -> list[Request]:
         """Store one accepted action (seq = its 1-based place in the log), its sentence and
         the game status; `answers` is the deal it carries out (done; the other requests lapse,
         and are returned). `digest` names the move as the user sent it (see `repeated`); the
-        row keeps the game version it was applied at."""
+        row keeps the game version it was applied at. A `quiet` action moves nothing others
+        see (a standing order set: see `_advance_quietly`). `notes` are (user, text) told to
+        one user alone, kept until delivered (see `pending_notes`)."""
         when = now()
         self._change(conn, interaction_id, "act", game_id, version)
         if answers is not None:
             conn.execute("UPDATE requests SET status = 'done' WHERE id = ?", [answers])
         _insert_action(conn, game_id, seq, user_id, payload, when, text, digest)
+        for user, note in notes:
+            conn.execute(
+                "INSERT INTO notes (user_id, game_id, text, created_at) VALUES (?, ?, ?, ?)",
+                [user, game_id, note, when],
+            )
+        if quiet:
+            self._advance_quietly(conn, game_id, when)
+            return []
         return self._advance(conn, game_id, FINISHED if finished else ACTIVE, when)
 
     @writing
@@ -446,7 +458,7 @@ class GameTables(StoreBase):
         self._lapse_requests(conn, game_id)
         conn.execute(
             "UPDATE games SET status = ?, abandoned_at = ?, updated_at = ?, "
-            "version = version + 1 WHERE id = ?",
+            "version = version + 1, moved_version = NULL WHERE id = ?",
             [FINISHED, when, when, game_id],
         )
 

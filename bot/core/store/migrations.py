@@ -303,3 +303,21 @@ def m010_consent_and_bounds(conn: Conn, t: Types) -> None:
     conn.execute("CREATE INDEX seats_user ON seats (user_id, game_id)")
     conn.execute("CREATE INDEX games_creator ON games (creator_id, status)")
     conn.execute("CREATE TABLE bot_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+
+@migration
+def m011_programmed_moves(conn: Conn, t: Types) -> None:
+    """Standing orders: the version of a game's last change others see (a standing order set
+    quietly leaves it; NULL: the current version), and what is told to one user alone (a
+    programmed move of theirs stopped, and why) until it reached them."""
+    conn.execute(f"ALTER TABLE games ADD COLUMN moved_version {t.big}")
+    conn.execute(f"""
+        CREATE TABLE notes (
+            id {t.id},
+            user_id {t.big} NOT NULL,
+            game_id {t.big} NOT NULL REFERENCES games (id),
+            text TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            delivered_at TEXT
+        )""")
+    conn.execute("CREATE INDEX notes_waiting ON notes (user_id, delivered_at)")

@@ -52,6 +52,13 @@ class GameRecord:
     turn_since: str | None = None
     reminded_at: str | None = None
     mentioned: tuple[int, ...] = ()  # who was last @mentioned as having to act
+    # the version of the last change others see (None: the current one); only standing orders
+    # set since (`Store.append_action(quiet=True)`), so buttons and requests of it stand
+    moved_version: int | None = None
+
+    @property
+    def moved(self) -> int:
+        return self.version if self.moved_version is None else self.moved_version
 
     @property
     def abandoned(self) -> bool:
@@ -114,6 +121,17 @@ class Preview:
     version: int
     user_id: int
     action: Action
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something told to one user alone (a programmed move of theirs that stopped, and why),
+    kept until it reached them: by direct message, or with their next command."""
+
+    id: int
+    user_id: int
+    game_id: int
+    text: str
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """What waits on players and the thread: undo votes and deals awaiting answers, previewed
-moves awaiting Confirm, who was last mentioned, each game's turn post, and notification
-preferences."""
+moves awaiting Confirm, who was last mentioned, each game's turn post, notification
+preferences and the notes told to one user alone."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.core.store.base import StoreBase, now
 from bot.core.store.connection import Conn, reading, writing
-from bot.core.store.records import DEAL, UNDO, Preview, Request
+from bot.core.store.records import DEAL, UNDO, Note, Preview, Request
 from engine.game import Action
 
 
@@ -82,6 +82,27 @@ class RequestTables(StoreBase):
             "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm",
             [user_id, int(dm)],
         )
+
+    @reading
+    def pending_notes(self, conn: Conn, user_id: int, guild_id: int | None) -> list[Note]:
+        """What waits to be told to the user alone, of their games in server `guild_id` (None:
+        the console's), oldest first."""
+        rows = conn.all(
+            "SELECT n.id, n.user_id, n.game_id, n.text FROM notes n JOIN games g "
+            "ON g.id = n.game_id WHERE n.user_id = ? AND n.delivered_at IS NULL AND "
+            + ("g.guild_id IS NULL" if guild_id is None else "g.guild_id = ?")
+            + " ORDER BY n.id",
+            [user_id] if guild_id is None else [user_id, guild_id],
+        )
+        return [Note(**r) for r in rows]
+
+    @writing
+    def mark_delivered(self, conn: Conn, note_ids: Sequence[int]) -> None:
+        for note_id in note_ids:
+            conn.execute(
+                "UPDATE notes SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL",
+                [now(), note_id],
+            )
 
     @writing
     def set_mentioned(self, conn: Conn, game_id: int, user_ids: Sequence[int]) -> None:

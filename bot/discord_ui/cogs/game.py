@@ -149,7 +149,9 @@ class GameCog(
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
-        result = await self.service.status(game_id, guild_id=interaction.guild_id)
+        result = await self.service.status(
+            game_id, guild_id=interaction.guild_id, viewer=interaction.user.id
+        )
         controls = await self.service.admin_controls(game_id, caller_of(interaction))
         if not result.ok or controls is None:
             await answer(interaction, result)
@@ -179,7 +181,9 @@ class GameCog(
             await answer(interaction, shown)
         elif what == "history":
             last = int(detail) if detail.isdigit() else 10
-            result = await self.service.history(game_id, min(last, HISTORY_LIMIT), guild_id=guild)
+            result = await self.service.history(
+                game_id, min(last, HISTORY_LIMIT), guild_id=guild, viewer=interaction.user.id
+            )
             await answer(interaction, replace(result, text=fit_latest(result.text)))
         elif what == "routes":
             if not detail:

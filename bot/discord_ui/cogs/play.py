@@ -1,6 +1,7 @@
 """The `/play` command group: any move of any title (`move`, suggested from the engine's legal
 choices or typed), the common ones at hand (pass, lay by picture, run, a String Railway rail
-shown before it is laid), answers to what others ask (`answer`) and hints; and `/notify`.
+shown before it is laid), programmed moves (`auto`: set, list, cancel; only the player sees
+them), answers to what others ask (`answer`) and hints; and `/notify`.
 
 The commands only gather what the user typed; `bot.core.any_move` and `bot.core.moves` turn it
 into one legal action and the service applies it, so nothing here knows a rule.
@@ -19,7 +20,7 @@ from bot.core.any_move import resolve_any, suggest_any
 from bot.core.moves import MOVES, choice_key, resolve
 from bot.core.results import Refused
 from bot.core.routes_input import routes_from_text
-from bot.discord_ui.buttons import confirm_view, lay_view
+from bot.discord_ui.buttons import confirm_view, lay_view, show_orders
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import (
     caller_of,
@@ -34,6 +35,7 @@ from bot.discord_ui.suggestions import GAME_HELP, LIMIT, within_budget
 
 MAX_PICTURED = 8  # more lays than this on one hex: the refusal asks for the tile first
 ANSWERS = [app_commands.Choice(name=n, value=n) for n in ("yes", "no")]
+AUTO_CHOICES = [app_commands.Choice(name=n, value=n) for n in ("set", "list", "cancel")]
 
 
 @app_commands.guild_only()
@@ -222,6 +224,61 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Make your
     @within_budget
     async def _rail_path(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "rail", "path", current)
+
+    # -- programmed moves ------------------------------------------------------------------------
+    @app_commands.command(
+        name="auto", description="Your programmed moves: set, list or cancel (only you see them)"
+    )
+    @app_commands.describe(
+        what="set one, list yours (with menus), or cancel one",
+        program="The programmed move (suggestions: those you may set now, or yours to cancel)",
+        until="For away: the date it ends, e.g. 2030-06-01 (UTC)",
+        game=GAME_HELP,
+    )
+    @app_commands.choices(what=AUTO_CHOICES)
+    async def auto(
+        self,
+        interaction: discord.Interaction,
+        what: str = "list",
+        program: app_commands.Range[str, 0, 200] | None = None,
+        until: app_commands.Range[str, 0, 40] | None = None,
+        game: int | None = None,
+    ) -> None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
+            return
+        if what == "list":
+            await show_orders(self.bot, interaction, game_id)
+            return
+        if not (program or "").strip():
+            await reply(interaction, f"Refused: which programmed move to {what}? pick a suggestion")
+            return
+        caller = caller_of(interaction)
+        result = (
+            await self.service.set_order(
+                game_id, caller, program or "", until=until, interaction_id=interaction.id
+            )
+            if what == "set"
+            else await self.service.cancel_order(game_id, caller, program or "", interaction.id)
+        )
+        await self.bot.poster.publish(interaction, result)
+
+    @auto.autocomplete("program")
+    @within_budget
+    async def _programs(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        game_id = (await resolve_game(self.bot, interaction, interaction.namespace.game)).game_id
+        if game_id is None:
+            return []
+        found = await self.service.order_suggestions(
+            game_id,
+            interaction.user.id,
+            current,
+            guild_id=interaction.guild_id,
+            cancel=getattr(interaction.namespace, "what", None) == "cancel",
+            limit=LIMIT,
+        )
+        return [app_commands.Choice(name=name, value=value) for name, value in found]
 
     # -- answers and hints ---------------------------------------------------------------------
     @app_commands.command(
