@@ -15,7 +15,7 @@ from engine.eighteen import io
 from engine.eighteen.game import EighteenGame
 from engine.eighteen.states import public_state
 from engine.errors import GameError
-from tests.g1830_helpers import act, finish_auction_simply, new_game
+from tests.g1830_helpers import act, new_game
 from tests.reference_games import game_path
 
 
