@@ -4,8 +4,8 @@ Discord and the console both call these coroutines. The service checks permissio
 the commands of one game with an asyncio lock, applies actions to a live engine game (kept in a
 bounded LRU cache, rebuilt from the stored log when missing), persists each accepted change in
 one transaction and answers with a `Result`. It knows no game rules: the engine decides.
-`base` holds the machinery; `tables`, `playing`, `previews`, `orders` and `views` the commands
-by kind.
+`base` holds the machinery; `tables`, `playing`, `undoing`, `previews`, `orders` and `views`
+the commands by kind.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from __future__ import annotations
 from bot.core.service.orders import Orders
 from bot.core.service.previews import Previews
 from bot.core.service.tables import Tables
+from bot.core.service.undoing import Undoing
 from bot.core.service.views import Views
 
 
-class GameService(Tables, Previews, Orders, Views):
+class GameService(Tables, Previews, Orders, Undoing, Views):
     """Every command of the service, on one store."""

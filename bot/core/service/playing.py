@@ -1,5 +1,5 @@
-"""Commands that change a running game's log: moves, deals another player must accept,
-undo requests and their votes, and an admin's rewind.
+"""Commands that add to a running game's log: moves, and deals another player must accept
+(taking it back is `undoing`).
 """
 
 from __future__ import annotations
@@ -10,14 +10,13 @@ from dataclasses import replace
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import (
     ALREADY_HANDLED,
-    IMPORTED_BY,
     MoveBuilder,
     ServiceBase,
     move_digest,
     player_of,
     seat_of,
 )
-from bot.core.store import DEAL, UNDO, ActionRecord, GameRecord, Request, SeatRecord, StaleGame
+from bot.core.store import DEAL, GameRecord, Request, SeatRecord
 from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerId
 
@@ -210,217 +209,6 @@ class Playing(ServiceBase):
             changed, action=recorded, places=game.changed_places(), aside=aside, noted=noted
         )
 
-    async def undo(
-        self,
-        game_id: int,
-        caller: Caller,
-        interaction_id: int | None = None,
-        *,
-        confirmed: int | None = None,
-    ) -> Result:
-        """Take back the caller's last action. At once when nobody acted since; an admin may
-        take back the game's last action of another player after confirming it (`confirmed`:
-        the game version the confirmation was asked at; until then `confirm` names the move);
-        otherwise the players whose later actions would be taken back too are asked to
-        approve (see `vote`)."""
-
-        async def body(record: GameRecord) -> Result:
-            self._require_playable(record)
-            actions = await self.store.actions(record.id)
-            if not actions:
-                raise Refused(f"game #{record.id} has no action to undo")
-            last = actions[-1]
-            admin = self._is_admin(record, caller)
-            if admin and last.user_id != caller.user_id and confirmed != record.version:
-                if confirmed is not None:
-                    raise Refused(
-                        "the game has moved on since you were asked to confirm; "
-                        "use /game undo again"
-                    )
-                game = await self._live(record)
-                return Result(
-                    text=f"This takes back {await self._seat_name(record, last.user_id)}'s "
-                    f"move (action {last.seq}): {self._sentence(game, last)} "
-                    "Confirm to take it back.",
-                    game_id=record.id,
-                    thread_id=record.thread_id,
-                    confirm_undo=record.version,
-                )
-            if last.user_id == caller.user_id or admin:
-                return await self._rewind(
-                    record,
-                    len(actions) - 1,
-                    caller,
-                    f"{caller.name} undid action {last.seq}: ",
-                    interaction_id,
-                )
-            mine = [a for a in actions if a.user_id == caller.user_id]
-            if not mine:
-                raise Refused(
-                    "only the player who made the last action, or a game admin, can undo it"
-                )
-            later = actions[mine[-1].seq - 1 :]
-            if any(a.user_id == IMPORTED_BY for a in later):
-                raise Refused(
-                    "actions imported from a game file can only be undone by a game admin"
-                )
-            affected = _affected(later, caller.user_id)
-            asked = [
-                r
-                for r in await self.store.open_requests(record.id)
-                if r.kind == UNDO and r.requested_by == caller.user_id
-            ]
-            if asked and asked[-1].keep == mine[-1].seq - 1:
-                raise Refused(
-                    f"your undo request #{asked[-1].id} is already waiting for "
-                    f"{', '.join([await self._seat_name(record, u) for u in affected])}"
-                )
-            request = await self.store.open_undo_request(
-                record.id, mine[-1].seq - 1, record.version, caller.user_id, interaction_id
-            )
-            game = await self._live(record)
-            names = ", ".join([await self._seat_name(record, u) for u in affected])
-            return Result(
-                text=(
-                    f"{caller.name} asks to take back actions {mine[-1].seq}-{last.seq}, "
-                    f"from their own: {self._sentence(game, mine[-1])} "
-                    f"{names} must approve; a game admin can decide alone."
-                ),
-                game_id=record.id,
-                thread_id=record.thread_id,
-                changed=True,
-                notify=tuple(u for u in affected if u > 0),
-                vote=request.id,
-                vote_kind=UNDO,
-            )
-
-        return await self._run(game_id, interaction_id, body, caller.guild_id)
-
-    async def redo(self, game_id: int, caller: Caller, interaction_id: int | None = None) -> Result:
-        """Put back what the last undo (or rewind) took back, while nobody has acted, undone
-        or redone since; by whoever undid it or a game admin. Each action is checked by the
-        engine again and made for the player who first made it."""
-
-        async def body(record: GameRecord) -> Result:
-            self._require_playable(record)
-            undone = await self.store.last_undone(record.id)
-            if undone is None:
-                raise Refused(
-                    f"nothing was undone in game #{record.id}, so there is nothing to redo"
-                )
-            if undone.redo_version != record.version:
-                raise Refused(
-                    "a redo puts back the last undo only while nobody has moved "
-                    "since; the game has changed since that undo (a move, an undo "
-                    "or a redo), so it cannot be redone"
-                )
-            if caller.user_id != undone.undone_by and not self._is_admin(record, caller):
-                raise Refused(
-                    f"only {await self._seat_name(record, undone.undone_by)} (who undid "
-                    "it) or a game admin can redo it"
-                )
-            game = await self._live(record)
-            seats = await self._seats(record.id)
-            texts = []
-            try:
-                for action in undone.actions:
-                    seat = seat_of(seats, action.user_id)
-                    by = seat.player_id if seat is not None else None
-                    recorded = await asyncio.to_thread(game.process, action.payload, by)
-                    texts.append(self._describe(game, recorded))
-            except GameError as exc:
-                self._forget(record.id)
-                raise Refused(f"the undone action cannot be made again: {exc}") from None
-            try:
-                await self.store.redo(
-                    record.id,
-                    undone.actions,
-                    texts,
-                    finished=game.finished,
-                    version=record.version,
-                    interaction_id=interaction_id,
-                )
-            except BaseException:
-                self._forget(record.id)
-                raise
-            await self._remember(record.id, game, record.version + 1)
-            first = undone.actions[0].seq
-            which = (
-                f"action {first}"
-                if len(undone.actions) == 1
-                else f"actions {first}-{undone.actions[-1].seq}"
-            )
-            return await self._changed(
-                await self._fresh(record), f"{caller.name} redid {which}: " + " ".join(texts), game
-            )
-
-        return await self._run(game_id, interaction_id, body, caller.guild_id)
-
-    async def vote(
-        self, request_id: int, caller: Caller, approve: bool, interaction_id: int | None = None
-    ) -> Result:
-        """One player's answer to a request: an undo vote or a proposed deal. Any change to
-        the game first makes an open request lapse."""
-        found = await self.store.request(request_id)
-        if found is None or await self._visible(found.game_id, caller.guild_id) is None:
-            return Result(error=f"there is no undo request or deal #{request_id}")
-
-        async def body(record: GameRecord) -> Result:
-            request = await self.store.request(request_id)
-            assert request is not None
-            if request.status == "open" and request.version < record.moved:
-                await self.store.close_request(request.id, "void")  # a request from before m004
-                request = replace(request, status="void")
-            if request.status != "open":
-                raise Refused(_CLOSED[request.kind, request.status])
-            self._require_playable(record)
-            if request.kind == DEAL:
-                return await self._answer_deal(record, request, caller, approve, interaction_id)
-            return await self._vote_undo(record, request, caller, approve, interaction_id)
-
-        return await self._run(found.game_id, interaction_id, body, caller.guild_id)
-
-    async def _vote_undo(
-        self,
-        record: GameRecord,
-        request: Request,
-        caller: Caller,
-        approve: bool,
-        interaction_id: int | None,
-    ) -> Result:
-        """The last approval of the affected players (or any game admin's) applies the undo;
-        one rejection ends it."""
-        assert request.keep is not None
-        actions = await self.store.actions(record.id)
-        affected = _affected(actions[request.keep :], request.requested_by)
-        admin = self._is_admin(record, caller)
-        if caller.user_id not in affected and not admin:
-            names = ", ".join([await self._seat_name(record, u) for u in affected])
-            raise Refused(
-                f"only the players whose actions would be undone ({names}) or a "
-                "game admin vote on this undo"
-            )
-        if not approve:
-            await self.store.close_request(request.id, "rejected")
-            return await self._changed(
-                record, f"{caller.name} rejected the undo; the game goes on."
-            )
-        votes = await self.store.vote(request.id, caller.user_id, True, interaction_id)
-        waiting = [u for u in affected if not votes.get(u)]
-        if waiting and not admin:
-            names = ", ".join([await self._seat_name(record, u) for u in waiting])
-            return await self._changed(
-                record, f"{caller.name} approved the undo; waiting for {names}."
-            )
-        await self.store.close_request(request.id, "done")
-        return await self._rewind(
-            record,
-            request.keep,
-            caller,
-            f"{caller.name} approved: the game is back to action {request.keep}, before ",
-            None,
-        )
-
     async def _answer_deal(
         self,
         record: GameRecord,
@@ -481,77 +269,6 @@ class Playing(ServiceBase):
         except GameError as exc:
             await self.store.close_request(request.id, "void")
             raise Refused(f"deal #{request.id} cannot be made any more: {exc}") from None
-
-    async def rewind(
-        self, game_id: int, caller: Caller, keep: int, interaction_id: int | None = None
-    ) -> Result:
-        """An admin takes the game back to just after action `keep` (0: the start)."""
-
-        async def body(record: GameRecord) -> Result:
-            self._require_admin(record, caller, "rewind it")
-            self._require_playable(record)
-            count = await self.store.action_count(record.id)
-            if not 0 <= keep < count:
-                raise Refused(
-                    f"game #{record.id} has {count} actions; rewind to a number from "
-                    f"0 to {count - 1} (see /game view history)"
-                    if count
-                    else f"game #{record.id} has no action to take back"
-                )
-            return await self._rewind(
-                record,
-                keep,
-                caller,
-                f"{caller.name} rewound game #{record.id} to action {keep}, taking back from ",
-                interaction_id,
-            )
-
-        return await self._run(game_id, interaction_id, body, caller.guild_id)
-
-    async def _rewind(
-        self, record: GameRecord, keep: int, caller: Caller, head: str, interaction_id: int | None
-    ) -> Result:
-        game = await self._live(record)
-        actions = await self.store.actions(record.id)
-        if len(actions) <= keep:  # another process took actions back since `record` was read
-            raise StaleGame(f"game {record.id} has {len(actions)} actions, not over {keep}")
-        what = self._sentence(game, actions[keep])
-        lapsing = await self.store.open_requests(record.id)
-        undone = await self.store.rewind(
-            record.id, keep, caller.user_id, interaction_id, version=record.version
-        )
-        fresh = await self._fresh(record)
-        self._forget(record.id)
-        if len(game.actions) == len(actions):  # the live game is the stored log: take it back
-            await asyncio.to_thread(game.rewind_to, keep)  # from its nearest checkpoint
-            await self._remember(record.id, game, fresh.version)
-        game = await self._live(fresh)
-        more = f" ({len(undone)} actions)" if len(undone) > 1 else ""
-        return await self._changed(
-            await self.store.game(record.id) or record,
-            f"{head}{what}{more}{await self._lapsed(record, lapsing)}",
-            game,
-        )
-
-
-_CLOSED = {  # why a request can no longer be answered, by kind and status
-    (UNDO, "done"): "this undo request is already done",
-    (UNDO, "rejected"): "this undo request was rejected",
-    (UNDO, "void"): "the game has moved on since this undo was asked; ask again with /game undo",
-    (DEAL, "done"): "this deal was already accepted and made",
-    (DEAL, "rejected"): "this deal was declined or withdrawn",
-    (DEAL, "void"): "this deal lapsed: the game moved on (or the seats changed) since it was "
-    "proposed; propose it again with /play",
-}
-
-
-def _affected(actions: list[ActionRecord], requester: int) -> list[int]:
-    """Users (other than the requester) whose actions an undo would take back, in order."""
-    out: list[int] = []
-    for a in actions:
-        if a.user_id != requester and a.user_id not in out:
-            out.append(a.user_id)
-    return out
 
 
 def _messages_since_move(game: Game, seat: SeatRecord) -> int:
