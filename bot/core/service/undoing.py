@@ -6,6 +6,7 @@ ask (undo votes, deals).
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import replace
 
 from bot.core.results import Caller, Refused, Result
@@ -13,6 +14,9 @@ from bot.core.service.base import IMPORTED_BY, seat_of
 from bot.core.service.playing import Playing
 from bot.core.store import DEAL, UNDO, ActionRecord, GameRecord, Request, StaleGame
 from engine.errors import GameError
+from engine.game import Game
+
+log = logging.getLogger(__name__)
 
 
 class Undoing(Playing):
@@ -28,11 +32,13 @@ class Undoing(Playing):
         take back the game's last action of another player after confirming it (`confirmed`:
         the game version the confirmation was asked at; until then `confirm` names the move);
         otherwise the players whose later actions would be taken back too are asked to
-        approve (see `vote`)."""
+        approve (see `vote`). Programmed moves other players set since are no action of theirs
+        to approve: they are set again after the undo (`_rewind`)."""
 
         async def body(record: GameRecord) -> Result:
             self._require_playable(record)
-            actions = await self.store.actions(record.id)
+            game = await self._live(record)
+            actions = _counted(game, await self.store.actions(record.id), caller.user_id)
             if not actions:
                 raise Refused(f"game #{record.id} has no action to undo")
             last = actions[-1]
@@ -43,7 +49,6 @@ class Undoing(Playing):
                         "the game has moved on since you were asked to confirm; "
                         "use /game undo again"
                     )
-                game = await self._live(record)
                 return Result(
                     text=f"This takes back {await self._seat_name(record, last.user_id)}'s "
                     f"move (action {last.seq}): {self._sentence(game, last)} "
@@ -55,7 +60,7 @@ class Undoing(Playing):
             if last.user_id == caller.user_id or admin:
                 return await self._rewind(
                     record,
-                    len(actions) - 1,
+                    last.seq - 1,
                     caller,
                     f"{caller.name} undid action {last.seq}: ",
                     interaction_id,
@@ -65,7 +70,7 @@ class Undoing(Playing):
                 raise Refused(
                     "only the player who made the last action, or a game admin, can undo it"
                 )
-            later = actions[mine[-1].seq - 1 :]
+            later = [a for a in actions if a.seq >= mine[-1].seq]
             if any(a.user_id == IMPORTED_BY for a in later):
                 raise Refused(
                     "actions imported from a game file can only be undone by a game admin"
@@ -84,7 +89,6 @@ class Undoing(Playing):
             request = await self.store.open_undo_request(
                 record.id, mine[-1].seq - 1, record.version, caller.user_id, interaction_id
             )
-            game = await self._live(record)
             names = ", ".join([await self._seat_name(record, u) for u in affected])
             return Result(
                 text=(
@@ -198,7 +202,9 @@ class Undoing(Playing):
         one rejection ends it."""
         assert request.keep is not None
         actions = await self.store.actions(record.id)
-        affected = _affected(actions[request.keep :], request.requested_by)
+        game = await self._live(record)
+        later = _counted(game, actions[request.keep :], request.requested_by)
+        affected = _affected(later, request.requested_by)
         admin = self._is_admin(record, caller)
         if caller.user_id not in affected and not admin:
             names = ", ".join([await self._seat_name(record, u) for u in affected])
@@ -225,6 +231,7 @@ class Undoing(Playing):
             caller,
             f"{caller.name} approved: the game is back to action {request.keep}, before ",
             None,
+            keeper=request.requested_by,
         )
 
     async def rewind(
@@ -254,8 +261,19 @@ class Undoing(Playing):
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def _rewind(
-        self, record: GameRecord, keep: int, caller: Caller, head: str, interaction_id: int | None
+        self,
+        record: GameRecord,
+        keep: int,
+        caller: Caller,
+        head: str,
+        interaction_id: int | None,
+        *,
+        keeper: int | None = None,
     ) -> Result:
+        """Take the log back to `keep` actions. The programmed moves that players other than
+        the one whose undo it is (`keeper`, by default the caller) set quietly in what is
+        taken back are set again after it, each for its player: a standing order is not part
+        of the position an undo goes back to, and nobody else is told of it."""
         game = await self._live(record)
         actions = await self.store.actions(record.id)
         if len(actions) <= keep:  # another process took actions back since `record` was read
@@ -271,12 +289,37 @@ class Undoing(Playing):
             await asyncio.to_thread(game.rewind_to, keep)  # from its nearest checkpoint
             await self._remember(record.id, game, fresh.version)
         game = await self._live(fresh)
-        more = f" ({len(undone)} actions)" if len(undone) > 1 else ""
+        keeper = caller.user_id if keeper is None else keeper
+        moved = await self._set_again(fresh, game, [a for a in undone if _quiet(game, a, keeper)])
+        shown = [a for a in undone if not _quiet(game, a, keeper)]
+        more = f" ({len(shown)} actions)" if len(shown) > 1 else ""
         return await self._changed(
             await self.store.game(record.id) or record,
-            f"{head}{what}{more}{await self._lapsed(record, lapsing)}",
+            f"{head}{what}{more}{await self._lapsed(record, lapsing)}{moved}",
             game,
         )
+
+    async def _set_again(self, record: GameRecord, game: Game, orders: list[ActionRecord]) -> str:
+        """Set these standing orders again, each for the player who set it (told to them
+        alone, as when they set it); the moves any of them makes at once, for the thread."""
+        seats = await self._seats(record.id)
+        said = []
+        for order in orders:
+            seat = seat_of(seats, order.user_id)
+            if seat is None or seat.player_id is None:
+                continue
+            owner = Caller(seat.user_id, seat.name, guild_id=record.guild_id)
+            try:
+                done = await self._apply(
+                    record, game, owner, order.payload, None, by=seat.player_id, asker=0
+                )
+            except GameError as exc:  # it means nothing in the position gone back to
+                log.info("game %s: order %s not set again: %s", record.id, order.payload, exc)
+                continue
+            if done.changed:
+                said.append(done.text)
+            record = await self._fresh(record)
+        return "".join(f"\n{text}" for text in said)
 
 
 _CLOSED = {  # why a request can no longer be answered, by kind and status
@@ -288,6 +331,22 @@ _CLOSED = {  # why a request can no longer be answered, by kind and status
     (DEAL, "void"): "this deal lapsed: the game moved on (or the seats changed) since it was "
     "proposed; propose it again with /play",
 }
+
+
+def _quiet(game: Game, action: ActionRecord, keeper: int) -> bool:
+    """Whether the action is a standing order another player than `keeper` set quietly."""
+    payload = action.payload
+    return (
+        action.user_id != keeper
+        and game.order_text(payload) is not None
+        and not payload.get("auto_actions")
+    )
+
+
+def _counted(game: Game, actions: list[ActionRecord], keeper: int) -> list[ActionRecord]:
+    """The actions an undo of `keeper`'s weighs: other players' quiet standing orders are
+    set again after it, so they count as no one's move."""
+    return [a for a in actions if not _quiet(game, a, keeper)]
 
 
 def _affected(actions: list[ActionRecord], requester: int) -> list[int]:
