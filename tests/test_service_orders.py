@@ -213,3 +213,19 @@ async def test_an_away_program_ends_at_its_date(service, clock):
     assert actions[-2].user_id == BOB.user_id and actions[-2].payload["reason"] == (
         "its end, 2030-01-05 00:00 UTC, has come"
     )
+
+
+async def test_a_refused_move_leaves_an_ended_away_program_for_the_next_one(service, clock):
+    gid = await started(service)
+    await service.set_order(gid, BOB, "away", until="2030-01-02")
+    before = await service.store.actions(gid)
+    clock.now += timedelta(days=2)
+    refused = await service.act(gid, CY, {"type": "pass"})  # not Cy's turn: nothing changes
+    assert refused.error and await service.store.actions(gid) == before
+    ended = await service.cancel_order(gid, BOB, "all")  # the program's own end comes first
+    assert ended.text == (
+        "It had ended already: you are away until 2030-01-02 00:00 UTC: railchat passes for you "
+        "in stock rounds, auctions and Buy Companies steps."
+    )
+    [stop] = (await service.store.actions(gid))[len(before) :]
+    assert stop.payload["reason"] == "its end, 2030-01-02 00:00 UTC, has come"

@@ -27,6 +27,11 @@ PLAYING = (
     Command("play run", "[routes]", "run your trains: the best routes, or yours as hexes"),
     Command("play rail", "path", "String Railway: lay a rail; you see it and its score first"),
     Command(
+        "play auto",
+        "[set|list|cancel] [program] [until]",
+        "your programmed moves, made for you when due (only you see them)",
+    ),
+    Command(
         "play answer", "request yes|no", "answer a deal, an undo vote or a seat offered to you"
     ),
     Command("play hint", "", "the best moves for you now (only to you)"),

@@ -251,9 +251,12 @@ class ServiceBase:
             )
         return "".join("\n" + line for line in lines)
 
-    async def _before_move(self, record: GameRecord, game: Game) -> GameRecord:
-        """What is done to the game before a player's move is (standing orders whose end date
-        has come are cancelled: see `Orders`); the record as it is after."""
+    async def _before_move(
+        self, record: GameRecord, game: Game, move: Action | None, by: PlayerId | None
+    ) -> GameRecord:
+        """What is done to the game before the player `by`'s `move` is (standing orders whose
+        end date has come are cancelled: see `Orders`), only once the move is known to be
+        legal, so that a refused move changes nothing; the record as it is after."""
         return record
 
     async def _told(

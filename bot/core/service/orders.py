@@ -7,6 +7,7 @@ them). An order that ends at a date is cancelled by the first command on its gam
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 from bot.core.moves import _by_text, _fit, _listing, _words_match, choice_key
@@ -14,7 +15,7 @@ from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import player_of, seat_of
 from bot.core.service.playing import Playing
 from bot.core.store import ACTIVE, GameRecord, Note, SeatRecord
-from engine.game import Choice, Game, PlayerId
+from engine.game import Action, Choice, Game, PlayerId
 
 ALL = "all"  # cancels every order of the caller's
 
@@ -98,7 +99,6 @@ class Orders(Playing):
         async def body(record: GameRecord) -> Result:
             seat = await self._order_seat(record, caller)
             game = await self._live(record)
-            record = await self._before_move(record, game)
             player = player_of(seat)
             offers = game.order_choices(player)
             if not offers:
@@ -113,6 +113,7 @@ class Orders(Playing):
                         "cancel it (away)"
                     )
                 action["until"] = self._future(until)
+            record = await self._before_move(record, game, action, player)
             return await self._apply(record, game, caller, action, interaction_id, by=player)
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
@@ -125,7 +126,6 @@ class Orders(Playing):
         async def body(record: GameRecord) -> Result:
             seat = await self._order_seat(record, caller)
             game = await self._live(record)
-            record = await self._before_move(record, game)
             player = player_of(seat)
             mine = _cancels(game, player)
             if not mine:
@@ -133,8 +133,13 @@ class Orders(Playing):
             chosen = mine if program.strip().casefold() == ALL else [
                 _one(mine, program, "none of your programmed moves", "yours")
             ]  # fmt: skip
+            record = await self._before_move(record, game, None, None)
             said, asked = [], interaction_id  # the command's id goes with its first change
+            left = [c.action for c in _cancels(game, player)]
             for choice in chosen:
+                if choice.action not in left:  # it has just reached its end date
+                    said.append(f"It had ended already: you {choice.label}.")
+                    continue
                 done = await self._apply(
                     record, game, caller, dict(choice.action), asked, by=player
                 )
@@ -170,21 +175,29 @@ class Orders(Playing):
             raise Refused(f"{when:%Y-%m-%d %H:%M} UTC has passed; give a date still to come")
         return when.isoformat()
 
-    async def _before_move(self, record: GameRecord, game: Game) -> GameRecord:
+    async def _before_move(
+        self, record: GameRecord, game: Game, move: Action | None, by: PlayerId | None
+    ) -> GameRecord:
         """Cancel the orders whose end date has come (each a move of its player's, told to
-        them alone), before anything else is done to the game; the record as it is after."""
+        them alone), before the move is made, once it is known to be legal (`move` tried
+        first); the record as it is after."""
         now = self.clock()
-        for seat in await self._seats(record.id):
-            if seat.player_id is None:
-                continue
-            for order in game.standing_orders(seat.player_id):
-                if order.until is None or datetime.fromisoformat(order.until) > now:
-                    continue
-                end = order.until[:16].replace("T", " ")
-                cancel = {**order.cancel, "reason": f"its end, {end} UTC, has come"}
-                owner = Caller(seat.user_id, seat.name, guild_id=record.guild_id)
-                await self._apply(record, game, owner, cancel, None, by=seat.player_id, asker=0)
-                record = await self._fresh(record)
+        due = [
+            (seat, order)
+            for seat in await self._seats(record.id)
+            if seat.player_id is not None
+            for order in game.standing_orders(seat.player_id)
+            if order.until is not None and datetime.fromisoformat(order.until) <= now
+        ]
+        if due and move is not None:  # a refused move changes nothing: tried before
+            await asyncio.to_thread(game.try_out, move, by, lambda g, a: None)
+        for seat, order in due:
+            assert order.until is not None and seat.player_id is not None
+            end = order.until[:16].replace("T", " ")
+            cancel = {**order.cancel, "reason": f"its end, {end} UTC, has come"}
+            owner = Caller(seat.user_id, seat.name, guild_id=record.guild_id)
+            await self._apply(record, game, owner, cancel, None, by=seat.player_id, asker=0)
+            record = await self._fresh(record)
         return record
 
     # -- notes told to one user alone ----------------------------------------------------------

@@ -39,7 +39,6 @@ class Playing(ServiceBase):
             seat = await self._playing_seat(record, caller)
             game = await self._live(record)
             game.check_submission(action)
-            record = await self._before_move(record, game)
             digest = move_digest(action)
             if await self._repeated(record, seen, caller, digest):
                 return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
@@ -52,6 +51,7 @@ class Playing(ServiceBase):
                 self._require_turn(record, game, seat)
                 if "entity" not in action:
                     move = _acting_for(action, player, await self._legal(record, game, player))
+            record = await self._before_move(record, game, move, player)
             return await self._submit(record, game, seat, caller, move, interaction_id, digest)
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
@@ -81,13 +81,13 @@ class Playing(ServiceBase):
                 )
             seat = await self._playing_seat(record, caller)
             game = await self._live(record)
-            record = await self._before_move(record, game)
             self._require_turn(record, game, seat)
             choices = await self._legal(record, game, seat.player_id)
             action = await asyncio.to_thread(build, game, choices)
             digest = move_digest(action)
             if await self._repeated(record, seen, caller, digest):
                 return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
+            record = await self._before_move(record, game, action, seat.player_id)
             return await self._submit(record, game, seat, caller, action, interaction_id, digest)
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
