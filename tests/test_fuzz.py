@@ -15,7 +15,7 @@ from bot.cli.fuzz import game_seeds
 from bot.core.fuzz import eighteen
 from bot.core.fuzz.invariants import Invariants, contract_problems, public_state
 from bot.core.fuzz.mirror import ExportMirror
-from bot.core.fuzz.player import fuzz_game
+from bot.core.fuzz.player import fuzz_game, program_counts
 from bot.core.service import GameService
 from engine.eighteen import io as game_files
 from engine.game import PlayerInfo
@@ -247,3 +247,37 @@ def test_a_careful_player_s_sales_weigh_as_one_move() -> None:
         for careful in (False, True)
     }
     assert passes[False] < 0.05 and 0.7 < passes[True] < 0.85
+
+
+def test_players_set_and_cancel_programs_of_their_own_and_the_game_holds(tmp_path: Path) -> None:
+    report = asyncio.run(
+        fuzz_game("1830", 4, 3, max_actions=150, out_dir=tmp_path, program_rate=0.15)
+    )
+    assert report.failure is None, report.failure
+    kinds = {k for k in report.programs if not k.startswith(("made:", "stopped:"))}
+    assert {"program_share_pass", "program_buy_shares", "railchat_program:away"} <= kinds
+    assert report.programs["made:18xx.games"] and report.programs["made:away"]
+    assert report.programs["stopped:program_disable"]
+
+
+def test_program_counts_tell_settings_moves_and_stops_apart() -> None:
+    log = [
+        {"type": "program_share_pass", "entity": 1},
+        {"type": "railchat_program", "program": "auction_pass", "company": "BO", "entity": 2},
+        {
+            "type": "pass",
+            "entity": 3,
+            "auto_actions": [
+                {"type": "pass", "entity": 1},
+                {"type": "pass", "entity": 2, "_house": "auction_pass"},
+                {"type": "program_disable", "entity": 1, "reason": "Shares were sold"},
+            ],
+        },
+    ]
+    assert program_counts(log) == {
+        "program_share_pass": 1,
+        "railchat_program:auction_pass+company": 1,
+        "made:18xx.games": 1,
+        "made:auction_pass": 1,
+        "stopped:program_disable": 1,
+    }

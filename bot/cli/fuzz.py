@@ -52,6 +52,13 @@ def add_parser(commands: Any) -> None:
         help="comma-separated game options (e.g. two_player_map,re_enter_hexes): "
         "each is on in a seeded half of the games",
     )
+    p.add_argument(
+        "--programs",
+        type=float,
+        default=0.0,
+        help="chance before each move that a player sets or cancels a programmed move of "
+        "their own, of every kind the title offers (default 0)",
+    )
     p.set_defaults(func=cmd_fuzz)
 
 
@@ -70,6 +77,7 @@ def _one(
     out: str,
     save: str | None,
     options: tuple[str, ...],
+    programs: float = 0.0,
 ) -> Any:
     import asyncio
 
@@ -85,6 +93,7 @@ def _one(
             out_dir=Path(out),
             save_dir=Path(save) if save else None,
             options=options,
+            program_rate=programs,
         )
     )
 
@@ -113,7 +122,17 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return 2
     started = time.monotonic()
     jobs = [
-        (title, args.players, s, args.max_actions, args.replay_every, args.out, args.save, options)
+        (
+            title,
+            args.players,
+            s,
+            args.max_actions,
+            args.replay_every,
+            args.out,
+            args.save,
+            options,
+            args.programs,
+        )
         for s in game_seeds(args.seed, args.games)
     ]
     if args.jobs == 1:

@@ -72,7 +72,7 @@ def public_state(game: Game) -> str:
         "active": game.active_players(),
         "result": sorted(game.result().items(), key=str),
         "status": game.status_text(),
-        "actions": len(game.actions),
+        "actions": len(game.file_actions()),  # as many moves as its game file holds
     }
     snapshot = getattr(game, "snapshot", None)  # titles with a renderer picture offer one
     if callable(snapshot):

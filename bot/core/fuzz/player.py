@@ -19,12 +19,14 @@ import tempfile
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from bot.core.fuzz.illegal import Attempt, malformed, mutants
 from bot.core.fuzz.invariants import Invariants, public_state
 from bot.core.fuzz.mirror import ExportMirror
+from bot.core.moves import choice_key
 from bot.core.results import Caller, Result
 from bot.core.service import GameService
 from bot.core.store import Store
@@ -50,6 +52,7 @@ PASS_KINDS = ("pass",)
 SHARE_KINDS = frozenset({"buy_shares", "sell_shares", "par"})
 NEVER_IN_A_REFUSAL = ("Traceback", "internal error", "Something went wrong")
 ADMIN_ID = 1000
+START = datetime(2030, 1, 1, tzinfo=UTC)  # the fuzzed games' clock at their first move
 
 
 @dataclass
@@ -66,6 +69,7 @@ class GameReport:
     failure: str | None = None
     file: str | None = None  # the failure's game file, or the game's with save_dir
     refusals: dict[str, int] = field(default_factory=dict)
+    programs: dict[str, int] = field(default_factory=dict)  # see `program_counts`
 
 
 class Failure(Exception):
@@ -86,8 +90,10 @@ class FuzzGame:
         db_dir: Path,
         save_dir: Path | None = None,
         options: Sequence[str] = (),
+        program_rate: float = 0.0,
     ) -> None:
         self.rng = random.Random(seed)
+        self.program_rate = program_rate
         self.report = GameReport(title, seed)
         self.players, self.max_actions = players, max_actions
         self.replay_every, self.illegal_rate = replay_every, illegal_rate
@@ -98,7 +104,8 @@ class FuzzGame:
         self.careful = self.rng.random() < 0.5
         self.options = {name: True for name in options if self.rng.random() < 0.5}
         self.store = fresh_store(db_dir / "fuzz.db")
-        self.service = GameService(self.store, new_seed=lambda: engine_seed)
+        # an hour passes with every move stored, so that programs end at their dates
+        self.service = GameService(self.store, new_seed=lambda: engine_seed, clock=self._clock)
         self.scratch = GameService(fresh_store(db_dir / "replay.db"))
         self.callers = [Caller(ADMIN_ID + i, f"P{i + 1}") for i in range(players)]
         self.spectator = Caller(999, "Spectator")
@@ -122,6 +129,7 @@ class FuzzGame:
                     await self._illegal()
                 await self._step()
             self.report.finished = (await self._game()).finished
+            self.report.programs = program_counts((await self._game()).actions)
             if self.report.finished:
                 await self._replay_matches()
             if self.save_dir is not None:
@@ -171,8 +179,13 @@ class FuzzGame:
     def _interaction(self) -> int:
         return self.rng.getrandbits(62)
 
+    def _clock(self) -> datetime:
+        return START + timedelta(hours=self.report.actions)
+
     # -- one move --------------------------------------------------------------------------------
     async def _step(self) -> None:
+        if self.program_rate and self.rng.random() < self.program_rate:  # seeds' games kept
+            await self._program()
         roll = self.rng.random()
         if roll < 0.015 and self.report.actions:
             return await self._undo()
@@ -203,6 +216,37 @@ class FuzzGame:
         if choice.action.get("type") not in PASS_KINDS:
             self.pass_bias = 1.0
         await self._check(f"{choice.label!r} {choice.action}")
+
+    async def _program(self) -> None:
+        """A player, whether or not it is their turn, sets a programmed move of their own (a
+        kind the title offers, drawn evenly among the kinds; an away one sometimes with an end
+        date) or cancels one of theirs."""
+        caller = self.rng.choice(self.callers)
+        player = self._player_of(caller)
+        game = await self._game()
+        mine = game.standing_orders(player)
+        if mine and self.rng.random() < 0.3:
+            order = self.rng.choice(mine)
+            what = f"cancel {order.text!r}"
+            done = await self.service.cancel_order(self.game_id, caller, choice_key(order.cancel))
+        else:
+            kinds: dict[str, list[Choice]] = {}
+            for offer in game.order_choices(player):
+                kinds.setdefault(program_kind(offer.action), []).append(offer)
+            if not kinds:
+                return
+            choice = self.rng.choice(self.rng.choice(list(kinds.values())))
+            until = None
+            if "until" in choice.action and self.rng.random() < 0.5:
+                until = (self._clock() + timedelta(hours=self.rng.randint(1, 60))).isoformat()
+            what = f"set {choice.label!r} until {until}"
+            done = await self.service.set_order(
+                self.game_id, caller, choice_key(choice.action), until=until
+            )
+        if done.error:
+            raise Failure(f"{caller.name}'s programmed move ({what}) was refused: {done.error}")
+        self.report.actions += 1
+        await self._check(f"{caller.name}'s programmed move: {what}")
 
     def _pick(self, legal: list[Choice]) -> Choice:
         dealing = any(c.action.get("type") in SHARE_KINDS for c in legal)
@@ -268,9 +312,10 @@ class FuzzGame:
             raise Failure(f"the admin's rewind to {keep} of {count} was refused: {result.error}")
         self.report.rewinds += 1
         self.mirror.forget()
-        after = await self.store.action_count(self.game_id)
-        if after != keep:
-            raise Failure(f"rewind to {keep} left {after} actions")
+        after = await self.store.actions(self.game_id)
+        game = await self._game()  # other players' programs set since are set again after it
+        if len(after) < keep or any(game.order_text(a.payload) is None for a in after[keep:]):
+            raise Failure(f"rewind to {keep} left {len(after)} actions")
         await self._check(f"rewind to {keep}")
 
     # -- refusals ------------------------------------------------------------------------------
@@ -432,6 +477,37 @@ def pick_move(
     return rng.choices(legal, weights)[0]
 
 
+def program_kind(action: dict[str, Any]) -> str:
+    """A programmed move's kind, as the fuzzer draws them: its type, and for railchat's own
+    its program and whether it names a company or a limit."""
+    kind = str(action.get("type"))
+    if "program" in action:
+        kind += ":" + str(action["program"])
+    for named in ("company", "limit"):
+        if action.get(named) is not None:
+            kind += f"+{named}"
+    return kind
+
+
+def program_counts(actions: list[dict[str, Any]]) -> dict[str, int]:
+    """How many programs of each kind a game's log set and cancelled, how many moves they
+    made, and how many stopped by themselves (each with its reason's kind)."""
+    counts: dict[str, int] = {}
+
+    def add(key: str) -> None:
+        counts[key] = counts.get(key, 0) + 1
+
+    for action in actions:
+        if str(action.get("type")).startswith(("program_", "railchat_program")):
+            add(program_kind(action))
+        for auto in action.get("auto_actions") or []:
+            if auto.get("reason") not in (None, "user"):
+                add(f"stopped:{program_kind(auto)}")
+            elif not str(auto.get("type")).startswith(("program_", "railchat_program")):
+                add(f"made:{auto.get('_house', '18xx.games')}")
+    return counts
+
+
 def _exception(exc: Exception) -> str:
     """An exception that escaped the service, with where it was raised."""
     where = traceback.extract_tb(exc.__traceback__)[-1]
@@ -456,9 +532,12 @@ async def fuzz_game(
     out_dir: Path = Path("fuzz-failures"),
     save_dir: Path | None = None,
     options: Sequence[str] = (),
+    program_rate: float = 0.0,
 ) -> GameReport:
     """Play one seeded game through a fresh service on a temporary database; `save_dir`
-    keeps every game's file (for replaying them elsewhere, e.g. on 18xx.games)."""
+    keeps every game's file (for replaying them elsewhere, e.g. on 18xx.games);
+    `program_rate`: the chance, before each move, that a player sets or cancels a programmed
+    move."""
     with tempfile.TemporaryDirectory(prefix="railchat-fuzz-") as tmp:
         return await FuzzGame(
             title,
@@ -471,6 +550,7 @@ async def fuzz_game(
             db_dir=Path(tmp),
             save_dir=save_dir,
             options=options,
+            program_rate=program_rate,
         ).run()
 
 
