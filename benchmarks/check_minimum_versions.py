@@ -34,7 +34,7 @@ def minimums() -> list[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     pins = []
     for requirement in project["dependencies"]:
-        found = re.match(r"^([A-Za-z0-9_.\-]+)\s*>=\s*([0-9][^,;\s]*)", requirement)
+        found = re.match(r"^([A-Za-z0-9_.\-]+(?:\[[^\]]*\])?)\s*>=\s*([0-9][^,;\s]*)", requirement)
         if found is None:
             raise SystemExit(f"no lower bound to check in {requirement!r}")
         pins.append(f"{found[1]}=={found[2]}")
