@@ -7,6 +7,7 @@ import re
 from urllib.parse import urlsplit, urlunsplit
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+OPTION_HELP = "SQLite file or postgresql:// URL (default: RAILCHAT_DB or ./railchat.db)"
 
 
 def is_postgres(target: str) -> bool:

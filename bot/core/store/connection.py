@@ -60,7 +60,7 @@ class Conn:
 
     def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run one statement for each row of parameters (a bulk copy)."""
-        self.raw.cursor().executemany(self._sql(sql), [list(r) for r in rows])
+        self.raw.cursor().executemany(self._sql(sql), (list(r) for r in rows))
 
     def lock(self, key: int) -> None:
         """Serialise this write transaction with every other one that takes the same key, in
