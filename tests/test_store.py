@@ -194,3 +194,16 @@ async def test_undo_votes_move_into_the_requests_table(db_path):
     ) == ("undo", 2, 4, 11, "open", None)
     assert await store.votes(3) == {10: True}
     assert (await store.game(1)).mentioned == ()
+
+
+async def test_a_nul_character_is_stored(make_store):
+    """PostgreSQL's text cannot hold NUL (a chat message of an imported file may have one): a
+    sentence keeps U+FFFD in its place there, and a JSON payload keeps it exactly anywhere."""
+    store = make_store()
+    game = await _new_game(store)
+    said = {"type": "message", "message": "a\0b"}
+    await store.append_action(game.id, 1, 10, said, text="Ann said a\0b")
+    [action] = await store.actions(game.id)
+    assert action.payload == said
+    postgres = store.backend.dialect == "postgresql"
+    assert action.text == ("Ann said a\ufffdb" if postgres else "Ann said a\0b")

@@ -40,8 +40,12 @@ class Conn:
         """The statement in the driver's placeholder style."""
         return sql
 
+    def _values(self, params: Sequence[Any]) -> list[Any]:
+        """The parameters as the driver stores them."""
+        return list(params)
+
     def all(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        cursor = self.raw.execute(self._sql(sql), list(params))
+        cursor = self.raw.execute(self._sql(sql), self._values(params))
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row)) for row in cursor.fetchall()]
 
@@ -50,7 +54,7 @@ class Conn:
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run a statement; the number of rows it changed."""
-        return int(self.raw.execute(self._sql(sql), list(params)).rowcount)
+        return int(self.raw.execute(self._sql(sql), self._values(params)).rowcount)
 
     def insert(self, sql: str, params: Sequence[Any]) -> int:
         """Run an INSERT ... RETURNING id; the new row's id."""
@@ -60,7 +64,7 @@ class Conn:
 
     def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run one statement for each row of parameters (a bulk copy)."""
-        self.raw.cursor().executemany(self._sql(sql), (list(r) for r in rows))
+        self.raw.cursor().executemany(self._sql(sql), (self._values(r) for r in rows))
 
     def lock(self, key: int) -> None:
         """Serialise this write transaction with every other one that takes the same key, in

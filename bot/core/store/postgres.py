@@ -16,7 +16,7 @@ file. A read is one REPEATABLE READ, READ ONLY transaction: one snapshot, never 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -38,6 +38,12 @@ class PgConn(Conn):
 
     def _sql(self, sql: str) -> str:
         return _placeholders(sql)
+
+    def _values(self, params: Sequence[Any]) -> list[Any]:
+        """PostgreSQL's text cannot hold NUL, which SQLite's can: it is stored as U+FFFD (a
+        JSON column keeps it exactly, escaped as \\u0000; a sentence or a name may have one
+        from an imported file's chat message)."""
+        return [p.replace("\0", "\ufffd") if isinstance(p, str) else p for p in params]
 
     def lock(self, key: int) -> None:
         self.raw.execute("SELECT pg_advisory_xact_lock(%s)", [key])
