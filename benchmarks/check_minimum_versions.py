@@ -23,6 +23,7 @@ TESTS = [
     "tests/test_discord_wire.py",
     "tests/test_discord_wire_components.py",
     "tests/test_store.py",
+    "tests/test_db_copy.py",  # PostgreSQL too, when RAILCHAT_TEST_POSTGRES is set
     "tests/test_string_rules.py",
     "tests/test_render_map.py",
     "tests/test_render_market.py",

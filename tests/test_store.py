@@ -207,3 +207,31 @@ async def test_a_nul_character_is_stored(make_store):
     assert action.payload == said
     postgres = store.backend.dialect == "postgresql"
     assert action.text == ("Ann said a\ufffdb" if postgres else "Ann said a\0b")
+
+
+async def test_listings_and_what_waits_read_back(make_store):
+    """The reads the service makes of a server's games and of what waits on players."""
+    store = make_store()
+    here = await _new_game(store)
+    console = await _new_game(store, guild_id=None, creator_id=11, first_seat=(11, "Bob"))
+    await store.add_seat(console.id, 10, "Ann")
+    assert [(g.id, mine) for g, mine in await store.games_in_play(10, 7, 5)] == [(here.id, True)]
+    assert [(g.id, mine) for g, mine in await store.games_in_play(12, None, 5)] == [
+        (console.id, False)
+    ]
+    assert await store.open_game_counts(None, 11) == (1, 1)
+    assert await store.open_game_counts(7, 11) == (1, 1)
+    await store.save_preview("t1", here.id, 0, 10, {"type": "pass"}, keep=1)
+    await store.save_preview("t2", here.id, 0, 10, {"type": "add"}, keep=1)  # t1 is dropped
+    assert await store.preview("t1") is None
+    assert (await store.preview("t2")).action == {"type": "add"}
+    assert await store.drop_preview("t2") and not await store.drop_preview("t2")
+    await store.set_bot_value("k", "a")
+    await store.set_bot_value("k", "b")
+    assert (await store.bot_value("k"), await store.bot_value("other")) == ("b", None)
+    await store.set_turn_post(here.id, 2**62, {"moves": 1})
+    assert await store.turn_post(here.id) == (2**62, {"moves": 1})
+    request = await store.open_undo_request(here.id, 0, 0, 10)
+    await store.vote(request.id, 11, False)
+    await store.vote(request.id, 11, True)
+    assert await store.votes(request.id) == {11: True}
