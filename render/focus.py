@@ -36,7 +36,8 @@ HEX_PAD_Y = 2.4
 RUN_PAD = 1.2  # around the hexes of a run
 MAX_WIDTH = 6.5  # hex radii: the widest crop
 NAME_BOOST = 1.4  # place names are the way about a close-up: set larger than on the map
-MAX_HEIGHT = 8.0
+MAX_HEIGHT = 7.0
+TALLEST = 1.1  # height / width of a crop at most (it is widened to that)
 CAPTION_SIZE = 21
 LEGEND_SIZE = 22  # px of the train names under a close-up with runs
 NUMBER_SIZE = 34
@@ -166,7 +167,8 @@ def focus_window(
 ) -> Window | None:
     """One window around the changed hexes and the runs' hexes, taken in that order as long as
     the window stays within `MAX_WIDTH` by `MAX_HEIGHT` radii (a run reaching further is cut
-    at the edge); None when none of them is on the map."""
+    at the edge), widened where it is taller than `TALLEST` times its width; None when none
+    of them is on the map."""
     g = geometry(board)
     changed = [h for h in dict.fromkeys(hexes) if h in board.hexes]
     stops = [h for h in run_hexes(runs) if h in board.hexes]
@@ -179,7 +181,8 @@ def focus_window(
         grown = window.union(_around(g, [coord], pad_x, pad_y))
         if grown.width <= MAX_WIDTH * g.r and grown.height <= MAX_HEIGHT * g.r:
             window = grown
-    return window
+    widen = max(0.0, window.height / TALLEST - window.width) / 2  # a phone shrinks tall images
+    return Window(window.x0 - widen, window.y0, window.x1 + widen, window.y1)
 
 
 def render_focus(
