@@ -362,14 +362,14 @@ def _labels(
         )
     for kind, cost in terrain:
         size = max(0.15 * r, floor)
-        text = f"{kind}:{money(g.board.title, cost)}"
+        sign = f"{kind}:{money(g.board.title, cost)}"
         out.append(
             (
                 _Label(
                     "terrain",
-                    text,
+                    sign,
                     size,
-                    2.0 * size + text_width(text.split(":")[1], size),
+                    2.0 * size + text_width(sign.split(":")[1], size),
                     1,
                     _GRID,
                     r,
