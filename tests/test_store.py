@@ -235,3 +235,30 @@ async def test_listings_and_what_waits_read_back(make_store):
     await store.vote(request.id, 11, False)
     await store.vote(request.id, 11, True)
     assert await store.votes(request.id) == {11: True}
+
+
+async def test_a_quiet_action_and_notes_for_one_user(make_store):
+    """A programmed move set quietly: a new version, but the game has not moved for the
+    others; a note waits for its user alone, in its game's server, until delivered."""
+    store = make_store()
+    game = await _new_game(store)
+    console = await _new_game(store, guild_id=None)
+    await store.add_seat(game.id, 11, "Bob")
+    await store.start_game(game.id, seed=1, player_ids=[1, 2])
+    started = await store.game(game.id)
+    await store.append_action(
+        game.id, 1, 11, {"type": "program", "entity": 2}, quiet=True, notes=[(11, "stopped")]
+    )
+    quiet = await store.game(game.id)
+    assert (quiet.version, quiet.moved) == (started.version + 1, started.version)
+    assert quiet.turn_since == started.turn_since
+    [note] = await store.pending_notes(11, 7)
+    assert (note.user_id, note.game_id, note.text) == (11, game.id, "stopped")
+    assert await store.pending_notes(10, 7) == [] and await store.pending_notes(11, None) == []
+    await store.append_action(console.id, 1, 10, {"type": "pass"}, notes=[(11, "elsewhere")])
+    assert [n.text for n in await store.pending_notes(11, None)] == ["elsewhere"]
+    await store.mark_delivered([note.id])
+    assert await store.pending_notes(11, 7) == []
+    await store.append_action(game.id, 2, 10, {"type": "pass", "entity": 1})
+    moved = await store.game(game.id)
+    assert moved.moved == moved.version == quiet.version + 1
