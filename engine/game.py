@@ -261,6 +261,12 @@ class Game(ABC):
         it alone (None: the move is not one). Such a move changes no position."""
         return None
 
+    def public_orders(self) -> list[tuple[PlayerId, str]]:
+        """The standing orders every player may be told of (no more than the title's game
+        file shows everyone), each with its player, in words after the player's name ("passes
+        in this stock round until another player's move changes things")."""
+        return []
+
     def order_news(self) -> list[tuple[PlayerId, str]]:
         """What the last action did to standing orders, one sentence per player concerned, told
         to that player alone: an order set, replaced, or stopped and why."""

@@ -79,6 +79,19 @@ async def test_the_thread_tells_programmed_moves_and_pings_the_next_human(world)
     )
     assert post.text.endswith("To act: <@4>") and post.pinged == [4]
     assert post.embed.title == "To act: user4"
+    assert "Programmed" not in [f.name for f in post.embed.fields]  # railchat's own: untold
+
+
+async def test_the_turn_prompt_names_an_18xx_program_for_everyone(world):
+    table = await open_table(world)
+    share_pass = "pass in the next stock round until another player's move changes things"
+    await auto(table, 3, "set", share_pass)
+    await table.play(1, "pass")  # the turn post is brought up to date
+    [field] = [f for f in table.last.embed.fields if f.name == "Programmed"]
+    assert field.value == (
+        "user3 automatically passes in the next stock round until another player's move "
+        "changes things"
+    )
 
 
 async def test_the_turn_menu_shows_whoever_picks_its_entry_their_own_programs(world):

@@ -234,3 +234,18 @@ def test_a_wrong_program_is_refused_and_changes_nothing(
     assert game.actions == [] and game.house_programs == {}
     with pytest.raises(GameError, match="p2 has no away program to stop"):
         act(game, 2, house.DISABLE, program=house.AWAY)
+
+
+def test_only_18xx_programs_are_public_and_in_words_after_the_players_name() -> None:
+    game = new_game(4)
+    program(game, 2, "auction_pass")  # railchat's own: its file never holds it
+    act(game, 3, "program_buy_shares", corporation="PRR", until_condition=3, from_market=False,
+        auto_pass_after=True)  # fmt: skip
+    act(game, 4, "program_share_pass", unconditional=True, indefinite=True)
+    assert game.public_orders() == [
+        (3, "buys PRR from the IPO until they hold 3 shares, then passes"),
+        (4, "passes in every stock round whatever happens"),
+    ]
+    assert [s.text for s in game.standing_orders(3)] == [
+        "buy PRR from the IPO until you hold 3 shares, then pass"
+    ]

@@ -229,3 +229,22 @@ async def test_a_refused_move_leaves_an_ended_away_program_for_the_next_one(serv
     )
     [stop] = (await service.store.actions(gid))[len(before) :]
     assert stop.payload["reason"] == "its end, 2030-01-02 00:00 UTC, has come"
+
+
+async def test_the_prompt_tells_everyone_of_18xx_programs_alone(service):
+    """18xx.games keeps its programs in the game's public log (its Auto page: "not secret"):
+    every prompt names them, in words after the player's name; railchat's own, which its game
+    file never holds, it leaves out."""
+    gid = await started(service)
+    await service.set_order(gid, BOB, AUCTION)
+    await service.set_order(gid, CY, "away")
+    assert (await service.prompt(gid, choices=False)).programmed == ()
+    await service.set_order(
+        gid, DAN, "pass in the next stock round until another player's move changes things"
+    )
+    assert (await service.prompt(gid, choices=False)).programmed == (
+        "Dan automatically passes in the next stock round until another player's move changes "
+        "things",
+    )
+    await service.cancel_order(gid, DAN, "all")
+    assert (await service.prompt(gid, choices=False)).programmed == ()

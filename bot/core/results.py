@@ -97,6 +97,8 @@ class Prompt:
     views: tuple[str, ...] = ()
     close_ups: bool = False  # the title names the map places a move changed (focus views)
     orders: bool = False  # players may set standing orders (programmed moves) now
+    # the programmed moves everyone may be told of ("Bob passes automatically in ...")
+    programmed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -404,7 +404,7 @@ class ThreadPoster:
             "files": [discord.File(io.BytesIO(png), filename=name) for name, png in images.items()],
             "allowed_mentions": mentions(ping),
         }
-        embed = prompt_embed(prompt.turn, prompt.player_names)
+        embed = prompt_embed(prompt.turn, prompt.player_names, prompt.programmed)
         if embed is not None:
             kwargs["embed"] = embed
         view = self._view(prompt)
@@ -458,7 +458,7 @@ class ThreadPoster:
         edited = await turn.message.edit(
             content=text,
             attachments=[*kept, *uploads],
-            embed=prompt_embed(prompt.turn, prompt.player_names),
+            embed=prompt_embed(prompt.turn, prompt.player_names, prompt.programmed),
             view=self._view(prompt),
         )
         turn.message = edited if edited is not None and hasattr(edited, "edit") else turn.message

@@ -17,8 +17,12 @@ MENU_OPTIONS = MENU_LIMIT  # Discord's limit for a select menu
 EMBED_COLOUR = 0x2D6A4F
 
 
-def prompt_embed(turn: Sequence[TurnInfo], names: dict[Any, str]) -> discord.Embed | None:
-    """Who must act and on what; None when the title tells nothing about the turn."""
+def prompt_embed(
+    turn: Sequence[TurnInfo], names: dict[Any, str], programmed: Sequence[str] = ()
+) -> discord.Embed | None:
+    """Who must act and on what, and the programmed moves everyone may be told of ("Bob
+    automatically passes in this stock round until ..."); None when the title tells nothing
+    about the turn."""
     if not turn:
         return None
     first = turn[0]
@@ -33,6 +37,8 @@ def prompt_embed(turn: Sequence[TurnInfo], names: dict[Any, str]) -> discord.Emb
             lines.append(f"**Must:** {info.compulsory}")
         name = info.acting_for or names.get(info.player, str(info.player))
         embed.add_field(name=str(name)[:256], value=("\n".join(lines) or "-")[:1024], inline=False)
+    if programmed:
+        embed.add_field(name="Programmed", value="\n".join(programmed)[:1024], inline=False)
     return embed
 
 

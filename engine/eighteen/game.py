@@ -594,6 +594,9 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
     def order_news(self) -> list[tuple[PlayerId, str]]:
         return list(self.news)
 
+    def public_orders(self) -> list[tuple[PlayerId, str]]:
+        return orders.public(self)
+
     def file_actions(self) -> list[Action]:
         return house.file_actions(self.actions)
 

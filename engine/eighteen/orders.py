@@ -1,8 +1,10 @@
 """Standing orders as a player sees them: the programmed moves they may set now (18xx.games' and
 railchat's own), in words, as complete moves; the ones they have set, each with the move that
-cancels it; and the sentence each such move gets. Only the player who sets an order is told of
-it (18xx.games shows a player's programs to that player alone); the others see the moves it
-makes when it makes them.
+cancels it; and the sentence each such move gets. Menus, lists and these sentences are for the
+player who sets an order alone (18xx.games' Auto page and its log lines about programs show a
+player's programs to that player only); the others are told of the 18xx.games programs set
+(`public`: its game files hold them, and it says they are not secret) and see the moves
+railchat's own make when they make them.
 
 The rules of the orders are elsewhere: programs.py (18xx.games') and house_programs.py
 (railchat's); this module only words them and lists what may be set.
@@ -29,25 +31,29 @@ def program_words(
     until: Any = None,
     from_market: bool = False,
     auto_pass_after: bool = False,
+    third: bool = False,
 ) -> str:
     """What an 18xx.games program does, after "you" ("pass in the stock round until another
-    player's move changes things")."""
+    player's move changes things"), or (`third`) after its player's name ("passes ...")."""
+    verb = "es" if third else ""
     if kind == programs.SHARE_PASS:
         if indefinite:
             rounds = "every stock round"
         else:
             rounds = "this stock round" if game.round.kind == "stock" else "the next stock round"
         stop = "whatever happens" if unconditional else "until another player's move changes things"
-        return f"pass in {rounds} {stop}"
+        return f"pass{verb} in {rounds} {stop}"
     if kind == programs.BUY_SHARES:
         source = "the market" if from_market else "the IPO"
-        goal = "it floats" if until == "float" else f"you hold {until} shares"
-        then = ", then pass" if auto_pass_after else ""
-        return f"buy {corporation} from {source} until {goal}{then}"
+        goal = (
+            "it floats" if until == "float" else f"{'they' if third else 'you'} hold {until} shares"
+        )
+        then = f", then pass{verb}" if auto_pass_after else ""
+        return f"buy{'s' if third else ''} {corporation} from {source} until {goal}{then}"
     return kind.replace("_", " ")
 
 
-def _words_of(game: Any, program: programs.Program) -> str:
+def _words_of(game: Any, program: programs.Program, *, third: bool = False) -> str:
     return program_words(
         game,
         program.kind,
@@ -57,6 +63,7 @@ def _words_of(game: Any, program: programs.Program) -> str:
         until=program.until,
         from_market=program.from_market,
         auto_pass_after=program.auto_pass_after,
+        third=third,
     )
 
 
@@ -168,6 +175,19 @@ def standing(game: Any, pid: Any) -> list[Standing]:
         out.append(Standing(_words_of(game, program), cancel))
     out += [Standing(words, cancel, until) for words, cancel, until in house.standing(game, player)]
     return out
+
+
+def public(game: Any) -> list[tuple[Any, str]]:
+    """The 18xx.games programs set now, each with its player, in words after the player's name
+    ("passes in this stock round until another player's move changes things"). Every player
+    may be told of these: 18xx.games keeps them in the game's public action log and tells its
+    players that auto actions are not secret (its Auto page). Railchat's own programs are not
+    among them: its game file holds only the passes they made."""
+    return [
+        (player.id, _words_of(game, program, third=True))
+        for player in game.players
+        if (program := game.programs.get(player.id)) is not None
+    ]
 
 
 def program_stopped(game: Any, program: programs.Program) -> str:

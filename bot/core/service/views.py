@@ -192,6 +192,10 @@ class Views(ServiceBase):
                 views=tuple(game.views()),
                 close_ups=type(game).changed_places is not Game.changed_places,
                 orders=type(game).order_choices is not Game.order_choices and not game.finished,
+                programmed=tuple(
+                    f"{game.player_name(p)} automatically {words}"
+                    for p, words in game.public_orders()
+                ),
             )
             if record.status != ACTIVE or record.paused or not game.active_players() or not choices:
                 return prompt
