@@ -157,4 +157,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         f"{sum(r.replays for r in reports)} export/import checks, {failures} failures, "
         f"{seconds:.1f} s"
     )
+    programs: dict[str, int] = {}
+    for r in reports:
+        for kind, count in r.programs.items():
+            programs[kind] = programs.get(kind, 0) + count
+    if programs:
+        print("  programmed moves: " + ", ".join(f"{k} {n}" for k, n in sorted(programs.items())))
     return 1 if failures else 0
