@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from bot.core.results import AdminControls, Result
-from bot.discord_ui.buttons import GameItem
+from bot.discord_ui.buttons import GameItem, select
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import caller_of, fit
 
@@ -75,13 +75,7 @@ class AdminMenu(
 
     def __init__(self, game_id: int, op: str, options: Sequence[discord.SelectOption] = ()) -> None:
         placeholder = {"h": "Reminders…", "r": "Rewind to just after…", "s": "Offer a seat…"}[op]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"rc:a{op}:{game_id}",
-                placeholder=placeholder,
-                options=list(options) or [discord.SelectOption(label="-", value="-")],
-            )
-        )
+        super().__init__(select(f"rc:a{op}:{game_id}", placeholder, options))
         self.game_id, self.op = game_id, op
 
     @classmethod

@@ -40,6 +40,18 @@ STYLES = {
 }
 
 
+def select(
+    custom_id: str, placeholder: str, options: Sequence[discord.SelectOption]
+) -> discord.ui.Select[Any]:
+    """A persistent menu (Discord refuses one without options: a lone "-" stands in until the
+    options are known, as when the item is rebuilt from its custom id)."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        placeholder=placeholder,
+        options=list(options) or [discord.SelectOption(label="-", value="-")],
+    )
+
+
 class GameItem:
     """What every persistent component does: answer the press before any work (Discord drops
     a press not answered within 3 s), then its `press`, whose errors are logged under an id
@@ -142,13 +154,7 @@ class MoveMenu(
     def __init__(
         self, game_id: int, version: int, options: Sequence[discord.SelectOption] = ()
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"rc:s:{game_id}:{version}",
-                placeholder="Choose a move…",
-                options=list(options) or [discord.SelectOption(label="-", value="-")],
-            )
-        )
+        super().__init__(select(f"rc:s:{game_id}:{version}", "Choose a move…", options))
         self.game_id, self.version = game_id, version
 
     @classmethod
@@ -182,13 +188,8 @@ class OrderMenu(
     def __init__(
         self, game_id: int, what: str, options: Sequence[discord.SelectOption] = ()
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"rc:o:{game_id}:{what}",
-                placeholder="Program a move…" if what == "set" else "Cancel a programmed move…",
-                options=list(options) or [discord.SelectOption(label="-", value="-")],
-            )
-        )
+        placeholder = "Program a move…" if what == "set" else "Cancel a programmed move…"
+        super().__init__(select(f"rc:o:{game_id}:{what}", placeholder, options))
         self.game_id, self.what = game_id, what
 
     @classmethod
