@@ -15,7 +15,7 @@ from engine.eighteen import io
 from engine.eighteen.game import EighteenGame
 from engine.eighteen.states import public_state
 from engine.errors import GameError
-from tests.g1830_helpers import act, new_game
+from tests.g1830_helpers import act, cash, finish_auction_simply, new_game
 from tests.reference_games import game_path
 
 
@@ -249,3 +249,59 @@ def test_only_18xx_programs_are_public_and_in_words_after_the_players_name() -> 
     assert [s.text for s in game.standing_orders(3)] == [
         "buy PRR from the IPO until you hold 3 shares, then pass"
     ]
+
+
+def test_a_whole_round_of_programmed_passes_leaves_the_next_turn_to_a_player() -> None:
+    """Once the Schuylkill Valley is sold, a round of passes pays the privates and the auction
+    goes on (1830): were every player's pass programmed it would go round for ever, so after
+    one such round railchat's programs leave the turn to the players (an auction pass stops,
+    told why; away leaves that turn to its player)."""
+    game = new_game(4)
+    act(game, 1, "bid", company="SV", price=20)  # the cheapest: bought outright
+    program(game, 3, house.AWAY)
+    program(game, 4, house.AWAY)
+    program(game, 1, house.AUCTION, company="DH")
+    done = program(game, 2, house.AUCTION)  # Dave's turn: now everybody passes by program
+    why = (
+        "every player passed by program for a whole round: the auction would go on paying the "
+        "privates for ever"
+    )
+    go_round = [
+        (2, "pass", house.AUCTION, None),
+        (3, "pass", house.AWAY, None),
+        (4, "pass", house.AWAY, None),
+        (1, "pass", house.AUCTION, None),  # the privates pay: Gerald's SV $5
+    ]
+    # the first go-round had Gerald's purchase in it; the second is all programmed
+    assert [(a["entity"], a["type"], a.get(house.MARK), a.get("reason"))
+            for a in done["auto_actions"]] == go_round * 2 + [(2, house.DISABLE, None, why)]  # fmt: skip
+    assert game.active_players() == [2] and cash(game, 1) == 2400 // 4 - 20 + 2 * 5
+    assert (
+        2,
+        f"Your programmed move stopped: {why}. (It was: you pass in the auction until it ends.)",
+    ) in (game.order_news())
+    done = act(game, 2, "pass")  # by hand: the next round is the players' again
+    assert [a["entity"] for a in done["auto_actions"]] == [3, 4, 1]
+    assert game.active_players() == [2]  # Dave, the one player left without a program
+
+
+def test_away_leaves_a_stock_round_to_the_players_after_one_nobody_played_by_hand() -> None:
+    """Every player away before any company floats: a stock round of programmed passes, an
+    operating round without a company (the privates pay), and so on until the bank broke;
+    instead, the stock round after one without a move made by hand waits for its players."""
+    game = new_game(4)
+    finish_auction_simply(game)
+    for pid in (1, 2, 3):
+        program(game, pid, house.AWAY)
+    done = program(game, 4, house.AWAY)
+    assert [(a["entity"], a["type"]) for a in done["auto_actions"]] == [
+        (4, "pass"),
+        (1, "pass"),
+        (2, "pass"),  # Stock Round 1 is over; the privates pay in Operating Round 1
+    ]
+    assert game.round.name == "Stock Round" and game.turn == 2
+    [first] = game.active_players()
+    done = act(game, first, "pass")  # by hand (though away): the others' away passes again
+    # the other three in Stock Round 2; all four in Stock Round 3 (Round 2 had a move by hand)
+    assert len(done["auto_actions"]) == 3 + 4
+    assert game.round.name == "Stock Round" and game.turn == 4 and game.active_players()

@@ -66,6 +66,9 @@ class WaterfallAuction(Step):
         self.cheapest = self.companies[0]
         self.bids: dict[Company, list[tuple[Player, int]]] = {}
         self.auctioning: Company | None = None
+        # railchat's programs: whether every pass of the go-round under way was theirs, and
+        # whether the last whole go-round was (then they leave the next turns to the players)
+        self.programmed_round, self.idle_round = True, False
 
     # -- queries -------------------------------------------------------------------------------
     def active_auction(self) -> tuple[Company, list[tuple[Player, int]]] | None:
@@ -134,6 +137,11 @@ class WaterfallAuction(Step):
             company, bids = auction
             mine = next(p for pl, p in bids if pl is player)
             return f"you bid {money(mine)} on {company.sym}: a pass would give that bid up"
+        if self.idle_round:
+            return (
+                "every player passed by program for a whole round: the auction would go on "
+                "paying the privates for ever"
+            )
         if program.company is None:
             return None
         target = self.game.company(program.company)
@@ -163,6 +171,8 @@ class WaterfallAuction(Step):
             self.resolve_bids()
         else:
             entity.passed = True
+            if house.MARK not in action:
+                self.programmed_round = self.idle_round = False
             if all(p.passed for p in self.round.entities):
                 self.all_passed()
             self.round.next_entity_index()
@@ -175,6 +185,7 @@ class WaterfallAuction(Step):
         if not isinstance(price, int):
             raise InvalidAction("a bid needs a whole-dollar 'price'")
         entity.passed = False
+        self.programmed_round = self.idle_round = False
         if self.active_auction():
             if company is not self.auctioning:
                 raise IllegalAction(f"only {self.auctioning.name} is being auctioned now")  # type: ignore[union-attr]
@@ -238,6 +249,8 @@ class WaterfallAuction(Step):
                 self.resolve_bids()
         else:
             self.game.payout_companies()
+            self.idle_round = self.programmed_round
+        self.programmed_round = True
         for p in self.round.entities:
             p.passed = False
 

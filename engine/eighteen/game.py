@@ -149,6 +149,9 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         # the first action after the game was last reloaded (see programs.earlier)
         self.live_from = 0
         self.house_programs: dict[Any, dict[str, house.HouseProgram]] = {}
+        # whether a player made a move by hand in this round, and in the last stock round (a
+        # stock round without one: railchat's away leaves the next to the players)
+        self.by_hand_this_round, self.idle_stock_round = False, False
         self.news: list[tuple[PlayerId, str]] = []  # what the last action did to orders
         self.round: Round = self.new_auction_round()
         self.round.setup()
@@ -511,6 +514,8 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
             house.process(self, action)
             return
         entity = self.resolve_entity(action)
+        if at is None or at.auto == 0:
+            self.by_hand_this_round = True
         self.last_effect = None
         step = self.round.active_step()
         self.last_step_description = step.description if step else None
@@ -530,6 +535,9 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
             elif self.turn >= self.LAST_TURN:
                 self.end_game("dnf")
             else:
+                if self.round.kind == "stock":
+                    self.idle_stock_round = not self.by_hand_this_round
+                self.by_hand_this_round = False
                 self.next_round()
                 programs.round_changed(self)
                 house.round_changed(self)

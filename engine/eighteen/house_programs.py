@@ -163,7 +163,12 @@ def auction_moves(game: Any, player: Player, allowed: list[str], worry: Worry) -
 
 
 def stock_moves(game: Any, player: Player, allowed: list[str]) -> list[dict]:
-    """The player's stock turn: away passes (or ends the turn) for them whenever it may."""
+    """The player's stock turn: away passes (or ends the turn) for them whenever it may, but
+    for a stock round that follows one without a move made by hand, until someone makes one
+    (were every player away, stock rounds and operating rounds without companies would follow
+    each other until the privates' revenue broke the bank)."""
+    if game.idle_stock_round and not game.by_hand_this_round:
+        return []
     if AWAY in game.house_programs.get(player.id, {}) and "pass" in allowed:
         return [_pass(player, AWAY)]
     return []

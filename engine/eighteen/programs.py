@@ -33,8 +33,13 @@ FIELDS: dict[str, tuple[str, ...]] = {
     BUY_SHARES: ("corporation", "until_condition", "from_market", "auto_pass_after"),
     DISABLE: ("reason", "original_type"),
 }
-# A standing order may run away only by a bug; no real chain of passes and purchases is this long.
+# No chain of programmed moves that ends is this long: one this long runs for ever (every player
+# programmed to pass, round after round, e.g. all away before any company floats).
 MAX_AUTO_MOVES = 1000
+ENDLESS = (
+    "then every player's moves would be made by programs, round after round, for ever; "
+    "nothing was done"
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -329,7 +334,7 @@ def run_due(game: Any, number: int) -> list[dict[str, Any]]:
     while not game.finished and (moves := game.round.auto_actions()):
         for move in moves:
             if len(made) >= MAX_AUTO_MOVES:
-                raise IllegalAction("programmed moves did not come to an end; nothing was done")
+                raise IllegalAction(ENDLESS)
             made.append(move)
             game.process_single(move, Moment(number, len(made), live=True))
     return made
