@@ -53,9 +53,11 @@ class Chart:
 @dataclass(frozen=True)
 class ChartSeries:
     """Every chart of one game, in the title's order (the first is the one shown by default),
-    with the ranking (name, score) best first as the title's result counts it."""
+    with the ranking (name, score) best first as the title's result counts it. `title` is the
+    title's id (its companies' colours are the renderer's), `name` what players call it."""
 
     title: str
+    name: str
     finished: bool
     charts: tuple[Chart, ...]
     ranking: tuple[tuple[str, int], ...]

@@ -1,6 +1,7 @@
 """Rendering: a game snapshot (the plain dict from `game.snapshot()`) in, PNG bytes out.
 
-Three images for the chat: the map, the stock market with its par chart, and the company sheet.
+Three images for the chat: the map, the stock market with its par chart, and the company sheet;
+and the charts of how a game went (drawn from the engine's series, not from a snapshot).
 Nothing here knows game rules; every fact shown is read from the snapshot or the title's data.
 The drawing modules (cairosvg, fonts) load on first use, so that a command that only imports
 `render.cli` to list its options starts fast.
@@ -15,6 +16,7 @@ from typing import Any
 __all__ = [
     "drawer_for",
     "render_all",
+    "render_chart",
     "render_map",
     "render_market",
     "render_sheet",
@@ -22,6 +24,7 @@ __all__ = [
 ]
 
 _LAZY = {
+    "render_chart": "render.charts",
     "render_map": "render.mapview",
     "render_market": "render.market",
     "render_sheet": "render.sheet",

@@ -125,7 +125,7 @@ class Samples:
                     currency=currency,
                 )
             )
-        return ChartSeries(title, finished, tuple(charts), ranking)
+        return ChartSeries(title, title, finished, tuple(charts), ranking)
 
 
 def _company_lines(corps: list[str], columns: list[list[int | None]]) -> tuple[Line, ...]:

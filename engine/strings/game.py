@@ -526,7 +526,7 @@ class StringRailway(Game):
         samples = history.Samples()
         samples.end(self.replayed(samples.watch))
         names = [c.name for c in self.companies]
-        return samples.series(self.title, names, self.finished, self.ranking())
+        return samples.series(self.title, self.full_name, names, self.finished, self.ranking())
 
 
 if TYPE_CHECKING:  # mypy checks here that the game is what its helpers are given as their game

@@ -49,7 +49,12 @@ class Samples:
         self.scores.append([c.vp for c in game.companies])
 
     def series(
-        self, title: str, names: list[str], finished: bool, ranking: tuple[tuple[str, int], ...]
+        self,
+        title: str,
+        name: str,
+        companies: list[str],
+        finished: bool,
+        ranking: tuple[tuple[str, int], ...],
     ) -> ChartSeries:
         everything = tuple(self.points)
         rounds = everything[1:]
@@ -60,7 +65,7 @@ class Samples:
             "Each company's score",
             everything,
             by_set(everything, lambda _: True),
-            _lines(names, self.scores),
+            _lines(companies, self.scores),
             unit=" VP",
         )
         per_round = Chart(
@@ -68,11 +73,11 @@ class Samples:
             "Score gained in each round",
             rounds,
             by_set(rounds, lambda _: True),
-            _lines(names, gains),
+            _lines(companies, gains),
             unit=" VP",
         )
         charts = (score, per_round) if rounds else (score,)
-        return ChartSeries(title, finished, charts, ranking)
+        return ChartSeries(title, name, finished, charts, ranking)
 
 
 def _lines(names: list[str], columns: list[list[int]]) -> tuple[Line, ...]:
