@@ -267,6 +267,10 @@ class Game(ABC):
         has no charts. It replays the whole log, so a frontend keeps it per game version."""
         return None
 
+    def chart_names(self) -> tuple[tuple[str, str], ...]:
+        """(key, title) of each chart `chart_series` draws, without computing any (a menu)."""
+        return ()
+
     def ranking(self) -> tuple[tuple[str, int], ...]:
         """(name, score) of every player, best first, as the result counts them."""
         scores = sorted(self.result().items(), key=lambda kv: -kv[1])

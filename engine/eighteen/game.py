@@ -645,6 +645,9 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         hex_id = (self.last_effect or {}).get("hex")
         return (hex_id,) if hex_id else ()
 
+    def chart_names(self) -> tuple[tuple[str, str], ...]:
+        return tuple(history.CHARTS.items())
+
     def chart_series(self) -> ChartSeries:
         samples = history.Samples(list(self.players))
         samples.end(self.replayed(samples.watch))

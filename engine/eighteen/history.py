@@ -18,6 +18,11 @@ from engine.eighteen.stock import StockRound
 from engine.game import PlayerInfo
 from engine.series import Chart, ChartSeries, Line, by_set
 
+CHARTS = {
+    "worth": "Each player's worth",
+    "prices": "Share prices",
+    "revenue": "Revenue per operating round",
+}
 RoundKey = tuple[str, int, int]  # "OR", "SR" or "Auction"; the set's number; the OR's number
 
 
@@ -103,10 +108,10 @@ class Samples:
             for i, seat in enumerate(self.seats)
         )
         charts = [
-            Chart("worth", "Each player's worth", points, axis, worth, currency=currency),
+            Chart("worth", CHARTS["worth"], points, axis, worth, currency=currency),
             Chart(
                 "prices",
-                "Share prices",
+                CHARTS["prices"],
                 points,
                 axis,
                 _company_lines(corporations, self.prices),
@@ -118,7 +123,7 @@ class Samples:
             charts.append(
                 Chart(
                     "revenue",
-                    "Revenue per operating round",
+                    CHARTS["revenue"],
                     or_points,
                     by_set(or_points, lambda p: p.endswith(".1")),
                     _company_lines(corporations, self.revenue),

@@ -522,6 +522,9 @@ class StringRailway(Game):
     def snapshot(self) -> dict[str, Any]:
         return table.snapshot(self)
 
+    def chart_names(self) -> tuple[tuple[str, str], ...]:
+        return tuple(history.CHARTS.items())
+
     def chart_series(self) -> ChartSeries:
         samples = history.Samples()
         samples.end(self.replayed(samples.watch))

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from engine.series import Chart, ChartSeries, Line, by_set
 from engine.strings.host import StringRailwayHost
 
+CHARTS = {"score": "Each company's score", "per-round": "Score gained in each round"}
+
 
 def round_label(game: StringRailwayHost) -> str:
     """The round under way as the status line counts it: "turn 2" (of five or four)."""
@@ -62,7 +64,7 @@ class Samples:
         gains = [[now - before for now, before in zip(*pair)] for pair in pairs]
         score = Chart(
             "score",
-            "Each company's score",
+            CHARTS["score"],
             everything,
             by_set(everything, lambda _: True),
             _lines(companies, self.scores),
@@ -70,7 +72,7 @@ class Samples:
         )
         per_round = Chart(
             "per-round",
-            "Score gained in each round",
+            CHARTS["per-round"],
             rounds,
             by_set(rounds, lambda _: True),
             _lines(companies, gains),
