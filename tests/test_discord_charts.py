@@ -11,6 +11,7 @@ import json
 import pytest
 from PIL import Image
 
+from bot.core.rendering import render_view
 from bot.core.results import Caller
 from engine.eighteen import io as game_files
 from engine.eighteen.game import EighteenGame
@@ -106,8 +107,10 @@ async def test_a_title_without_charts_and_a_game_not_started_are_refused(world):
     assert sent[-1].text.startswith("Refused: game #2 has not started yet")
 
 
-async def test_the_last_post_of_a_string_railway_game_has_its_charts_and_ranking(world):
+async def test_the_last_post_of_a_string_railway_game_has_its_charts_and_ranking(db_path):
     from tests.test_string_game_three import GAME
+
+    world = await make_world(db_path, renderer=render_view)  # the stand-in draws 18xx only
 
     actions = GAME["actions"]
     game_id, thread = await _imported(world, "string_railway", GAME, len(actions) - 1)
