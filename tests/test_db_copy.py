@@ -53,6 +53,8 @@ async def fill(url: str) -> list[int]:
         await store.set_bot_value("commands", "digest")
         done = await started(service, ANN, BOB)
         assert (await service.act(done, ANN, add(1, 5))).ok
+        # a move that leaves a note for one user alone (as a programmed move's stop does)
+        await store.append_action(done, 2, BOB.user_id, add(2, 1), notes=[(ANN.user_id, "n")])
         await store.abandon(done)
         return [gid, done]
     finally:

@@ -21,6 +21,7 @@ TABLES = (
     "request_votes",
     "previews",
     "invitations",
+    "notes",
     "turn_posts",
     "notify_prefs",
     "bot_state",
