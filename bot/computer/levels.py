@@ -36,6 +36,8 @@ Volunteer = Callable[[Game, PlayerId, list[Choice]], bool]
 
 # (title, level) -> the module holding its `choose` (and, optionally, `volunteers`)
 _MODULES = {
+    ("1830", "standard"): "bot.computer.g1830_standard",
+    ("1860", "standard"): "bot.computer.g1860_standard",
     ("string_railway", "standard"): "bot.computer.strings_standard",
 }
 

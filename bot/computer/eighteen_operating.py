@@ -1,0 +1,287 @@
+"""A company's operating turn as a `standard` 18xx player plays it, shared by 1830 and 1860:
+lay the track and place the token that raise its run most (tried on the game with the engine's
+exact route finder, then taken back), run the best routes, pay out unless the treasury must
+save for a train, buy trains before a rust leaves the company without one, and raise money
+for a compulsory train by selling what hurts least."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.computer.eighteen_reading import (
+    by_type,
+    cheapest_train,
+    corporation_of,
+    distance_of,
+    doomed,
+    entity_of,
+    lasting_trains,
+    network_value,
+    prospects,
+    revenue,
+    share_choice,
+    train_reserve,
+)
+from bot.computer.levels import Decision
+from engine.eighteen.entities import Corporation, Player
+from engine.eighteen.game import EighteenGame
+from engine.game import Choice, PlayerId
+
+# How a move's effects weigh against each other, in money now: a dollar more per run is worth
+# several runs; the reach of the network is a hint of runs to come.
+RUNS_AHEAD = 3.0
+REACH_WEIGHT = 0.2
+PROSPECT_WEIGHT = 0.5
+TRAIN_PAYBACK_RUNS = 5  # a voluntary train should earn its price back in this many runs
+TRAINS_WANTED = 2  # a company runs this many trains if each adds to its run
+BANK_NEARLY_BROKEN = 1500  # below this in the bank the end is near: no saving, only payouts
+
+
+@dataclass(frozen=True)
+class Sense:
+    """What differs between titles in judging an operating turn."""
+
+    lays_judged: int = 60  # at most this many lays are tried exactly (the route finder's cost)
+    bank_left: Callable[[EighteenGame], int] = lambda game: game.bank.cash
+
+
+def operate(
+    game: EighteenGame, player: PlayerId, choices: list[Choice], sense: Sense
+) -> Decision | None:
+    """The move for a company's operating step, or None when these are not its moves."""
+    kinds = by_type(choices)
+    passes = kinds.get("pass", [])
+    if "discard_train" in kinds:
+        return discard_weakest(game, kinds["discard_train"])
+    if "bankrupt" in kinds and not kinds.get("buy_train"):
+        return Decision(kinds["bankrupt"][0], "no train can be paid for, even selling everything")
+    if "run_routes" in kinds:
+        return Decision(kinds["run_routes"][0], "run the trains on the best routes")
+    if "dividend" in kinds:
+        return dividend(game, kinds["dividend"], sense)
+    if "buy_train" in kinds or _emergency_sales(game, kinds):
+        return buy_train(game, player, kinds, sense)
+    lays = [c for c in kinds.get("lay_tile", []) if _own_move(game, c)]
+    if lays:
+        return lay_track(game, lays, passes, sense)
+    tokens = [c for c in kinds.get("place_token", []) if _own_move(game, c)]
+    if tokens:
+        return place_token(game, tokens, passes)
+    if "buy_company" in kinds and _is_operating(game, kinds["buy_company"][0]):
+        decision = buy_private(game, player, kinds["buy_company"], passes, sense)
+        if decision is not None:
+            return decision
+    if passes and not _in_stock_round(game):
+        return Decision(passes[0], "nothing worth doing in this step")
+    return None
+
+
+def _own_move(game: EighteenGame, choice: Choice) -> bool:
+    """A company's own move, not a private's special power (those are left unused)."""
+    return isinstance(entity_of(game, choice), Corporation)
+
+
+def _is_operating(game: EighteenGame, choice: Choice) -> bool:
+    return isinstance(entity_of(game, choice), Corporation)
+
+
+def _emergency_sales(game: EighteenGame, kinds: dict[str, list[Choice]]) -> bool:
+    """A president's sales in a train step: raising money for a compulsory train."""
+    sales = kinds.get("sell_shares", [])
+    return bool(sales) and not ("par" in kinds or "buy_shares" in kinds or _in_stock_round(game))
+
+
+def _in_stock_round(game: EighteenGame) -> bool:
+    return "Stock" in game.round.name
+
+
+# -- track and tokens --------------------------------------------------------------------------
+def _judge(game: EighteenGame, corp: Corporation) -> tuple[float, float, float, float]:
+    """(run, reach, prospects, cash) of the company now: what a lay or token is judged by."""
+    return revenue(game, corp), network_value(game, corp), prospects(game, corp), corp.cash
+
+
+def _gain(before: tuple[float, ...], after: tuple[float, ...]) -> float:
+    run, reach, ahead, cash = (a - b for a, b in zip(after, before))
+    return RUNS_AHEAD * run + REACH_WEIGHT * reach + PROSPECT_WEIGHT * ahead + cash
+
+
+def lay_track(
+    game: EighteenGame, lays: list[Choice], passes: list[Choice], sense: Sense
+) -> Decision:
+    """The lay that raises the run (then the network's reach) most, net of terrain costs; no
+    lay when none gains."""
+    corp = corporation_of(game, lays[0])
+    assert corp is not None
+    before = _judge(game, corp)
+    best: tuple[float, Choice] | None = None
+    for choice in lays[: sense.lays_judged]:
+        after = game.try_out(choice.action, None, lambda _g, _a: _judge(game, corp))
+        gain = _gain(before, after)
+        if best is None or gain > best[0]:
+            best = (gain, choice)
+    if best is not None and (best[0] > 0 or not passes):
+        return Decision(
+            best[1], f"{best[1].label}: the run or the network gains most ({best[0]:.0f})"
+        )
+    return Decision(passes[0], f"no lay helps {corp.sym}'s run or reach")
+
+
+def place_token(game: EighteenGame, tokens: list[Choice], passes: list[Choice]) -> Decision:
+    """The station that raises the run most, if it is worth its cost and leaves the money for
+    the next compulsory train; a home station (no pass) goes where it earns most."""
+    corp = corporation_of(game, tokens[0])
+    assert corp is not None
+    before = _judge(game, corp)
+    scored = []
+    for choice in tokens:
+        after = game.try_out(choice.action, None, lambda _g, _a: _judge(game, corp))
+        scored.append((_gain(before, after), choice))
+    gain, best = max(scored, key=lambda s: s[0])
+    if not passes:
+        return Decision(best, "the station must go somewhere: where it earns most")
+    cost = before[2] - game.try_out(best.action, None, lambda g, _a: corp.cash)
+    if gain > 0 and corp.cash - cost >= train_reserve(game, corp):
+        return Decision(best, f"the station raises {corp.sym}'s run for its cost")
+    return Decision(passes[0], f"no station is worth its cost to {corp.sym} now")
+
+
+# -- run and dividend --------------------------------------------------------------------------
+def dividend(game: EighteenGame, choices: list[Choice], sense: Sense) -> Decision:
+    """Pay out, unless the treasury must save for the train the company will have to buy (its
+    trains rust soon, or it has none) and the end of the game is not near."""
+    corp = corporation_of(game, choices[0])
+    assert corp is not None
+    pay = next(c for c in choices if c.action["kind"] == "payout")
+    keep = next((c for c in choices if c.action["kind"] == "withhold"), pay)
+    reserve = train_reserve(game, corp)
+    if sense.bank_left(game) < BANK_NEARLY_BROKEN:
+        return Decision(pay, "the bank is nearly broken: money in the treasury scores nothing")
+    if corp.cash < reserve:
+        return Decision(
+            keep, f"{corp.sym} must save for its next train ({game.money(reserve)} needed)"
+        )
+    return Decision(pay, f"{corp.sym} owns a lasting train or the money for one: pay out")
+
+
+# -- trains ------------------------------------------------------------------------------------
+def buy_train(
+    game: EighteenGame, player: PlayerId, kinds: dict[str, list[Choice]], sense: Sense
+) -> Decision:
+    trains = kinds.get("buy_train", [])
+    sales = kinds.get("sell_shares", [])
+    passes = kinds.get("pass", [])
+    corp = corporation_of(game, trains[0]) if trains else _operating(game)
+    assert corp is not None
+    if game.must_buy_train(corp):
+        return compulsory_train(game, corp, trains, sales)
+    return voluntary_train(game, corp, trains, passes)
+
+
+def _operating(game: EighteenGame) -> Corporation | None:
+    entity = game.round.active_entities()[0] if game.round.active_entities() else None
+    return entity if isinstance(entity, Corporation) else None
+
+
+def compulsory_train(
+    game: EighteenGame, corp: Corporation, trains: list[Choice], sales: list[Choice]
+) -> Decision:
+    """A company without a train must buy one: the best its treasury pays for alone, else the
+    cheapest (its president adding the rest), else the president sells what hurts least."""
+    own = [c for c in trains if c.action["price"] <= corp.cash]
+    if own:
+        best = max(own, key=lambda c: _train_value(game, c))
+        return Decision(best, f"{corp.sym} must own a train: the best it can pay for")
+    if trains:
+        cheapest = min(trains, key=lambda c: c.action["price"])
+        return Decision(cheapest, f"{corp.sym} must own a train; its president pays the rest")
+    if sales:
+        return emergency_sale(game, corp, sales)
+    raise ValueError(f"{corp.sym} must buy a train and nothing is offered")
+
+
+def voluntary_train(
+    game: EighteenGame, corp: Corporation, trains: list[Choice], passes: list[Choice]
+) -> Decision:
+    """Buy a train while the company has no train that outlasts the next rust, when the train
+    earns its price back in a few runs, or as a second train that adds to the run."""
+    bank = [c for c in trains if _from_bank(game, c) and c.action["price"] <= corp.cash]
+    if not bank or not passes:
+        return Decision(trains[0] if not passes else passes[0], "no train worth buying")
+    before = revenue(game, corp)
+    scored = []
+    for choice in bank:
+        after = game.try_out(choice.action, None, lambda _g, _a: revenue(game, corp))
+        scored.append((after - before, choice))
+    gain, best = max(
+        scored,
+        key=lambda s: (s[0] * TRAIN_PAYBACK_RUNS - s[1].action["price"], _train_value(game, s[1])),
+    )
+    if not lasting_trains(game, corp) and not _rusts_at_once(game, best):
+        return Decision(best, f"{corp.sym} needs a train that outlasts the next rust")
+    if gain * TRAIN_PAYBACK_RUNS >= best.action["price"]:
+        return Decision(best, f"the train adds {game.money(gain)} a run: it pays for itself")
+    if gain > 0 and len(corp.trains) < TRAINS_WANTED:
+        return Decision(best, f"a second train adds {game.money(gain)} a run")
+    return Decision(passes[0], f"{corp.sym}'s trains suffice for now")
+
+
+def _from_bank(game: EighteenGame, choice: Choice) -> bool:
+    return not isinstance(game.train(choice.action["train"]).owner, Corporation)
+
+
+def _rusts_at_once(game: EighteenGame, choice: Choice) -> bool:
+    return doomed(game, game.train(choice.action["train"]))
+
+
+def _train_value(game: EighteenGame, choice: Choice) -> tuple[bool, int, int]:
+    """Lasting first, then longer, then cheaper."""
+    train = game.train(choice.action["train"])
+    return (not doomed(game, train), distance_of(train), -choice.action["price"])
+
+
+def discard_weakest(game: EighteenGame, choices: list[Choice]) -> Decision:
+    weakest = min(choices, key=lambda c: (distance_of(game.train(c.action["train"])), c.label))
+    return Decision(weakest, "over the train limit: the shortest train goes")
+
+
+def emergency_sale(game: EighteenGame, corp: Corporation, sales: list[Choice]) -> Decision:
+    """Sell for a compulsory train: shares of companies the president does not run first, the
+    biggest bundle the rules allow (the engine refuses selling more than needed)."""
+
+    def hurt(choice: Choice) -> tuple[bool, int]:
+        sold, _ = share_choice(game, choice)
+        return (sold.owner is corp.owner, -choice.action.get("percent", 0))
+
+    best = min(sales, key=hurt)
+    return Decision(best, f"raising money for {corp.sym}'s compulsory train")
+
+
+# -- privates ----------------------------------------------------------------------------------
+def buy_private(
+    game: EighteenGame,
+    player: PlayerId,
+    choices: list[Choice],
+    passes: list[Choice],
+    sense: Sense,
+) -> Decision | None:
+    """The company buys its president's private at the highest price while the treasury keeps
+    what the next train needs: the money moves to the president, the private keeps paying."""
+    corp = corporation_of(game, choices[0])
+    assert corp is not None
+    mine = [
+        c
+        for c in choices
+        if isinstance(game.company(c.action["company"]).owner, Player)
+        and game.company(c.action["company"]).owner.id == player  # type: ignore[union-attr]
+        and corp.cash - c.action["price"] >= max(train_reserve(game, corp), cheapest_train(game))
+    ]
+    if mine:
+        best = max(mine, key=lambda c: c.action["price"])
+        return Decision(
+            best, f"{corp.sym} has money to spare: it buys our private at the top price"
+        )
+    if passes:
+        return Decision(passes[0], f"{corp.sym} keeps its money")
+    return None
