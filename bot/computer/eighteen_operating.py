@@ -33,6 +33,7 @@ from engine.game import Choice, PlayerId
 RUNS_AHEAD = 3.0
 REACH_WEIGHT = 0.2
 PROSPECT_WEIGHT = 0.5
+SPARE_CASH_WEIGHT = 0.25  # a dollar of terrain counts this much while the treasury has plenty
 TRAIN_PAYBACK_RUNS = 5  # a voluntary train should earn its price back in this many runs
 TRAINS_WANTED = 2  # a company runs this many trains if each adds to its run
 BANK_NEARLY_BROKEN = 1500  # below this in the bank the end is near: no saving, only payouts
@@ -102,9 +103,16 @@ def _judge(game: EighteenGame, corp: Corporation) -> tuple[float, float, float, 
     return revenue(game, corp), network_value(game, corp), prospects(game, corp), corp.cash
 
 
-def _gain(before: tuple[float, ...], after: tuple[float, ...]) -> float:
+def _gain(before: tuple[float, ...], after: tuple[float, ...], plenty: bool) -> float:
+    """What a change is worth: its run several times over, its reach and prospects a little,
+    less what it costs (counted lightly while the treasury has more than its trains need)."""
     run, reach, ahead, cash = (a - b for a, b in zip(after, before))
-    return RUNS_AHEAD * run + REACH_WEIGHT * reach + PROSPECT_WEIGHT * ahead + cash
+    spent = cash * (SPARE_CASH_WEIGHT if plenty else 1.0)
+    return RUNS_AHEAD * run + REACH_WEIGHT * reach + PROSPECT_WEIGHT * ahead + spent
+
+
+def _plenty(game: EighteenGame, corp: Corporation) -> bool:
+    return corp.cash >= 2 * max(train_reserve(game, corp), cheapest_train(game))
 
 
 def lay_track(
@@ -115,10 +123,11 @@ def lay_track(
     corp = corporation_of(game, lays[0])
     assert corp is not None
     before = _judge(game, corp)
+    plenty = _plenty(game, corp)
     best: tuple[float, Choice] | None = None
     for choice in lays[: sense.lays_judged]:
         after = game.try_out(choice.action, None, lambda _g, _a: _judge(game, corp))
-        gain = _gain(before, after)
+        gain = _gain(before, after, plenty)
         if best is None or gain > best[0]:
             best = (gain, choice)
     if best is not None and (best[0] > 0 or not passes):
@@ -134,10 +143,11 @@ def place_token(game: EighteenGame, tokens: list[Choice], passes: list[Choice]) 
     corp = corporation_of(game, tokens[0])
     assert corp is not None
     before = _judge(game, corp)
+    plenty = _plenty(game, corp)
     scored = []
     for choice in tokens:
         after = game.try_out(choice.action, None, lambda _g, _a: _judge(game, corp))
-        scored.append((_gain(before, after), choice))
+        scored.append((_gain(before, after, plenty), choice))
     gain, best = max(scored, key=lambda s: s[0])
     if not passes:
         return Decision(best, "the station must go somewhere: where it earns most")
@@ -204,26 +214,21 @@ def compulsory_train(
 def voluntary_train(
     game: EighteenGame, corp: Corporation, trains: list[Choice], passes: list[Choice]
 ) -> Decision:
-    """Buy a train while the company has no train that outlasts the next rust, when the train
-    earns its price back in a few runs, or as a second train that adds to the run."""
+    """Keep a stud of trains: the best affordable train while the company has fewer than it
+    wants (or none that outlasts the next rust), more only when one earns its price back in a
+    few runs. Trains bought move the game on, as the rusts they bring."""
     bank = [c for c in trains if _from_bank(game, c) and c.action["price"] <= corp.cash]
     if not bank or not passes:
         return Decision(trains[0] if not passes else passes[0], "no train worth buying")
-    before = revenue(game, corp)
-    scored = []
-    for choice in bank:
-        after = game.try_out(choice.action, None, lambda _g, _a: revenue(game, corp))
-        scored.append((after - before, choice))
-    gain, best = max(
-        scored,
-        key=lambda s: (s[0] * TRAIN_PAYBACK_RUNS - s[1].action["price"], _train_value(game, s[1])),
-    )
+    best = max(bank, key=lambda c: _train_value(game, c))
     if not lasting_trains(game, corp) and not _rusts_at_once(game, best):
         return Decision(best, f"{corp.sym} needs a train that outlasts the next rust")
+    if len(corp.trains) < TRAINS_WANTED:
+        return Decision(best, f"{corp.sym} runs {TRAINS_WANTED} trains")
+    before = revenue(game, corp)
+    gain = game.try_out(best.action, None, lambda _g, _a: revenue(game, corp)) - before
     if gain * TRAIN_PAYBACK_RUNS >= best.action["price"]:
         return Decision(best, f"the train adds {game.money(gain)} a run: it pays for itself")
-    if gain > 0 and len(corp.trains) < TRAINS_WANTED:
-        return Decision(best, f"a second train adds {game.money(gain)} a run")
     return Decision(passes[0], f"{corp.sym}'s trains suffice for now")
 
 

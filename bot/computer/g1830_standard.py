@@ -20,6 +20,7 @@ from engine.game import Choice, Game, PlayerId
 REVENUE_RUNS = 2
 SHARE_BONUS = {"CA": 60, "BO": 40}
 SHARES_TO_HOLD = 6  # 60%: a president who holds it floats the company alone
+SHARES_KEPT_FOR = 5  # the auction leaves money for this many shares at the lowest par
 ESTIMATE = (0.9, 1.15)  # how far one player's estimate of a private's worth may stray
 
 
@@ -41,12 +42,29 @@ def private_worth(company: Company) -> int:
     return company.value + REVENUE_RUNS * company.revenue + SHARE_BONUS.get(company.sym, 0)
 
 
-def money_for_a_company(game: EighteenGame, me: Player) -> int:
-    """What we keep back in the auction to hold 60% of a company afterwards (less when a
-    private already gave us a president's certificate)."""
+def money_for_a_company(game: EighteenGame, me: Player, buying: Company) -> int:
+    """What we keep back in the auction to start a company afterwards: its president's
+    certificate and a few shares at the lowest par (less when a private, owned or being
+    bought, gives us a president's certificate); the rest comes with later rounds' income.
+    Once everyone has passed on what is left, only the president's certificate is kept: the
+    privates would otherwise go round unsold, paying out, again and again."""
     cheapest = min(p.price for p in game.market.par_prices)
-    bought_presidency = any(c.sym == "BO" for c in me.companies)
-    return (SHARES_TO_HOLD - (2 if bought_presidency else 0)) * cheapest
+    presidency = any(_gives_presidency(game, c) for c in [*me.companies, buying])
+    shares = 2 if _everyone_passed(game) else SHARES_KEPT_FOR
+    return max(0, shares - (2 if presidency else 0)) * cheapest
+
+
+def _everyone_passed(game: EighteenGame) -> bool:
+    recent = game.actions[-len(game.players) :]
+    return len(recent) == len(game.players) and all(a.get("type") == "pass" for a in recent)
+
+
+def _gives_presidency(game: EighteenGame, company: Company) -> bool:
+    ability = company.ability("shares")
+    return ability is not None and any(
+        game.corporation(sid.split("_")[0]).all_shares[int(sid.split("_")[1])].president
+        for sid in ability.get("shares")
+    )
 
 
 def bid(
@@ -60,11 +78,11 @@ def bid(
     differ a little, by a die), as long as we keep the money to start a company; else pass."""
     me = game.player(player)
     kinds = by_type(choices)
-    spare = me.cash - step.committed(me) - money_for_a_company(game, me)
     best: tuple[int, Choice] | None = None
     for choice in kinds.get("bid", []):
         company = game.company(choice.action["company"])
         price = choice.action["price"]
+        spare = me.cash - step.committed(me) - money_for_a_company(game, me, company)
         margin = round(private_worth(company) * rng.uniform(*ESTIMATE)) - price
         extra = price - step.current_bid(me, company)
         if margin >= 0 and extra <= spare and (best is None or margin > best[0]):
