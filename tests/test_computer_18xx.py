@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.cli.arena_game import play_game
+from bot.computer import g1830_standard, g1860_standard
 from bot.computer.eighteen_reading import train_reserve
-from bot.computer.eighteen_stock import money_to_keep
+from bot.computer.eighteen_stock import money_kept
 from bot.computer.levels import LEVELS, Computer
 from bot.core.fuzz.picking import pick_move
 from engine.eighteen.entities import Corporation
@@ -22,6 +23,7 @@ from engine.game import Choice, PlayerInfo
 from engine.titles import create_game
 
 TITLES = ("1830", "1860")
+STOCK = {"1830": g1830_standard.STOCK, "1860": g1860_standard.STOCK}
 
 
 def _positions(
@@ -103,6 +105,6 @@ def test_standard_rules_of_thumb(title: str, seed: int) -> None:
             me = game.player(player)
             before = me.cash
             spent = game.try_out(action, player, lambda g, _a: before - g.player(player).cash)
-            assert before - spent >= money_to_keep(game, me), decision.why
+            assert before - spent >= money_kept(game, me, STOCK[title]), decision.why
             seen["buy"] += 1
     assert all(seen.values()), seen

@@ -43,7 +43,8 @@ BANK_NEARLY_BROKEN = 1500  # below this in the bank the end is near: no saving, 
 class Sense:
     """What differs between titles in judging an operating turn."""
 
-    lays_judged: int = 60  # at most this many lays are tried exactly (the route finder's cost)
+    lays_tried: int = 40  # lays tried on the game at most (each costs a move and a reach)
+    routes_judged: int = 12  # lays whose run is worked out at most (the route finder's cost)
     bank_left: Callable[[EighteenGame], int] = lambda game: game.bank.cash
 
 
@@ -118,16 +119,32 @@ def _plenty(game: EighteenGame, corp: Corporation) -> bool:
 def lay_track(
     game: EighteenGame, lays: list[Choice], passes: list[Choice], sense: Sense
 ) -> Decision:
-    """The lay that raises the run (then the network's reach) most, net of terrain costs; no
-    lay when none gains."""
+    """The lay that raises the run (then the network's reach and prospects) most, net of
+    terrain costs; no lay when none gains. Lays are tried in the order they are likely to
+    matter (stops the trains run through, other stops, new track, then upgrades of plain
+    track), at most `sense.lays_tried`; the run is worked out (the route finder is the costly
+    part) only where a lay can change it (a hex with stops, or new stops reached), at most
+    `sense.routes_judged` times."""
     corp = corporation_of(game, lays[0])
     assert corp is not None
     before = _judge(game, corp)
     plenty = _plenty(game, corp)
+    on_route = _route_hexes(game, corp)
+    budget = sense.routes_judged if corp.trains else 0
     best: tuple[float, Choice] | None = None
-    for choice in lays[: sense.lays_judged]:
-        after = game.try_out(choice.action, None, lambda _g, _a: _judge(game, corp))
-        gain = _gain(before, after, plenty)
+    ordered = sorted(lays, key=lambda c: _lay_order(game, on_route, c.action["hex"]))
+    for choice in ordered[: sense.lays_tried]:
+
+        def look(_g: object, _a: object) -> tuple[float, float, float, float]:
+            nonlocal budget
+            reach, ahead, cash = network_value(game, corp), prospects(game, corp), corp.cash
+            run = before[0]
+            if budget > 0 and (reach != before[1] or _has_stops(game, choice.action["hex"])):
+                budget -= 1
+                run = revenue(game, corp)
+            return run, reach, ahead, cash
+
+        gain = _gain(before, game.try_out(choice.action, None, look), plenty)
         if best is None or gain > best[0]:
             best = (gain, choice)
     if best is not None and (best[0] > 0 or not passes):
@@ -135,6 +152,29 @@ def lay_track(
             best[1], f"{best[1].label}: the run or the network gains most ({best[0]:.0f})"
         )
     return Decision(passes[0], f"no lay helps {corp.sym}'s run or reach")
+
+
+def _route_hexes(game: EighteenGame, corp: Corporation) -> set[str]:
+    """The hexes the company's best run passes now."""
+    if not corp.trains:
+        return set()
+    return {
+        step.split()[0]
+        for route in game.best_routes(corp)[1]
+        for connection in route.get("connections", [])
+        for step in connection
+    }
+
+
+def _has_stops(game: EighteenGame, hex_id: str) -> bool:
+    tile, _ = game.board.tile_def_on(hex_id)
+    return bool(tile.nodes)
+
+
+def _lay_order(game: EighteenGame, on_route: set[str], hex_id: str) -> tuple[bool, bool, bool]:
+    stops = _has_stops(game, hex_id)
+    fresh = game.board.tile_def_on(hex_id)[0].color == "white"
+    return (not (stops and hex_id in on_route), not stops, not fresh)
 
 
 def place_token(game: EighteenGame, tokens: list[Choice], passes: list[Choice]) -> Decision:

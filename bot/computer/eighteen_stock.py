@@ -32,10 +32,13 @@ TASTE = 1.0  # how far players' liking for companies differs, in units of a comp
 @dataclass(frozen=True)
 class StockSense:
     """What differs between titles in a stock turn: how good a company is to start (higher is
-    better, with a reason) and how many shares a president aims to hold."""
+    better, with a reason), how many shares a president aims to hold, and whether presidents
+    pay for their companies' compulsory trains (then money is kept for them, and a failing
+    company is one to get out of)."""
 
     company_merit: Callable[[EighteenGame, Corporation], tuple[float, str]]
     aim_percent: int = 60
+    presidents_pay: bool = True  # a president pays what the company lacks for a compulsory train
 
 
 def stock_turn(
@@ -52,7 +55,7 @@ def stock_turn(
     if sales and not passes and not kinds.get("buy_shares") and not kinds.get("par"):
         return forced_sale(game, me, sales)
     for decide in (
-        lambda: escape_dump(game, me, sales),
+        lambda: escape_dump(game, me, sales) if sense.presidents_pay else None,
         lambda: start_company(game, me, kinds.get("par", []), sense, rng),
         lambda: buy_share(game, me, kinds.get("buy_shares", []), sense),
     ):
@@ -69,6 +72,11 @@ def money_to_keep(game: EighteenGame, me: Player) -> int:
     """What our companies may call on us for: each one's next compulsory train, less what its
     treasury holds."""
     return sum(max(0, train_reserve(game, c) - c.cash) for c in presided(game, me) if c.floated)
+
+
+def money_kept(game: EighteenGame, me: Player, sense: StockSense) -> int:
+    """What a stock turn leaves unspent: the money our companies may call on us for."""
+    return money_to_keep(game, me) if sense.presidents_pay else 0
 
 
 def failing(game: EighteenGame, corp: Corporation) -> bool:
@@ -114,7 +122,7 @@ def start_company(
     mine = presided(game, me)
     if not pars or len(mine) >= MAX_COMPANIES or any(not c.floated for c in mine):
         return None
-    spare = me.cash - money_to_keep(game, me)
+    spare = me.cash - money_kept(game, me, sense)
     shares = sense.aim_percent // 10
     affordable = [c for c in pars if par_of(c) * shares <= spare]
     if not affordable and not mine:
@@ -131,7 +139,9 @@ def start_company(
     best = max(affordable, key=merit)
     corp = game.corporation(best.action["corporation"])
     why = sense.company_merit(game, corp)[1]
-    return Decision(best, f"start {corp.sym} ({why}) at the highest par we can hold 60% of")
+    return Decision(
+        best, f"start {corp.sym} ({why}) at the highest par we can hold {sense.aim_percent}% of"
+    )
 
 
 def buy_share(
@@ -139,7 +149,7 @@ def buy_share(
 ) -> Decision | None:
     """Float and fill our own companies first, then the shares that pay most for their price;
     always keeping the money our companies may need."""
-    spare = me.cash - money_to_keep(game, me)
+    spare = me.cash - money_kept(game, me, sense)
     best: tuple[float, Choice, str] | None = None
     for choice in buys:
         if game.resolve_entity(choice.action) is not me:
@@ -183,7 +193,7 @@ def stranded(game: EighteenGame, corp: Corporation, me: Player, sense: StockSens
     if owner is not None and owner.cash >= price * left:
         return False
     ours = max(sense.aim_percent, (owner.percent_of(corp) + 10) if owner else 0)
-    return me.cash - money_to_keep(game, me) >= price * (ours - me.percent_of(corp)) // 10
+    return me.cash - money_kept(game, me, sense) >= price * (ours - me.percent_of(corp)) // 10
 
 
 def _price(game: EighteenGame, choice: Choice) -> int:

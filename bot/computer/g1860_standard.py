@@ -22,7 +22,9 @@ REVENUE_RUNS = 2  # a private is worth its face value and this many runs of its 
 PRESIDENCY_WORTH = 60  # what running a company is worth over its certificate's price
 SHARES_TO_HOLD = 5  # 50% floats an 1860 company
 PREMIUM_TASTE = (0.5, 1.2)  # how far players' eagerness for a pick differs
-LAYS_JUDGED = 12  # 1860's route finder is slow on a grown map: the first lays listed only
+# 1860's route finder is slow on a grown map: fewer lays are tried and fewer runs worked out
+LAYS_TRIED = 20
+ROUTES_JUDGED = 6
 
 
 def choose(game: Game, player: PlayerId, choices: list[Choice], rng: random.Random) -> Decision:
@@ -114,5 +116,7 @@ def players_money_left(game: EighteenGame) -> int:
     return game.PLAYER_MONEY - sum(p.cash for p in game.player_list)
 
 
-OPERATING = Sense(lays_judged=LAYS_JUDGED, bank_left=players_money_left)
-STOCK = StockSense(company_merit=company_merit, aim_percent=10 * SHARES_TO_HOLD)
+OPERATING = Sense(lays_tried=LAYS_TRIED, routes_judged=ROUTES_JUDGED, bank_left=players_money_left)
+STOCK = StockSense(
+    company_merit=company_merit, aim_percent=10 * SHARES_TO_HOLD, presidents_pay=False
+)
