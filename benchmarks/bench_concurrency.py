@@ -11,10 +11,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sqlite3
 import subprocess
 import sys
 import tempfile
 from collections import Counter
+from contextlib import closing
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,10 +67,12 @@ def main() -> int:
         outcomes.update(share["outcomes"])
         bad += share["bad"]
     store = Store(db)
-    seqs = [a.seq for a in store.actions(gid)]
-    undone = store.db.execute(
-        "SELECT count(*) FROM undone_actions WHERE game_id = ?", [gid]
-    ).fetchone()[0]
+    seqs = [a.seq for a in asyncio.run(store.actions(gid))]
+    store.close()
+    with closing(sqlite3.connect(db)) as conn:
+        (undone,) = conn.execute(
+            "SELECT count(*) FROM undone_actions WHERE game_id = ?", [gid]
+        ).fetchone()
     print(f"{args.processes} processes x {args.tasks} tasks, {args.seconds:g} s")
     for key, count in sorted(outcomes.items()):
         print(f"  {key}: {count}")

@@ -29,10 +29,12 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import sys
 import tempfile
 import threading
 import time
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -53,13 +55,15 @@ def digest(payload: object) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def log_end(store: Store, gid: int) -> tuple[int, str]:
-    """The length of a game's log and the digest of its last action, without reading the
-    whole log (long games made that the child's main cost)."""
-    row = store.db.execute(
-        "SELECT payload FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", [gid]
-    ).fetchone()
-    return store.action_count(gid), "-" if row is None else digest(json.loads(row[0]))
+def log_end(db: Path, gid: int) -> tuple[int, str]:
+    """The length of a game's log and the digest of its last action, read from the file as
+    committed (without reading the whole log: long games made that the child's main cost)."""
+    with closing(sqlite3.connect(db)) as conn:
+        count, = conn.execute("SELECT count(*) FROM actions WHERE game_id = ?", [gid]).fetchone()
+        row = conn.execute(
+            "SELECT payload FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", [gid]
+        ).fetchone()
+    return count, "-" if row is None else digest(json.loads(row[0]))
 
 
 @dataclass
@@ -90,6 +94,7 @@ class Child:
         self.rng = random.Random(seed)
         self.games = games
         self.out = out
+        self.db = db
         self.service = GameService(Store(db), new_seed=lambda: self.rng.randrange(2**31))
 
     def say(self, *words: object) -> None:
@@ -97,17 +102,17 @@ class Child:
         self.out.flush()
 
     def acked(self, kind: str, gid: int) -> None:
-        self.say("ok", kind, gid, *log_end(self.service.store, gid))
+        self.say("ok", kind, gid, *log_end(self.db, gid))
 
     async def run(self, retry: Pending | None) -> None:
-        for record in self.service.store.games(statuses=(ACTIVE,), limit=self.games):
+        for record in await self.service.store.games(statuses=(ACTIVE,), limit=self.games):
             await self.service.prompt(record.id)  # load the games: the kill falls in play
         self.say("ready")
         if retry is not None:
             await self.resend(retry)
         while True:
             await self.top_up()
-            running = self.service.store.games(statuses=(ACTIVE,), limit=self.games)
+            running = await self.service.store.games(statuses=(ACTIVE,), limit=self.games)
             await self.play(self.rng.choice(running).id)
 
     async def resend(self, move: Pending) -> None:
@@ -127,8 +132,8 @@ class Child:
     async def top_up(self) -> None:
         """Seat and start the open games, and open new ones, until `games` are running."""
         store = self.service.store
-        for record in store.games(statuses=(OPEN,), limit=10**6):
-            seated = {s.user_id for s in store.seats(record.id)}
+        for record in await store.games(statuses=(OPEN,), limit=10**6):
+            seated = {s.user_id for s in await store.seats(record.id)}
             for player in PLAYERS:
                 if player.user_id not in seated:
                     self.say(Pending("join", record.id).line())
@@ -137,7 +142,7 @@ class Child:
             self.say(Pending("start", record.id).line())
             await self.service.start(record.id, PLAYERS[0])
             self.acked("start", record.id)
-        if len(store.games(statuses=(ACTIVE,), limit=self.games)) < self.games:
+        if len(await store.games(statuses=(ACTIVE,), limit=self.games)) < self.games:
             self.say(Pending("create", 0).line())
             created = await self.service.create_game(PLAYERS[0], "1830", seats=len(PLAYERS))
             self.say("ok create", created.game_id, 0, "-")
@@ -187,20 +192,21 @@ def check(
     length and last digest last acknowledged; `pending`: the command cut off, if any (whether
     it was stored is noted in it); `load`: the games to load (None: all)."""
     problems = []
+    with closing(sqlite3.connect(db)) as conn:
+        integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
     store = Store(db)
     try:
-        integrity = store.db.execute("PRAGMA integrity_check").fetchone()[0]
         if integrity != "ok":
             problems.append(f"integrity check: {integrity}")
         for gid, (count, last) in expected.items():
-            log = store.actions(gid)
+            log = asyncio.run(store.actions(gid))
             if [a.seq for a in log] != list(range(1, len(log) + 1)):
                 problems.append(f"game {gid}: the log's numbers have gaps or repeats")
             same = len(log) == count and (count == 0 or digest(log[count - 1].payload) == last)
             cut = pending is not None and pending.game == gid
             if cut and pending is not None:
                 pending.stored = (
-                    store.seen_interaction(pending.interaction)
+                    asyncio.run(store.seen_interaction(pending.interaction))
                     if pending.kind == "act"
                     else not same
                 )
@@ -215,7 +221,7 @@ def check(
                 + (" (the last one differs)" if len(log) == count else "")
             )
         service = GameService(store)
-        ids = [r.id for r in store.games(statuses=None, limit=10**6)]
+        ids = [r.id for r in asyncio.run(store.games(statuses=None, limit=10**6))]
         for gid in ids if load is None else sorted(load & set(ids)):
             status = asyncio.run(service.status(gid))
             if status.error:
@@ -320,8 +326,8 @@ def run(db: Path, kills: int, games: int, seed: int, full_every: int) -> int:
                 pending.stored = pending.stored or retry.stored  # the resend itself was cut
         retry = pending if pending is not None and pending.kind == "act" else retry
         store = Store(db)  # adopt the stored state: a cut-off command may have been stored
-        for record in store.games(statuses=None, limit=10**6):
-            expected[record.id] = log_end(store, record.id)
+        for record in asyncio.run(store.games(statuses=None, limit=10**6)):
+            expected[record.id] = log_end(db, record.id)
         store.close()
         if n % 10 == 0:
             print(
@@ -330,8 +336,8 @@ def run(db: Path, kills: int, games: int, seed: int, full_every: int) -> int:
                 flush=True,
             )
     store = Store(db)
-    records = store.games(statuses=None, limit=10**6)
-    actions = sum(store.action_count(r.id) for r in records)
+    records = asyncio.run(store.games(statuses=None, limit=10**6))
+    actions = sum(log_end(db, r.id)[0] for r in records)
     finished = sum(r.status not in (OPEN, ACTIVE) for r in records)
     store.close()
     print(

@@ -112,7 +112,7 @@ async def play(db_path: Path, game_id: int, *, seconds: float, tasks: int, seed:
             elif roll < 0.85:
                 await one("undo", service.undo(game_id, caller, interaction))
             elif roll < 0.88:
-                count = service.store.action_count(game_id)
+                count = await service.store.action_count(game_id)
                 await one(
                     "rewind", service.rewind(game_id, SEATS[0], max(0, count - 2), interaction)
                 )

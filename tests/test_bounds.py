@@ -19,6 +19,7 @@ from bot.core.service import GameService
 from bot.core.store import Store
 from engine.game import PlayerInfo
 from engine.titles import create_game
+from tests.raw_sql import execute
 from tests.test_console import session
 from tests.test_service import ANN, BOB, CY, started
 
@@ -36,21 +37,20 @@ async def test_reminder_hours_out_of_range_are_refused(service, hours):
     gid = await started(service, ANN, BOB)
     result = await service.set_reminders(gid, ANN, hours)
     assert result.error.startswith("reminder hours run from 0 (no reminders) to 8760 (a year)")
-    assert service.store.game(gid).remind_hours is None
+    assert (await service.store.game(gid)).remind_hours is None
 
 
 async def test_the_reminder_loop_survives_any_stored_value(service):
     good = await started(service, ANN, BOB)
     broken = [await started(service, ANN, CY) for _ in range(4)]
-    db = service.store.db
-    db.execute("UPDATE games SET remind_hours = 1e300 WHERE id = ?", [broken[0]])
-    db.execute("UPDATE games SET turn_since = 'yesterday' WHERE id = ?", [broken[1]])
-    db.execute("UPDATE games SET reminded_at = '2029-13-45' WHERE id = ?", [broken[2]])
-    db.execute(
-        "UPDATE games SET turn_since = '2029-01-01T00:00:00' WHERE id = ?", [broken[3]]
+    db = service.store.path
+    execute(db, "UPDATE games SET remind_hours = 1e300 WHERE id = ?", [broken[0]])
+    execute(db, "UPDATE games SET turn_since = 'yesterday' WHERE id = ?", [broken[1]])
+    execute(db, "UPDATE games SET reminded_at = '2029-13-45' WHERE id = ?", [broken[2]])
+    execute(
+        db, "UPDATE games SET turn_since = '2029-01-01T00:00:00' WHERE id = ?", [broken[3]]
     )  # no time zone: read as UTC
-    db.conn.commit()
-    assert service.next_reminder() is not None
+    assert await service.next_reminder() is not None
     due = await service.due_reminders(NOW)
     assert {r.game_id for r in due} == {good, broken[0], broken[3]}
 
@@ -91,7 +91,7 @@ async def test_console_numbers_beyond_sqlite_are_refused(db_path):
 async def test_a_huge_name_is_cut_on_input_and_in_every_image(service):
     giant = Caller(7, "N" * 1_000_000)
     created = await service.create_game(giant, "tally", seats=2)
-    [seat] = service.store.seats(created.game_id)
+    [seat] = await service.store.seats(created.game_id)
     assert len(seat.name) == 100 and len(giant.name) == 100
     players = [PlayerInfo(1, "Ann"), PlayerInfo(2, "Bob"), PlayerInfo(3, "Cy")]
     named = [PlayerInfo(1, "N" * 1_000_000), *players[1:]]

@@ -19,6 +19,7 @@ from bot.core.service import GameService
 from bot.core.service.base import ALREADY_HANDLED, BUSY, STALE
 from bot.core.store import StaleGame, Store
 from tests.random_play import play, setup_game
+from tests.raw_sql import scalar
 
 ANN, BOB = Caller(10, "Ann"), Caller(11, "Bob")
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,8 +36,8 @@ async def two_player_game(service: GameService, **options) -> int:
     return created.game_id
 
 
-def log_of(store: Store, game_id: int) -> list[int]:
-    return [a.seq for a in store.actions(game_id)]
+async def log_of(store: Store, game_id: int) -> list[int]:
+    return [a.seq for a in await store.actions(game_id)]
 
 
 async def test_a_process_with_a_stale_copy_reloads_instead_of_appending(db_path):
@@ -49,7 +50,7 @@ async def test_a_process_with_a_stale_copy_reloads_instead_of_appending(db_path)
     assert (await console.rewind(gid, ANN, 2)).ok  # takes back actions 3 and 4
     after = await bot.act(gid, ANN, add(1, 5))
     assert after.changed, after.error
-    assert log_of(bot.store, gid) == [1, 2, 3]
+    assert await log_of(bot.store, gid) == [1, 2, 3]
     fresh = GameService(Store(db_path))
     assert (await fresh.status(gid)).text == (await bot.status(gid)).text
     assert "Total" in (await fresh.status(gid)).text
@@ -65,20 +66,20 @@ async def test_a_write_racing_another_process_is_refused_whole(db_path, monkeypa
         await bot.act(gid, ANN, add(1, n + 1))
     real = bot.store.open_requests
 
-    def meanwhile(game_id):  # runs inside the bot's move, after it read the game
-        console.store.rewind(game_id, 2, ANN.user_id)
-        return real(game_id)
+    async def meanwhile(game_id):  # runs inside the bot's move, after it read the game
+        await console.store.rewind(game_id, 2, ANN.user_id)
+        return await real(game_id)
 
     monkeypatch.setattr(bot.store, "open_requests", meanwhile)
     raced = await bot.act(gid, BOB, add(2, 9))
     monkeypatch.setattr(bot.store, "open_requests", real)
     assert raced.error == STALE.format(gid) and not raced.changed
-    assert log_of(bot.store, gid) == [1, 2]
+    assert await log_of(bot.store, gid) == [1, 2]
     assert (await bot.act(gid, BOB, add(2, 9))).changed
-    assert log_of(bot.store, gid) == [1, 2, 3]
+    assert await log_of(bot.store, gid) == [1, 2, 3]
     with pytest.raises(StaleGame):
-        bot.store.append_action(gid, 4, BOB.user_id, add(2), version=1)
-    assert log_of(bot.store, gid) == [1, 2, 3]
+        await bot.store.append_action(gid, 4, BOB.user_id, add(2), version=1)
+    assert await log_of(bot.store, gid) == [1, 2, 3]
 
 
 def hold_write_lock(path: Path, seconds: float, ready: threading.Event) -> None:
@@ -100,7 +101,7 @@ async def test_a_held_write_lock_is_waited_for_then_a_clear_refusal(db_path):
     ready.wait()
     refused = await quick.act(gid, ANN, add(1))
     holder.join()
-    assert refused.error == BUSY and quick.store.action_count(gid) == 0
+    assert refused.error == BUSY and await quick.store.action_count(gid) == 0
     # with the default timeout a writer waits for the other one to finish
     patient = GameService(Store(db_path))
     ready.clear()
@@ -109,13 +110,13 @@ async def test_a_held_write_lock_is_waited_for_then_a_clear_refusal(db_path):
     ready.wait()
     waited = await patient.act(gid, ANN, add(1))
     holder.join()
-    assert waited.changed and patient.store.action_count(gid) == 1
+    assert waited.changed and await patient.store.action_count(gid) == 1
 
 
 async def test_the_same_button_or_play_command_twice_applies_once(db_path):
     service = GameService(Store(db_path))
     gid = await two_player_game(service, free_for_all=True)  # a second pass would be legal
-    version = service.store.game(gid).version
+    version = (await service.store.game(gid)).version
 
     def pass_move(game, choices):
         return resolve(MOVES["pass"], {}, choices, game, None)
@@ -125,13 +126,13 @@ async def test_the_same_button_or_play_command_twice_applies_once(db_path):
         service.play(gid, ANN, pass_move, version=version),
     )
     assert first.changed and second.duplicate and second.text == ALREADY_HANDLED
-    assert service.store.action_count(gid) == 1
+    assert await service.store.action_count(gid) == 1
     # a typed /play sent twice before the first was applied
     typed = await asyncio.gather(
         service.play(gid, BOB, pass_move), service.play(gid, BOB, pass_move)
     )
     assert [r.changed for r in typed] == [True, False] and typed[1].duplicate
-    assert service.store.action_count(gid) == 2
+    assert await service.store.action_count(gid) == 2
     # the same move later, against the version it now sees, is a new move
     assert (await service.play(gid, ANN, pass_move)).changed
 
@@ -154,11 +155,9 @@ async def test_two_processes_and_many_tasks_play_one_game_without_gap_or_duplica
     there = json.loads(out)
     assert here.bad == [] and there["bad"] == []
     store = Store(db_path)
-    seqs = log_of(store, gid)
+    seqs = await log_of(store, gid)
     assert seqs == list(range(1, len(seqs) + 1))  # no gap, no seq twice
-    undone = store.db.execute(
-        "SELECT count(*) FROM undone_actions WHERE game_id = ?", [gid]
-    ).fetchone()[0]
+    undone = scalar(db_path, "SELECT count(*) FROM undone_actions WHERE game_id = ?", [gid])
     # every move a user was told was stored is in the log or was taken back, exactly once
     assert here.applied + there["applied"] == len(seqs) + undone
     assert here.applied > 20 and there["applied"] > 20

@@ -129,7 +129,7 @@ async def test_a_short_game_is_played_to_its_end(console):
 async def test_refusals_and_unknown_commands_change_nothing(console):
     await session(console, "as 1: /game new tally seats:2")
     store = console.service.store
-    before = (store.games(), store.seats(1), store.actions(1))
+    before = (await store.games(), await store.seats(1), await store.actions(1))
     out = await session(
         console,
         "/game fly",
@@ -163,7 +163,7 @@ async def test_refusals_and_unknown_commands_change_nothing(console):
         "Refused: cannot read option '=3'; write name or name=value, separated by commas",
         "Refused: you are not seated in game #1",
     ]
-    assert (store.games(), store.seats(1), store.actions(1)) == before
+    assert (await store.games(), await store.seats(1), await store.actions(1)) == before
 
 
 async def test_which_game_when_none_is_chosen(db_path):

@@ -139,7 +139,7 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
         "player 1 imported a 1830 game as game #1 (502 actions). Seats: "
         "1. Player 1, 2. Player 2, 3. Player 3, 4. Player 4."
     )
-    last = console.service.store.action_count(1)
+    last = await console.service.store.action_count(1)
     out = await session(console, f"/game rewind {last - 1}", "as 3: /game moves")
     assert out == [  # the sentence stored when the move was made, with what it set off
         f"player 1 rewound game #1 to action {last - 1}, taking back from ERIE declares "

@@ -53,7 +53,7 @@ async def test_the_menu_numbers_the_moves_of_discords_menu(console):
 async def test_a_number_makes_that_move(console):
     await session(console, *START, "menu")
     assert await session(console, "2") == ["player 1 bids $45 on CS.", "To act: player 2"]
-    assert console.service.store.actions(1)[0].payload["company"] == "CS"
+    assert (await console.service.store.actions(1))[0].payload["company"] == "CS"
     out = await session(console, "as 2: /play menu", "as 2: 7")
     assert out[-2:] == ["player 2 passes (Bid on Companies).", "To act: player 3"]
 
@@ -72,7 +72,7 @@ async def test_bad_picks_change_nothing(console):
     assert await session(console, "as 1: 1") == [
         "Refused: the game has moved on since that menu; type menu for the moves open now"
     ]
-    assert console.service.store.action_count(1) == 1
+    assert await console.service.store.action_count(1) == 1
     assert await session(console, "as 1: menu") == ["You have no move to make now."]
 
 

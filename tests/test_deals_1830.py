@@ -40,7 +40,7 @@ async def test_a_company_buys_another_presidents_train_only_when_they_agree(worl
     thread, gid = await recorded_position(world, 33)  # NYNH may buy trains; B&O owns two 2s
     at = lambda user: world.interaction(user, where=thread.id)  # noqa: E731
     service = world.bot.service
-    before = service.store.action_count(gid)
+    before = await service.store.action_count(gid)
     trains = await world.suggest("train", "train", at(1), "b&o")
     assert [t.name for t in trains] == ["Buy B&O's 2-train for $80"]
     sent = await world.play("train", at(1), train=trains[0].value, price=1, game=None)
@@ -51,13 +51,13 @@ async def test_a_company_buys_another_presidents_train_only_when_they_agree(worl
     assert post.text.endswith("To answer: <@3>\nTo act: <@1>")  # user1: first post since import
     assert post.pinged == [3, 1]
     assert post.buttons[:2] == [("rc:d:1:yes", "Accept deal"), ("rc:d:1:no", "Decline deal")]
-    assert service.store.action_count(gid) == before
+    assert await service.store.action_count(gid) == before
 
     refused = await world.play("train", at(1), train=trains[0].value, price=0, game=None)
     assert refused[-1] == Sent(
         "Refused: NYNH may only spend between $1 and $920 on B&O's 2 train", True
     )
-    assert service.open_requests(gid, guild_id=GUILD) == [
+    assert await service.open_requests(gid, guild_id=GUILD) == [
         (1, "deal #1 from Player 1: NYNH buys B&O's 2-train for $1.")
     ]  # the refused one asked nobody
     sent = await world.press("rc:d:1:yes", at(2))  # PRR's president is not the seller
@@ -68,11 +68,11 @@ async def test_a_company_buys_another_presidents_train_only_when_they_agree(worl
     assert sent[-1] == Sent(
         "Done: Player 3 accepted deal #1: NYNH buys B&O's 2-train for $1.", True
     )
-    game = await service._live(service.store.game(gid))
+    game = await service._live(await service.store.game(gid))
     assert [t.id for t in game.corporation("NYNH").trains] == ["2-2", "2-0"]
     assert [t.id for t in game.corporation("B&O").trains] == ["2-1"]
     assert game.corporation("B&O").cash == 761
-    stored = service.store.actions(gid)[-1]
+    stored = (await service.store.actions(gid))[-1]
     assert stored.user_id == 1 and stored.payload["price"] == 1
 
 
@@ -83,7 +83,7 @@ async def test_a_player_buys_another_players_private_at_an_agreed_price(world):
     refused = await world.play("private", at(2), company="CS", price=5000, game=None)
     assert refused[-1] == Sent("Refused: Player 2 has $70 and cannot spend $5000", True)
     assert (
-        service.open_requests(gid, guild_id=GUILD) == []
+        await service.open_requests(gid, guild_id=GUILD) == []
     )  # a deal the engine refuses is never proposed
     sent = await world.play("private", at(2), company="SV", price=5, game=None)
     assert sent[-1].text.startswith("Done: Player 2 proposes deal #1 to Player 3: ")
@@ -93,5 +93,5 @@ async def test_a_player_buys_another_players_private_at_an_agreed_price(world):
     assert sent[-1].text.startswith("Done: Player 2 proposes deal #2 to Player 3: ")
     sent = await world.run("approve", at(3), request=2)
     assert sent[-1].text.startswith("Done: Player 3 accepted deal #2: ")
-    game = await service._live(service.store.game(gid))
+    game = await service._live(await service.store.game(gid))
     assert game.company("SV").owner.name == "Player 2"

@@ -141,7 +141,7 @@ async def open_game(world: World, user: int = 1, **kwargs):
         options=kwargs.pop("options", None),
     )
     thread = list(world.threads.values())[-1]
-    game_id = world.bot.service.game_for_thread(thread.id, guild_id=GUILD)
+    game_id = await world.bot.service.game_for_thread(thread.id, guild_id=GUILD)
     assert game_id is not None, sent
     return game_id, thread
 
@@ -163,7 +163,7 @@ async def test_new_opens_a_thread_and_posts_there(world):
     assert post.text.startswith(f"user1 opened game #{game_id} of tally for up to 2 players")
     assert post.files == {} and post.buttons == []  # nothing to draw before the start
     thread.add_user.assert_awaited_once()
-    record = world.bot.service.store.game(game_id)
+    record = await world.bot.service.store.game(game_id)
     assert (record.guild_id, record.channel_id, record.thread_id) == (GUILD, CHANNEL, thread.id)
 
 
@@ -182,7 +182,7 @@ async def test_new_refusals_are_ephemeral_and_change_nothing(world):
         "new", world.interaction(1, where=thread.id), title="tally", seats=None, options=None
     )
     assert sent[0].text.startswith("Refused: open games from a server text channel")
-    assert [g.id for g in world.bot.service.store.games()] == [game_id]
+    assert [g.id for g in await world.bot.service.store.games()] == [game_id]
 
 
 async def test_a_game_played_in_its_thread(world):
@@ -215,7 +215,7 @@ async def test_a_game_played_in_its_thread(world):
     assert status[0].ephemeral and "To act: user2" in status[0].text
     undone = await world.run("undo", world.interaction(1, where=thread.id), game=None)
     assert undone[0].text.startswith("Done: user1 undid action 1: user1 added 4.")
-    assert world.bot.service.store.actions(game_id) == []
+    assert await world.bot.service.store.actions(game_id) == []
 
 
 async def test_commands_from_outside_the_thread_post_into_it(world):
@@ -262,7 +262,7 @@ async def test_bad_input_gets_a_specific_private_answer(world):
     await world.run("join", world.interaction(2, where=thread.id), game=None)
     sent = await world.run("join", world.interaction(3, where=thread.id), game=None)
     assert sent == [Sent(f"Refused: game #{game_id} is full (2/2 seats taken)", ephemeral=True)]
-    assert len(world.bot.service.store.seats(game_id)) == 2
+    assert len(await world.bot.service.store.seats(game_id)) == 2
 
 
 async def test_a_resubmitted_interaction_is_ignored(world):
@@ -275,7 +275,7 @@ async def test_a_resubmitted_interaction_is_ignored(world):
     )
     assert first[0].text.startswith("Done")
     assert again == [Sent("That command was already handled.", ephemeral=True)]
-    assert len(world.bot.service.store.seats(game_id)) == 2
+    assert len(await world.bot.service.store.seats(game_id)) == 2
 
 
 async def test_list_and_help(world):
@@ -342,7 +342,7 @@ async def test_a_resubmitted_new_discards_its_second_thread(world):
     kept, extra = world.threads.values()
     extra.delete.assert_awaited_once()
     kept.delete.assert_not_awaited()
-    assert [g.thread_id for g in world.bot.service.store.games()] == [kept.id]
+    assert [g.thread_id for g in await world.bot.service.store.games()] == [kept.id]
 
 
 async def test_rapid_actions_are_coalesced_into_one_post(db_path):
@@ -391,7 +391,7 @@ async def test_a_post_without_its_thread_is_dropped_quietly(world, caplog):
     world.bot.fetch_channel = _missing_channel
     sent = await world.run("act", world.interaction(1), game=game_id, action=ADD4)
     assert sent[0].text.startswith("Done (posted in")
-    assert world.bot.service.store.action_count(game_id) == 1
+    assert await world.bot.service.store.action_count(game_id) == 1
     assert f"thread {thread.id} is gone" in caplog.text
 
 

@@ -177,7 +177,7 @@ async def test_a_four_player_1830_game_through_discord(world):
         "history", world.interaction(9, where=table.thread.id), last=3, game=None
     )
     assert history[0].ephemeral and history[0].text.splitlines()[-1].startswith(
-        f"{world.bot.service.store.action_count(1)}. PRR pays out ${best}"
+        f"{await world.bot.service.store.action_count(1)}. PRR pays out ${best}"
     )
     image = await world.run(
         "show", world.interaction(9, where=table.thread.id), view="market", game=None
@@ -226,7 +226,7 @@ async def test_every_refusal_is_private_and_changes_nothing(world):
     )
     sent = await table.play(1, "bid", company="Reading")
     assert sent[-1].text.startswith("Refused: nothing you can bid matches 'Reading'; you can: ")
-    assert store.action_count(1) == 0 and len(posts(table.thread)) == posted
+    assert await store.action_count(1) == 0 and len(posts(table.thread)) == posted
 
     # a stale button from an earlier turn
     old = next(cid for cid, label in table.last.buttons if label.startswith("Pass"))
@@ -237,7 +237,7 @@ async def test_every_refusal_is_private_and_changes_nothing(world):
         "has moved on. Use the newest post's buttons or /play",
         True,
     )
-    assert store.action_count(1) == 1
+    assert await store.action_count(1) == 1
     # a suggestion picked before the game moved on
     key = (await world.suggest("bid", "company", table.at(2), "SV"))[0].value
     await table.play(2, "pass")
@@ -267,7 +267,7 @@ async def test_an_illegal_tile_is_refused_with_the_legal_ones(world):
     script += [(u, "pass", {}) for u in (1, 2, 3, 4)]
     for user, command, options in script:
         assert (await table.play(user, command, **options))[-1].text.startswith("Done"), command
-    before = service.store.action_count(1)
+    before = await service.store.action_count(1)
     sent = await table.play(3, "lay", hex="H10", tile="9")
     assert sent[-1] == Sent("Refused: tile 9 is not possible for /play lay now; possible: 57", True)
     sent = await table.play(3, "lay", hex="A1")
@@ -290,7 +290,7 @@ async def test_an_illegal_tile_is_refused_with_the_legal_ones(world):
         '"rotation": 0}',
     )
     assert sent[-1].ephemeral and sent[-1].text.startswith("Refused: ")
-    assert service.store.action_count(1) == before
+    assert await service.store.action_count(1) == before
     moves = await table.game(3, "moves", game=None)
     assert moves[-1] == Sent(
         "/play pass: Pass (Lay/Upgrade Track)\n/play lay: Lay tile 57 on H10: track W to H8, E to "

@@ -44,7 +44,7 @@ async def test_undo_after_others_moved_is_voted_with_buttons(world):
     done = await world.press(approve, world.interaction(3, where=thread.id))
     assert done[-1].text.startswith("Done: user3 approved: the game is back to action 1")
     assert posts(thread)[-1].text.endswith("To act: <@2>")
-    assert world.bot.service.store.action_count(1) == 1
+    assert await world.bot.service.store.action_count(1) == 1
     again = await world.press(approve, world.interaction(3, where=thread.id))
     assert again[-1] == Sent("Refused: this undo request is already done", True)
 
@@ -103,7 +103,7 @@ async def test_spectators_read_privately(world):
 
 async def test_reminders_are_posted_once_per_period(world):
     thread = await three_players(world)
-    since = datetime.fromisoformat(world.bot.service.store.game(1).turn_since)
+    since = datetime.fromisoformat((await world.bot.service.store.game(1)).turn_since)
     assert await world.bot.send_reminders(since + timedelta(hours=1)) == 0
     assert await world.bot.send_reminders(since + timedelta(hours=24, minutes=1)) == 1
     assert await world.bot.send_reminders(since + timedelta(hours=30)) == 0
@@ -127,7 +127,7 @@ async def test_buttons_work_after_a_restart_and_refuse_when_stale(db_path):
         "has moved on. Use the newest post's buttons or /play",
         True,
     )
-    version = restarted.service.store.game(1).version
+    version = (await restarted.service.store.game(1)).version
     sent = await again.press(f"rc:m:1:{version}:payout", again.interaction(2, where=thread.id))
     assert sent[-1] == Sent("Refused: that button's move (payout) is not open to you now", True)
     sent = await again.press(f"rc:m:1:{version}:pass", again.interaction(2, where=thread.id))
@@ -148,10 +148,10 @@ async def test_an_admin_undoing_another_players_move_confirms_it_first(world):
         "This takes back user1's move (action 1): user1 added 4. Confirm to take it back."
     )
     [(custom_id, label)] = sent[-1].buttons
-    assert label == "Confirm undo" and store.action_count(1) == 1  # nothing taken back yet
+    assert label == "Confirm undo" and await store.action_count(1) == 1  # nothing taken back yet
     sent = await world.press(custom_id, world.interaction(5, where=thread.id, admin=True))
     assert sent[-1].text.startswith("Done: user5 undid action 1: user1 added 4.")
-    assert store.action_count(1) == 0
+    assert await store.action_count(1) == 0
     # typed at once with confirm:yes; the player's own undo never asks
     await world.run("act", world.interaction(1, where=thread.id), game=None, action=add(1, 2))
     sent = await world.run(
@@ -171,6 +171,6 @@ async def test_redo_through_the_command_tree(world):
     assert sent[-1] == Sent("Refused: only user1 (who undid it) or a game admin can redo it", True)
     sent = await world.run("redo", world.interaction(1, where=thread.id), game=None)
     assert sent[-1].text.startswith("Done: user1 redid action 1: user1 added 4.")
-    assert world.bot.service.store.action_count(1) == 1
+    assert await world.bot.service.store.action_count(1) == 1
     post = posts(thread)[-1]
     assert post.text.startswith("user1 redid action 1: user1 added 4.") and post.pinged == [2]

@@ -55,7 +55,7 @@ async def test_a_deal_is_asked_in_the_thread_and_accepted_by_button_after_a_rest
         ("rc:d:1:no", "Decline deal"),
         ("rc:m:1:1:pass", "pass"),
     ]  # then the proposer's one-click moves
-    assert world.bot.service.store.action_count(1) == 0
+    assert await world.bot.service.store.action_count(1) == 0
 
     again = restart(db_path, thread)
     await again.bot.load_cogs()
@@ -74,7 +74,7 @@ async def test_a_deal_is_asked_in_the_thread_and_accepted_by_button_after_a_rest
     assert list(post.files) == ["board.png"]
     assert post.buttons == [("rc:s:1:2", ""), ("rc:m:1:2:pass", "pass")]  # the menu, a button
     store = again.bot.service.store
-    assert [(a.user_id, a.payload["type"]) for a in store.actions(1)] == [(1, "take")]
+    assert [(a.user_id, a.payload["type"]) for a in await store.actions(1)] == [(1, "take")]
     for answer in ("yes", "no"):  # the deal's buttons are stale now
         sent = await again.press(f"rc:d:1:{answer}", again.interaction(2, where=thread.id))
         assert sent[-1] == Sent("Refused: this deal was already accepted and made", True)
@@ -118,7 +118,7 @@ async def test_deals_are_answered_with_approve_and_reject_and_lapse(world):
 
     sent = await world.run("act", at(2), game=None, action=take(2, 1, 99))
     assert sent[-1] == Sent("Refused: user1 has only 6 points", True)  # nobody is asked
-    assert world.bot.service.open_requests(1, guild_id=GUILD) == []
+    assert await world.bot.service.open_requests(1, guild_id=GUILD) == []
 
 
 async def test_a_restart_does_not_mention_again_whoever_was_mentioned(db_path):
@@ -138,4 +138,4 @@ async def test_a_restart_does_not_mention_again_whoever_was_mentioned(db_path):
     )
     post = posts(thread)[-1]
     assert post.text == "user1 passed.\nTo act: <@2>" and post.pinged == [2]
-    assert again.bot.service.store.game(1).mentioned == (2,)
+    assert (await again.bot.service.store.game(1)).mentioned == (2,)

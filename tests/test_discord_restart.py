@@ -85,7 +85,7 @@ async def test_the_turn_post_is_stored_in_the_database(db_path):
     world = await make_world(db_path)
     thread = await both_acting(world)
     await act(world, thread, 1, 4)
-    message_id, state = world.bot.service.store.turn_post(1)
+    message_id, state = await world.bot.service.store.turn_post(1)
     assert message_id == thread.messages[0].id
     assert state["lines"][-1] == "user1 added 4." and state["owners"] == [1, 2]
     assert set(state["files"]) == {"board.png"} and set(state["drawn"]) == {"board"}

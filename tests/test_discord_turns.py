@@ -36,7 +36,7 @@ async def test_the_menu_offers_the_legal_moves_grouped_and_makes_the_one_picked(
     # the same menu, now from an earlier turn, is refused and changes nothing
     sent = await world.select(menu_id, post.menu, ca.value, table.at(2))
     assert sent[-1].text.startswith("Refused: this button is from an earlier turn")
-    assert world.bot.service.store.action_count(1) == 1
+    assert await world.bot.service.store.action_count(1) == 1
 
 
 async def _to_first_operating_round(table: Table) -> None:
@@ -82,7 +82,7 @@ async def test_a_lay_is_picked_by_picture(world):
     assert "PRR lays tile 9 on H14" in table.last.text and "focus.png" in table.last.files
     sent = await world.press(custom_id, table.at(3))  # pressed again: made once only
     assert sent[-1].text == "That command was already handled."
-    assert world.bot.service.store.action_count(1) == 18
+    assert await world.bot.service.store.action_count(1) == 18
     # a tile narrows the picture; rotations are suggested in words, never as bare numbers
     rotations = await world.suggest("lay", "rotation", table.at(3, hex="H10", tile="57"), "")
     assert [(r.name, r.value) for r in rotations] == []  # PRR has laid its tile this turn
@@ -161,7 +161,7 @@ async def test_direct_messages_carry_the_turn_prompt(world):
 async def test_an_autocomplete_asks_the_engine_only_for_its_command_s_moves(world, monkeypatch):
     table = await open_table(world)
     await _to_first_operating_round(table)
-    game = await world.bot.service._live(world.bot.service.store.game(1))
+    game = await world.bot.service._live(await world.bot.service.store.game(1))
     asked: list = []
     listing = type(game).legal_actions
 

@@ -83,7 +83,7 @@ async def test_a_fixture_played_through_the_service_ends_as_railchat_replay(path
     names = {str(p["id"]): p["name"] for p in data["players"]}
     shown = ", ".join(f"{names[k]} {v}" for k, v in sorted(expected.items(), key=lambda kv: -kv[1]))
     assert final.text.endswith(f"Result: {shown}")
-    assert service.store.game(gid).status == "finished"
+    assert (await service.store.game(gid)).status == "finished"
     assert expected == data["result"]
 
 
@@ -95,7 +95,7 @@ async def test_an_imported_file_replays_restarts_and_exports(path, db_path):
     imported = await service.import_game(Caller(1, "Mod"), data, [11, None])
     assert imported.ok, imported.error
     gid = imported.game_id
-    seats = service.store.seats(gid)
+    seats = await service.store.seats(gid)
     assert [(s.user_id, s.player_id) for s in seats] == (
         [(11, data["players"][0]["id"]), (-2, data["players"][1]["id"])]
         + [(-(n + 1), p["id"]) for n, p in enumerate(data["players"]) if n >= 2]
@@ -136,7 +136,7 @@ async def test_import_refusals(db_path):
     assert too_many.error == (f"the file has {len(data['players'])} players but 7 users were given")
     twice = await service.import_game(Caller(1, "Mod"), data, [5, 5])
     assert twice.error == "each user can take only one seat"
-    assert service.store.games() == []
+    assert await service.store.games() == []
 
 
 def _attachment(data: dict[str, Any], name: str = "game.json"):
@@ -173,7 +173,7 @@ async def test_discord_import_opens_a_playable_thread_and_exports(db_path):
         game=None,
     )
     assert replaced[-1].text == "Done: user1 gave seat 2 (Player 2) of game #1 to user12."
-    assert [s.user_id for s in service.store.seats(1)] == [11, 12, 13]
+    assert [s.user_id for s in await service.store.seats(1)] == [11, 12, 13]
     assert post.text.endswith("To act: <@13>") and post.pinged == [13]
     assert prompt.names == ("Player 3",)
     assert posts(thread)[-1].text == (

@@ -77,7 +77,7 @@ async def test_a_malformed_file_is_refused_in_one_line_and_creates_nothing(db_pa
     service = GameService(Store(db_path))
     result = await service.import_game(Caller(1, "Mod"), data)
     assert result.error == error and "\n" not in result.error
-    assert service.store.games() == []
+    assert await service.store.games() == []
 
 
 @pytest.mark.parametrize(
@@ -117,7 +117,7 @@ async def test_a_failed_discord_import_leaves_no_thread(db_path):
         attachment = SimpleNamespace(filename="g.json", size=len(raw), read=read)
         sent = await world.run("import", world.interaction(1), file=attachment, players=None)
         assert sent[-1].text.startswith("Refused: g.json is not usable: the file")
-    assert world.threads == {} and world.bot.service.store.games() == []
+    assert world.threads == {} and await world.bot.service.store.games() == []
     # a file that is well formed but does not replay: the thread made for it is removed
     data = json.loads(game_path("1830", "26855").read_text())
     data["actions"].insert(
@@ -140,7 +140,7 @@ async def test_a_failed_discord_import_leaves_no_thread(db_path):
     assert sent[-1].text.startswith("Refused: the file does not replay: action #2")
     [thread] = world.threads.values()
     thread.delete.assert_awaited_once()
-    assert world.bot.service.store.games() == []
+    assert await world.bot.service.store.games() == []
 
 
 @pytest.mark.parametrize(

@@ -72,10 +72,10 @@ def console(db_path, tmp_path) -> Console:
 
 
 async def refused(console: Console, line: str) -> str:
-    actions = console.service.store.action_count(1)
+    actions = await console.service.store.action_count(1)
     [out] = [o for o in await session(console, line)]
     assert out.startswith("Refused: "), out
-    assert console.service.store.action_count(1) == actions  # nothing changed
+    assert await console.service.store.action_count(1) == actions  # nothing changed
     return out.removeprefix("Refused: ")
 
 

@@ -28,24 +28,24 @@ async def open_in(world: World, guild: int, creator: int, second: int):
         "new", world.interaction(creator, guild=guild), title="tally", seats=2, options=None
     )
     thread = list(world.threads.values())[-1]
-    game_id = world.bot.service.game_for_thread(thread.id, guild_id=guild)
+    game_id = await world.bot.service.game_for_thread(thread.id, guild_id=guild)
     await world.run("join", world.interaction(second, where=thread.id, guild=guild), game=None)
     await world.run("start", world.interaction(creator, where=thread.id, guild=guild), game=None)
     return game_id, thread
 
 
-def snapshot(world: World, game_id: int):
+async def snapshot(world: World, game_id: int):
     store = world.bot.service.store
-    record = store.game(game_id)
+    record = await store.game(game_id)
     return (
         record.version,
         record.status,
         record.paused,
         record.abandoned_at,
         record.remind_hours,
-        store.actions(game_id),
-        store.seats(game_id),
-        store.open_requests(game_id),
+        await store.actions(game_id),
+        await store.seats(game_id),
+        await store.open_requests(game_id),
     )
 
 
@@ -61,8 +61,8 @@ async def test_two_servers_games_side_by_side_see_and_change_nothing_of_each_oth
             action=json.dumps({"type": "add", "entity": seat, "amount": 3}),
         )
     await world.run("undo", world.interaction(2, where=our_thread.id), game=None)
-    [request_id] = [r.id for r in world.bot.service.store.open_requests(ours)]
-    before = snapshot(world, ours)
+    [request_id] = [r.id for r in await world.bot.service.store.open_requests(ours)]
+    before = await snapshot(world, ours)
     posted = len(posts(our_thread))
 
     def eve(admin: bool = True, **typed):
@@ -108,14 +108,14 @@ async def test_two_servers_games_side_by_side_see_and_change_nothing_of_each_oth
     assert await world.suggest("approve", "request", eve(), "", group="game") == []
     listing = await world.run("list", eve())
     assert f"#{ours} " not in listing[-1].text and f"#{theirs} " in listing[-1].text
-    assert snapshot(world, ours) == before
+    assert await snapshot(world, ours) == before
     assert len(posts(our_thread)) == posted  # nothing was posted to our thread
 
     # and the other way round: our admin cannot touch theirs, their game still plays
-    theirs_before = snapshot(world, theirs)
+    theirs_before = await snapshot(world, theirs)
     sent = await world.run("abandon", world.interaction(1, admin=True), game=theirs)
     assert sent[-1].text == f"Refused: there is no game #{theirs}"
-    assert snapshot(world, theirs) == theirs_before
+    assert await snapshot(world, theirs) == theirs_before
     sent = await world.run(
         "status", world.interaction(5, where=their_thread.id, guild=OTHER), game=None
     )
@@ -142,8 +142,8 @@ async def test_the_console_sees_only_its_own_games(world):
     ours, _ = await open_in(world, GUILD, 1, 2)
     service = world.bot.service
     local = await service.create_game(Caller(1, "me"), "tally", seats=2)
-    assert service.list_games(include_finished=True).text.startswith(f"#{local.game_id} ")
-    assert f"#{ours} " not in service.list_games(include_finished=True).text
+    assert (await service.list_games(include_finished=True)).text.startswith(f"#{local.game_id} ")
+    assert f"#{ours} " not in (await service.list_games(include_finished=True)).text
     assert (await service.status(ours)).error == f"there is no game #{ours}"
     assert (
         await service.pause(ours, Caller(1, "me", is_admin=True), True)

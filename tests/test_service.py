@@ -40,8 +40,8 @@ async def started(service: GameService, *callers: Caller, **options) -> int:
     return created.game_id
 
 
-def stored(service: GameService, game_id: int) -> list[dict]:
-    return [a.payload for a in service.store.actions(game_id)]
+async def stored(service: GameService, game_id: int) -> list[dict]:
+    return [a.payload for a in await service.store.actions(game_id)]
 
 
 async def test_seating_and_start(service):
@@ -52,12 +52,12 @@ async def test_seating_and_start(service):
     assert joined.ok and "seat 2" in joined.text
     assert (await service.join(gid, CY)).ok
     assert (await service.leave(gid, BOB)).ok
-    assert [(s.seat, s.name) for s in service.store.seats(gid)] == [(1, "Ann"), (2, "Cy")]
+    assert [(s.seat, s.name) for s in await service.store.seats(gid)] == [(1, "Ann"), (2, "Cy")]
     start = await service.start(gid, ANN)
     assert start.ok, start.error
     assert start.views == ("board",) and start.notify == (ANN.user_id,)
-    assert service.store.game(gid).seed == 4242
-    assert [s.player_id for s in service.store.seats(gid)] == [1, 2]
+    assert (await service.store.game(gid)).seed == 4242
+    assert [s.player_id for s in await service.store.seats(gid)] == [1, 2]
 
 
 async def test_act_notifies_the_next_player(service):
@@ -66,7 +66,7 @@ async def test_act_notifies_the_next_player(service):
     assert result.ok, result.error
     assert result.text == "Ann added 5." and result.notify == (BOB.user_id,)
     assert result.views == ("board",)
-    assert stored(service, gid) == [add(1, 5)]
+    assert await stored(service, gid) == [add(1, 5)]
     status = await service.status(gid)
     assert "To act: Bob" in status.text
 
@@ -76,12 +76,12 @@ async def test_refused_action_leaves_no_row_and_no_trace(service):
     before = (await service.status(gid)).text
     refused = await service.act(gid, ANN, {"type": "explode", "entity": 1, "entity_type": "player"})
     assert refused.error == "explode always fails" and not refused.changed
-    assert stored(service, gid) == []
+    assert await stored(service, gid) == []
     assert (await service.status(gid)).text == before  # the mutation was rolled back
     bad = await service.act(gid, ANN, add(1, 12))
     assert bad.error == "amount must be a whole number from 1 to 9"
     assert (await service.act(gid, ANN, "pass")).error.startswith("an action is a JSON object")
-    assert stored(service, gid) == []
+    assert await stored(service, gid) == []
 
 
 async def test_failed_write_rolls_back_the_live_game(service, monkeypatch):
@@ -94,7 +94,7 @@ async def test_failed_write_rolls_back_the_live_game(service, monkeypatch):
     with pytest.raises(OSError):
         await service.act(gid, ANN, add(1, 5))
     monkeypatch.undo()
-    assert stored(service, gid) == []
+    assert await stored(service, gid) == []
     assert "To act: Ann" in (await service.status(gid)).text  # rebuilt from the log
 
 
@@ -113,7 +113,7 @@ async def test_permission_refusals(service):
         "only the player who made the last action, or a game admin, can undo it"
     )
     assert (await service.undo(gid, BOB)).error == spectator_undo.error
-    assert len(stored(service, gid)) == 1
+    assert len(await stored(service, gid)) == 1
     open_game = (await service.create_game(BOB, "tally", seats=2)).game_id
     assert (await service.join(open_game, ANN)).ok
     assert (await service.start(open_game, ANN)).error == (
@@ -127,20 +127,20 @@ async def test_undo(service):
     assert (await service.act(gid, ANN, add(1, 4))).ok
     undone = await service.undo(gid, ANN)
     assert undone.ok and undone.text == "Ann undid action 1: Ann added 4."
-    assert undone.notify == (ANN.user_id,) and stored(service, gid) == []
+    assert undone.notify == (ANN.user_id,) and await stored(service, gid) == []
     assert (await service.act(gid, ANN, add(1, 2))).ok
     assert (await service.act(gid, BOB, add(2, 3))).ok
     asked = await service.undo(gid, Caller(ANN.user_id, "Ann"))  # creator = admin: confirms
     assert (
         asked.confirm_undo is not None
         and not asked.changed
-        and stored(service, gid)[-1] == add(2, 3)
+        and (await stored(service, gid))[-1] == add(2, 3)
     )
     assert (
         asked.text == "This takes back Bob's move (action 2): Bob added 3. Confirm to take it back."
     )
     assert (await service.undo(gid, Caller(ANN.user_id, "Ann"), confirmed=asked.confirm_undo)).ok
-    assert stored(service, gid) == [add(1, 2)]
+    assert await stored(service, gid) == [add(1, 2)]
 
 
 async def test_bad_input_changes_nothing(service):
@@ -171,8 +171,8 @@ async def test_bad_input_changes_nothing(service):
     assert (await service.leave(gid, BOB)).error == (
         f"game #{gid} has already started; you cannot leave it now"
     )
-    assert [s.name for s in service.store.seats(gid)] == ["Ann", "Bob"]
-    assert [g.id for g in service.store.games()] == [gid]
+    assert [s.name for s in await service.store.seats(gid)] == ["Ann", "Bob"]
+    assert [g.id for g in await service.store.games()] == [gid]
 
 
 async def test_finished_game(service):
@@ -183,7 +183,7 @@ async def test_finished_game(service):
         if "The game is over" in result.text:
             break
     assert result.notify == ()
-    assert service.store.game(gid).status == "finished"
+    assert (await service.store.game(gid)).status == "finished"
     assert (await service.act(gid, ANN, add(1))).error == f"game #{gid} is over"
     assert "Result: " in (await service.status(gid)).text
 
@@ -199,8 +199,8 @@ async def test_interaction_ids_are_handled_once(service):
     first = await service.act(gid, ANN, add(1, 3), interaction_id=4)
     second = await service.act(gid, ANN, add(1, 3), interaction_id=4)
     assert first.changed and second.duplicate and not second.changed
-    assert stored(service, gid) == [add(1, 3)]
-    assert len(service.store.games()) == 1
+    assert await stored(service, gid) == [add(1, 3)]
+    assert len(await service.store.games()) == 1
 
 
 async def test_concurrent_duplicate_interactions_apply_once(service):
@@ -210,7 +210,7 @@ async def test_concurrent_duplicate_interactions_apply_once(service):
     )
     assert sum(r.changed for r in results) == 1
     assert sum(r.duplicate for r in results) == 9
-    assert stored(service, gid) == [add(1)]
+    assert await stored(service, gid) == [add(1)]
 
 
 async def test_concurrent_actions_are_serialised_and_a_repeated_move_is_applied_once(service):
@@ -226,7 +226,7 @@ async def test_concurrent_actions_are_serialised_and_a_repeated_move_is_applied_
     results = await asyncio.gather(*calls)
     assert all(r.ok for r in results)
     assert sum(r.changed for r in results) == 27 and sum(r.duplicate for r in results) == 27
-    actions = service.store.actions(gid)
+    actions = await service.store.actions(gid)
     assert [a.seq for a in actions] == list(range(1, 28))
     assert sorted((a.user_id, a.payload["amount"]) for a in actions) == sorted(
         (caller.user_id, action["amount"]) for caller, action in moves
@@ -247,7 +247,7 @@ async def test_fifty_concurrent_turn_actions_all_accounted_for(service):
     # Ann's and Bob's moves were sent against the starting version: each applies once
     assert len(accepted) == 2 and len(repeated) == 48 - len(refused)
     assert all(r.error.startswith("it is not your turn") for r in refused)
-    assert len(stored(service, gid)) == len(accepted)
+    assert len(await stored(service, gid)) == len(accepted)
 
 
 async def test_cache_is_bounded_and_rebuilds(db_path):
@@ -298,11 +298,13 @@ async def test_legal_actions(service):
 
 
 async def test_list_games(service):
-    assert service.list_games().text.startswith("No games here yet")
+    assert (await service.list_games()).text.startswith("No games here yet")
     gid = await started(service, ANN, BOB)
     open_gid = (await service.create_game(CY, "tally", seats=2, guild_id=5)).game_id
-    assert service.list_games(guild_id=5).text == f"#{open_gid} · tally · waiting for players · Cy"
-    assert f"#{gid} · tally · in play · Ann, Bob" in service.list_games().text
+    assert (
+        await service.list_games(guild_id=5)
+    ).text == f"#{open_gid} · tally · waiting for players · Cy"
+    assert f"#{gid} · tally · in play · Ann, Bob" in (await service.list_games()).text
 
 
 async def test_draw_renders_the_live_state(service):

@@ -10,6 +10,7 @@ from bot.core.results import Caller
 from bot.core.service import GameService
 from bot.core.store import Store
 from engine.errors import IllegalAction
+from tests.raw_sql import execute
 from tests.test_service import ANN, BOB, CY, EVE, add, started, stored
 
 ADMIN = Caller(50, "Mod", is_admin=True)
@@ -33,7 +34,7 @@ def service(db_path):
 
 async def test_a_deal_waits_for_the_other_owner_and_is_made_when_accepted(service):
     gid = await started(service, ANN, BOB, CY)
-    version = service.store.game(gid).version
+    version = (await service.store.game(gid)).version
     asked = await service.act(gid, ANN, take(1, 2, 2))
     assert asked.ok and asked.changed and asked.vote == 1 and asked.vote_kind == "deal"
     assert asked.notify == (BOB.user_id,) and asked.views == ()
@@ -42,19 +43,21 @@ async def test_a_deal_waits_for_the_other_owner_and_is_made_when_accepted(servic
         "agree? Until you answer nothing changes; the deal lapses if the game "
         "moves on first."
     )
-    assert stored(service, gid) == [] and service.store.game(gid).version == version
+    assert (await stored(service, gid)) == [] and (await service.store.game(gid)).version == version
     status = await service.status(gid)
     assert status.text.splitlines()[-1] == (
         "Awaiting an answer: deal #1 from Ann: Ann took 2 from Bob."
     )
-    assert service.open_requests(gid) == [(1, "deal #1 from Ann: Ann took 2 from Bob.")]
+    assert await service.open_requests(gid) == [(1, "deal #1 from Ann: Ann took 2 from Bob.")]
 
     accepted = await service.vote(1, BOB, True)
     assert accepted.ok and accepted.text == "Bob accepted deal #1: Ann took 2 from Bob."
     assert accepted.notify == (BOB.user_id,) and accepted.views == ("board",)  # Bob's turn now
-    assert stored(service, gid) == [take(1, 2, 2)]
-    assert service.store.actions(gid)[0].user_id == ANN.user_id  # made for its proposer
-    assert service.store.request(1).status == "done" and service.open_requests(gid) == []
+    assert (await stored(service, gid)) == [take(1, 2, 2)]
+    assert (await service.store.actions(gid))[0].user_id == ANN.user_id  # made for its proposer
+    assert (await service.store.request(1)).status == "done" and await service.open_requests(
+        gid
+    ) == []
     assert (await service.vote(1, BOB, True)).error == "this deal was already accepted and made"
     assert (await service.vote(1, BOB, False)).error == "this deal was already accepted and made"
 
@@ -72,7 +75,7 @@ async def test_a_deal_can_be_declined_or_withdrawn(service):
     assert withdrawn.text == "Ann withdrew deal #2 (Ann took 1 from Bob.); nothing changed."
     await service.act(gid, ANN, take(1, 2, 1))
     assert (await service.vote(3, ADMIN, False)).text.startswith("Mod declined deal #3")
-    assert stored(service, gid) == [] and service.open_requests(gid) == []
+    assert (await stored(service, gid)) == [] and await service.open_requests(gid) == []
 
 
 async def test_only_the_other_owner_accepts(service):
@@ -87,7 +90,7 @@ async def test_only_the_other_owner_accepts(service):
             "only Bob (whose property deal #1 takes), Ann (who proposed it) or a game admin "
             "can decline it"
         )
-    assert stored(service, gid) == [] and service.store.request(1).status == "open"
+    assert (await stored(service, gid)) == [] and (await service.store.request(1)).status == "open"
     assert (await service.vote(7, BOB, True)).error == "there is no undo request or deal #7"
     assert (await service.vote(1, BOB, True)).ok
 
@@ -104,14 +107,14 @@ async def test_a_deal_lapses_when_the_game_moves_on(service):
         "this deal lapsed: the game moved on (or the seats changed) since it was proposed; "
         "propose it again with /play"
     )
-    assert stored(service, gid) == [add(1, 3)]
+    assert (await stored(service, gid)) == [add(1, 3)]
     # an undo of a move makes a deal proposed after it lapse too
     await service.act(gid, BOB, take(2, 1, 1))
     undone = await service.undo(gid, ANN)  # Ann is the admin: at once
     assert undone.ok and undone.text.endswith(
         "Deal #2 (Bob's: Bob took 1 from Ann.) lapsed: the game moved on before it was accepted."
     )
-    assert service.store.request(2).status == "void"
+    assert (await service.store.request(2)).status == "void"
 
 
 async def test_a_new_proposal_replaces_the_proposers_open_one(service):
@@ -121,20 +124,20 @@ async def test_a_new_proposal_replaces_the_proposers_open_one(service):
     assert second.vote == 2 and second.text.endswith("(It replaces Ann's deal #1.)")
     assert (await service.vote(1, BOB, True)).error == "this deal was declined or withdrawn"
     assert (await service.vote(2, BOB, True)).ok
-    assert stored(service, gid) == [take(1, 2, 2)]
+    assert (await stored(service, gid)) == [take(1, 2, 2)]
 
 
 async def test_an_illegal_deal_is_refused_before_anyone_is_asked(service):
     gid = await started(service, ANN, BOB, CY)
     refused = await service.act(gid, ANN, take(1, 3, 1))
-    assert refused.error == "Cy has only 0 points" and service.open_requests(gid) == []
+    assert refused.error == "Cy has only 0 points" and await service.open_requests(gid) == []
     assert (await service.act(gid, BOB, take(2, 1, 1))).error == (
         "it is not your turn in game #1; waiting for Ann"
     )
-    assert service.store.request(1) is None
+    assert await service.store.request(1) is None
     # taking from oneself takes nobody else's property: applied at once
     own = await service.act(gid, ANN, take(1, 1, 1))
-    assert own.ok and own.vote is None and stored(service, gid) == [take(1, 1, 1)]
+    assert own.ok and own.vote is None and (await stored(service, gid)) == [take(1, 1, 1)]
 
 
 async def test_an_accepted_deal_the_engine_now_refuses_is_refused_with_its_reason(
@@ -142,7 +145,7 @@ async def test_an_accepted_deal_the_engine_now_refuses_is_refused_with_its_reaso
 ):
     gid = await started(service, ANN, BOB, CY)
     await service.act(gid, ANN, take(1, 2, 1))
-    game = await service._live(service.store.game(gid))
+    game = await service._live(await service.store.game(gid))
 
     def refuse(self, action, **_):
         raise IllegalAction("Bob's points are frozen")
@@ -151,7 +154,7 @@ async def test_an_accepted_deal_the_engine_now_refuses_is_refused_with_its_reaso
     monkeypatch.setattr(type(game), "_apply", refuse)
     refused = await service.vote(1, BOB, True)
     assert refused.error == "deal #1 cannot be made any more: Bob's points are frozen"
-    assert service.store.request(1).status == "void" and stored(service, gid) == []
+    assert (await service.store.request(1)).status == "void" and (await stored(service, gid)) == []
 
 
 async def test_a_deal_waits_while_the_game_is_paused(service):
@@ -184,10 +187,9 @@ async def test_the_new_holder_of_a_seat_answers_for_it(service):
 
 async def test_a_seat_nobody_holds_cannot_be_asked(service):
     gid = await started(service, ANN, BOB, CY)
-    with service.store.db.atomic():  # as an imported game's unclaimed seat
-        service.store.db.execute(
-            "UPDATE seats SET user_id = -2 WHERE game_id = ? AND seat = 2", [gid]
-        )
+    execute(  # as an imported game's unclaimed seat
+        service.store.path, "UPDATE seats SET user_id = -2 WHERE game_id = ? AND seat = 2", [gid]
+    )
     refused = await service.act(gid, ANN, take(1, 2, 1))
     assert refused.error == (
         "this deal takes Bob's property and nobody holds that seat to "
@@ -201,13 +203,13 @@ async def test_a_deal_survives_a_restart(db_path):
     await first.act(gid, ANN, take(1, 2, 2), interaction_id=501)
     first.store.close()
     again = GameService(Store(db_path))
-    assert again.open_requests(gid) == [(1, "deal #1 from Ann: Ann took 2 from Bob.")]
+    assert await again.open_requests(gid) == [(1, "deal #1 from Ann: Ann took 2 from Bob.")]
     accepted = await again.vote(1, BOB, True, interaction_id=502)
-    assert accepted.ok and stored(again, gid) == [take(1, 2, 2)]
+    assert accepted.ok and (await stored(again, gid)) == [take(1, 2, 2)]
     duplicate = await again.vote(1, BOB, True, interaction_id=502)
-    assert duplicate.duplicate and stored(again, gid) == [take(1, 2, 2)]
+    assert duplicate.duplicate and (await stored(again, gid)) == [take(1, 2, 2)]
     resent = await again.act(gid, ANN, take(1, 2, 2), interaction_id=501)
-    assert resent.duplicate and again.open_requests(gid) == []
+    assert resent.duplicate and await again.open_requests(gid) == []
 
 
 async def test_an_open_undo_request_lapses_with_a_move_and_says_so(service):
@@ -239,5 +241,5 @@ async def test_each_owner_answers_only_the_deal_that_takes_their_property(servic
         "took 1 from Bob.) lapsed: the game moved on before it was "
         "accepted."
     )
-    assert stored(service, gid) == [take(3, 1, 2)]
-    assert service.store.actions(gid)[0].user_id == CY.user_id
+    assert (await stored(service, gid)) == [take(3, 1, 2)]
+    assert (await service.store.actions(gid))[0].user_id == CY.user_id

@@ -35,9 +35,9 @@ def pick(label: str):
 
 async def test_play_picks_from_the_legal_choices_and_checks_the_version(service):
     gid = await started(service, ANN, BOB)
-    version = service.store.game(gid).version
+    version = (await service.store.game(gid)).version
     played = await service.play(gid, ANN, pick("add 3"), version=version)
-    assert played.ok and played.text == "Ann added 3." and stored(service, gid) == [add(1, 3)]
+    assert played.ok and played.text == "Ann added 3." and (await stored(service, gid)) == [add(1, 3)]
     stale = await service.play(gid, BOB, pick("add 1"), version=version)
     assert stale.error == (
         "this button is from an earlier turn of game #1; the game has moved "
@@ -50,26 +50,26 @@ async def test_play_picks_from_the_legal_choices_and_checks_the_version(service)
     assert (await service.play(gid, EVE, pick("add 1"))).error == (
         "you are not seated in game #1; spectators can only watch"
     )
-    assert stored(service, gid) == [add(1, 3)]
+    assert (await stored(service, gid)) == [add(1, 3)]
 
 
 async def test_versions_grow_with_every_change_even_when_the_log_does_not(service):
     gid = await started(service, ANN, BOB)
-    versions = [service.store.game(gid).version]
+    versions = [(await service.store.game(gid)).version]
     for call in (
         service.act(gid, ANN, add(1)),
         service.undo(gid, ANN),
         service.act(gid, ANN, add(1)),
     ):
         assert (await call).ok
-        versions.append(service.store.game(gid).version)
+        versions.append((await service.store.game(gid)).version)
     assert versions == sorted(set(versions))  # strictly growing
-    assert service.store.action_count(gid) == 1
+    assert await service.store.action_count(gid) == 1
 
 
 async def test_legal_choices_are_computed_once_per_version(service, monkeypatch):
     gid = await started(service, ANN, BOB)
-    game = await service._live(service.store.game(gid))
+    game = await service._live(await service.store.game(gid))
     calls = []
     original = type(game).legal_actions
 
@@ -95,7 +95,7 @@ async def test_undo_of_an_own_move_others_followed_needs_their_approval(service)
     assert asked.text.startswith(
         "Bob asks to take back actions 2-3, from their own: Bob added 1. Cy must approve"
     )
-    assert len(stored(service, gid)) == 3
+    assert len((await stored(service, gid))) == 3
     assert (await service.vote(asked.vote, EVE, True)).error == (
         "only the players whose actions would be undone (Cy) or a game admin vote on this undo"
     )
@@ -103,7 +103,7 @@ async def test_undo_of_an_own_move_others_followed_needs_their_approval(service)
     assert approved.ok and approved.text.startswith(
         "Cy approved: the game is back to action 1, before Bob added 1. (2 actions)"
     )
-    assert stored(service, gid) == [add(1)] and approved.notify == (BOB.user_id,)
+    assert (await stored(service, gid)) == [add(1)] and approved.notify == (BOB.user_id,)
     assert (await service.vote(asked.vote, CY, True)).error == ("this undo request is already done")
     assert (await service.vote(999, CY, True)).error == "there is no undo request or deal #999"
 
@@ -118,13 +118,13 @@ async def test_an_undo_vote_can_be_rejected_and_goes_stale(service):
     assert (await service.vote(rejected.vote, ANN, False)).text == (
         "Ann rejected the undo; the game goes on."
     )
-    assert len(stored(service, gid)) == 3
+    assert len((await stored(service, gid))) == 3
     stale = await service.undo(gid, BOB)
     assert (await service.act(gid, BOB, add(2))).ok
     assert (await service.vote(stale.vote, ANN, True)).error == (
         "the game has moved on since this undo was asked; ask again with /game undo"
     )
-    assert len(stored(service, gid)) == 4
+    assert len((await stored(service, gid))) == 4
     asked = await service.undo(gid, ANN)  # the admin takes back Bob's move once confirmed
     assert (
         asked.text == "This takes back Bob's move (action 4): Bob added 1. Confirm to take it back."
@@ -138,7 +138,7 @@ async def test_admins_undo_and_rewind(service):
     for i in range(4):
         assert (await service.act(gid, [ANN, BOB][i % 2], add(i % 2 + 1, i + 1))).ok
     asked = await service.undo(gid, ADMIN)
-    assert asked.confirm_undo is not None and len(stored(service, gid)) == 4  # nothing yet
+    assert asked.confirm_undo is not None and len((await stored(service, gid))) == 4  # nothing yet
     assert (await service.act(gid, ANN, add(1, 5))).ok  # the game moves on: confirmation void
     stale = await service.undo(gid, ADMIN, confirmed=asked.confirm_undo)
     assert stale.error == (
@@ -159,7 +159,7 @@ async def test_admins_undo_and_rewind(service):
     assert (
         rewound.text == "Ann rewound game #1 to action 1, taking back from Bob added 2. (2 actions)"
     )
-    assert stored(service, gid) == [add(1, 1)]
+    assert (await stored(service, gid)) == [add(1, 1)]
     history = await service.history(gid, 5)
     assert history.text == "Game #1: actions 1-1 of 1\n1. Ann added 1."
     assert (await service.history(gid, 0)).error == "history shows 1 to 50 actions, not 0"
@@ -177,7 +177,7 @@ async def test_pause_resume_and_abandon(service):
         "game #1 is paused; a game admin resumes it with /game resume"
     )
     assert await service.legal_actions(gid, ANN.user_id) == []
-    assert "paused" in service.list_games().text
+    assert "paused" in (await service.list_games()).text
     assert (await service.pause(gid, ANN, True)).error == "game #1 is already paused"
     resumed = await service.pause(gid, ANN, False)
     assert resumed.text == "Ann resumed game #1." and resumed.notify == (ANN.user_id,)
@@ -214,13 +214,13 @@ async def test_a_seat_changes_hands(service):
 
 async def test_reminders_once_per_idle_period(service):
     gid = await started(service, ANN, BOB)
-    start = datetime.fromisoformat(service.store.game(gid).turn_since)
-    assert service.next_reminder() == start + timedelta(hours=24)
+    start = datetime.fromisoformat((await service.store.game(gid)).turn_since)
+    assert await service.next_reminder() == start + timedelta(hours=24)
     assert await service.due_reminders(start + timedelta(hours=23)) == []
     [due] = await service.due_reminders(start + timedelta(hours=25))
     assert due.text == "Reminder: game #1 has waited 25 h for Ann." and due.notify == (ANN.user_id,)
     assert await service.due_reminders(start + timedelta(hours=26)) == []  # once per period
-    assert service.next_reminder() == start + timedelta(hours=49)
+    assert await service.next_reminder() == start + timedelta(hours=49)
     [again] = await service.due_reminders(start + timedelta(hours=50))
     assert again.text == "Reminder: game #1 has waited 2 days for Ann."
     assert (await service.set_reminders(gid, ANN, 2)).text == (
@@ -230,30 +230,30 @@ async def test_reminders_once_per_idle_period(service):
         "reminder hours run from 0 (no reminders) to 8760 (a year), not -1"
     )
     assert (await service.act(gid, ANN, add(1))).ok  # a move restarts the clock
-    moved = datetime.fromisoformat(service.store.game(gid).turn_since)
-    assert service.next_reminder() == moved + timedelta(hours=2)
+    moved = datetime.fromisoformat((await service.store.game(gid)).turn_since)
+    assert await service.next_reminder() == moved + timedelta(hours=2)
     assert (await service.pause(gid, ANN, True)).ok
-    assert service.next_reminder() is None
+    assert await service.next_reminder() is None
     assert await service.due_reminders(moved + timedelta(days=9)) == []
     assert (await service.pause(gid, ANN, False)).ok
     assert (await service.set_reminders(gid, ANN, 0)).text == "Game #1 sends no reminders now."
-    assert service.next_reminder() is None
+    assert await service.next_reminder() is None
 
 
 async def test_reminder_state_survives_a_restart(service, db_path):
     gid = await started(service, ANN, BOB)
-    start = datetime.fromisoformat(service.store.game(gid).turn_since)
+    start = datetime.fromisoformat((await service.store.game(gid)).turn_since)
     assert len(await service.due_reminders(start + timedelta(hours=30))) == 1
     restarted = GameService(Store(db_path), remind_hours=24)
     assert await restarted.due_reminders(start + timedelta(hours=31)) == []
-    assert restarted.next_reminder() == start + timedelta(hours=54)
+    assert await restarted.next_reminder() == start + timedelta(hours=54)
 
 
 async def test_notify_preferences(service):
-    assert not service.wants_dm(ANN.user_id)
-    assert service.set_notify(ANN, True).ok and service.wants_dm(ANN.user_id)
-    assert service.set_notify(ANN, False).text.startswith("No more direct messages")
-    assert not service.wants_dm(ANN.user_id)
+    assert not await service.wants_dm(ANN.user_id)
+    assert (await service.set_notify(ANN, True)).ok and await service.wants_dm(ANN.user_id)
+    assert (await service.set_notify(ANN, False)).text.startswith("No more direct messages")
+    assert not await service.wants_dm(ANN.user_id)
 
 
 async def test_images_for_spectators(service):
@@ -277,6 +277,6 @@ async def test_prompt_names_who_acts_and_their_choices(service):
     prompt = await service.prompt(gid)
     assert (prompt.notify, prompt.names) == ((ANN.user_id,), ("Ann",))
     assert [c.label for c in prompt.choices][-1] == "pass"
-    assert prompt.version == service.store.game(gid).version
+    assert prompt.version == (await service.store.game(gid)).version
     assert (await service.pause(gid, ANN, True)).ok
     assert (await service.prompt(gid)).choices == ()

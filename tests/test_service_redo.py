@@ -23,12 +23,12 @@ async def test_a_redo_puts_back_what_the_undo_took_back(service):
     gid = await started(service, ANN, BOB)
     assert (await service.act(gid, ANN, add(1, 3))).ok
     before = (await service.status(gid)).text
-    assert (await service.undo(gid, ANN)).ok and stored(service, gid) == []
+    assert (await service.undo(gid, ANN)).ok and (await stored(service, gid)) == []
     redone = await service.redo(gid, ANN)
     assert redone.ok and redone.changed, redone.error
     assert redone.text == "Ann redid action 1: Ann added 3."
-    assert stored(service, gid) == [add(1, 3)]
-    assert [a.user_id for a in service.store.actions(gid)] == [ANN.user_id]
+    assert (await stored(service, gid)) == [add(1, 3)]
+    assert [a.user_id for a in await service.store.actions(gid)] == [ANN.user_id]
     assert (await service.status(gid)).text == before
     assert redone.notify == (BOB.user_id,)  # Bob's turn again, as before the undo
     # the redo is done: a second one has nothing left to put back
@@ -48,7 +48,7 @@ async def test_no_redo_once_anyone_moved_since_the_undo(service):
         "the game has changed since that undo (a move, an undo or a redo), "
         "so it cannot be redone"
     )
-    assert stored(service, gid) == [add(1, 5)]
+    assert (await stored(service, gid)) == [add(1, 5)]
 
 
 async def test_nothing_to_redo_and_who_may(service):
@@ -63,7 +63,7 @@ async def test_nothing_to_redo_and_who_may(service):
         await service.redo(gid, CY)
     ).error == "only Bob (who undid it) or a game admin can redo it"
     assert (await service.redo(gid, ADMIN)).text == "Mod redid action 2: Bob added 1."
-    assert [a.user_id for a in service.store.actions(gid)] == [ANN.user_id, BOB.user_id]
+    assert [a.user_id for a in await service.store.actions(gid)] == [ANN.user_id, BOB.user_id]
 
 
 async def test_a_rewind_of_several_actions_is_redone_whole(service):
@@ -73,11 +73,11 @@ async def test_a_rewind_of_several_actions_is_redone_whole(service):
     assert (await service.rewind(gid, ANN, 1)).ok
     redone = await service.redo(gid, ANN)
     assert redone.text == "Ann redid actions 2-4: Bob added 2. Ann added 3. Bob added 4."
-    assert stored(service, gid) == [add(1, 1), add(2, 2), add(1, 3), add(2, 4)]
+    assert (await stored(service, gid)) == [add(1, 1), add(2, 2), add(1, 3), add(2, 4)]
     # the redone log is the game's: it goes on from there, and undoes again
     assert (await service.act(gid, ANN, add(1, 5))).ok
     assert (await service.undo(gid, ANN)).ok and (await service.redo(gid, ANN)).ok
-    assert len(stored(service, gid)) == 5
+    assert len((await stored(service, gid))) == 5
 
 
 async def test_a_redo_survives_a_restart(db_path):
@@ -106,12 +106,12 @@ async def test_undo_and_redo_in_each_title(service, title, seats):
     for _ in range(3):
         prompt = await service.prompt(gid)
         assert (await service.play(gid, by_id[prompt.notify[0]], first_choice)).ok
-    last = service.store.actions(gid)[-1]
-    log, status = stored(service, gid), (await service.status(gid)).text
+    last = (await service.store.actions(gid))[-1]
+    log, status = (await stored(service, gid)), (await service.status(gid)).text
     mover = by_id[last.user_id]
-    assert (await service.undo(gid, mover)).ok and len(stored(service, gid)) == 2
+    assert (await service.undo(gid, mover)).ok and len((await stored(service, gid))) == 2
     redone = await service.redo(gid, mover)
     assert redone.ok, redone.error
     assert redone.text == f"{mover.name} redid action 3: {last.text}"
-    assert stored(service, gid) == log and (await service.status(gid)).text == status
-    assert service.store.actions(gid)[-1].user_id == mover.user_id
+    assert (await stored(service, gid)) == log and (await service.status(gid)).text == status
+    assert (await service.store.actions(gid))[-1].user_id == mover.user_id

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 
 import pytest
 
-from bot.core.migrations import MIGRATIONS
-from bot.core.store import ACTIVE, FINISHED, OPEN, DuplicateInteraction, Store
+from bot.core.store import ACTIVE, FINISHED, OPEN, DuplicateInteraction, StaleGame, Store
+from bot.core.store.connection import Conn
+from bot.core.store.migrations import MIGRATIONS, SQLITE
 
 
-def _new_game(store: Store, **kw):
+async def _new_game(store: Store, **kw):
     args = dict(
         title="tally",
         options={"target": 50},
@@ -21,36 +23,35 @@ def _new_game(store: Store, **kw):
         first_seat=(10, "Ann"),
     )
     args.update(kw)
-    return store.create_game(**args)
+    return await store.create_game(**args)
 
 
-def test_migration_from_empty_file(db_path):
+async def test_migration_from_empty_file(db_path):
     assert not db_path.exists()
     store = Store(db_path)
-    assert store.schema_version >= 1
-    assert MIGRATIONS.pending(store.db) == []
-    assert {"games", "seats", "actions", "undone_actions", "interactions"} <= set(
-        store.db.table_names()
-    )
-    assert store.db.journal_mode == "wal"
-    store_version = store.schema_version
+    assert await store.schema_version() == len(MIGRATIONS)
+    assert await store.pending_migrations() == []
     store.close()
+    with closing(sqlite3.connect(db_path)) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert {"games", "seats", "actions", "undone_actions", "interactions"} <= tables
     again = Store(db_path)  # opening an up-to-date file applies nothing twice
-    assert again.schema_version == store_version
-    assert again.db["_sqlite_migrations"].count == store_version
+    assert await again.schema_version() == len(MIGRATIONS)
+    again.close()
 
 
-def test_round_trip(db_path):
+async def test_round_trip(db_path):
     store = Store(db_path)
-    game = _new_game(store, thread_id=99)
-    assert store.add_seat(game.id, 11, "Bob") == 2
-    store.start_game(game.id, seed=1234, player_ids=[1, 2])
-    store.append_action(game.id, 1, 10, {"type": "add", "amount": 3, "entity": 1})
-    store.append_action(game.id, 2, 11, {"type": "pass", "entity": 2}, finished=True)
+    game = await _new_game(store, thread_id=99)
+    assert await store.add_seat(game.id, 11, "Bob") == 2
+    await store.start_game(game.id, seed=1234, player_ids=[1, 2])
+    await store.append_action(game.id, 1, 10, {"type": "add", "amount": 3, "entity": 1})
+    await store.append_action(game.id, 2, 11, {"type": "pass", "entity": 2}, finished=True)
     store.close()
 
     reopened = Store(db_path)
-    record = reopened.game(game.id)
+    record = await reopened.game(game.id)
     assert record is not None
     assert (record.title, record.options, record.seat_limit, record.seed, record.status) == (
         "tally",
@@ -60,108 +61,109 @@ def test_round_trip(db_path):
         FINISHED,
     )
     assert (record.guild_id, record.channel_id, record.thread_id) == (7, 8, 99)
-    assert reopened.game_by_thread(99) == record
-    assert [(s.seat, s.user_id, s.name, s.player_id) for s in reopened.seats(game.id)] == [
+    assert await reopened.game_by_thread(99) == record
+    assert [(s.seat, s.user_id, s.name, s.player_id) for s in await reopened.seats(game.id)] == [
         (1, 10, "Ann", 1),
         (2, 11, "Bob", 2),
     ]
-    assert [(a.seq, a.user_id, a.payload) for a in reopened.actions(game.id)] == [
+    assert [(a.seq, a.user_id, a.payload) for a in await reopened.actions(game.id)] == [
         (1, 10, {"type": "add", "amount": 3, "entity": 1}),
         (2, 11, {"type": "pass", "entity": 2}),
     ]
 
 
-def test_string_player_ids_keep_their_type(db_path):
+async def test_string_player_ids_keep_their_type(db_path):
     store = Store(db_path)
-    game = _new_game(store)
-    store.add_seat(game.id, 11, "Bob")
-    store.start_game(game.id, seed=0, player_ids=["15698", 13430])
-    assert [s.player_id for s in store.seats(game.id)] == ["15698", 13430]
+    game = await _new_game(store)
+    await store.add_seat(game.id, 11, "Bob")
+    await store.start_game(game.id, seed=0, player_ids=["15698", 13430])
+    assert [s.player_id for s in await store.seats(game.id)] == ["15698", 13430]
 
 
-def test_leave_closes_the_gap_in_seat_numbers(db_path):
+async def test_leave_closes_the_gap_in_seat_numbers(db_path):
     store = Store(db_path)
-    game = _new_game(store, seat_limit=4)
-    store.add_seat(game.id, 11, "Bob")
-    store.add_seat(game.id, 12, "Cy")
-    store.remove_seat(game.id, 11)
-    assert [(s.seat, s.name) for s in store.seats(game.id)] == [(1, "Ann"), (2, "Cy")]
-    assert store.add_seat(game.id, 13, "Di") == 3
+    game = await _new_game(store, seat_limit=4)
+    await store.add_seat(game.id, 11, "Bob")
+    await store.add_seat(game.id, 12, "Cy")
+    await store.remove_seat(game.id, 11)
+    assert [(s.seat, s.name) for s in await store.seats(game.id)] == [(1, "Ann"), (2, "Cy")]
+    assert await store.add_seat(game.id, 13, "Di") == 3
 
 
-def test_duplicate_seq_leaves_no_row(db_path):
+async def test_duplicate_seq_leaves_no_row(db_path):
     store = Store(db_path)
-    game = _new_game(store)
-    store.append_action(game.id, 1, 10, {"type": "pass"})
-    with pytest.raises(sqlite3.IntegrityError):
-        store.append_action(game.id, 1, 10, {"type": "add"}, finished=True)
-    assert [a.payload for a in store.actions(game.id)] == [{"type": "pass"}]
-    assert store.game(game.id).status == ACTIVE  # the status update was rolled back too
+    game = await _new_game(store)
+    await store.append_action(game.id, 1, 10, {"type": "pass"})
+    with pytest.raises(StaleGame, match="UNIQUE constraint failed"):
+        await store.append_action(game.id, 1, 10, {"type": "add"}, finished=True)
+    assert [a.payload for a in await store.actions(game.id)] == [{"type": "pass"}]
+    assert (await store.game(game.id)).status == ACTIVE  # the status update was rolled back too
 
 
-def test_duplicate_interaction_changes_nothing(db_path):
+async def test_duplicate_interaction_changes_nothing(db_path):
     store = Store(db_path)
-    game = _new_game(store, interaction_id=500)
-    assert store.seen_interaction(500)
+    game = await _new_game(store, interaction_id=500)
+    assert await store.seen_interaction(500)
     with pytest.raises(DuplicateInteraction):
-        store.add_seat(game.id, 11, "Bob", interaction_id=500)
+        await store.add_seat(game.id, 11, "Bob", interaction_id=500)
     with pytest.raises(DuplicateInteraction):
-        _new_game(store, interaction_id=500)
-    assert [s.user_id for s in store.seats(game.id)] == [10]
-    assert [g.id for g in store.games()] == [game.id]
+        await _new_game(store, interaction_id=500)
+    assert [s.user_id for s in await store.seats(game.id)] == [10]
+    assert [g.id for g in await store.games()] == [game.id]
 
 
-def test_undo_moves_the_last_action_aside(db_path):
+async def test_undo_moves_the_last_action_aside(db_path):
     store = Store(db_path)
-    game = _new_game(store)
-    store.append_action(game.id, 1, 10, {"type": "pass", "n": 1})
-    store.append_action(game.id, 2, 11, {"type": "pass", "n": 2}, finished=True)
-    undone = store.undo_last_action(game.id, undone_by=10)
+    game = await _new_game(store)
+    await store.append_action(game.id, 1, 10, {"type": "pass", "n": 1})
+    await store.append_action(game.id, 2, 11, {"type": "pass", "n": 2}, finished=True)
+    undone = await store.undo_last_action(game.id, undone_by=10)
     assert (undone.seq, undone.payload) == (2, {"type": "pass", "n": 2})
-    assert [a.seq for a in store.actions(game.id)] == [1]
-    assert store.game(game.id).status == ACTIVE
-    row = next(store.db["undone_actions"].rows)
-    assert (row["seq"], row["user_id"], row["undone_by"]) == (2, 11, 10)
-    store.append_action(game.id, 2, 10, {"type": "pass", "n": 3})  # seq 2 is free again
-    assert [a.payload["n"] for a in store.actions(game.id)] == [1, 3]
+    assert [a.seq for a in await store.actions(game.id)] == [1]
+    assert (await store.game(game.id)).status == ACTIVE
+    aside = await store.last_undone(game.id)
+    assert [(a.seq, a.user_id) for a in aside.actions] == [(2, 11)] and aside.undone_by == 10
+    await store.append_action(game.id, 2, 10, {"type": "pass", "n": 3})  # seq 2 is free again
+    assert [a.payload["n"] for a in await store.actions(game.id)] == [1, 3]
 
 
-def test_games_filters(db_path):
+async def test_games_filters(db_path):
     store = Store(db_path)
-    a = _new_game(store)
-    b = _new_game(store, guild_id=9, creator_id=20, first_seat=(20, "Zed"))
-    store.start_game(b.id, seed=1, player_ids=[1])
-    assert {g.id for g in store.games(guild_id=7)} == {a.id}
-    assert {g.id for g in store.games(statuses=[OPEN])} == {a.id}
-    assert {g.id for g in store.games(statuses=[ACTIVE])} == {b.id}
-    assert store.games(statuses=[FINISHED]) == []
+    a = await _new_game(store)
+    b = await _new_game(store, guild_id=9, creator_id=20, first_seat=(20, "Zed"))
+    await store.start_game(b.id, seed=1, player_ids=[1])
+    assert {g.id for g in await store.games(guild_id=7)} == {a.id}
+    assert {g.id for g in await store.games(statuses=[OPEN])} == {a.id}
+    assert {g.id for g in await store.games(statuses=[ACTIVE])} == {b.id}
+    assert await store.games(statuses=[FINISHED]) == []
 
 
-def test_sentences_are_kept_with_actions_and_rewinds(db_path):
+async def test_sentences_are_kept_with_actions_and_rewinds(db_path):
     store = Store(db_path)
-    game = _new_game(store)
-    store.add_seat(game.id, 11, "Bob")
-    store.start_game(game.id, seed=1, player_ids=[1, 2])
-    store.append_action(game.id, 1, 10, {"type": "add", "entity": 1}, text="Ann added 1.")
-    store.append_action(game.id, 2, 11, {"type": "add", "entity": 2}, text="Bob added 2.")
-    version = store.game(game.id).version
-    undone = store.rewind(game.id, 0, undone_by=10)
+    game = await _new_game(store)
+    await store.add_seat(game.id, 11, "Bob")
+    await store.start_game(game.id, seed=1, player_ids=[1, 2])
+    await store.append_action(game.id, 1, 10, {"type": "add", "entity": 1}, text="Ann added 1.")
+    await store.append_action(game.id, 2, 11, {"type": "add", "entity": 2}, text="Bob added 2.")
+    version = (await store.game(game.id)).version
+    undone = await store.rewind(game.id, 0, undone_by=10)
     assert [(a.seq, a.text) for a in undone] == [(1, "Ann added 1."), (2, "Bob added 2.")]
-    assert store.actions(game.id) == [] and store.game(game.id).version == version + 1
-    kept = store.db.execute("SELECT seq, text FROM undone_actions ORDER BY seq").fetchall()
-    assert kept == [(1, "Ann added 1."), (2, "Bob added 2.")]
+    assert await store.actions(game.id) == [] and (await store.game(game.id)).version == version + 1
+    kept = (await store.last_undone(game.id)).actions
+    assert [(a.seq, a.text) for a in kept] == [(1, "Ann added 1."), (2, "Bob added 2.")]
     with pytest.raises(LookupError):
-        store.rewind(game.id, 0, undone_by=10)
+        await store.rewind(game.id, 0, undone_by=10)
 
 
-def test_undo_votes_move_into_the_requests_table(db_path):
-    """A database from before deals (schema 3) keeps its undo requests and votes."""
+async def test_undo_votes_move_into_the_requests_table(db_path):
+    """A database from before deals (schema 3, its migrations recorded by sqlite-utils as the
+    store used to) keeps its undo requests and votes, and its record of what was applied."""
     from sqlite_utils import Database
     from sqlite_utils.migrations import Migrations
 
     older = Migrations("railchat")
-    for migration in MIGRATIONS._migrations[:3]:
-        older(name=migration.name)(migration.fn)
+    for migration in MIGRATIONS[:3]:
+        older(name=migration.__name__)(lambda db, m=migration: m(Conn(db.conn), SQLITE))
     db = Database(db_path)
     older.apply(db)
     db.execute(
@@ -173,8 +175,11 @@ def test_undo_votes_move_into_the_requests_table(db_path):
     db.conn.commit()
     db.close()
     store = Store(db_path)
-    assert "undo_requests" not in store.db.table_names()
-    request = store.request(3)
+    assert await store.schema_version() == len(MIGRATIONS)
+    with closing(sqlite3.connect(db_path)) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "undo_requests" not in tables and "_sqlite_migrations" not in tables
+    request = await store.request(3)
     assert (
         request.kind,
         request.keep,
@@ -183,5 +188,5 @@ def test_undo_votes_move_into_the_requests_table(db_path):
         request.status,
         request.action,
     ) == ("undo", 2, 4, 11, "open", None)
-    assert store.votes(3) == {10: True}
-    assert store.game(1).mentioned == ()
+    assert await store.votes(3) == {10: True}
+    assert (await store.game(1)).mentioned == ()

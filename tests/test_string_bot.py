@@ -210,8 +210,8 @@ async def test_stored_previews_go_stale_and_only_the_newest_are_kept(db_path, mo
     assert (await restarted.confirm(tokens[2], ann, True)).ok
     stale = await restarted.confirm(tokens[1], ann, True)
     assert "moved on since this preview" in stale.error
-    record = restarted.store.game(game_id)
-    assert restarted.store.action_count(game_id) == 3 and record is not None
+    record = await restarted.store.game(game_id)
+    assert await restarted.store.action_count(game_id) == 3 and record is not None
 
 
 async def test_a_station_that_fits_nowhere_is_set_aside_with_the_station_command(db_path):

@@ -89,7 +89,7 @@ async def test_a_typed_move_has_only_its_kinds_fields(service, action, error):
     gid = await new_1830(service)
     result = await service.act(gid, USERS[0], action)
     assert result.error == error
-    assert service.store.action_count(gid) == 0
+    assert await service.store.action_count(gid) == 0
 
 
 async def test_the_documented_pass_acts_for_whoever_the_player_acts_for(service):
@@ -97,7 +97,7 @@ async def test_the_documented_pass_acts_for_whoever_the_player_acts_for(service)
     assert (await service.act(gid, USERS[0], {"type": "bid", "company": "SV", "price": 20})).changed
     passed = await service.act(gid, USERS[1], {"type": "pass"})
     assert passed.changed, passed.error
-    assert [a.payload for a in service.store.actions(gid)][-1] == {
+    assert [a.payload for a in await service.store.actions(gid)][-1] == {
         "type": "pass",
         "entity": 2,
         "entity_type": "player",
@@ -108,12 +108,12 @@ async def test_only_the_owner_of_a_private_uses_it(service):
     """26855 after 29 actions: a stock round, Player 1 to act, Player 4 owns the Mohawk &
     Hudson, NYC is parred: Player 1 may not trade Player 4's MH for an NYC share."""
     gid = await imported(service, "26855", 29)
-    before = service.store.action_count(gid)
+    before = await service.store.action_count(gid)
     result = await service.act(gid, USERS[0], MH_FOR_NYC)
     assert result.error == (
         "MH is Player 4's: only the player who owns a private or presides a company acts for it"
     )
-    assert service.store.action_count(gid) == before
+    assert await service.store.action_count(gid) == before
     # the engine's own entry point refuses it for any caller that names the acting player
     data = json.loads(game_path("1830", "26855").read_text())
     game = io.load({**data, "actions": data["actions"][:29]}).game

@@ -170,7 +170,7 @@ class Console:
             raise ConsoleInputError(
                 f"your menu has moves 1 to {len(menu.keys)}; type menu to see it again"
             )
-        if self.service.store.version(menu.game_id) != menu.version:
+        if await self.service.store.version(menu.game_id) != menu.version:
             del self.menus[caller.user_id]
             raise ConsoleInputError(
                 "the game has moved on since that menu; type menu for the moves open now"
@@ -183,13 +183,13 @@ class Console:
             del self.menus[caller.user_id]
         await self.show(result)
 
-    def game(self, args: dict) -> int:
+    async def game(self, args: dict) -> int:
         """The game named, else the one this session last showed, else the only open or
         running game in the database (or the only one the acting player is seated in)."""
         game_id = args.get("game", self.game_id)
         if game_id is not None:
             return game_id
-        chosen = self.service.default_game(self.user_id)
+        chosen = await self.service.default_game(self.user_id)
         if chosen.game_id is None:
             raise ConsoleInputError(f"{chosen.error} (see /game list)")
         return chosen.game_id
@@ -325,15 +325,15 @@ async def _new(console: Console, caller: Caller, args: dict) -> None:
 
 
 async def _join(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.join(console.game(args), caller))
+    await console.show(await console.service.join((await console.game(args)), caller))
 
 
 async def _leave(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.leave(console.game(args), caller))
+    await console.show(await console.service.leave((await console.game(args)), caller))
 
 
 async def _start(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.start(console.game(args), caller))
+    await console.show(await console.service.start((await console.game(args)), caller))
 
 
 async def _act(console: Console, caller: Caller, args: dict) -> None:
@@ -341,11 +341,11 @@ async def _act(console: Console, caller: Caller, args: dict) -> None:
         action = parse_action(args["action"])
     except ValueError as exc:
         raise ConsoleInputError(str(exc)) from None
-    await console.show(await console.service.act(console.game(args), caller, action))
+    await console.show(await console.service.act((await console.game(args)), caller, action))
 
 
 async def _undo(console: Console, caller: Caller, args: dict) -> None:
-    game_id = console.game(args)
+    game_id = await console.game(args)
     result = await console.service.undo(game_id, caller)
     if result.confirm_undo is not None:  # an admin taking back another player's move
         if str(args.get("confirm", "")).casefold() in ("yes", "y", "true"):
@@ -357,7 +357,7 @@ async def _undo(console: Console, caller: Caller, args: dict) -> None:
 
 
 async def _redo(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.redo(console.game(args), caller))
+    await console.show(await console.service.redo((await console.game(args)), caller))
 
 
 async def _vote(console: Console, caller: Caller, args: dict, approve: bool) -> None:
@@ -365,36 +365,44 @@ async def _vote(console: Console, caller: Caller, args: dict, approve: bool) -> 
 
 
 async def _status(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.status(console.game(args)))
+    await console.show(await console.service.status(await console.game(args)))
 
 
 async def _moves(console: Console, caller: Caller, args: dict) -> None:
-    game_id = console.game(args)
+    game_id = await console.game(args)
     console.say(moves_text(await console.service.legal_actions(game_id, caller.user_id)))
 
 
 async def _show(console: Console, caller: Caller, args: dict) -> None:
     view = str(args.get("view") or "map").strip().casefold()
-    await console.show(await console.service.view(console.game(args), view, console.renderer))
+    await console.show(
+        await console.service.view((await console.game(args)), view, console.renderer)
+    )
 
 
 async def _info(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.reference(console.game(args), args.get("topic")))
+    await console.show(
+        await console.service.reference((await console.game(args)), args.get("topic"))
+    )
 
 
 async def _history(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.history(console.game(args), args.get("last", 10)))
+    await console.show(
+        await console.service.history((await console.game(args)), args.get("last", 10))
+    )
 
 
 async def _routes(console: Console, caller: Caller, args: dict) -> None:
     company = args["company"]
     await console.show(
-        await console.service.inspect(console.game(args), lambda g: best_routes_text(g, company))
+        await console.service.inspect(
+            (await console.game(args)), lambda g: best_routes_text(g, company)
+        )
     )
 
 
 async def _list(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(console.service.list_games(include_finished=True))
+    await console.show(await console.service.list_games(include_finished=True))
 
 
 async def _help(console: Console, caller: Caller, args: dict) -> None:
@@ -402,29 +410,31 @@ async def _help(console: Console, caller: Caller, args: dict) -> None:
 
 
 async def _pause(console: Console, caller: Caller, args: dict, paused: bool) -> None:
-    await console.show(await console.service.pause(console.game(args), caller, paused))
+    await console.show(await console.service.pause((await console.game(args)), caller, paused))
 
 
 async def _abandon(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.abandon(console.game(args), caller))
+    await console.show(await console.service.abandon((await console.game(args)), caller))
 
 
 async def _replace(console: Console, caller: Caller, args: dict) -> None:
     user = args["user"]
     await console.show(
         await console.service.replace_seat(
-            console.game(args), caller, args["seat"], user, f"player {user}"
+            (await console.game(args)), caller, args["seat"], user, f"player {user}"
         )
     )
 
 
 async def _rewind(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.rewind(console.game(args), caller, args["action"]))
+    await console.show(
+        await console.service.rewind((await console.game(args)), caller, args["action"])
+    )
 
 
 async def _remind(console: Console, caller: Caller, args: dict) -> None:
     await console.show(
-        await console.service.set_reminders(console.game(args), caller, args["hours"])
+        await console.service.set_reminders((await console.game(args)), caller, args["hours"])
     )
 
 
@@ -438,14 +448,14 @@ async def _import(console: Console, caller: Caller, args: dict) -> None:
 
 
 async def _export(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.export(console.game(args)))
+    await console.show(await console.service.export(await console.game(args)))
 
 
 async def _notify(console: Console, caller: Caller, args: dict) -> None:
     dm = args["dm"].strip().lower()
     if dm not in ("on", "off"):
         raise ConsoleInputError(f"dm is on or off, not {args['dm']!r}")
-    await console.show(console.service.set_notify(caller, dm == "on"))
+    await console.show(await console.service.set_notify(caller, dm == "on"))
 
 
 def _play(move: Move) -> Handler:
@@ -458,10 +468,12 @@ def _play(move: Move) -> Handler:
 
                 drawer = render_snapshot
             await console.show(
-                await console.service.preview(console.game(args), caller, build, drawer)
+                await console.service.preview((await console.game(args)), caller, build, drawer)
             )
         else:
-            await console.show(await console.service.play(console.game(args), caller, build))
+            await console.show(
+                await console.service.play((await console.game(args)), caller, build)
+            )
 
     return run
 
@@ -480,8 +492,8 @@ def _confirm(approve: bool) -> Handler:
 
 async def _menu(console: Console, caller: Caller, args: dict) -> None:
     """The caller's legal moves, numbered, grouped as Discord's menu of moves groups them."""
-    game_id = console.game(args)
-    version = console.service.store.version(game_id)
+    game_id = await console.game(args)
+    version = await console.service.store.version(game_id)
     choices = await console.service.legal_actions(game_id, caller.user_id)
     if not choices or version is None:
         console.menus.pop(caller.user_id, None)
@@ -503,7 +515,7 @@ async def _menu(console: Console, caller: Caller, args: dict) -> None:
 
 
 async def _hint(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.hints(console.game(args), caller))
+    await console.show(await console.service.hints((await console.game(args)), caller))
 
 
 def _play_command(move: Move) -> Command:

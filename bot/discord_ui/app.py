@@ -83,7 +83,7 @@ class RailchatBot(commands.Bot):
             due = None
             try:
                 await self.send_reminders(datetime.now(UTC))
-                due = self.service.next_reminder()
+                due = await self.service.next_reminder()
             except Exception:
                 log.exception("sending reminders failed")
             wait = (

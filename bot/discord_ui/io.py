@@ -38,21 +38,25 @@ def caller_of(interaction: discord.Interaction) -> Caller:
     )
 
 
-def resolve_game(bot: RailchatBot, interaction: discord.Interaction, game: int | None) -> Result:
+async def resolve_game(
+    bot: RailchatBot, interaction: discord.Interaction, game: int | None
+) -> Result:
     """The game a command means (`game_id`): the explicit number, else the game of the thread
     it is used in, else the one game of this server that is unambiguous for the user; else
     `error` says which games it could be."""
     if game is not None:  # a game of another server does not exist here
         return (
             Result(game_id=game)
-            if bot.service.visible(game, interaction.guild_id)
+            if await bot.service.visible(game, interaction.guild_id)
             else Result(error=f"there is no game #{game}")
         )
     if interaction.channel_id is not None:
-        found = bot.service.game_for_thread(interaction.channel_id, guild_id=interaction.guild_id)
+        found = await bot.service.game_for_thread(
+            interaction.channel_id, guild_id=interaction.guild_id
+        )
         if found is not None:
             return Result(game_id=found)
-    chosen = bot.service.default_game(interaction.user.id, guild_id=interaction.guild_id)
+    chosen = await bot.service.default_game(interaction.user.id, guild_id=interaction.guild_id)
     if chosen.ok:
         return chosen
     return Result(error=f"{chosen.error} (or use the command in the game's thread)")
@@ -62,7 +66,7 @@ async def game_or_refuse(
     bot: RailchatBot, interaction: discord.Interaction, game: int | None
 ) -> int | None:
     """The game a command means, or None after telling the user why there is none."""
-    chosen = resolve_game(bot, interaction, game)
+    chosen = await resolve_game(bot, interaction, game)
     if not chosen.ok:
         await reply(interaction, f"Refused: {chosen.error}")
     return chosen.game_id

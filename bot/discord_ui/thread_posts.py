@@ -255,9 +255,9 @@ class ThreadPoster:
             kwargs["view"] = view
         turn.message = await thread.send(text, **kwargs)
         turn.files = {name: _digest(png) for name, png in images.items()}
-        self._keep(game_id, turn)
+        await self._keep(game_id, turn)
         if prompt.notify and prompt.notify != prompt.mentioned:
-            self.bot.service.mark_mentioned(game_id, prompt.notify)
+            await self.bot.service.mark_mentioned(game_id, prompt.notify)
         await self._direct_messages(game_id, thread, ping, (), embed)
 
     async def _edit(
@@ -290,20 +290,20 @@ class ThreadPoster:
         )
         turn.message = edited if edited is not None and hasattr(edited, "edit") else turn.message
         turn.files.update({name: _digest(png) for name, png in new.items()})
-        self._keep(game_id, turn)
+        await self._keep(game_id, turn)
 
-    def _keep(self, game_id: int, turn: TurnPost) -> None:
+    async def _keep(self, game_id: int, turn: TurnPost) -> None:
         """The turn's post, remembered here and in the store (with the digests of the images
         last drawn) for a restart."""
         self._turns[game_id] = turn
         drawn = {view: digest for (game, view), digest in self._drawn.items() if game == game_id}
-        self.bot.service.remember_turn_post(
+        await self.bot.service.remember_turn_post(
             game_id, turn.message.id, {**turn.state(), "drawn": drawn}
         )
 
     async def _restore(self, game_id: int, thread: discord.Thread) -> TurnPost | None:
         """The turn's post a previous run of the bot stored, if its message still exists."""
-        stored = self.bot.service.turn_post(game_id)
+        stored = await self.bot.service.turn_post(game_id)
         if stored is None:
             return None
         message_id, state = stored
@@ -361,7 +361,7 @@ class ThreadPoster:
         if prompt.notify and prompt.notify != prompt.mentioned:  # a new turn: mentioned once
             ping += [u for u in prompt.notify if u not in ping]
             lines.append("To act: " + " ".join(f"<@{u}>" for u in prompt.notify))
-            self.bot.service.mark_mentioned(prompt.game_id, prompt.notify)
+            await self.bot.service.mark_mentioned(prompt.game_id, prompt.notify)
         elif prompt.names:
             lines.append("To act: " + ", ".join(prompt.names))
         await thread.send(
@@ -416,7 +416,7 @@ class ThreadPoster:
         """To those who opted in: a move to make (with the turn prompt), or (`asked`) a
         request to answer."""
         for user_id in users:
-            if not self.bot.service.wants_dm(user_id):
+            if not await self.bot.service.wants_dm(user_id):
                 continue
             what = "A request awaits your answer" if user_id in asked else "Your move"
             try:

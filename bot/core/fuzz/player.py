@@ -129,7 +129,7 @@ class FuzzGame:
         for caller in self.callers[1:]:
             _ok(await self.service.join(self.game_id, caller), "join")
         _ok(await self.service.start(self.game_id, self.callers[0]), "start")
-        self.seats = self.store.seats(self.game_id)  # fixed from now on
+        self.seats = await self.store.seats(self.game_id)  # fixed from now on
 
     async def _game(self) -> Game:
         game = await self.service.peek(self.game_id, lambda g: g)
@@ -140,7 +140,7 @@ class FuzzGame:
     async def _legal(self, user_id: int) -> list[Choice]:
         """The service's legal moves for a user, asked once per stored version: the checks
         after a move, the refusals and the next move all look at the same position."""
-        version = self.store.version(self.game_id)
+        version = await self.store.version(self.game_id)
         if self.listed_at != version:
             self.listed_at, self.listed = version, {}
         if user_id not in self.listed:
@@ -222,7 +222,7 @@ class FuzzGame:
             )
 
     async def _undo(self) -> None:
-        actions = self.store.actions(self.game_id)
+        actions = await self.store.actions(self.game_id)
         caller = self.rng.choice(self.callers)
         before = len(actions)
         result = await self.service.undo(self.game_id, caller, self._interaction())
@@ -244,14 +244,14 @@ class FuzzGame:
         await self._check(f"undo by {caller.name} ({before} actions before)")
 
     async def _rewind(self) -> None:
-        count = self.store.action_count(self.game_id)
+        count = await self.store.action_count(self.game_id)
         keep = max(0, count - self.rng.randint(1, 6))
         result = await self.service.rewind(self.game_id, self.callers[0], keep, self._interaction())
         if result.error:
             raise Failure(f"the admin's rewind to {keep} of {count} was refused: {result.error}")
         self.report.rewinds += 1
         self.mirror.forget()
-        after = self.store.action_count(self.game_id)
+        after = await self.store.action_count(self.game_id)
         if after != keep:
             raise Failure(f"rewind to {keep} left {after} actions")
         await self._check(f"rewind to {keep}")
@@ -270,7 +270,7 @@ class FuzzGame:
         ]
         # each refusal must leave the stored game as it was, and all of them the position: the
         # picture is compared once after them all (a change by any one of them shows there)
-        version, picture = self.store.version(self.game_id), public_state(game)
+        version, picture = await self.store.version(self.game_id), public_state(game)
         sent = [(actor, a) for a in attempts] + self._wrong_senders(idle, legal)
         for sender, attempt in sent:
             await self._refused(sender, attempt, version)
@@ -302,7 +302,7 @@ class FuzzGame:
         if not result.error.strip() or any(w in result.error for w in NEVER_IN_A_REFUSAL):
             raise Failure(f"the {what} was refused without a proper message: {result.error!r}")
         self.report.refusals[attempt.kind] = self.report.refusals.get(attempt.kind, 0) + 1
-        if self.store.version(self.game_id) != version:
+        if await self.store.version(self.game_id) != version:
             raise Failure(f"the refused {what} changed the stored game")
 
     # -- checks ----------------------------------------------------------------------------------
@@ -311,7 +311,7 @@ class FuzzGame:
         legal = {p: await self._legal(self._caller(p).user_id) for p in game.active_players()}
         problems = self.invariants.problems(game, legal)
         problems += self.mirror.problems(game, public_state(game))
-        stored = self.store.action_count(self.game_id)
+        stored = await self.store.action_count(self.game_id)
         if stored != len(game.actions):
             problems.append(f"{stored} actions stored but the game has {len(game.actions)}")
         if problems:
@@ -341,7 +341,7 @@ class FuzzGame:
             data = json.loads(exported.files[0][1]) if exported.files else {}
         except Exception as exc:  # noqa: BLE001 - the failure itself may break the export
             data = {"export_error": repr(exc)}
-        data.setdefault("actions", [a.payload for a in self.store.actions(self.game_id)])
+        data.setdefault("actions", [a.payload for a in await self.store.actions(self.game_id)])
         data["railchat_fuzz"] = {
             "title": self.report.title,
             "seed": self.report.seed,

@@ -9,7 +9,6 @@ import hashlib
 import json
 import logging
 import secrets
-import sqlite3
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from typing import Any, TypeVar
@@ -28,6 +27,7 @@ from bot.core.store import (
     SeatRecord,
     StaleGame,
     Store,
+    StoreBusy,
 )
 from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerInfo
@@ -86,45 +86,45 @@ class ServiceBase:
     ) -> Result:
         """Run one command on a game of the caller's server (`guild_id`), under its lock."""
         async with self._lock(game_id):
-            if interaction_id is not None and self.store.seen_interaction(interaction_id):
+            if interaction_id is not None and await self.store.seen_interaction(interaction_id):
                 return Result(duplicate=True, game_id=game_id, text=ALREADY_HANDLED)
             try:
-                return await body(self._record(game_id, guild_id))
+                return await body(await self._record(game_id, guild_id))
             except (Refused, GameError) as exc:
                 return Result(error=str(exc), game_id=game_id)
             except DuplicateInteraction:
                 return Result(duplicate=True, game_id=game_id, text=ALREADY_HANDLED)
-            except (StaleGame, sqlite3.DatabaseError) as exc:
+            except (StaleGame, StoreBusy) as exc:
                 self._forget(game_id)
                 return Result(error=storage_refusal(exc, game_id), game_id=game_id)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
-    def _record(self, game_id: int, guild_id: int | None) -> GameRecord:
+    async def _record(self, game_id: int, guild_id: int | None) -> GameRecord:
         """The game, if it belongs to server `guild_id` (None: the console's games): a game
         of another server is not found, so nothing of it shows."""
-        record = self._visible(game_id, guild_id)
+        record = await self._visible(game_id, guild_id)
         if record is None:
             raise Refused(f"there is no game #{game_id}")
         return record
 
-    def _guild_of(self, game_id: int) -> int | None:
-        record = self.store.game(game_id)
+    async def _guild_of(self, game_id: int) -> int | None:
+        record = await self.store.game(game_id)
         return record.guild_id if record else None
 
-    def _games(
+    async def _games(
         self, guild_id: int | None, statuses: Iterable[str], limit: int = 50
     ) -> list[GameRecord]:
         """The games of one server (None: the console's), newest first."""
         return [
             r
-            for r in self.store.games(guild_id=guild_id, statuses=statuses, limit=limit)
+            for r in await self.store.games(guild_id=guild_id, statuses=statuses, limit=limit)
             if r.guild_id == guild_id
         ]
 
-    def _visible(self, game_id: int, guild_id: int | None) -> GameRecord | None:
-        record = self.store.game(game_id)
+    async def _visible(self, game_id: int, guild_id: int | None) -> GameRecord | None:
+        record = await self.store.game(game_id)
         return record if record is not None and record.guild_id == guild_id else None
 
     def _new_game_shape(
@@ -158,13 +158,13 @@ class ServiceBase:
                 f"game #{record.id} has not started yet; its creator starts it with /game start"
             )
 
-    def _playing_seat(self, record: GameRecord, caller: Caller) -> SeatRecord:
+    async def _playing_seat(self, record: GameRecord, caller: Caller) -> SeatRecord:
         self._require_started(record)
         if record.abandoned:
             raise Refused(f"game #{record.id} was abandoned")
         if record.status == FINISHED:
             raise Refused(f"game #{record.id} is over")
-        seat = seat_of(self.store.seats(record.id), caller.user_id)
+        seat = seat_of(await self.store.seats(record.id), caller.user_id)
         if seat is None:
             raise Refused(f"you are not seated in game #{record.id}; spectators can only watch")
         if record.paused:
@@ -197,11 +197,11 @@ class ServiceBase:
         self._choices.move_to_end(key)
         return cached
 
-    def _lapsed(self, record: GameRecord, requests: list[Request]) -> str:
+    async def _lapsed(self, record: GameRecord, requests: list[Request]) -> str:
         """Lines saying which open requests the change just made lapse."""
         lines = []
         for r in requests:
-            who = self._seat_name(record, r.requested_by)
+            who = await self._seat_name(record, r.requested_by)
             lines.append(
                 f"Deal #{r.id} ({who}'s: {r.text}) lapsed: the game moved on before "
                 "it was accepted."
@@ -210,8 +210,8 @@ class ServiceBase:
             )
         return "".join("\n" + line for line in lines)
 
-    def _seat_name(self, record: GameRecord, user_id: int) -> str:
-        seat = seat_of(self.store.seats(record.id), user_id)
+    async def _seat_name(self, record: GameRecord, user_id: int) -> str:
+        seat = seat_of(await self.store.seats(record.id), user_id)
         return seat.name if seat else f"user {user_id}"
 
     def _sentence(self, game: Game, record: ActionRecord) -> str:
@@ -230,26 +230,26 @@ class ServiceBase:
     async def _live(self, record: GameRecord) -> Game:
         """The game at the record's version: the cached copy unless the stored version or the
         seats moved (another process changed the game), else rebuilt from the stored log."""
-        seats = self.store.seats(record.id)
+        seats = await self.store.seats(record.id)
         cached = self._cache.get(record.id)
         if cached is not None and cached[0] == _cache_key(record.version, seats):
             game = cached[1]
         else:
             # sqlite stays on this thread; only the engine's replay runs in a worker
-            actions = self.store.actions(record.id)
+            actions = await self.store.actions(record.id)
             game = await asyncio.to_thread(_replay, record, seats, actions)
-        self._remember(record.id, game, record.version, seats)
+        await self._remember(record.id, game, record.version, seats)
         return game
 
-    def _fresh(self, record: GameRecord) -> GameRecord:
+    async def _fresh(self, record: GameRecord) -> GameRecord:
         """The record again, after this command changed it."""
-        return self.store.game(record.id) or record
+        return await self.store.game(record.id) or record
 
-    def _remember(
+    async def _remember(
         self, game_id: int, game: Game, version: int, seats: list[SeatRecord] | None = None
     ) -> None:
         if seats is None:
-            seats = self.store.seats(game_id)
+            seats = await self.store.seats(game_id)
         self._cache[game_id] = (_cache_key(version, seats), game)
         self._cache.move_to_end(game_id)
         while len(self._cache) > self.cache_size:
@@ -258,18 +258,18 @@ class ServiceBase:
     def _forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
 
-    def _to_notify(self, record: GameRecord, game: Game) -> tuple[int, ...]:
+    async def _to_notify(self, record: GameRecord, game: Game) -> tuple[int, ...]:
         """Users who must act (an unclaimed seat of an imported game has no user to ping)."""
         if game.finished:
             return ()
         active = game.active_players()
         return tuple(
             s.user_id
-            for s in self.store.seats(record.id)
+            for s in await self.store.seats(record.id)
             if s.player_id in active and s.user_id > 0
         )
 
-    def _changed(self, record: GameRecord, text: str, game: Game | None = None) -> Result:
+    async def _changed(self, record: GameRecord, text: str, game: Game | None = None) -> Result:
         if game is None:
             return Result(text=text, game_id=record.id, thread_id=record.thread_id, changed=True)
         if game.finished:
@@ -280,7 +280,7 @@ class ServiceBase:
             thread_id=record.thread_id,
             changed=True,
             views=tuple(game.views()),
-            notify=self._to_notify(record, game),
+            notify=await self._to_notify(record, game),
         )
 
 
@@ -316,14 +316,12 @@ def player_names(game: Game, player_ids: list[Any]) -> str:
     return ", ".join(game.player_name(p) for p in player_ids) or "nobody"
 
 
-def storage_refusal(exc: Exception, game_id: int | None) -> str:
+def storage_refusal(exc: StaleGame | StoreBusy, game_id: int | None) -> str:
     """What a user reads when the database refused a change (nothing was stored): another
     process changed the game first, or held the write lock past the busy timeout."""
-    if isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc)):
+    if isinstance(exc, StoreBusy):
         log.warning("database busy for game %s: %s", game_id, exc)
         return BUSY
-    if not isinstance(exc, (StaleGame, sqlite3.IntegrityError)):
-        raise exc
     log.warning("game %s changed meanwhile: %s", game_id, exc)
     return STALE.format(game_id)
 

@@ -31,14 +31,14 @@ class Playing(ServiceBase):
         for whatever the caller acts for now (their seat, or the company they run). On any
         refusal nothing is stored. The same action sent again before the first was seen
         applied is applied once."""
-        seen = self.store.version(game_id)
+        seen = await self.store.version(game_id)
 
         async def body(record: GameRecord) -> Result:
-            seat = self._playing_seat(record, caller)
+            seat = await self._playing_seat(record, caller)
             game = await self._live(record)
             game.check_submission(action)
             digest = move_digest(action)
-            if self._repeated(record, seen, caller, digest):
+            if await self._repeated(record, seen, caller, digest):
                 return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
             self._require_turn(record, game, seat)
             move = action
@@ -63,29 +63,29 @@ class Playing(ServiceBase):
         button) must still be the game's: a button from an older turn is refused (pressed
         again after its move was made: already handled). A move sent twice before the first
         was seen applied is applied once."""
-        seen = self.store.version(game_id) if version is None else version
+        seen = await self.store.version(game_id) if version is None else version
 
         async def body(record: GameRecord) -> Result:
             if version is not None and version != record.version:
-                if self._repeated(record, version, caller, None):
+                if await self._repeated(record, version, caller, None):
                     return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
                 raise Refused(
                     f"this button is from an earlier turn of game #{record.id}; the "
                     "game has moved on. Use the newest post's buttons or /play"
                 )
-            seat = self._playing_seat(record, caller)
+            seat = await self._playing_seat(record, caller)
             game = await self._live(record)
             self._require_turn(record, game, seat)
             choices = await self._legal(record, game, seat.player_id)
             action = await asyncio.to_thread(build, game, choices)
             digest = move_digest(action)
-            if self._repeated(record, seen, caller, digest):
+            if await self._repeated(record, seen, caller, digest):
                 return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
             return await self._submit(record, game, seat, caller, action, interaction_id, digest)
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    def _repeated(
+    async def _repeated(
         self, record: GameRecord, seen: int | None, caller: Caller, digest: str | None
     ) -> bool:
         """Whether the caller's move (`digest`; None: any move), sent when the game was at
@@ -93,7 +93,7 @@ class Playing(ServiceBase):
         return (
             seen is not None
             and seen != record.version
-            and self.store.repeated(record.id, seen, caller.user_id, digest)
+            and await self.store.repeated(record.id, seen, caller.user_id, digest)
         )
 
     async def _submit(
@@ -113,7 +113,7 @@ class Playing(ServiceBase):
             return await self._apply(
                 record, game, caller, action, interaction_id, by=seat.player_id, digest=digest
             )
-        seller = next((s for s in self.store.seats(record.id) if s.player_id == other), None)
+        seller = next((s for s in await self.store.seats(record.id) if s.player_id == other), None)
         if seller is None or seller.user_id <= 0:
             raise Refused(
                 f"this deal takes {game.player_name(other)}'s property and nobody "
@@ -122,7 +122,7 @@ class Playing(ServiceBase):
             )
         # the engine judges the move first, so nobody is asked to agree to an illegal one
         sentence = await asyncio.to_thread(_sentence_if_done, game, action, seat.player_id)
-        request, replaced = self.store.open_deal(
+        request, replaced = await self.store.open_deal(
             record.id, record.version, caller.user_id, action, sentence, interaction_id
         )
         lines = [
@@ -159,11 +159,11 @@ class Playing(ServiceBase):
     ) -> Result:
         """Process and store one action the caller's player `by` makes (`answers`: the deal
         it carries out); the requests still open lapse, and the result says so."""
-        lapsing = [r for r in self.store.open_requests(record.id) if r.id != answers]
+        lapsing = [r for r in await self.store.open_requests(record.id) if r.id != answers]
         recorded = await asyncio.to_thread(game.process, action, by)
         text = self._describe(game, recorded)
         try:
-            self.store.append_action(
+            await self.store.append_action(
                 record.id,
                 len(game.actions),
                 caller.user_id,
@@ -178,8 +178,10 @@ class Playing(ServiceBase):
         except BaseException:
             self._forget(record.id)  # the live game is ahead of the log: rebuild next time
             raise
-        self._remember(record.id, game, record.version + 1)
-        changed = self._changed(record, head + text + self._lapsed(record, lapsing), game)
+        await self._remember(record.id, game, record.version + 1)
+        changed = await self._changed(
+            record, head + text + await self._lapsed(record, lapsing), game
+        )
         return replace(changed, action=recorded, places=game.changed_places())
 
     async def undo(
@@ -198,7 +200,7 @@ class Playing(ServiceBase):
 
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
-            actions = self.store.actions(record.id)
+            actions = await self.store.actions(record.id)
             if not actions:
                 raise Refused(f"game #{record.id} has no action to undo")
             last = actions[-1]
@@ -213,7 +215,7 @@ class Playing(ServiceBase):
                     )
                 game = await self._live(record)
                 return Result(
-                    text=f"This takes back {self._seat_name(record, last.user_id)}'s "
+                    text=f"This takes back {await self._seat_name(record, last.user_id)}'s "
                     f"move (action {last.seq}): {self._sentence(game, last)} "
                     "Confirm to take it back.",
                     game_id=record.id,
@@ -239,11 +241,11 @@ class Playing(ServiceBase):
                     "actions imported from a game file can only be undone by a game admin"
                 )
             affected = _affected(later, caller.user_id)
-            request = self.store.open_undo_request(
+            request = await self.store.open_undo_request(
                 record.id, mine[-1].seq - 1, record.version, caller.user_id, interaction_id
             )
             game = await self._live(record)
-            names = ", ".join(self._seat_name(record, u) for u in affected)
+            names = ", ".join([await self._seat_name(record, u) for u in affected])
             return Result(
                 text=(
                     f"{caller.name} asks to take back actions {mine[-1].seq}-{last.seq}, "
@@ -269,7 +271,7 @@ class Playing(ServiceBase):
             self._require_started(record)
             if record.abandoned:
                 raise Refused(f"game #{record.id} was abandoned")
-            undone = self.store.last_undone(record.id)
+            undone = await self.store.last_undone(record.id)
             if undone is None:
                 raise Refused(
                     f"nothing was undone in game #{record.id}, so there is nothing to redo"
@@ -282,11 +284,11 @@ class Playing(ServiceBase):
                 )
             if caller.user_id != undone.undone_by and not self._is_admin(record, caller):
                 raise Refused(
-                    f"only {self._seat_name(record, undone.undone_by)} (who undid "
+                    f"only {await self._seat_name(record, undone.undone_by)} (who undid "
                     "it) or a game admin can redo it"
                 )
             game = await self._live(record)
-            seats = self.store.seats(record.id)
+            seats = await self.store.seats(record.id)
             texts = []
             try:
                 for action in undone.actions:
@@ -298,7 +300,7 @@ class Playing(ServiceBase):
                 self._forget(record.id)
                 raise Refused(f"the undone action cannot be made again: {exc}") from None
             try:
-                self.store.redo(
+                await self.store.redo(
                     record.id,
                     undone.actions,
                     texts,
@@ -309,15 +311,15 @@ class Playing(ServiceBase):
             except BaseException:
                 self._forget(record.id)
                 raise
-            self._remember(record.id, game, record.version + 1)
+            await self._remember(record.id, game, record.version + 1)
             first = undone.actions[0].seq
             which = (
                 f"action {first}"
                 if len(undone.actions) == 1
                 else f"actions {first}-{undone.actions[-1].seq}"
             )
-            return self._changed(
-                self._fresh(record), f"{caller.name} redid {which}: " + " ".join(texts), game
+            return await self._changed(
+                await self._fresh(record), f"{caller.name} redid {which}: " + " ".join(texts), game
             )
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
@@ -327,15 +329,15 @@ class Playing(ServiceBase):
     ) -> Result:
         """One player's answer to a request: an undo vote or a proposed deal. Any change to
         the game first makes an open request lapse."""
-        found = self.store.request(request_id)
-        if found is None or self._visible(found.game_id, caller.guild_id) is None:
+        found = await self.store.request(request_id)
+        if found is None or await self._visible(found.game_id, caller.guild_id) is None:
             return Result(error=f"there is no undo request or deal #{request_id}")
 
         async def body(record: GameRecord) -> Result:
-            request = self.store.request(request_id)
+            request = await self.store.request(request_id)
             assert request is not None
             if request.status == "open" and record.version != request.version:
-                self.store.close_request(request.id, "void")  # a request from before m004
+                await self.store.close_request(request.id, "void")  # a request from before m004
                 request = replace(request, status="void")
             if request.status != "open":
                 raise Refused(_CLOSED[request.kind, request.status])
@@ -356,24 +358,28 @@ class Playing(ServiceBase):
         """The last approval of the affected players (or any game admin's) applies the undo;
         one rejection ends it."""
         assert request.keep is not None
-        actions = self.store.actions(record.id)
+        actions = await self.store.actions(record.id)
         affected = _affected(actions[request.keep :], request.requested_by)
         admin = self._is_admin(record, caller)
         if caller.user_id not in affected and not admin:
-            names = ", ".join(self._seat_name(record, u) for u in affected)
+            names = ", ".join([await self._seat_name(record, u) for u in affected])
             raise Refused(
                 f"only the players whose actions would be undone ({names}) or a "
                 "game admin vote on this undo"
             )
         if not approve:
-            self.store.close_request(request.id, "rejected")
-            return self._changed(record, f"{caller.name} rejected the undo; the game goes on.")
-        votes = self.store.vote(request.id, caller.user_id, True, interaction_id)
+            await self.store.close_request(request.id, "rejected")
+            return await self._changed(
+                record, f"{caller.name} rejected the undo; the game goes on."
+            )
+        votes = await self.store.vote(request.id, caller.user_id, True, interaction_id)
         waiting = [u for u in affected if not votes.get(u)]
         if waiting and not admin:
-            names = ", ".join(self._seat_name(record, u) for u in waiting)
-            return self._changed(record, f"{caller.name} approved the undo; waiting for {names}.")
-        self.store.close_request(request.id, "done")
+            names = ", ".join([await self._seat_name(record, u) for u in waiting])
+            return await self._changed(
+                record, f"{caller.name} approved the undo; waiting for {names}."
+            )
+        await self.store.close_request(request.id, "done")
         return await self._rewind(
             record,
             request.keep,
@@ -394,12 +400,12 @@ class Playing(ServiceBase):
         submitted) or declines; the proposer may withdraw it and a game admin decline it."""
         assert request.action is not None
         game = await self._live(record)
-        seats = self.store.seats(record.id)
+        seats = await self.store.seats(record.id)
         proposer = seat_of(seats, request.requested_by)
         other = _counterparty(game, request.action)
         seller = next((s for s in seats if other is not None and s.player_id == other), None)
         if proposer is None or seller is None:
-            self.store.close_request(request.id, "void")
+            await self.store.close_request(request.id, "void")
             raise Refused(
                 f"deal #{request.id} no longer stands: the seats changed since it was proposed"
             )
@@ -412,12 +418,12 @@ class Playing(ServiceBase):
                     f"{proposer.name} (who proposed it) or a game admin can decline "
                     "it"
                 )
-            self.store.close_request(request.id, "rejected")
+            await self.store.close_request(request.id, "rejected")
             who = next(
                 (s.name for s in (seller, proposer) if s.user_id == caller.user_id), caller.name
             )
             verb = "withdrew" if caller.user_id == proposer.user_id else "declined"
-            return self._changed(
+            return await self._changed(
                 record, f"{who} {verb} deal #{request.id} ({request.text}); nothing changed."
             )
         if caller.user_id != seller.user_id:
@@ -425,7 +431,7 @@ class Playing(ServiceBase):
                 f"only {seller.name} can accept deal #{request.id}: it takes their property"
             )
         actor = Caller(proposer.user_id, proposer.name, guild_id=record.guild_id)
-        self._playing_seat(record, actor)
+        await self._playing_seat(record, actor)
         self._require_turn(record, game, proposer)
         try:
             return await self._apply(
@@ -439,7 +445,7 @@ class Playing(ServiceBase):
                 head=f"{seller.name} accepted deal #{request.id}: ",
             )
         except GameError as exc:
-            self.store.close_request(request.id, "void")
+            await self.store.close_request(request.id, "void")
             raise Refused(f"deal #{request.id} cannot be made any more: {exc}") from None
 
     async def rewind(
@@ -450,7 +456,7 @@ class Playing(ServiceBase):
         async def body(record: GameRecord) -> Result:
             self._require_admin(record, caller, "rewind it")
             self._require_started(record)
-            count = self.store.action_count(record.id)
+            count = await self.store.action_count(record.id)
             if not 0 <= keep < count:
                 raise Refused(
                     f"game #{record.id} has {count} actions; rewind to a number from "
@@ -472,24 +478,24 @@ class Playing(ServiceBase):
         self, record: GameRecord, keep: int, caller: Caller, head: str, interaction_id: int | None
     ) -> Result:
         game = await self._live(record)
-        actions = self.store.actions(record.id)
+        actions = await self.store.actions(record.id)
         if len(actions) <= keep:  # another process took actions back since `record` was read
             raise StaleGame(f"game {record.id} has {len(actions)} actions, not over {keep}")
         what = self._sentence(game, actions[keep])
-        lapsing = self.store.open_requests(record.id)
-        undone = self.store.rewind(
+        lapsing = await self.store.open_requests(record.id)
+        undone = await self.store.rewind(
             record.id, keep, caller.user_id, interaction_id, version=record.version
         )
-        fresh = self._fresh(record)
+        fresh = await self._fresh(record)
         self._forget(record.id)
         if len(game.actions) == len(actions):  # the live game is the stored log: take it back
             await asyncio.to_thread(game.rewind_to, keep)  # from its nearest checkpoint
-            self._remember(record.id, game, fresh.version)
+            await self._remember(record.id, game, fresh.version)
         game = await self._live(fresh)
         more = f" ({len(undone)} actions)" if len(undone) > 1 else ""
-        return self._changed(
-            self.store.game(record.id) or record,
-            f"{head}{what}{more}{self._lapsed(record, lapsing)}",
+        return await self._changed(
+            await self.store.game(record.id) or record,
+            f"{head}{what}{more}{await self._lapsed(record, lapsing)}",
             game,
         )
 

@@ -37,7 +37,7 @@ class Previews(ServiceBase):
         `confirm`. A move the title does not preview is made at once, as `play` would."""
 
         async def body(record: GameRecord) -> Result:
-            seat = self._playing_seat(record, caller)
+            seat = await self._playing_seat(record, caller)
             game = await self._live(record)
             self._require_turn(record, game, seat)
             choices = await self._legal(record, game, seat.player_id)
@@ -49,7 +49,7 @@ class Previews(ServiceBase):
                 )
             text, snapshot = shown
             token = secrets.token_hex(6)
-            self.store.save_preview(
+            await self.store.save_preview(
                 token, record.id, record.version, caller.user_id, action, keep=PREVIEWS_KEPT
             )
             files: tuple[tuple[str, bytes], ...] = ()
@@ -70,7 +70,7 @@ class Previews(ServiceBase):
         self, token: str, caller: Caller, approve: bool, interaction_id: int | None = None
     ) -> Result:
         """Make (or drop) a previewed move; refused if the game moved on since the preview."""
-        pending = self.store.preview(token)
+        pending = await self.store.preview(token)
         if pending is None:
             return Result(
                 error="this preview has expired (it was confirmed, cancelled or "
@@ -81,11 +81,11 @@ class Previews(ServiceBase):
             return Result(
                 error="only the player who asked for this preview can confirm it", game_id=game_id
             )
-        if not self.store.drop_preview(token):  # a second press raced this one
+        if not await self.store.drop_preview(token):  # a second press raced this one
             return Result(error="this preview was just confirmed or cancelled", game_id=game_id)
         if not approve:
             return Result(text="Cancelled; nothing changed.", game_id=game_id)
-        if self.store.version(game_id) != version:
+        if await self.store.version(game_id) != version:
             return Result(
                 error="the game has moved on since this preview; preview the move again",
                 game_id=game_id,
@@ -102,7 +102,7 @@ class Previews(ServiceBase):
         """The title's suggested moves for the caller now (answered to the caller only)."""
 
         async def body(record: GameRecord) -> Result:
-            seat = self._playing_seat(record, caller)
+            seat = await self._playing_seat(record, caller)
             game = await self._live(record)
             found = await asyncio.to_thread(game.hints, seat.player_id)
             if not found:

@@ -6,14 +6,21 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.core.config import MAX_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import ALREADY_HANDLED, ServiceBase, seat_of, storage_refusal
-from bot.core.store import ACTIVE, FINISHED, OPEN, DuplicateInteraction, GameRecord, StaleGame
+from bot.core.store import (
+    ACTIVE,
+    FINISHED,
+    OPEN,
+    DuplicateInteraction,
+    GameRecord,
+    StaleGame,
+    StoreBusy,
+)
 from engine.eighteen import io as game_files
 from engine.errors import GameError
 from engine.game import Action, PlayerInfo
@@ -47,11 +54,11 @@ class Tables(ServiceBase):
     ) -> Result:
         """Open a table with `seats` places (default: the title's maximum); the creator sits
         at seat 1."""
-        if interaction_id is not None and self.store.seen_interaction(interaction_id):
+        if interaction_id is not None and await self.store.seen_interaction(interaction_id):
             return Result(duplicate=True, text=ALREADY_HANDLED)
         try:
             cls, seat_limit = self._new_game_shape(title, seats, options)
-            record = self.store.create_game(
+            record = await self.store.create_game(
                 title=cls.title,
                 options=dict(options or {}),
                 seat_limit=seat_limit,
@@ -66,7 +73,7 @@ class Tables(ServiceBase):
             return Result(error=str(exc))
         except DuplicateInteraction:
             return Result(duplicate=True, text=ALREADY_HANDLED)
-        except (StaleGame, sqlite3.DatabaseError) as exc:
+        except (StaleGame, StoreBusy) as exc:
             return Result(error=storage_refusal(exc, None))
         return Result(
             text=(
@@ -83,7 +90,7 @@ class Tables(ServiceBase):
         async def body(record: GameRecord) -> Result:
             if record.status != OPEN:
                 raise Refused(f"game #{record.id} has already started; seats are fixed now")
-            seats = self.store.seats(record.id)
+            seats = await self.store.seats(record.id)
             mine = seat_of(seats, caller.user_id)
             if mine is not None:
                 raise Refused(f"you are already seated in game #{record.id} (seat {mine.seat})")
@@ -91,8 +98,8 @@ class Tables(ServiceBase):
                 raise Refused(
                     f"game #{record.id} is full ({len(seats)}/{record.seat_limit} seats taken)"
                 )
-            seat = self.store.add_seat(record.id, caller.user_id, caller.name, interaction_id)
-            return self._changed(
+            seat = await self.store.add_seat(record.id, caller.user_id, caller.name, interaction_id)
+            return await self._changed(
                 record,
                 f"{caller.name} joined game #{record.id} at seat {seat} "
                 f"({len(seats) + 1}/{record.seat_limit} seated).",
@@ -106,10 +113,10 @@ class Tables(ServiceBase):
         async def body(record: GameRecord) -> Result:
             if record.status != OPEN:
                 raise Refused(f"game #{record.id} has already started; you cannot leave it now")
-            if seat_of(self.store.seats(record.id), caller.user_id) is None:
+            if seat_of(await self.store.seats(record.id), caller.user_id) is None:
                 raise Refused(f"you are not seated in game #{record.id}")
-            self.store.remove_seat(record.id, caller.user_id, interaction_id)
-            return self._changed(record, f"{caller.name} left game #{record.id}.")
+            await self.store.remove_seat(record.id, caller.user_id, interaction_id)
+            return await self._changed(record, f"{caller.name} left game #{record.id}.")
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
@@ -122,7 +129,7 @@ class Tables(ServiceBase):
             if record.status != OPEN:
                 raise Refused(f"game #{record.id} has already started")
             self._require_admin(record, caller, "start it")
-            seats = self.store.seats(record.id)
+            seats = await self.store.seats(record.id)
             cls = find_title(record.title)
             if len(seats) < cls.min_players:
                 raise Refused(
@@ -132,12 +139,12 @@ class Tables(ServiceBase):
             seed = self._new_seed()
             players = [PlayerInfo(s.seat, s.name) for s in seats]
             game = await asyncio.to_thread(create_game, record.title, players, record.options, seed)
-            self.store.start_game(
+            await self.store.start_game(
                 record.id, seed, [p.id for p in players], interaction_id, version=record.version
             )
-            self._remember(record.id, game, record.version + 1)
+            await self._remember(record.id, game, record.version + 1)
             order = ", ".join(f"{s.seat}. {s.name}" for s in seats)
-            return self._changed(
+            return await self._changed(
                 record,
                 f"Game #{record.id} of {record.title} has started. Seat order: {order}.",
                 game,
@@ -155,15 +162,15 @@ class Tables(ServiceBase):
                 raise Refused(f"game #{record.id} is not in play")
             if record.paused == paused:
                 raise Refused(f"game #{record.id} is already {'paused' if paused else 'running'}")
-            self.store.set_paused(record.id, paused, interaction_id)
+            await self.store.set_paused(record.id, paused, interaction_id)
             if paused:
-                return self._changed(
+                return await self._changed(
                     record,
                     f"{caller.name} paused game #{record.id}; moves "
                     "wait until an admin uses /game resume.",
                 )
             game = await self._live(record)
-            return self._changed(record, f"{caller.name} resumed game #{record.id}.", game)
+            return await self._changed(record, f"{caller.name} resumed game #{record.id}.", game)
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
@@ -174,13 +181,13 @@ class Tables(ServiceBase):
             self._require_admin(record, caller, "abandon it")
             if record.status == FINISHED:
                 raise Refused(f"game #{record.id} is already over")
-            lapsing = self.store.open_requests(record.id)
-            self.store.abandon(record.id, interaction_id, version=record.version)
+            lapsing = await self.store.open_requests(record.id)
+            await self.store.abandon(record.id, interaction_id, version=record.version)
             self._forget(record.id)
-            return self._changed(
+            return await self._changed(
                 record,
                 f"{caller.name} abandoned game #{record.id}; its log "
-                f"is kept (/game export).{self._lapsed(record, lapsing)}",
+                f"is kept (/game export).{await self._lapsed(record, lapsing)}",
             )
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
@@ -201,7 +208,7 @@ class Tables(ServiceBase):
             self._require_admin(record, caller, "replace a player")
             if not 0 < user_id < 2**63:
                 raise Refused(f"{user_id} is not a user id")
-            seats = self.store.seats(record.id)
+            seats = await self.store.seats(record.id)
             target = next((s for s in seats if s.seat == seat), None)
             if target is None:
                 raise Refused(f"game #{record.id} has seats 1 to {len(seats)}, not {seat}")
@@ -210,12 +217,12 @@ class Tables(ServiceBase):
                 raise Refused(
                     f"{holder.name} already holds seat {holder.seat} of game #{record.id}"
                 )
-            self.store.replace_seat(record.id, seat, user_id, name, interaction_id)
+            await self.store.replace_seat(record.id, seat, user_id, name, interaction_id)
             self._forget(record.id)
             text = f"{caller.name} gave seat {seat} ({target.name}) of game #{record.id} to {name}."
             if record.status != ACTIVE:
-                return self._changed(record, text)
-            return self._changed(record, text, await self._live(self._fresh(record)))
+                return await self._changed(record, text)
+            return await self._changed(record, text, await self._live(await self._fresh(record)))
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
@@ -229,20 +236,20 @@ class Tables(ServiceBase):
                     f"reminder hours run from 0 (no reminders) to "
                     f"{MAX_REMIND_HOURS:g} (a year), not {hours:g}"
                 )
-            self.store.set_remind_hours(record.id, hours, interaction_id)
+            await self.store.set_remind_hours(record.id, hours, interaction_id)
             text = (
                 f"Game #{record.id} sends no reminders now."
                 if hours == 0
                 else f"Game #{record.id} reminds whoever must act after {hours:g} h without a move."
             )
-            return self._changed(record, text)
+            return await self._changed(record, text)
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    def set_notify(self, caller: Caller, dm: bool) -> Result:
+    async def set_notify(self, caller: Caller, dm: bool) -> Result:
         try:
-            self.store.set_dm(caller.user_id, dm)
-        except sqlite3.DatabaseError as exc:
+            await self.store.set_dm(caller.user_id, dm)
+        except StoreBusy as exc:
             return Result(error=storage_refusal(exc, None))
         return Result(
             text="I will also send you a direct message when it is your turn."
@@ -250,8 +257,8 @@ class Tables(ServiceBase):
             else "No more direct messages; you are still mentioned in the game's thread."
         )
 
-    def wants_dm(self, user_id: int) -> bool:
-        return self.store.wants_dm(user_id)
+    async def wants_dm(self, user_id: int) -> bool:
+        return await self.store.wants_dm(user_id)
 
     # -- game files ----------------------------------------------------------------------------
     async def import_game(
@@ -268,7 +275,7 @@ class Tables(ServiceBase):
         """A new game from an 18xx.games file: its players become the seats (engine player
         ids are the file's), `users[i]` takes seat i+1 (None: unclaimed until an admin gives
         it with replace_seat). The whole file must replay."""
-        if interaction_id is not None and self.store.seen_interaction(interaction_id):
+        if interaction_id is not None and await self.store.seen_interaction(interaction_id):
             return Result(duplicate=True, text=ALREADY_HANDLED)
         try:
             players, loaded, texts = await asyncio.to_thread(_load_file, data)
@@ -288,7 +295,7 @@ class Tables(ServiceBase):
                 for i, p in enumerate(players)
             ]
             game = loaded.game
-            record = self.store.import_game(
+            record = await self.store.import_game(
                 title=game.title,
                 options=dict(game.options),
                 seed=game.seed,
@@ -306,14 +313,14 @@ class Tables(ServiceBase):
             return Result(error=str(exc))
         except DuplicateInteraction:
             return Result(duplicate=True, text=ALREADY_HANDLED)
-        except (StaleGame, sqlite3.DatabaseError) as exc:
+        except (StaleGame, StoreBusy) as exc:
             return Result(error=storage_refusal(exc, None))
-        self._remember(record.id, game, record.version)
+        await self._remember(record.id, game, record.version)
         listing = ", ".join(
             f"{n}. {name}" + ("" if uid > 0 else " (unclaimed)")
             for n, (uid, name, _) in enumerate(seats, start=1)
         )
-        return self._changed(
+        return await self._changed(
             record,
             f"{caller.name} imported a {game.title} game as game "
             f"#{record.id} ({loaded.processed} actions). Seats: "

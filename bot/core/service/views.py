@@ -28,20 +28,20 @@ class Views(ServiceBase):
     def titles() -> list[str]:
         return title_names()
 
-    def visible(self, game_id: int, guild_id: int | None) -> bool:
+    async def visible(self, game_id: int, guild_id: int | None) -> bool:
         """Whether game `game_id` exists for a command from server `guild_id`."""
-        return self._visible(game_id, guild_id) is not None
+        return await self._visible(game_id, guild_id) is not None
 
-    def game_for_thread(self, thread_id: int, *, guild_id: int | None = None) -> int | None:
-        record = self.store.game_by_thread(thread_id)
+    async def game_for_thread(self, thread_id: int, *, guild_id: int | None = None) -> int | None:
+        record = await self.store.game_by_thread(thread_id)
         return record.id if record and record.guild_id == guild_id else None
 
-    def default_game(self, user_id: int, *, guild_id: int | None = None) -> Result:
+    async def default_game(self, user_id: int, *, guild_id: int | None = None) -> Result:
         """The game a command without a game number means outside a game thread: the only
         open or running game of the server (None: the console's games), else the only one of
         those the user is seated in. Otherwise `error` names the candidates."""
-        records = self._games(guild_id, (OPEN, ACTIVE), limit=10**6)
-        mine = [r for r in records if seat_of(self.store.seats(r.id), user_id) is not None]
+        records = await self._games(guild_id, (OPEN, ACTIVE), limit=10**6)
+        mine = [r for r in records if seat_of(await self.store.seats(r.id), user_id) is not None]
         for found in (records, mine):
             if len(found) == 1:
                 return Result(game_id=found[0].id, thread_id=found[0].thread_id)
@@ -59,7 +59,7 @@ class Views(ServiceBase):
         """A quick read-only look at the live game of server `guild_id` for suggestions (None
         before it starts)."""
         async with self._lock(game_id):
-            record = self._visible(game_id, guild_id)
+            record = await self._visible(game_id, guild_id)
             if record is None or record.status == OPEN:
                 return None
             try:
@@ -67,20 +67,22 @@ class Views(ServiceBase):
             except (Refused, GameError):
                 return None
 
-    def list_games(self, *, guild_id: int | None = None, include_finished: bool = False) -> Result:
+    async def list_games(
+        self, *, guild_id: int | None = None, include_finished: bool = False
+    ) -> Result:
         statuses = (OPEN, ACTIVE, FINISHED) if include_finished else (OPEN, ACTIVE)
-        records = self._games(guild_id, statuses)
+        records = await self._games(guild_id, statuses)
         if not records:
             return Result(text="No games here yet. Start one with /game new.")
         lines = []
         for r in records:
-            names = ", ".join(s.name for s in self.store.seats(r.id)) or "nobody seated"
+            names = ", ".join(s.name for s in await self.store.seats(r.id)) or "nobody seated"
             lines.append(f"#{r.id} · {r.title} · {status_word(r)} · {names}")
         return Result(text="\n".join(lines))
 
     async def status(self, game_id: int, *, guild_id: int | None = None) -> Result:
         async def body(record: GameRecord) -> Result:
-            seats = self.store.seats(record.id)
+            seats = await self.store.seats(record.id)
             head = f"Game #{record.id} · {record.title} · {status_word(record)}"
             if record.status == OPEN:
                 names = ", ".join(f"{s.seat}. {s.name}" for s in seats) or "nobody"
@@ -95,7 +97,7 @@ class Views(ServiceBase):
             lines = [head, game.status_text()]  # the title's summary says who acts
             lines += [
                 f"Awaiting an answer: {label}"
-                for _, label in self.open_requests(record.id, guild_id=guild_id)
+                for _, label in await self.open_requests(record.id, guild_id=guild_id)
             ]
             if game.finished:
                 scores = sorted(game.result().items(), key=lambda kv: -kv[1])
@@ -106,7 +108,7 @@ class Views(ServiceBase):
                 text="\n".join(lines),
                 game_id=record.id,
                 thread_id=record.thread_id,
-                notify=self._to_notify(record, game),
+                notify=await self._to_notify(record, game),
             )
 
         return await self._run(game_id, None, body, guild_id)
@@ -124,10 +126,10 @@ class Views(ServiceBase):
         computes only what its command offers). Cached per game version, so autocomplete asks
         the engine once per turn."""
         async with self._lock(game_id):
-            record = self._visible(game_id, guild_id)
+            record = await self._visible(game_id, guild_id)
             if record is None or record.status != ACTIVE or record.paused:
                 return []
-            seat = seat_of(self.store.seats(game_id), user_id)
+            seat = seat_of(await self.store.seats(game_id), user_id)
             if seat is None:
                 return []
             try:
@@ -141,11 +143,11 @@ class Views(ServiceBase):
         for the turn buttons. For a game id the service itself answered with (no server
         check)."""
         async with self._lock(game_id):
-            record = self._record(game_id, self._guild_of(game_id))
+            record = await self._record(game_id, await self._guild_of(game_id))
             if record.status == OPEN:
                 return Prompt(record.id, record.thread_id, record.version)
             game = await self._live(record)
-            seats = self.store.seats(record.id)
+            seats = await self.store.seats(record.id)
             ranking = (
                 tuple(
                     (game.player_name(p), v)
@@ -158,7 +160,7 @@ class Views(ServiceBase):
                 record.id,
                 record.thread_id,
                 record.version,
-                notify=self._to_notify(record, game),
+                notify=await self._to_notify(record, game),
                 mentioned=record.mentioned,
                 names=tuple(game.player_name(p) for p in game.active_players()),
                 turn=tuple(game.turn_info()),
@@ -174,15 +176,17 @@ class Views(ServiceBase):
             legal = await self._legal(record, game, game.active_players()[0])
             return replace(prompt, choices=tuple(legal))
 
-    def open_requests(self, game_id: int, *, guild_id: int | None = None) -> list[tuple[int, str]]:
+    async def open_requests(
+        self, game_id: int, *, guild_id: int | None = None
+    ) -> list[tuple[int, str]]:
         """(id, label) of the game's requests awaiting answers (for /game approve, /game
         reject and the status); none for a game of another server."""
-        record = self._visible(game_id, guild_id)
+        record = await self._visible(game_id, guild_id)
         if record is None:
             return []
         out = []
-        for r in self.store.open_requests(game_id):
-            who = self._seat_name(record, r.requested_by)
+        for r in await self.store.open_requests(game_id):
+            who = await self._seat_name(record, r.requested_by)
             out.append(
                 (
                     r.id,
@@ -193,17 +197,19 @@ class Views(ServiceBase):
             )
         return out
 
-    def mark_mentioned(self, game_id: int, user_ids: Sequence[int]) -> None:
+    async def mark_mentioned(self, game_id: int, user_ids: Sequence[int]) -> None:
         """Remember who was just @mentioned as having to act (see `Prompt.mentioned`)."""
-        self.store.set_mentioned(game_id, user_ids)
+        await self.store.set_mentioned(game_id, user_ids)
 
-    def turn_post(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+    async def turn_post(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
         """The message id and state of the game's stored turn post (see `remember_turn_post`)."""
-        return self.store.turn_post(game_id)
+        return await self.store.turn_post(game_id)
 
-    def remember_turn_post(self, game_id: int, message_id: int, state: dict[str, Any]) -> None:
+    async def remember_turn_post(
+        self, game_id: int, message_id: int, state: dict[str, Any]
+    ) -> None:
         """Store the thread post of the turn under way, so a restart goes on editing it."""
-        self.store.set_turn_post(game_id, message_id, state)
+        await self.store.set_turn_post(game_id, message_id, state)
 
     async def draw(
         self, game_id: int, views: Sequence[str], renderer: Renderer
@@ -212,7 +218,7 @@ class Views(ServiceBase):
         runs off the event loop while the game's lock keeps the state still. For a game id
         the service itself answered with (no server check)."""
         async with self._lock(game_id):
-            record = self._record(game_id, self._guild_of(game_id))
+            record = await self._record(game_id, await self._guild_of(game_id))
             if record.status == OPEN:
                 return {}
             game = await self._live(record)
@@ -224,7 +230,7 @@ class Views(ServiceBase):
         """A close-up of the map where these places changed and these runs went. For a game
         id the service itself answered with (no server check)."""
         async with self._lock(game_id):
-            game = await self._live(self._record(game_id, self._guild_of(game_id)))
+            game = await self._live(await self._record(game_id, await self._guild_of(game_id)))
             return await asyncio.to_thread(renderer, game, "focus", tuple(places), tuple(runs))
 
     async def lay_picture(
@@ -240,8 +246,8 @@ class Views(ServiceBase):
         """The caller's legal lays on one hex (of one tile when given), drawn by `draw`:
         (game version, the lays, the picture). Refused when there is none."""
         async with self._lock(game_id):
-            record = self._record(game_id, guild_id)
-            seat = seat_of(self.store.seats(record.id), user_id)
+            record = await self._record(game_id, guild_id)
+            seat = seat_of(await self.store.seats(record.id), user_id)
             if record.status != ACTIVE or record.paused or seat is None:
                 raise Refused("you have no move in this game now")
             game = await self._live(record)
@@ -296,7 +302,7 @@ class Views(ServiceBase):
             self._require_started(record)
             if not 1 <= last <= HISTORY_LIMIT:
                 raise Refused(f"history shows 1 to {HISTORY_LIMIT} actions, not {last}")
-            actions = self.store.actions(record.id)
+            actions = await self.store.actions(record.id)
             if not actions:
                 return Result(text=f"Game #{record.id} has no actions yet.", game_id=record.id)
             game = await self._live(record)
@@ -349,19 +355,19 @@ class Views(ServiceBase):
             log.warning("game %s has an unreadable reminder time: %s", record.id, exc)
             return None
 
-    def _running(self) -> list[GameRecord]:
-        return [r for r in self.store.games(statuses=[ACTIVE], limit=10**6) if not r.paused]
+    async def _running(self) -> list[GameRecord]:
+        return [r for r in await self.store.games(statuses=[ACTIVE], limit=10**6) if not r.paused]
 
-    def next_reminder(self) -> datetime | None:
+    async def next_reminder(self) -> datetime | None:
         """When the next reminder falls due (None: no running game needs one)."""
-        times = [t for t in map(self._due_at, self._running()) if t is not None]
+        times = [t for t in map(self._due_at, await self._running()) if t is not None]
         return min(times, default=None)
 
     async def due_reminders(self, now: datetime) -> list[Result]:
         """Reminders for every running game idle for its period, at most one per period (the
         time is stored, so a restart neither repeats nor forgets one)."""
         out = []
-        for record in self._running():
+        for record in await self._running():
             due = self._due_at(record)
             if due is None or now < due:
                 continue
@@ -370,10 +376,10 @@ class Views(ServiceBase):
                     game = await self._live(record)
                 except Refused:
                     continue
-                notify = self._to_notify(record, game)
+                notify = await self._to_notify(record, game)
                 names = ", ".join(game.player_name(p) for p in game.active_players())
                 idle = now - _stored_time(record.turn_since or "")
-                self.store.mark_reminded(record.id, now.isoformat(timespec="seconds"))
+                await self.store.mark_reminded(record.id, now.isoformat(timespec="seconds"))
             out.append(
                 Result(
                     text=f"Reminder: game #{record.id} has waited {_hours(idle)} for "

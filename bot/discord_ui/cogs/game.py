@@ -163,7 +163,7 @@ class GameCog(
     async def _action_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        game_id = resolve_game(self.bot, interaction, interaction.namespace.game).game_id
+        game_id = (await resolve_game(self.bot, interaction, interaction.namespace.game)).game_id
         if game_id is None:
             return []
         choices = []
@@ -234,12 +234,12 @@ class GameCog(
     async def _open_requests(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
-        game_id = resolve_game(self.bot, interaction, None).game_id
+        game_id = (await resolve_game(self.bot, interaction, None)).game_id
         if game_id is None:
             return []
         return [
             app_commands.Choice(name=fit(label, 100), value=request_id)
-            for request_id, label in self.service.open_requests(
+            for request_id, label in await self.service.open_requests(
                 game_id, guild_id=interaction.guild_id
             )
             if str(current).strip() in label
@@ -288,7 +288,7 @@ class GameCog(
     async def _show_views(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        game_id = resolve_game(self.bot, interaction, interaction.namespace.game).game_id
+        game_id = (await resolve_game(self.bot, interaction, interaction.namespace.game)).game_id
         views = (
             await self.service.peek(game_id, lambda g: g.views(), guild_id=interaction.guild_id)
             if game_id
@@ -351,7 +351,7 @@ class GameCog(
     async def _route_companies(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        game_id = resolve_game(self.bot, interaction, interaction.namespace.game).game_id
+        game_id = (await resolve_game(self.bot, interaction, interaction.namespace.game)).game_id
         if game_id is None:
             return []
         found = (
@@ -365,7 +365,9 @@ class GameCog(
 
     @app_commands.command(name="list", description="List this server's open and running games")
     async def list_games(self, interaction: discord.Interaction) -> None:
-        await reply(interaction, self.service.list_games(guild_id=interaction.guild_id).text)
+        await reply(
+            interaction, (await self.service.list_games(guild_id=interaction.guild_id)).text
+        )
 
     @app_commands.command(name="help", description="Explain the commands, or a title's moves")
     @app_commands.describe(title="A title, e.g. 1830, for its moves with examples")

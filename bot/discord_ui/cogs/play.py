@@ -72,7 +72,7 @@ class PlayCog(
     async def _suggest(
         self, interaction: discord.Interaction, name: str, option: str, current: str
     ) -> list[app_commands.Choice[str]]:
-        game_id = resolve_game(self.bot, interaction, interaction.namespace.game).game_id
+        game_id = (await resolve_game(self.bot, interaction, interaction.namespace.game)).game_id
         if game_id is None:
             return []
         move = MOVES[name]
@@ -386,7 +386,7 @@ class NotifyCog(commands.Cog):
         ]
     )
     async def notify(self, interaction: discord.Interaction, dm: str) -> None:
-        result = self.bot.service.set_notify(caller_of(interaction), dm == "on")
+        result = await self.bot.service.set_notify(caller_of(interaction), dm == "on")
         await reply(interaction, result.text)
 
 

@@ -1,0 +1,55 @@
+"""The game store: games, seats, the append-only action log, the requests awaiting players'
+answers (undo votes, deals), previews, turn posts and preferences.
+
+Every method is a coroutine whose database work runs off the event loop (`connection`); each
+change is one write transaction, stored whole or not at all, and a change computed from an older
+game version is refused (`StaleGame`). SQLite in WAL mode by default. The store holds no game
+logic. Engine player ids are stored JSON-encoded because titles use ints (seat numbers) or
+strings (imported files).
+"""
+
+from bot.core.store.connection import BUSY_TIMEOUT
+from bot.core.store.games import GameTables
+from bot.core.store.records import (
+    ACTIVE,
+    DEAL,
+    FINISHED,
+    OPEN,
+    UNDO,
+    ActionRecord,
+    DuplicateInteraction,
+    GameRecord,
+    Preview,
+    Request,
+    SeatRecord,
+    StaleGame,
+    StoreBusy,
+    StoreError,
+    Undone,
+)
+from bot.core.store.requests import RequestTables
+
+
+class Store(GameTables, RequestTables):
+    """Every table of the store, on one database."""
+
+
+__all__ = [
+    "ACTIVE",
+    "BUSY_TIMEOUT",
+    "DEAL",
+    "FINISHED",
+    "OPEN",
+    "UNDO",
+    "ActionRecord",
+    "DuplicateInteraction",
+    "GameRecord",
+    "Preview",
+    "Request",
+    "SeatRecord",
+    "StaleGame",
+    "Store",
+    "StoreBusy",
+    "StoreError",
+    "Undone",
+]

@@ -1,0 +1,151 @@
+"""The store's shared machinery: opening a database, the transaction that records the
+interaction asking for a change, the version check that refuses a change computed from an older
+game, and row conversions."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bot.core.store import migrations
+from bot.core.store.connection import BUSY_TIMEOUT, Backend, Conn, SqliteBackend, reading
+from bot.core.store.records import (
+    ActionRecord,
+    DuplicateInteraction,
+    GameRecord,
+    Request,
+    StaleGame,
+)
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class StoreBase:
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        busy_timeout: float = BUSY_TIMEOUT,
+        durable: bool = True,
+        backend: Backend | None = None,
+    ) -> None:
+        """A SQLite file at `path` (or another `backend`), migrated to the newest schema.
+        `durable=False` skips the disk flush of each commit (a throwaway database, such as the
+        fuzzer's: what it checks does not depend on surviving a power cut)."""
+        if backend is None:
+            assert path is not None, "a store needs a path or a backend"
+            backend = SqliteBackend(str(path), busy_timeout=busy_timeout, durable=durable)
+        self.backend = backend
+        self.path = str(path) if path is not None else backend.dialect
+        migrations.migrate(backend.write_now, backend.dialect)
+
+    def close(self) -> None:
+        self.backend.close()
+
+    @reading
+    def pending_migrations(self, conn: Conn) -> list[str]:
+        return migrations.pending(conn)
+
+    @reading
+    def schema_version(self, conn: Conn) -> int:
+        """How many forward migrations this database has applied."""
+        row = conn.one("SELECT count(*) AS n FROM schema_migrations")
+        return int(row["n"]) if row else 0
+
+    # -- helpers for the bodies (each runs inside one read or write) ---------------------------
+    @staticmethod
+    def _change(
+        conn: Conn,
+        interaction_id: int | None,
+        kind: str,
+        game_id: int | None,
+        version: int | None = None,
+    ) -> None:
+        """The checks and record every change begins with: with a `version`, only while the
+        game is still at that version; the interaction id that asked for it, once."""
+        if version is not None and game_id is not None:
+            stored = StoreBase._version(conn, game_id)
+            if stored != version:
+                raise StaleGame(f"game {game_id} is at version {stored}, not {version}")
+        if interaction_id is not None:
+            added = conn.one(
+                "INSERT INTO interactions (id, game_id, kind, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (id) DO NOTHING RETURNING id",
+                [interaction_id, game_id, kind, now()],
+            )
+            if added is None:
+                raise DuplicateInteraction(interaction_id)
+
+    @staticmethod
+    def _version(conn: Conn, game_id: int) -> int | None:
+        row = conn.one("SELECT version FROM games WHERE id = ?", [game_id])
+        return row["version"] if row else None
+
+    @staticmethod
+    def _link_interaction(conn: Conn, interaction_id: int | None, game_id: int) -> None:
+        """A new game's id, on the interaction row written before the game existed."""
+        if interaction_id is not None:
+            conn.execute(
+                "UPDATE interactions SET game_id = ? WHERE id = ?", [game_id, interaction_id]
+            )
+
+    @staticmethod
+    def _game(conn: Conn, game_id: int) -> GameRecord:
+        row = conn.one("SELECT * FROM games WHERE id = ?", [game_id])
+        assert row is not None, game_id
+        return game_record(row)
+
+    @staticmethod
+    def _touch(conn: Conn, game_id: int) -> None:
+        conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", [now(), game_id])
+
+    @staticmethod
+    def _lapse_requests(conn: Conn, game_id: int) -> None:
+        conn.execute(
+            "UPDATE requests SET status = 'void' WHERE game_id = ? AND status = 'open'", [game_id]
+        )
+
+    @staticmethod
+    def _advance(conn: Conn, game_id: int, status: str, when: str) -> None:
+        """The log changed: a new version, a new turn clock, no reminder sent for it yet, and
+        every open request (asked about the old position) lapses."""
+        StoreBase._lapse_requests(conn, game_id)
+        conn.execute(
+            "UPDATE games SET status = ?, updated_at = ?, version = version + 1, "
+            "turn_since = ?, reminded_at = NULL WHERE id = ?",
+            [status, when, when, game_id],
+        )
+
+    @staticmethod
+    def _requests(conn: Conn, where: str, params: list[Any]) -> list[Request]:
+        rows = conn.all(f"SELECT * FROM requests WHERE {where} ORDER BY id", params)
+        return [
+            Request(**{**r, "action": None if r["action"] is None else json.loads(r["action"])})
+            for r in rows
+        ]
+
+
+def action_record(row: dict[str, Any]) -> ActionRecord:
+    return ActionRecord(
+        row["game_id"],
+        row["seq"],
+        row["user_id"],
+        json.loads(row["payload"]),
+        row["created_at"],
+        row["text"],
+    )
+
+
+def game_record(row: dict[str, Any]) -> GameRecord:
+    return GameRecord(
+        **{
+            **row,
+            "options": json.loads(row["options"]),
+            "paused": bool(row["paused"]),
+            "mentioned": tuple(json.loads(row["mentioned"] or "[]")),
+        }
+    )

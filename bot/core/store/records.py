@@ -1,0 +1,115 @@
+"""What the store hands back: plain frozen records of games, seats, actions and requests, the
+status words, and the errors a change can meet. No database code here, so the service and the
+front ends can name them without importing a driver."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.game import Action, PlayerId
+
+OPEN, ACTIVE, FINISHED = "open", "active", "finished"
+UNDO, DEAL = "undo", "deal"  # the kinds of request
+
+
+class StoreError(Exception):
+    """A change the database refused; nothing of it was stored."""
+
+
+class DuplicateInteraction(StoreError):
+    """This interaction id was already handled; the change it carried was not applied again."""
+
+
+class StaleGame(StoreError):
+    """The game changed (another process wrote) since the version a change was computed from;
+    nothing was written."""
+
+
+class StoreBusy(StoreError):
+    """Another connection held the write lock past the busy timeout; nothing was written."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    title: str
+    options: dict[str, Any]
+    seat_limit: int
+    status: str
+    creator_id: int
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    seed: int | None
+    created_at: str
+    updated_at: str
+    version: int = 0
+    paused: bool = False
+    abandoned_at: str | None = None
+    remind_hours: float | None = None
+    turn_since: str | None = None
+    reminded_at: str | None = None
+    mentioned: tuple[int, ...] = ()  # who was last @mentioned as having to act
+
+    @property
+    def abandoned(self) -> bool:
+        return self.abandoned_at is not None
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    game_id: int
+    seat: int
+    user_id: int
+    name: str
+    player_id: PlayerId | None
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    game_id: int
+    seq: int
+    user_id: int
+    payload: Action
+    created_at: str
+    text: str | None = None  # the engine's sentence when it was accepted
+
+
+@dataclass(frozen=True)
+class Undone:
+    """The actions one undo (or rewind) took back, oldest first; `redo_version` is the game
+    version the undo left, at which alone they may be redone."""
+
+    undone_by: int
+    redo_version: int
+    actions: tuple[ActionRecord, ...]
+
+
+@dataclass(frozen=True)
+class Request:
+    """A question to other players about game `version`: an undo (take the log back to `keep`
+    actions; the affected players vote) or a deal (apply `action` for the requester once the
+    player whose property it takes agrees). `text` tells what the deal does."""
+
+    id: int
+    game_id: int
+    kind: str
+    version: int
+    requested_by: int
+    status: str
+    created_at: str
+    keep: int | None = None
+    action: Action | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A move shown to one player, made when they confirm it while the game is at `version`."""
+
+    token: str
+    game_id: int
+    version: int
+    user_id: int
+    action: Action

@@ -1,0 +1,199 @@
+"""What waits on players and the thread: undo votes and deals awaiting answers, previewed
+moves awaiting Confirm, who was last mentioned, each game's turn post, and notification
+preferences."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bot.core.store.base import StoreBase, now
+from bot.core.store.connection import Conn, reading, writing
+from bot.core.store.records import DEAL, UNDO, Preview, Request
+from engine.game import Action
+
+
+class RequestTables(StoreBase):
+    # -- previewed moves awaiting Confirm ------------------------------------------------------
+    @writing
+    def save_preview(
+        self,
+        conn: Conn,
+        token: str,
+        game_id: int,
+        version: int,
+        user_id: int,
+        action: Action,
+        keep: int,
+    ) -> None:
+        """Store a previewed move; only the `keep` newest previews are kept."""
+        conn.execute(
+            "INSERT INTO previews (token, game_id, version, user_id, action, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [token, game_id, version, user_id, json.dumps(action, sort_keys=True), now()],
+        )
+        conn.execute(
+            "DELETE FROM previews WHERE rowid NOT IN (SELECT rowid FROM previews "
+            "ORDER BY rowid DESC LIMIT ?)",
+            [keep],
+        )
+
+    @reading
+    def preview(self, conn: Conn, token: str) -> Preview | None:
+        row = conn.one("SELECT * FROM previews WHERE token = ?", [token])
+        if row is None:
+            return None
+        return Preview(
+            row["token"], row["game_id"], row["version"], row["user_id"], json.loads(row["action"])
+        )
+
+    @writing
+    def drop_preview(self, conn: Conn, token: str) -> bool:
+        """Remove a preview; False if it was already gone (confirmed or cancelled elsewhere)."""
+        return conn.execute("DELETE FROM previews WHERE token = ?", [token]) > 0
+
+    # -- notifications -------------------------------------------------------------------------
+    @reading
+    def wants_dm(self, conn: Conn, user_id: int) -> bool:
+        row = conn.one("SELECT dm FROM notify_prefs WHERE user_id = ?", [user_id])
+        return bool(row and row["dm"])
+
+    @writing
+    def set_dm(self, conn: Conn, user_id: int, dm: bool) -> None:
+        conn.execute(
+            "INSERT INTO notify_prefs (user_id, dm) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm",
+            [user_id, int(dm)],
+        )
+
+    @writing
+    def set_mentioned(self, conn: Conn, game_id: int, user_ids: Sequence[int]) -> None:
+        """Who was last mentioned as having to act in the game's thread."""
+        conn.execute(
+            "UPDATE games SET mentioned = ? WHERE id = ?", [json.dumps(list(user_ids)), game_id]
+        )
+
+    @reading
+    def turn_post(self, conn: Conn, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        """The message id and poster state of the game's turn post (see `set_turn_post`)."""
+        row = conn.one("SELECT message_id, state FROM turn_posts WHERE game_id = ?", [game_id])
+        return (row["message_id"], json.loads(row["state"])) if row else None
+
+    @writing
+    def set_turn_post(
+        self, conn: Conn, game_id: int, message_id: int, state: dict[str, Any]
+    ) -> None:
+        """Remember the thread post of the turn under way and what it shows (a JSON object
+        the poster alone reads), so a restart goes on editing it."""
+        conn.execute(
+            "INSERT INTO turn_posts (game_id, message_id, state) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id, "
+            "state = excluded.state",
+            [game_id, message_id, json.dumps(state, sort_keys=True)],
+        )
+
+    # -- undo votes and deals ------------------------------------------------------------------
+    @writing
+    def open_undo_request(
+        self,
+        conn: Conn,
+        game_id: int,
+        keep: int,
+        version: int,
+        requested_by: int,
+        interaction_id: int | None = None,
+    ) -> Request:
+        """A new undo vote; any older open undo request of the game becomes void."""
+        self._change(conn, interaction_id, "undo_request", game_id)
+        conn.execute(
+            "UPDATE requests SET status = 'void' WHERE game_id = ? AND kind = ? AND "
+            "status = 'open'",
+            [game_id, UNDO],
+        )
+        request_id = _insert_request(conn, game_id, UNDO, version, requested_by, keep=keep)
+        return self._requests(conn, "id = ?", [request_id])[0]
+
+    @writing
+    def open_deal(
+        self,
+        conn: Conn,
+        game_id: int,
+        version: int,
+        requested_by: int,
+        action: Action,
+        text: str,
+        interaction_id: int | None = None,
+    ) -> tuple[Request, list[Request]]:
+        """A deal awaiting the other owner's answer; it withdraws the requester's older open
+        deals of the game (returned with the new one)."""
+        self._change(conn, interaction_id, "deal", game_id)
+        mine = "game_id = ? AND kind = ? AND requested_by = ? AND status = 'open'"
+        replaced = self._requests(conn, mine, [game_id, DEAL, requested_by])
+        conn.execute(
+            f"UPDATE requests SET status = 'rejected' WHERE {mine}", [game_id, DEAL, requested_by]
+        )
+        request_id = _insert_request(
+            conn,
+            game_id,
+            DEAL,
+            version,
+            requested_by,
+            action=json.dumps(action, sort_keys=True),
+            text=text,
+        )
+        return self._requests(conn, "id = ?", [request_id])[0], replaced
+
+    @reading
+    def request(self, conn: Conn, request_id: int) -> Request | None:
+        found = self._requests(conn, "id = ?", [request_id])
+        return found[0] if found else None
+
+    @reading
+    def open_requests(self, conn: Conn, game_id: int) -> list[Request]:
+        """The game's requests still awaiting answers, oldest first."""
+        return self._requests(conn, "game_id = ? AND status = 'open'", [game_id])
+
+    @writing
+    def vote(
+        self,
+        conn: Conn,
+        request_id: int,
+        user_id: int,
+        approve: bool,
+        interaction_id: int | None = None,
+    ) -> dict[int, bool]:
+        """Record (or change) one vote; return every vote so far by user id."""
+        row = conn.one("SELECT game_id FROM requests WHERE id = ?", [request_id])
+        self._change(conn, interaction_id, "vote", row["game_id"] if row else None)
+        conn.execute(
+            "INSERT INTO request_votes (request_id, user_id, approve) VALUES (?, ?, ?) "
+            "ON CONFLICT (request_id, user_id) DO UPDATE SET approve = excluded.approve",
+            [request_id, user_id, int(approve)],
+        )
+        return _votes(conn, request_id)
+
+    @reading
+    def votes(self, conn: Conn, request_id: int) -> dict[int, bool]:
+        return _votes(conn, request_id)
+
+    @writing
+    def close_request(self, conn: Conn, request_id: int, status: str) -> None:
+        conn.execute("UPDATE requests SET status = ? WHERE id = ?", [status, request_id])
+
+
+def _votes(conn: Conn, request_id: int) -> dict[int, bool]:
+    rows = conn.all("SELECT user_id, approve FROM request_votes WHERE request_id = ?", [request_id])
+    return {r["user_id"]: bool(r["approve"]) for r in rows}
+
+
+def _insert_request(
+    conn: Conn, game_id: int, kind: str, version: int, requested_by: int, **fields: Any
+) -> int:
+    names = ["game_id", "kind", "version", "requested_by", "status", "created_at", *fields]
+    values = [game_id, kind, version, requested_by, "open", now(), *fields.values()]
+    return conn.insert(
+        f"INSERT INTO requests ({', '.join(names)}) VALUES ({', '.join('?' * len(names))}) "
+        "RETURNING id",
+        values,
+    )
