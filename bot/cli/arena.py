@@ -32,6 +32,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--jobs", type=int, default=1, help="games played at once in worker processes")
     p.add_argument("--save", help="write every game's file into this folder")
     p.add_argument("--options", default="", help="comma-separated game options, on in every game")
+    p.add_argument("--verbose", "-v", action="store_true", help="also print one line per game")
     p.add_argument(
         "--max-moves",
         type=int,
@@ -83,6 +84,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
         with ProcessPoolExecutor(args.jobs) as pool:
             reports = list(pool.map(run_game, *zip(*jobs)))
+    if args.verbose:
+        for r in reports:
+            print(game_line(r))
     print(summary(cls.title, levels, reports, time.monotonic() - started))
     return 1 if any(r.end.startswith("error") for r in reports) else 0
 
@@ -114,6 +118,11 @@ def summary(title: str, levels: list[str], reports: list[GameReport], seconds: f
         if r.end.startswith("error") or r.end in ("stuck", "unfinished"):
             lines.append(f"  game seed {r.seed}: {r.end}" + (f" ({r.file})" if r.file else ""))
     return "\n".join(lines)
+
+
+def game_line(report: GameReport) -> str:
+    seats = ", ".join(f"{s.seat}:{s.level} {s.score} (#{s.rank})" for s in report.seats)
+    return f"game seed {report.seed}: {report.end}, {report.moves} moves; {seats}"
 
 
 def _at(values: list[float], q: float) -> float:
