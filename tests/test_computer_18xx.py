@@ -19,7 +19,7 @@ from bot.computer.levels import LEVELS, Computer
 from bot.core.fuzz.picking import pick_move
 from engine.eighteen.entities import Corporation
 from engine.eighteen.game import EighteenGame
-from engine.game import Choice, PlayerInfo
+from engine.game import Choice, PlayerId, PlayerInfo
 from engine.titles import create_game
 
 TITLES = ("1830", "1860")
@@ -28,7 +28,7 @@ STOCK = {"1830": g1830_standard.STOCK, "1860": g1860_standard.STOCK}
 
 def _positions(
     title: str, players: int, seed: int, moves: int
-) -> Iterator[tuple[EighteenGame, int, list[Choice]]]:
+) -> Iterator[tuple[EighteenGame, PlayerId, list[Choice]]]:
     """The positions of a game played by the fuzzer's careful random player (its first
     `moves`): the game, a player who must act and that player's legal moves (the game must
     not be changed)."""
@@ -104,7 +104,7 @@ def test_standard_rules_of_thumb(title: str, seed: int) -> None:
         if action["type"] == "buy_shares" and game.resolve_entity(action).id == player:
             me = game.player(player)
             before = me.cash
-            spent = game.try_out(action, player, lambda g, _a: before - g.player(player).cash)
+            spent = game.try_out(action, player, lambda _g, _a: before - game.player(player).cash)
             assert before - spent >= money_kept(game, me, STOCK[title]), decision.why
             seen["buy"] += 1
     assert all(seen.values()), seen

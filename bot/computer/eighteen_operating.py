@@ -26,6 +26,7 @@ from bot.computer.eighteen_reading import (
 from bot.computer.levels import Decision
 from engine.eighteen.entities import Corporation, Player
 from engine.eighteen.game import EighteenGame
+from engine.eighteen.stock import StockRound
 from engine.game import Choice, PlayerId
 
 # How a move's effects weigh against each other, in money now: a dollar more per run is worth
@@ -63,15 +64,15 @@ def operate(
     if "dividend" in kinds:
         return dividend(game, kinds["dividend"], sense)
     if "buy_train" in kinds or _emergency_sales(game, kinds):
-        return buy_train(game, player, kinds, sense)
+        return buy_train(game, kinds)
     lays = [c for c in kinds.get("lay_tile", []) if _own_move(game, c)]
     if lays:
         return lay_track(game, lays, passes, sense)
     tokens = [c for c in kinds.get("place_token", []) if _own_move(game, c)]
     if tokens:
         return place_token(game, tokens, passes)
-    if "buy_company" in kinds and _is_operating(game, kinds["buy_company"][0]):
-        decision = buy_private(game, player, kinds["buy_company"], passes, sense)
+    if "buy_company" in kinds and _own_move(game, kinds["buy_company"][0]):
+        decision = buy_private(game, player, kinds["buy_company"], passes)
         if decision is not None:
             return decision
     if passes and not _in_stock_round(game):
@@ -84,10 +85,6 @@ def _own_move(game: EighteenGame, choice: Choice) -> bool:
     return isinstance(entity_of(game, choice), Corporation)
 
 
-def _is_operating(game: EighteenGame, choice: Choice) -> bool:
-    return isinstance(entity_of(game, choice), Corporation)
-
-
 def _emergency_sales(game: EighteenGame, kinds: dict[str, list[Choice]]) -> bool:
     """A president's sales in a train step: raising money for a compulsory train."""
     sales = kinds.get("sell_shares", [])
@@ -95,7 +92,7 @@ def _emergency_sales(game: EighteenGame, kinds: dict[str, list[Choice]]) -> bool
 
 
 def _in_stock_round(game: EighteenGame) -> bool:
-    return "Stock" in game.round.name
+    return isinstance(game.round, StockRound)
 
 
 # -- track and tokens --------------------------------------------------------------------------
@@ -216,9 +213,8 @@ def dividend(game: EighteenGame, choices: list[Choice], sense: Sense) -> Decisio
 
 
 # -- trains ------------------------------------------------------------------------------------
-def buy_train(
-    game: EighteenGame, player: PlayerId, kinds: dict[str, list[Choice]], sense: Sense
-) -> Decision:
+def buy_train(game: EighteenGame, kinds: dict[str, list[Choice]]) -> Decision:
+    """A compulsory train, or a voluntary one (see each)."""
     trains = kinds.get("buy_train", [])
     sales = kinds.get("sell_shares", [])
     passes = kinds.get("pass", [])
@@ -258,8 +254,10 @@ def voluntary_train(
     wants (or none that outlasts the next rust), more only when one earns its price back in a
     few runs. Trains bought move the game on, as the rusts they bring."""
     bank = [c for c in trains if _from_bank(game, c) and c.action["price"] <= corp.cash]
-    if not bank or not passes:
-        return Decision(trains[0] if not passes else passes[0], "no train worth buying")
+    if not passes:
+        return Decision(max(trains, key=lambda c: _train_value(game, c)), "a train must be bought")
+    if not bank:
+        return Decision(passes[0], "no train from the bank within the treasury's means")
     best = max(bank, key=lambda c: _train_value(game, c))
     if not lasting_trains(game, corp) and not _rusts_at_once(game, best):
         return Decision(best, f"{corp.sym} needs a train that outlasts the next rust")
@@ -305,22 +303,17 @@ def emergency_sale(game: EighteenGame, corp: Corporation, sales: list[Choice]) -
 
 # -- privates ----------------------------------------------------------------------------------
 def buy_private(
-    game: EighteenGame,
-    player: PlayerId,
-    choices: list[Choice],
-    passes: list[Choice],
-    sense: Sense,
+    game: EighteenGame, player: PlayerId, choices: list[Choice], passes: list[Choice]
 ) -> Decision | None:
     """The company buys its president's private at the highest price while the treasury keeps
     what the next train needs: the money moves to the president, the private keeps paying."""
     corp = corporation_of(game, choices[0])
     assert corp is not None
+    keep = max(train_reserve(game, corp), cheapest_train(game))
     mine = [
         c
         for c in choices
-        if isinstance(game.company(c.action["company"]).owner, Player)
-        and game.company(c.action["company"]).owner.id == player  # type: ignore[union-attr]
-        and corp.cash - c.action["price"] >= max(train_reserve(game, corp), cheapest_train(game))
+        if _owner_id(game, c.action["company"]) == player and corp.cash - c.action["price"] >= keep
     ]
     if mine:
         best = max(mine, key=lambda c: c.action["price"])
@@ -330,3 +323,8 @@ def buy_private(
     if passes:
         return Decision(passes[0], f"{corp.sym} keeps its money")
     return None
+
+
+def _owner_id(game: EighteenGame, company: str) -> PlayerId | None:
+    owner = game.company(company).owner
+    return owner.id if isinstance(owner, Player) else None
