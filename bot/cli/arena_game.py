@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.computer.levels import Computer
+from bot.computer.levels import Computer, ever_volunteers
 from bot.core.results import Caller
 from bot.core.service import GameService
 from bot.core.store import Store
@@ -94,7 +94,7 @@ async def play_game(
             if report.moves >= max_moves:
                 report.end = "stuck"
                 break
-            player = await _next_mover(service, game_id, active, computers, callers)
+            player = await _next_mover(service, game_id, active, computers, callers, title)
             seat = report.seats[player - 1]
             before_errors = counter.count
             started = time.process_time()
@@ -137,10 +137,13 @@ async def _next_mover(
     active: list[Any],
     computers: dict[Any, Computer],
     callers: list[Caller],
+    title: str,
 ) -> Any:
     """The player the game waits for (the first active one), unless another active player
     volunteers an optional move first (String Railway's rerolls before the first station)."""
     for player in active[1:]:
+        if not ever_volunteers(title, computers[player].level):
+            continue
         choices = await service.legal_actions(game_id, callers[player - 1].user_id)
         computer = computers[player]
         wants = await service.peek(game_id, lambda g: computer.volunteers(g, choices))

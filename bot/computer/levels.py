@@ -50,6 +50,12 @@ def _module(title: str, level: str) -> ModuleType:
     return importlib.import_module(_MODULES.get((title, level), "bot.computer.random_level"))
 
 
+def ever_volunteers(title: str, level: str) -> bool:
+    """Whether this level may make optional moves out of turn in this title (see
+    `Computer.volunteers`): a frontend need not ask the others otherwise."""
+    return hasattr(_module(title, level), "volunteers")
+
+
 def check_level(title: str, level: str) -> None:
     """Raise ValueError when the title has no such level (every title plays `random`)."""
     _module(title, level)
