@@ -33,8 +33,8 @@ from engine.game import Choice, PlayerId
 # several runs; the reach of the network is a hint of runs to come.
 RUNS_AHEAD = 3.0
 REACH_WEIGHT = 0.2
-PROSPECT_WEIGHT = 0.5
-SPARE_CASH_WEIGHT = 0.25  # a dollar of terrain counts this much while the treasury has plenty
+PROSPECT_WEIGHT = 1.0
+SPARE_CASH_WEIGHT = 0.1  # a dollar of terrain counts this much while the treasury has plenty
 TRAIN_PAYBACK_RUNS = 5  # a voluntary train should earn its price back in this many runs
 TRAINS_WANTED = 2  # a company runs this many trains if each adds to its run
 BANK_NEARLY_BROKEN = 1500  # below this in the bank the end is near: no saving, only payouts

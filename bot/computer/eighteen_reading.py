@@ -13,6 +13,8 @@ from engine.eighteen.trains import Train
 from engine.game import Choice, PlayerId
 
 PROSPECT_HEXES = 4  # how far ahead of its track a company looks for stops to reach
+PROSPECT_DECAY = 0.7  # what a stop one hex further away is worth, as a share
+RUST_HORIZON = 3  # train types (the one on sale included) a company looks ahead for rusts
 
 
 def me(game: EighteenGame, player: PlayerId) -> Player:
@@ -55,8 +57,9 @@ def upcoming_names(game: EighteenGame) -> list[str]:
 
 
 def doomed(game: EighteenGame, train: Train) -> bool:
-    """A train that rusts when the type now on sale or the next one is first bought."""
-    return train.rusts_on is not None and train.rusts_on in upcoming_names(game)[:2]
+    """A train that rusts when the type now on sale or one of the next two is first bought:
+    soon enough that its company should save for another."""
+    return train.rusts_on is not None and train.rusts_on in upcoming_names(game)[:RUST_HORIZON]
 
 
 def lasting_trains(game: EighteenGame, corp: Corporation) -> list[Train]:
@@ -113,8 +116,8 @@ def network_value(game: EighteenGame, corp: Corporation) -> int:
 
 def prospects(game: EighteenGame, corp: Corporation) -> float:
     """The stops the company's track does not reach yet, each worth less the more hexes lie
-    between it and the edge of the company's reach (halved per hex, up to PROSPECT_HEXES):
-    where track laid now leads."""
+    between it and the edge of the company's reach (PROSPECT_DECAY per hex, up to
+    PROSPECT_HEXES): where track laid now leads."""
     board = game.board
     network = board.network()
     color = game.phases.current.offboard_color
@@ -136,7 +139,7 @@ def prospects(game: EighteenGame, corp: Corporation) -> float:
             continue
         tile, _ = board.tile_def_on(hex_id)
         worth = sum(node.revenue.value(color) for node in tile.nodes)
-        total += worth * 0.5**steps
+        total += worth * PROSPECT_DECAY**steps
     return total
 
 

@@ -16,6 +16,7 @@ from bot.computer.eighteen_reading import (
     par_of,
     presided,
     share_choice,
+    share_price,
     train_reserve,
 )
 from bot.computer.levels import Decision
@@ -56,6 +57,7 @@ def stock_turn(
         return forced_sale(game, me, sales)
     for decide in (
         lambda: escape_dump(game, me, sales) if sense.presidents_pay else None,
+        lambda: dump_failing(game, me, sales) if sense.presidents_pay else None,
         lambda: start_company(game, me, kinds.get("par", []), sense, rng),
         lambda: buy_share(game, me, kinds.get("buy_shares", []), sense),
     ):
@@ -112,6 +114,31 @@ def escape_dump(game: EighteenGame, me: Player, sales: list[Choice]) -> Decision
     return None
 
 
+def dump_failing(game: EighteenGame, me: Player, sales: list[Choice]) -> Decision | None:
+    """Hand over the presidency of our company that will need a train we cannot pay for (its
+    treasury and our cash and other shares fall short): the rules let another holder of 20%
+    take it, and its train with it."""
+    for corp in presided(game, me):
+        if not failing(game, corp) or _can_fund(game, me, corp):
+            continue
+        for choice in sorted(sales, key=lambda c: c.action.get("percent", 0)):
+            sold, _ = share_choice(game, choice)
+            if sold is corp and game.try_out(
+                choice.action, me.id, lambda _g, _a: corp.owner is not me
+            ):
+                return Decision(
+                    choice, f"{corp.sym} will need a train we cannot pay for: its presidency goes"
+                )
+    return None
+
+
+def _can_fund(game: EighteenGame, me: Player, corp: Corporation) -> bool:
+    """Whether our cash and our shares of other companies cover what the company lacks for the
+    train it will need."""
+    others = sum(share_price(s.corp) * s.percent // 10 for s in me.shares if s.corp is not corp)
+    return corp.cash + me.cash + others >= train_reserve(game, corp)
+
+
 # -- buying ------------------------------------------------------------------------------------
 def start_company(
     game: EighteenGame, me: Player, pars: list[Choice], sense: StockSense, rng: random.Random
@@ -125,8 +152,11 @@ def start_company(
     spare = me.cash - money_kept(game, me, sense)
     shares = sense.aim_percent // 10
     affordable = [c for c in pars if par_of(c) * shares <= spare]
-    if not affordable and not mine:
-        affordable = [c for c in pars if par_of(c) * 2 <= spare]
+    how = f"at the highest par we can hold {sense.aim_percent}% of"
+    if not affordable and not mine:  # the lowest par: the most shares for our money
+        lowest = min((par_of(c) for c in pars), default=0)
+        affordable = [c for c in pars if par_of(c) == lowest and 2 * lowest <= spare]
+        how = "at the lowest par: the rest of its shares come with later rounds"
     if not affordable:
         return None
 
@@ -139,9 +169,7 @@ def start_company(
     best = max(affordable, key=merit)
     corp = game.corporation(best.action["corporation"])
     why = sense.company_merit(game, corp)[1]
-    return Decision(
-        best, f"start {corp.sym} ({why}) at the highest par we can hold {sense.aim_percent}% of"
-    )
+    return Decision(best, f"start {corp.sym} ({why}) {how}")
 
 
 def buy_share(

@@ -20,7 +20,7 @@ from engine.game import Choice, Game, PlayerId
 REVENUE_RUNS = 2
 SHARE_BONUS = {"CA": 60, "BO": 40}
 SHARES_TO_HOLD = 6  # 60%: a president who holds it floats the company alone
-SHARES_KEPT_FOR = 5  # the auction leaves money for this many shares at the lowest par
+SHARES_KEPT_FOR = 6  # the auction leaves money for this many shares at the lowest par
 ESTIMATE = (0.9, 1.15)  # how far one player's estimate of a private's worth may stray
 
 
@@ -43,14 +43,13 @@ def private_worth(company: Company) -> int:
 
 
 def money_for_a_company(game: EighteenGame, me: Player, buying: Company) -> int:
-    """What we keep back in the auction to start a company afterwards: its president's
-    certificate and a few shares at the lowest par (less when a private, owned or being
-    bought, gives us a president's certificate); the rest comes with later rounds' income.
-    Once everyone has passed on what is left, only the president's certificate is kept: the
-    privates would otherwise go round unsold, paying out, again and again."""
+    """What we keep back in the auction to start a company afterwards and float it alone: 60%
+    at the lowest par (less when a private, owned or being bought, gives us a president's
+    certificate). Once everyone has passed on what is left, one share less: the privates
+    would otherwise go round unsold, paying out, again and again."""
     cheapest = min(p.price for p in game.market.par_prices)
     presidency = any(_gives_presidency(game, c) for c in [*me.companies, buying])
-    shares = 2 if _everyone_passed(game) else SHARES_KEPT_FOR
+    shares = SHARES_KEPT_FOR - 1 if _everyone_passed(game) else SHARES_KEPT_FOR
     return max(0, shares - (2 if presidency else 0)) * cheapest
 
 
