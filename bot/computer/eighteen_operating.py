@@ -20,6 +20,7 @@ from bot.computer.eighteen_reading import (
     network_value,
     prospects,
     revenue,
+    saving_for,
     share_choice,
     train_reserve,
 )
@@ -36,7 +37,6 @@ REACH_WEIGHT = 0.2
 PROSPECT_WEIGHT = 1.0
 SPARE_CASH_WEIGHT = 0.1  # a dollar of terrain counts this much while the treasury has plenty
 TRAIN_PAYBACK_RUNS = 5  # a voluntary train should earn its price back in this many runs
-TRAINS_WANTED = 2  # a company runs this many trains if each adds to its run
 BANK_NEARLY_BROKEN = 1500  # below this in the bank the end is near: no saving, only payouts
 
 
@@ -44,6 +44,9 @@ BANK_NEARLY_BROKEN = 1500  # below this in the bank the end is near: no saving, 
 class Sense:
     """What differs between titles in judging an operating turn."""
 
+    trains_wanted: int = 2  # trains a company keeps without asking each to pay for itself
+    # trains never bought by choice (the one that brings on 1860's Southern Railway)
+    held_back: frozenset[str] = frozenset()
     lays_tried: int = 40  # lays tried on the game at most (each costs a move and a reach)
     routes_judged: int = 12  # lays whose run is worked out at most (the route finder's cost)
     bank_left: Callable[[EighteenGame], int] = lambda game: game.bank.cash
@@ -64,7 +67,7 @@ def operate(
     if "dividend" in kinds:
         return dividend(game, kinds["dividend"], sense)
     if "buy_train" in kinds or _emergency_sales(game, kinds):
-        return buy_train(game, kinds)
+        return buy_train(game, kinds, sense)
     lays = [c for c in kinds.get("lay_tile", []) if _own_move(game, c)]
     if lays:
         return lay_track(game, lays, passes, sense)
@@ -205,6 +208,9 @@ def dividend(game: EighteenGame, choices: list[Choice], sense: Sense) -> Decisio
     reserve = train_reserve(game, corp)
     if sense.bank_left(game) < BANK_NEARLY_BROKEN:
         return Decision(pay, "the bank is nearly broken: money in the treasury scores nothing")
+    target = saving_for(game, corp)
+    if corp.cash < reserve and target in sense.held_back:
+        return Decision(pay, f"saving would only buy the {target}, which we do not bring on")
     if corp.cash < reserve:
         return Decision(
             keep, f"{corp.sym} must save for its next train ({game.money(reserve)} needed)"
@@ -213,7 +219,7 @@ def dividend(game: EighteenGame, choices: list[Choice], sense: Sense) -> Decisio
 
 
 # -- trains ------------------------------------------------------------------------------------
-def buy_train(game: EighteenGame, kinds: dict[str, list[Choice]]) -> Decision:
+def buy_train(game: EighteenGame, kinds: dict[str, list[Choice]], sense: Sense) -> Decision:
     """A compulsory train, or a voluntary one (see each)."""
     trains = kinds.get("buy_train", [])
     sales = kinds.get("sell_shares", [])
@@ -221,8 +227,8 @@ def buy_train(game: EighteenGame, kinds: dict[str, list[Choice]]) -> Decision:
     corp = corporation_of(game, trains[0]) if trains else _operating(game)
     assert corp is not None
     if game.must_buy_train(corp):
-        return compulsory_train(game, corp, trains, sales)
-    return voluntary_train(game, corp, trains, passes)
+        return compulsory_train(game, corp, trains, sales, sense)
+    return voluntary_train(game, corp, trains, passes, sense)
 
 
 def _operating(game: EighteenGame) -> Corporation | None:
@@ -231,11 +237,17 @@ def _operating(game: EighteenGame) -> Corporation | None:
 
 
 def compulsory_train(
-    game: EighteenGame, corp: Corporation, trains: list[Choice], sales: list[Choice]
+    game: EighteenGame,
+    corp: Corporation,
+    trains: list[Choice],
+    sales: list[Choice],
+    sense: Sense,
 ) -> Decision:
-    """A company without a train must buy one: the best its treasury pays for alone, else the
-    cheapest (its president adding the rest), else the president sells what hurts least."""
-    own = [c for c in trains if c.action["price"] <= corp.cash]
+    """A company without a train must buy one: the best its treasury pays for alone (a train
+    held back only when nothing else is left), else the cheapest (its president adding the
+    rest), else the president sells what hurts least."""
+    affordable = [c for c in trains if c.action["price"] <= corp.cash]
+    own = [c for c in affordable if _name(game, c) not in sense.held_back] or affordable
     if own:
         best = max(own, key=lambda c: _train_value(game, c))
         return Decision(best, f"{corp.sym} must own a train: the best it can pay for")
@@ -248,12 +260,22 @@ def compulsory_train(
 
 
 def voluntary_train(
-    game: EighteenGame, corp: Corporation, trains: list[Choice], passes: list[Choice]
+    game: EighteenGame,
+    corp: Corporation,
+    trains: list[Choice],
+    passes: list[Choice],
+    sense: Sense,
 ) -> Decision:
     """Keep a stud of trains: the best affordable train while the company has fewer than it
     wants (or none that outlasts the next rust), more only when one earns its price back in a
     few runs. Trains bought move the game on, as the rusts they bring."""
-    bank = [c for c in trains if _from_bank(game, c) and c.action["price"] <= corp.cash]
+    bank = [
+        c
+        for c in trains
+        if _from_bank(game, c)
+        and c.action["price"] <= corp.cash
+        and _name(game, c) not in sense.held_back
+    ]
     if not passes:
         return Decision(max(trains, key=lambda c: _train_value(game, c)), "a train must be bought")
     if not bank:
@@ -261,13 +283,17 @@ def voluntary_train(
     best = max(bank, key=lambda c: _train_value(game, c))
     if not lasting_trains(game, corp) and not _rusts_at_once(game, best):
         return Decision(best, f"{corp.sym} needs a train that outlasts the next rust")
-    if len(corp.trains) < TRAINS_WANTED:
-        return Decision(best, f"{corp.sym} runs {TRAINS_WANTED} trains")
+    if len(corp.trains) < sense.trains_wanted:
+        return Decision(best, f"{corp.sym} runs {sense.trains_wanted} trains")
     before = revenue(game, corp)
     gain = game.try_out(best.action, None, lambda _g, _a: revenue(game, corp)) - before
     if gain * TRAIN_PAYBACK_RUNS >= best.action["price"]:
         return Decision(best, f"the train adds {game.money(gain)} a run: it pays for itself")
     return Decision(passes[0], f"{corp.sym}'s trains suffice for now")
+
+
+def _name(game: EighteenGame, choice: Choice) -> str:
+    return game.train(choice.action["train"]).name
 
 
 def _from_bank(game: EighteenGame, choice: Choice) -> bool:

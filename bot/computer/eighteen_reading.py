@@ -70,22 +70,30 @@ def cheapest_train(game: EighteenGame) -> int:
     return game.depot.min_price(game.phases)
 
 
-def replacement_price(game: EighteenGame) -> int:
-    """What a company pays for a train once its doomed trains have rusted: the cheapest train
-    of the types after the one rusting them (the price of the next type up, at least)."""
+def _next_train(game: EighteenGame, corp: Corporation) -> Train | None:
+    """The train a company should save for: none while it owns a train that outlasts the next
+    rust; the cheapest for sale when it owns none; else the cheapest of the type after the one
+    on sale (its trains rust with the types to come, and it will need one of those)."""
+    if lasting_trains(game, corp):
+        return None
+    for_sale = game.depot.available(game.phases)
+    if not corp.trains:
+        return min(for_sale, key=lambda t: t.price, default=None)
     names = upcoming_names(game)
-    prices = [t.price for t in game.depot.upcoming if t.name in names[1:2]]
-    return min(prices, default=cheapest_train(game))
+    later = [t for t in game.depot.upcoming if t.name in names[1:2]]
+    return min(later or for_sale, key=lambda t: t.price, default=None)
 
 
 def train_reserve(game: EighteenGame, corp: Corporation) -> int:
-    """Cash a company should keep for its next compulsory train: nothing while it owns a train
-    that outlasts the next rust, else the price of the train it will have to buy."""
-    if lasting_trains(game, corp):
-        return 0
-    if not corp.trains:
-        return cheapest_train(game)
-    return replacement_price(game)
+    """Cash a company should keep for its next compulsory train (see `_next_train`)."""
+    train = _next_train(game, corp)
+    return train.price if train is not None else 0
+
+
+def saving_for(game: EighteenGame, corp: Corporation) -> str | None:
+    """The name of the train a company saves for, if any."""
+    train = _next_train(game, corp)
+    return train.name if train is not None else None
 
 
 def distance_of(train: Train) -> int:

@@ -24,6 +24,9 @@ SHARES_TO_HOLD = 5  # 50% floats an 1860 company
 PREMIUM_TASTE = (0.5, 1.2)  # how far players' eagerness for a pick differs
 # 1860's route finder is slow on a grown map: fewer lays are tried and fewer runs worked out
 LAYS_TRIED = 20
+# The first 9+5 brings on the Southern Railway and, soon after, nationalisation: bought only
+# when compulsory, so that a game is decided by the money made (the bank or the market)
+HELD_BACK = frozenset({"9+5"})
 ROUTES_JUDGED = 6
 
 
@@ -116,7 +119,12 @@ def players_money_left(game: EighteenGame) -> int:
     return game.PLAYER_MONEY - sum(p.cash for p in game.player_list)
 
 
-OPERATING = Sense(lays_tried=LAYS_TRIED, routes_judged=ROUTES_JUDGED, bank_left=players_money_left)
+OPERATING = Sense(
+    held_back=HELD_BACK,
+    lays_tried=LAYS_TRIED,
+    routes_judged=ROUTES_JUDGED,
+    bank_left=players_money_left,
+)
 STOCK = StockSense(
     company_merit=company_merit, aim_percent=10 * SHARES_TO_HOLD, presidents_pay=False
 )
