@@ -37,6 +37,7 @@ REACH_WEIGHT = 0.2
 PROSPECT_WEIGHT = 1.0
 SPARE_CASH_WEIGHT = 0.1  # a dollar of terrain counts this much while the treasury has plenty
 TRAIN_PAYBACK_RUNS = 5  # a voluntary train should earn its price back in this many runs
+STALL_MOVES = 100  # moves without a train bought after which a company buys one to move on
 BANK_NEARLY_BROKEN = 1500  # below this in the bank the end is near: no saving, only payouts
 
 
@@ -285,11 +286,19 @@ def voluntary_train(
         return Decision(best, f"{corp.sym} needs a train that outlasts the next rust")
     if len(corp.trains) < sense.trains_wanted:
         return Decision(best, f"{corp.sym} runs {sense.trains_wanted} trains")
+    if _trains_stalled(game):
+        return Decision(best, f"no train was bought for {STALL_MOVES} moves: the game must move on")
     before = revenue(game, corp)
     gain = game.try_out(best.action, None, lambda _g, _a: revenue(game, corp)) - before
     if gain * TRAIN_PAYBACK_RUNS >= best.action["price"]:
         return Decision(best, f"the train adds {game.money(gain)} a run: it pays for itself")
     return Decision(passes[0], f"{corp.sym}'s trains suffice for now")
+
+
+def _trains_stalled(game: EighteenGame) -> bool:
+    """No train bought in the last STALL_MOVES moves: the phases, and the game, stand still."""
+    recent = game.actions[-STALL_MOVES:]
+    return len(recent) == STALL_MOVES and not any(a.get("type") == "buy_train" for a in recent)
 
 
 def _name(game: EighteenGame, choice: Choice) -> str:
