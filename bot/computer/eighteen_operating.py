@@ -17,6 +17,7 @@ from bot.computer.eighteen_reading import (
     doomed,
     entity_of,
     lasting_trains,
+    later_train_price,
     network_value,
     prospects,
     revenue,
@@ -244,20 +245,54 @@ def compulsory_train(
     sales: list[Choice],
     sense: Sense,
 ) -> Decision:
-    """A company without a train must buy one: the best its treasury pays for alone (a train
-    held back only when nothing else is left), else the cheapest (its president adding the
-    rest), else the president sells what hurts least."""
-    affordable = [c for c in trains if c.action["price"] <= corp.cash]
-    own = [c for c in affordable if _name(game, c) not in sense.held_back] or affordable
+    """A company without a train must buy one: the best lasting train its treasury pays for,
+    else the cheapest lasting one from the bank with its president's help, else the best it
+    pays for, else the cheapest; else the president sells what hurts least. A train held back
+    is bought only when nothing else is left, and never one that leaves a sister company of
+    ours without a train (that only moves the problem)."""
+    offered = [c for c in trains if not _strips_a_sister(game, corp, c)] or trains
+    usable = [c for c in offered if _name(game, c) not in sense.held_back] or offered
+    own = [c for c in usable if c.action["price"] <= corp.cash]
+    lasting = [c for c in own if not _rusts_at_once(game, c)]
+    if lasting:
+        best = max(lasting, key=lambda c: _train_value(game, c))
+        return Decision(best, f"{corp.sym} must own a train: the best lasting one it can pay for")
+    helped = [c for c in usable if _from_bank(game, c) and not _rusts_at_once(game, c)]
+    if helped:
+        cheapest = min(helped, key=lambda c: c.action["price"])
+        return Decision(
+            cheapest, f"{corp.sym} must own a train: a lasting one, its president adding the rest"
+        )
     if own:
         best = max(own, key=lambda c: _train_value(game, c))
         return Decision(best, f"{corp.sym} must own a train: the best it can pay for")
-    if trains:
-        cheapest = min(trains, key=lambda c: c.action["price"])
+    if usable:
+        cheapest = min(usable, key=lambda c: c.action["price"])
         return Decision(cheapest, f"{corp.sym} must own a train; its president pays the rest")
     if sales:
         return emergency_sale(game, corp, sales)
     raise ValueError(f"{corp.sym} must buy a train and nothing is offered")
+
+
+def _strips_a_sister(game: EighteenGame, corp: Corporation, choice: Choice) -> bool:
+    """Buying another company's train leaves that company (ours: deals are left out) with none."""
+    seller = game.train(choice.action["train"]).owner
+    return isinstance(seller, Corporation) and len(seller.trains) <= 1
+
+
+def _rusts_ours(game: EighteenGame, corp: Corporation, choice: Choice) -> bool:
+    """The train would be the first of its type and rust the trains of a company of our
+    president's that could not pay for another (this company's own trains count too)."""
+    name = _name(game, choice)
+    for sister in game.corporations:
+        if sister.closed or sister.owner is not corp.owner or sister.owner is None:
+            continue
+        left = [t for t in sister.trains if t.rusts_on != name]
+        if sister is corp:
+            continue  # it is buying a train now
+        if len(left) < len(sister.trains) and not left and sister.cash < later_train_price(game):
+            return True
+    return False
 
 
 def voluntary_train(
@@ -269,13 +304,15 @@ def voluntary_train(
 ) -> Decision:
     """Keep a stud of trains: the best affordable train while the company has fewer than it
     wants (or none that outlasts the next rust), more only when one earns its price back in a
-    few runs. Trains bought move the game on, as the rusts they bring."""
+    few runs. Trains bought move the game on, as the rusts they bring; never by choice one whose
+    rust would strand a company of ours that cannot buy another."""
     bank = [
         c
         for c in trains
         if _from_bank(game, c)
         and c.action["price"] <= corp.cash
         and _name(game, c) not in sense.held_back
+        and not _rusts_ours(game, corp, c)
     ]
     if not passes:
         return Decision(max(trains, key=lambda c: _train_value(game, c)), "a train must be bought")

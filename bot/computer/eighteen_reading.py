@@ -84,6 +84,16 @@ def _next_train(game: EighteenGame, corp: Corporation) -> Train | None:
     return min(later or for_sale, key=lambda t: t.price, default=None)
 
 
+def later_train_price(game: EighteenGame, types: int = 1) -> int:
+    """The dearest of the next `types` train types after the one on sale (each at its
+    cheapest): what a company will have to buy before long."""
+    names = upcoming_names(game)
+    prices = [
+        min(t.price for t in game.depot.upcoming if t.name == name) for name in names[1 : 1 + types]
+    ]
+    return max(prices, default=cheapest_train(game))
+
+
 def train_reserve(game: EighteenGame, corp: Corporation) -> int:
     """Cash a company should keep for its next compulsory train (see `_next_train`)."""
     train = _next_train(game, corp)

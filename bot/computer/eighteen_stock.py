@@ -13,6 +13,7 @@ from bot.computer.eighteen_reading import (
     by_type,
     dividend_yield,
     lasting_trains,
+    later_train_price,
     par_of,
     presided,
     share_choice,
@@ -145,12 +146,16 @@ def start_company(
 ) -> Decision | None:
     """Start the best company not yet started (players differ in which they like, by a die),
     at the highest par at which we can buy our aim (60%), when our companies are all floated
-    and we can afford it."""
+    and we can afford it; where presidents pay for compulsory trains, only at a par whose
+    float pays for a train of the next two types (no company is started into a train it
+    cannot buy)."""
     mine = presided(game, me)
     if not pars or len(mine) >= MAX_COMPANIES or any(not c.floated for c in mine):
         return None
     spare = me.cash - money_kept(game, me, sense)
     shares = sense.aim_percent // 10
+    if sense.presidents_pay:  # its float must pay for the trains of the next two types
+        pars = [c for c in pars if 10 * par_of(c) >= later_train_price(game, 2)]
     affordable = [c for c in pars if par_of(c) * shares <= spare]
     how = f"at the highest par we can hold {sense.aim_percent}% of"
     if not affordable and not mine:  # the lowest par: the most shares for our money
