@@ -49,6 +49,7 @@ class Sense:
     trains_wanted: int = 2  # trains a company keeps without asking each to pay for itself
     # trains never bought by choice (the one that brings on 1860's Southern Railway)
     held_back: frozenset[str] = frozenset()
+    presidents_pay: bool = True  # a president pays what the company lacks for its train
     lays_tried: int = 40  # lays tried on the game at most (each costs a move and a reach)
     routes_judged: int = 12  # lays whose run is worked out at most (the route finder's cost)
     bank_left: Callable[[EighteenGame], int] = lambda game: game.bank.cash
@@ -248,10 +249,11 @@ def compulsory_train(
     """A company without a train must buy one: the best lasting train its treasury pays for,
     else the cheapest lasting one from the bank with its president's help, else the best it
     pays for, else the cheapest; else the president sells what hurts least. A train held back
-    is bought only when nothing else is left, and never one that leaves a sister company of
-    ours without a train (that only moves the problem)."""
-    offered = [c for c in trains if not _strips_a_sister(game, corp, c)] or trains
-    usable = [c for c in offered if _name(game, c) not in sense.held_back] or offered
+    is bought only when nothing else is left; where presidents pay for trains, not one that
+    leaves a sister company of ours without a train (that only moves the problem)."""
+    usable = [c for c in trains if _name(game, c) not in sense.held_back] or trains
+    if sense.presidents_pay:  # a sister stripped of its train would call on its president
+        usable = [c for c in usable if not _strips_a_sister(game, corp, c)] or usable
     own = [c for c in usable if c.action["price"] <= corp.cash]
     lasting = [c for c in own if not _rusts_at_once(game, c)]
     if lasting:

@@ -121,6 +121,7 @@ def players_money_left(game: EighteenGame) -> int:
 
 OPERATING = Sense(
     held_back=HELD_BACK,
+    presidents_pay=False,
     lays_tried=LAYS_TRIED,
     routes_judged=ROUTES_JUDGED,
     bank_left=players_money_left,
