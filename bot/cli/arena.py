@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from collections import Counter
 from typing import Any
 
 from bot.cli.arena_game import GameReport, run_game
 from bot.cli.fuzz import game_seeds
+from bot.cli.jobs import bad_counts, refuse, run_jobs
 
 
 def add_parser(commands: Any) -> None:
@@ -59,31 +59,21 @@ def cmd_arena(args: argparse.Namespace) -> int:
         for level in set(levels):
             check_level(cls.title, level)
     except (GameError, ValueError) as exc:
-        print(f"railchat: {exc}", file=sys.stderr)
-        return 2
+        return refuse(str(exc))
     if not cls.min_players <= len(levels) <= cls.max_players:
-        print(
-            f"railchat: {cls.title} seats {cls.min_players} to {cls.max_players}, "
-            f"not {len(levels)}",
-            file=sys.stderr,
+        return refuse(
+            f"{cls.title} seats {cls.min_players} to {cls.max_players}, not {len(levels)}"
         )
-        return 2
-    if args.games < 1 or args.jobs < 1:
-        print("railchat: --games and --jobs must be at least 1", file=sys.stderr)
-        return 2
+    problem = bad_counts(args.games, args.jobs)
+    if problem:
+        return refuse(problem)
     options = {o.strip(): True for o in args.options.split(",") if o.strip()}
     jobs = [
         (cls.title, rotated(levels, i), s, options, args.max_moves, args.save)
         for i, s in enumerate(game_seeds(args.seed, args.games))
     ]
     started = time.monotonic()
-    if args.jobs == 1:
-        reports = [run_game(*job) for job in jobs]
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(args.jobs) as pool:
-            reports = list(pool.map(run_game, *zip(*jobs)))
+    reports = run_jobs(run_game, jobs, args.jobs)
     if args.verbose:
         for r in reports:
             print(game_line(r))

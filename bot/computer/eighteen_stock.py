@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.computer.eighteen_operating import Sense, operate
 from bot.computer.eighteen_reading import (
     by_type,
     dividend_yield,
@@ -41,6 +42,19 @@ class StockSense:
     company_merit: Callable[[EighteenGame, Corporation], tuple[float, str]]
     aim_percent: int = 60
     presidents_pay: bool = True  # a president pays what the company lacks for a compulsory train
+
+
+def company_or_stock_turn(
+    game: EighteenGame,
+    player: PlayerId,
+    choices: list[Choice],
+    operating: Sense,
+    stock: StockSense,
+    rng: random.Random,
+) -> Decision:
+    """A company's operating step when these moves are one, else a stock-round turn."""
+    decision = operate(game, player, choices, operating)
+    return decision if decision is not None else stock_turn(game, player, choices, stock, rng)
 
 
 def stock_turn(

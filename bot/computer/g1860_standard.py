@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from bot.computer.eighteen_operating import Sense, operate
+from bot.computer.eighteen_operating import Sense
 from bot.computer.eighteen_reading import by_type, par_of
-from bot.computer.eighteen_stock import StockSense, stock_turn
+from bot.computer.eighteen_stock import StockSense, company_or_stock_turn
 from bot.computer.levels import Decision
 from engine.eighteen.entities import Corporation, Player
 from engine.eighteen.game import EighteenGame
@@ -35,10 +35,7 @@ def choose(game: Game, player: PlayerId, choices: list[Choice], rng: random.Rand
     step = game.round.active_step()
     if isinstance(step, BuyCert):
         return opening(game, player, step, choices, rng)
-    decision = operate(game, player, choices, OPERATING)
-    if decision is not None:
-        return decision
-    return stock_turn(game, player, choices, STOCK, rng)
+    return company_or_stock_turn(game, player, choices, OPERATING, STOCK, rng)
 
 
 # -- the opening auction -----------------------------------------------------------------------
