@@ -36,7 +36,9 @@ async def replay(path: Path, limit: int | None) -> dict[str, float]:
         service = world.bot.service
         users = [n + 1 for n in range(len(data["players"]))]
         empty = {**data, "actions": []}
-        opened = await service.import_game(Caller(1, "user1"), empty, users, thread_id=thread.id)
+        opened = await service.import_game(
+            Caller(1, "user1"), empty, users, thread_id=thread.id, offer=False
+        )
         assert opened.ok, opened.error
         game_id = opened.game_id
         user_of = {p["id"]: users[i] for i, p in enumerate(data["players"])}

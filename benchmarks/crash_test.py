@@ -59,7 +59,7 @@ def log_end(db: Path, gid: int) -> tuple[int, str]:
     """The length of a game's log and the digest of its last action, read from the file as
     committed (without reading the whole log: long games made that the child's main cost)."""
     with closing(sqlite3.connect(db)) as conn:
-        count, = conn.execute("SELECT count(*) FROM actions WHERE game_id = ?", [gid]).fetchone()
+        (count,) = conn.execute("SELECT count(*) FROM actions WHERE game_id = ?", [gid]).fetchone()
         row = conn.execute(
             "SELECT payload FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", [gid]
         ).fetchone()

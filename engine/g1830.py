@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from engine.eighteen.entities import Ability, Corporation
 from engine.eighteen.game import EighteenGame
 from engine.eighteen.trains import Phase
-from engine.titles import register_title
 
 DATA: dict[str, Any] = json.loads((Path(__file__).parent / "data" / "1830.json").read_text())
 
@@ -64,7 +63,6 @@ PHASE_STATUS = {
 }
 
 
-@register_title
 class Game1830(EighteenGame):
     title = "1830"
     full_name = "1830: Railways & Robber Barons"
@@ -76,7 +74,8 @@ class Game1830(EighteenGame):
         "sell_buy",
         "sell_buy_or_buy_sell",
     )
-    data: ClassVar[dict[str, Any]] = DATA
+    flag_options = option_names
+    data = DATA
 
     def company_abilities(self, sym: str) -> list[Ability]:
         return [Ability(a.type, dict(a.data)) for a in ABILITIES.get(sym, [])]

@@ -67,6 +67,10 @@ class Game(ABC):
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 6
     option_names: ClassVar[tuple[str, ...]] = ()
+    # the options that are only switched on or off
+    flag_options: ClassVar[tuple[str, ...]] = ()
+    # file settings that tell what players may not know while the game runs (a deck's order)
+    hidden_settings: ClassVar[tuple[str, ...]] = ()
 
     def __init__(
         self, players: Sequence[PlayerInfo], options: Mapping[str, Any] | None = None, seed: int = 0
@@ -169,6 +173,24 @@ class Game(ABC):
         return self
 
     @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> None:
+        """Refuse, in one sentence, an option the title does not know or a value it cannot be
+        played with, before any game is made (a chat front end asks before it opens a thread).
+        Cheap whatever the values; a title with options of its own extends it."""
+        unknown = sorted(set(options) - set(cls.option_names))
+        if unknown:
+            known = ", ".join(cls.option_names) or "none"
+            raise InvalidAction(
+                f"unknown option(s) for {cls.title}: {', '.join(unknown)} (known: {known})"
+            )
+        for name in cls.flag_options:
+            if name in options and not is_flag(options[name]):
+                raise InvalidAction(
+                    f"option {name} is only on or off ({name} or {name}=false), "
+                    f"not {str(options[name])[:40]!r}"
+                )
+
+    @classmethod
     def options_from_settings(cls, settings: Mapping[str, Any]) -> dict[str, Any]:
         """A game file's `settings` as options (18xx.games files: its optional rules)."""
         return {name: True for name in settings.get("optional_rules") or []}
@@ -214,9 +236,19 @@ class Game(ABC):
             allowed = ", ".join(sorted(fields[kind])) or "none besides entity"
             raise InvalidAction(f"a {kind} move has no {', '.join(extra)} (its fields: {allowed})")
 
+    def any_time(self, action: Action) -> bool:
+        """Whether a player may send this action whether or not it is their turn: a standing
+        order (such as 18xx.games' programmed moves, which act for their own seat), or a move
+        the rules allow between other players' turns (the title judges it when processed)."""
+        return False
+
     def turn_info(self) -> list[TurnInfo]:
         """One entry per entity that must act now (empty when the title tells nothing more)."""
         return []
+
+    def reference_topics(self) -> tuple[str, ...]:
+        """The topics `reference` answers one at a time (none: only the whole sheet)."""
+        return ()
 
     def reference(self, topic: str | None = None) -> str:
         """Rules reference at hand (a title's privates, phases, limits...); ValueError for an
@@ -388,3 +420,8 @@ class Game(ABC):
             if p.id == pid:
                 return p.name
         return str(pid)
+
+
+def is_flag(value: Any) -> bool:
+    """Whether a value is on or off as the titles read it (true, false, 1 or 0)."""
+    return isinstance(value, bool) or (type(value) is int and value in (0, 1))

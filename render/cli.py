@@ -36,7 +36,11 @@ def cmd_render(args: argparse.Namespace) -> int:
     options = tuple(sorted(k for k, v in game.options.items() if v))
     from render import drawer_for  # cairosvg and the fonts load only when drawing
 
-    snapshot = game.snapshot()
+    take_snapshot = getattr(game, "snapshot", None)  # not every title can be drawn
+    if take_snapshot is None:
+        print(f"railchat: {game.title} games cannot be drawn", file=sys.stderr)
+        return 1
+    snapshot = take_snapshot()
     for view in game.views():
         path = out / f"{view}.png"
         path.write_bytes(drawer_for(game.title, view)(snapshot, options))  # type: ignore[misc]

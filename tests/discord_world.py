@@ -8,7 +8,9 @@ alone, through the item class whose template matches it.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -19,6 +21,7 @@ from discord import app_commands
 
 from bot.core.service import GameService
 from bot.core.store import Store
+from bot.discord_ui.admin_controls import ADMIN_ITEMS
 from bot.discord_ui.app import RailchatBot
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
 
@@ -33,10 +36,15 @@ class Sent:
     files: list[str] = field(default_factory=list, compare=False)
     buttons: list[tuple[str, str]] = field(default_factory=list, compare=False)
     images: list[bytes] = field(default_factory=list, compare=False, repr=False)
+    embeds: list[Any] = field(default_factory=list, compare=False, repr=False)
 
 
 def _buttons(view: discord.ui.View | None) -> list[tuple[str, str]]:
-    return [(item.item.custom_id, item.item.label) for item in view.children] if view else []
+    return (
+        [(item.item.custom_id, getattr(item.item, "label", None) or "") for item in view.children]
+        if view
+        else []
+    )
 
 
 @dataclass
@@ -70,23 +78,32 @@ class Followup:
 
     async def send(
         self,
-        content: str,
+        content: str = "",
         *,
         ephemeral: bool = False,
         files: list[discord.File] = (),
         view: discord.ui.View | None = None,
+        embeds: list[discord.Embed] = (),
         **_: object,
     ) -> None:
         assert self.response.is_done(), "followups come after the first answer"
         self.response.sent.append(
             Sent(
-                content,
+                content or "\n".join(_embed_text(e) for e in embeds),
                 ephemeral,
                 [f.filename for f in files],
                 _buttons(view),
                 [f.fp.getvalue() for f in files],
+                list(embeds),
             )
         )
+
+
+def _embed_text(embed: discord.Embed) -> str:
+    """An embed read as text: its title, description and fields."""
+    parts = [embed.title or "", embed.description or ""]
+    parts += [f"{f.name}\n{f.value}" for f in embed.fields]
+    return "\n".join(p for p in parts if p)
 
 
 @dataclass
@@ -100,6 +117,9 @@ class Post:
     embed: Any = None
     edits: int = 0
     menu: list[Any] = field(default_factory=list)  # the options of its menu of moves
+
+
+KEEP = object()  # an edit's field left as it was
 
 
 class Message:
@@ -140,17 +160,18 @@ class Message:
         *,
         content: str | None = None,
         attachments: list[Any] | None = None,
-        embed: Any = None,
-        view: Any = None,
+        embed: Any = KEEP,
+        view: Any = KEEP,
         **_: object,
     ) -> Message:
+        """As Discord edits: what the edit does not name stays as it was."""
         self.edits += 1
         if content is not None:
             self.content = content
         self._apply(
             files=attachments if attachments is not None else list(self.attachments),
-            embed=embed,
-            view=view,
+            embed=self.embed if embed is KEEP else embed,
+            view=self.view if view is KEEP else view,
         )
         return self
 
@@ -266,26 +287,50 @@ class World:
             command=None,
         )
 
-    def command(self, name: str, group: str | None = "game") -> app_commands.Command:
-        command = (
-            self.bot.tree.get_command(name)
-            if group is None
-            else self.bot.tree.get_command(group).get_command(name)
-        )
-        assert command is not None, name
-        return command
+    def command(self, name: str, group: str | None = None) -> app_commands.Command:
+        """A command by its name: in `group`, else the one command of that name in any group
+        (`notify` is a command of its own)."""
+        groups = [group] if group else ["game", "game-admin", "play"]
+        found = [
+            g.get_command(name)
+            for g in map(self.bot.tree.get_command, groups)
+            if isinstance(g, app_commands.Group) and g.get_command(name) is not None
+        ]
+        if not found and group is None and self.bot.tree.get_command(name) is not None:
+            found = [self.bot.tree.get_command(name)]
+        assert len(found) == 1, f"{name}: {len(found)} commands"
+        return found[0]
 
-    async def run(self, name: str, interaction, group: str | None = "game", **kwargs):
+    async def run(self, name: str, interaction, group: str | None = None, **kwargs):
+        """As discord.py runs a command: the tree's check (which answers it first), then the
+        callback, its errors handled by the tree."""
         command = self.command(name, group)
-        await command.callback(command.binding, interaction, **kwargs)
+        interaction.type = discord.InteractionType.application_command
+        interaction.command = command
+        if await self.bot.tree.interaction_check(interaction):
+            try:
+                await command.callback(command.binding, interaction, **kwargs)
+            except Exception as exc:
+                error = app_commands.CommandInvokeError(command, exc)
+                await self.bot.tree.on_error(interaction, error)
         await self.bot.poster.drain()
         return interaction.response.sent
 
     async def play(self, name: str, interaction, **kwargs):
+        """A `/play` command; a kind of move that has no command of its own (`bid`, `par`...)
+        is typed into `/play move` as a player would (`bid CS 50`, or a suggestion's key)."""
+        if self.bot.tree.get_command("play").get_command(name) is None:
+            game = kwargs.pop("game", None)
+            return await self.run("move", interaction, group="play", move=move_text(name, kwargs),
+                                  game=game)  # fmt: skip
         return await self.run(name, interaction, group="play", **kwargs)
 
+    async def suggest_move(self, interaction, current: str = "") -> list[app_commands.Choice]:
+        """`/play move`'s suggestions while the user types `current`."""
+        return await self.suggest("move", "move", interaction, current, group="play")
+
     async def suggest(
-        self, command: str, option: str, interaction, current: str = "", group: str = "play"
+        self, command: str, option: str, interaction, current: str = "", group: str | None = None
     ) -> list[app_commands.Choice]:
         cmd = self.command(command, group)
         callback = cmd._params[option].autocomplete
@@ -293,45 +338,72 @@ class World:
 
     async def press(self, custom_id: str, interaction):
         """Press a button known only by its custom id (as after a restart)."""
-        for cls in DYNAMIC_ITEMS:
+        for cls in (*DYNAMIC_ITEMS, *ADMIN_ITEMS):
             match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
             if match:
                 button = discord.ui.Button(custom_id=custom_id, label="?")
                 item = await cls.from_custom_id(interaction, button, match)
-                await item.callback(interaction)
+                if await item.interaction_check(interaction):
+                    await item.callback(interaction)
                 await self.bot.poster.drain()
                 return interaction.response.sent
         raise AssertionError(f"no button matches {custom_id}")
 
     async def select(self, custom_id: str, options: list[Any], value: str, interaction):
         """Pick `value` in a menu known by its custom id and options (as after a restart)."""
-        for cls in DYNAMIC_ITEMS:
+        for cls in (*DYNAMIC_ITEMS, *ADMIN_ITEMS):
             match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
             if match:
                 menu = discord.ui.Select(custom_id=custom_id, options=options)
                 item = await cls.from_custom_id(interaction, menu, match)
                 item._refresh_state(interaction, {"values": [value]})
-                await item.callback(interaction)
+                if await item.interaction_check(interaction):
+                    await item.callback(interaction)
                 await self.bot.poster.drain()
                 return interaction.response.sent
         raise AssertionError(f"no menu matches {custom_id}")
 
 
+def move_text(kind: str, options: dict[str, Any]) -> str:
+    """A kind of move and its options as typed into /play move: a picked suggestion's key
+    (and a price after it), else the words in order (`bid CS 50`)."""
+    values = [str(v) for v in options.values() if v is not None]
+    if values and values[0].startswith("~"):
+        return " ".join(values)
+    return " ".join([kind, *values])
+
+
+# What each view of an 18xx title draws of its snapshot (see render/): a header, then its own.
+HEADER = ("title", "round", "turn", "round_num", "phase", "bank", "active", "finished")
+SHOWN = {
+    "map": ("tiles", "tokens"),
+    "market": ("corporations",),
+    "sheet": ("players", "corporations", "companies", "trains", "depot"),
+}
+
+
+def drawn_from(game, view: str, focus: tuple[object, ...]) -> object:
+    """What a picture of `view` shows: it changes exactly when this does. Titles without a
+    snapshot: the log's length."""
+    snapshot = getattr(game, "snapshot", None)
+    if not callable(snapshot):
+        return len(game.actions)
+    state = snapshot()
+    if view == "focus":  # the close-up: the map around the places, no header
+        return [{k: state[k] for k in SHOWN["map"]}, list(focus)]
+    return {k: state[k] for k in HEADER + SHOWN.get(view, ())}
+
+
 def fake_renderer(game, view: str, *focus: object) -> bytes:
-    """A stand-in for render/: a tiny PNG whose pixel encodes the view and the log length
-    (`focus`: the places and runs of a close-up, which it ignores)."""
+    """A stand-in for render/: a tiny PNG whose colour is a digest of the view and of what it
+    shows, so that it changes exactly when the real picture would."""
     from io import BytesIO
 
     from PIL import Image
 
+    shown = json.dumps([view, drawn_from(game, view, focus)], sort_keys=True, default=str)
+    colour = tuple(hashlib.sha1(shown.encode()).digest()[:3])
     buffer = BytesIO()
-    shade = len(game.actions) % 256
-    colour = {
-        "map": (shade, 0, 0),
-        "market": (0, shade, 0),
-        "sheet": (shade, shade, 0),
-        "focus": (0, 0, shade),
-    }.get(view, (shade, shade, shade))
     Image.new("RGB", (2, 2), colour).save(buffer, format="PNG")
     return buffer.getvalue()
 

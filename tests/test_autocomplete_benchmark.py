@@ -36,7 +36,9 @@ def test_bench_suggestions_from_the_cache(benchmark, db_path):
     service = GameService(Store(db_path))
     loop = asyncio.new_event_loop()
     users = list(range(1, len(data["players"]) + 1))
-    gid = loop.run_until_complete(service.import_game(Caller(1, "Mod"), partial, users)).game_id
+    gid = loop.run_until_complete(
+        service.import_game(Caller(1, "Mod"), partial, users, offer=False)
+    ).game_id
     user = loop.run_until_complete(service.prompt(gid, choices=False)).notify[0]
 
     def keystroke() -> list:

@@ -32,11 +32,11 @@ def service(db_path):
     return GameService(Store(db_path), new_seed=lambda: 3)
 
 
-@pytest.mark.parametrize("hours", [100_000_000, float("inf"), float("nan"), -1])
+@pytest.mark.parametrize("hours", [100_000_000, float("inf"), float("nan"), -1, 0.0001, 0.99])
 async def test_reminder_hours_out_of_range_are_refused(service, hours):
     gid = await started(service, ANN, BOB)
     result = await service.set_reminders(gid, ANN, hours)
-    assert result.error.startswith("reminder hours run from 0 (no reminders) to 8760 (a year)")
+    assert result.error.startswith("reminder hours are 0 (no reminders) or 1 to 8760 (a year)")
     assert (await service.store.game(gid)).remind_hours is None
 
 
@@ -56,8 +56,8 @@ async def test_the_reminder_loop_survives_any_stored_value(service):
 
 
 def test_settings_refuse_endless_reminder_hours():
-    for value in ("inf", "nan", "1e9"):
-        with pytest.raises(ConfigError, match="RAILCHAT_REMIND_HOURS must be a number of hours"):
+    for value in ("inf", "nan", "1e9", "0.0001"):
+        with pytest.raises(ConfigError, match=r"RAILCHAT_REMIND_HOURS must be 0 \(no reminders\)"):
             load_settings({"RAILCHAT_REMIND_HOURS": value}, dotenv=NO_DOTENV)
     with pytest.raises(ConfigError, match="RAILCHAT_GUILD"):
         load_settings({"RAILCHAT_GUILD": "9" * 30}, dotenv=NO_DOTENV)

@@ -10,126 +10,45 @@ import asyncio
 import io
 import json
 import random
-from dataclasses import dataclass
 
-import aiohttp
-import discord
 import pytest
-import yarl
 from PIL import Image
 
-from bot.core.results import Caller
 from bot.core.service import GameService
 from bot.core.store import Store
 from bot.discord_ui.app import RailchatBot
-from engine.game import TurnInfo
 from tests.fake_discord import (
     CHANNEL_ID,
-    GUILD_ID,
     THREAD_ID,
     UPLOAD_LIMIT,
     FakeDiscord,
-    Posted,
     channel_data,
-    command_interaction,
-    user,
 )
-from tests.titles_for_tests import Tally
+from tests.wire_bot import (
+    ANN,
+    BOB,
+    answered,
+    bots,
+    move,
+    red_of,
+    settled,
+    started_fake,
+    thread_posts,
+    until,
+)
 
-ANN, BOB = user(11, "ann"), user(12, "bob")
 POSTS = rf"/channels/{THREAD_ID}/messages"
-LOG: list = []  # the running fake's requests, named when a wait times out
 FAILURES = ("429", "500", "dropped gateway")
-
-
-@dataclass
-class Wire:
-    fake: FakeDiscord
-    bot: RailchatBot
-    service: GameService
-    game_id: int
-
-
-async def until(condition, what: str, seconds: float = 15.0) -> None:
-    for _ in range(int(seconds / 0.02)):
-        if condition():
-            return
-        await asyncio.sleep(0.02)
-    seen = [(r.method, r.path) for r in LOG[0]]
-    raise AssertionError(f"timed out waiting for {what}; requests: {seen}")
-
-
-def board_png(game, view: str, *focus: object) -> bytes:
-    """A stand-in for render/ that the tests can read back: a PNG whose red channel is the
-    sum of the amounts added in the game's log (a pass leaves the picture as it was)."""
-    added = sum(a.get("amount", 0) for a in game.actions if a.get("type") == "add")
-    buffer = io.BytesIO()
-    Image.new("RGB", (48, 32), (added % 256, 40, 80)).save(buffer, format="PNG")
-    return buffer.getvalue()
-
-
-def red_of(png: bytes) -> int:
-    assert png.startswith(b"\x89PNG\r\n\x1a\n")
-    image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG" and image.size == (48, 32)
-    return image.getpixel((0, 0))[0]
-
-
-def tally_turn(game) -> list[TurnInfo]:
-    """A turn prompt for the test title, so that posts carry an embed."""
-    return [
-        TurnInfo(p, None, "Add 1 to 9, or pass", (f"Score {game.scores[p]}",))
-        for p in game.active_players()
-    ]
 
 
 @pytest.fixture
 async def connect(db_path, monkeypatch):
-    """Start the bot on the fake Discord with a started two-player tally game in THREAD_ID
-    (`free_for_all`: both may add at any time, so one turn post collects every move)."""
-    running: list[tuple[Wire, asyncio.Task]] = []
-    monkeypatch.setattr(Tally, "turn_info", tally_turn, raising=False)
-
-    async def start(free_for_all: bool = False, renderer=board_png) -> Wire:
-        fake = FakeDiscord()
-        LOG[:] = [fake.requests]
-        await fake.start()
-        monkeypatch.setattr(discord.http.Route, "BASE", f"{fake.base}/api/v10")
-        monkeypatch.setattr(
-            discord.gateway.DiscordWebSocket,
-            "DEFAULT_GATEWAY",
-            yarl.URL(f"ws://127.0.0.1:{fake.port}/ws"),
-        )
-        service = GameService(Store(db_path), new_seed=lambda: 1)
-        ann, bob = Caller(11, "ann", guild_id=GUILD_ID), Caller(12, "bob", guild_id=GUILD_ID)
-        created = await service.create_game(
-            ann,
-            "tally",
-            seats=2,
-            guild_id=GUILD_ID,
-            channel_id=CHANNEL_ID,
-            thread_id=THREAD_ID,
-            options={"free_for_all": True} if free_for_all else None,
-        )
-        await service.join(created.game_id, bob)
-        await service.start(created.game_id, ann)
-        bot = RailchatBot(service, renderer=renderer, post_delay=0.01)
-        bot._connection.guild_ready_timeout = 0.05  # discord.py's wait for more servers
-        wire = Wire(fake, bot, service, created.game_id)
-        running.append((wire, asyncio.create_task(bot.start("not-a-real-token"))))
-        await until(bot.is_ready, "the bot to be ready")
-        return wire
-
-    yield start
-    for wire, runner in running:
-        await wire.bot.close()
-        await asyncio.wait_for(runner, 10)
-        await wire.fake.stop()
-        wire.service.store.close()
+    async with bots(db_path, monkeypatch) as start:
+        yield start
 
 
 @pytest.fixture
-async def wire(connect) -> Wire:
+async def wire(connect):
     return await connect()
 
 
@@ -151,40 +70,31 @@ async def failed(fake: FakeDiscord, failure: str) -> None:
         assert [r for r in fake.requests if r.path.endswith(f" -> {failure}")]
 
 
-async def command(
-    fake: FakeDiscord,
-    iid: int,
-    who: dict,
-    group: str,
-    sub: str,
-    where: dict | None = None,
-    **options,
-) -> None:
-    await fake.dispatch(
-        "INTERACTION_CREATE",
-        command_interaction(iid, who, group, sub, options, where or fake.threads[THREAD_ID]),
-    )
+async def test_the_bot_subscribes_to_server_events_and_new_messages_only(wire) -> None:
+    """Servers and their channels, and that a message was posted (to keep the live prompt in
+    sight); never what messages say, nor typing or presence."""
+    assert wire.fake.intents == 1 | 1 << 9  # GUILDS, GUILD_MESSAGES; not MESSAGE_CONTENT
 
 
-async def move(fake: FakeDiscord, iid: int, who: dict, amount: int | None) -> None:
-    action = {"type": "add", "amount": amount} if amount else {"type": "pass"}
-    await command(fake, iid, who, "game", "act", action=json.dumps(action))
-
-
-def answered(fake: FakeDiscord, iid: int) -> list[Posted]:
-    """The messages that answered interaction `iid` (at once, or deferred and followed up)."""
-    return fake.posts(f"tok{iid}")
-
-
-def thread_posts(fake: FakeDiscord, thread: int = THREAD_ID) -> list[str]:
-    return [m.content for m in fake.posts(thread)]
-
-
-async def settled(fake: FakeDiscord) -> None:
-    """Give a doubled post or edit the time to arrive; nothing was refused as over Discord's
-    limits."""
-    await asyncio.sleep(0.3)
-    assert not [r.path for r in fake.requests if r.path.endswith(("-> 400", "-> 413"))]
+async def test_commands_are_uploaded_again_only_when_they_changed(db_path, monkeypatch) -> None:
+    """A restart (say, a crash loop) with the same commands does not upload them again; the
+    digest of what was uploaded is kept in the database."""
+    uploads = []
+    for digest in (None, None, "changed"):
+        if digest is not None:
+            monkeypatch.setattr(RailchatBot, "command_digest", lambda bot, d=digest: d)
+        fake = await started_fake(monkeypatch)
+        store = Store(db_path)
+        bot = RailchatBot(GameService(store), post_delay=0.01)
+        bot._connection.guild_ready_timeout = 0.05
+        runner = asyncio.create_task(bot.start("not-a-real-token"))
+        await until(bot.is_ready, "the bot to be ready")
+        uploads.append(len(fake.calls("PUT", r"/applications/900/commands")))
+        await bot.close()
+        await asyncio.wait_for(runner, 10)
+        await fake.stop()
+        store.close()
+    assert uploads == [1, 0, 1]
 
 
 async def test_commands_sync_and_a_move_is_answered_and_posted(wire) -> None:
@@ -225,9 +135,11 @@ async def test_429_and_500_are_retried_without_losing_or_doubling_a_post(wire) -
     assert await wire.service.store.action_count(wire.game_id) == 1
 
 
-async def test_a_dropped_gateway_resumes_and_a_redelivered_interaction_is_applied_once(
+async def test_a_dropped_gateway_resumes_and_a_replayed_interaction_is_not_answered_twice(
     wire,
 ) -> None:
+    """An interaction sent again after a resume is the same interaction, with the same token:
+    Discord refuses its second acknowledgement (40060), and nothing is applied twice."""
     fake, bot = wire.fake, wire.bot
     await move(fake, 7003, ANN, 2)
     await until(lambda: len(thread_posts(fake)) == 1, "the first post")
@@ -237,11 +149,11 @@ async def test_a_dropped_gateway_resumes_and_a_redelivered_interaction_is_applie
     await move(fake, 7003, ANN, 2)  # the same interaction delivered again
     await move(fake, 7004, BOB, 5)  # and a new one on the new connection
     await until(lambda: len(thread_posts(fake)) == 2, "the post of bob's move")
-    await until(lambda: len(answered(fake, 7003)) == 2, "the answer to the redelivered interaction")
+    await until(lambda: fake.refused(40060), "the refusal of a second acknowledgement")
     await settled(fake)
     assert await wire.service.store.action_count(wire.game_id) == 2
     assert len(thread_posts(fake)) == 2
-    assert "already handled" in answered(fake, 7003)[-1].content
+    assert len(answered(fake, 7003)) == 1 and answered(fake, 7003)[0].content.startswith("Done")
 
 
 async def test_an_interaction_sent_while_the_gateway_is_down_arrives_on_resume(wire) -> None:
@@ -263,7 +175,7 @@ async def test_images_reach_the_thread_post_and_the_follow_up_as_uploads(wire, f
     fail(fake, failure, r"POST /webhooks/900/tok7102")
     await move(fake, 7101, ANN, 7)
     await until(lambda: thread_posts(fake), "the turn post with its image")
-    await command(fake, 7102, ANN, "game", "show", view="board")
+    await fake.command(7102, ANN, "game", "view", what="map")
     await until(lambda: answered(fake, 7102), "the follow-up with the image")
     await settled(fake)
     await failed(fake, failure)
@@ -294,7 +206,7 @@ async def test_game_new_opens_a_thread_that_the_game_is_played_in(wire, failure)
     fake, store = wire.fake, wire.service.store
     threads = rf"/channels/{CHANNEL_ID}/threads"
     fail(fake, failure, f"POST {threads}")
-    await command(fake, 7201, ANN, "game", "new", where=channel_data(), title="tally", seats=2)
+    await fake.command(7201, ANN, "game", "new", where=channel_data(), title="tally", seats=2)
     await until(lambda: answered(fake, 7201), "the answer to /game new")
     [created] = fake.calls("POST", threads)
     assert {k: created.body[k] for k in ("name", "type", "auto_archive_duration")} == {
@@ -310,12 +222,12 @@ async def test_game_new_opens_a_thread_that_the_game_is_played_in(wire, failure)
     assert answered(fake, 7201)[0].content == f"Game #{record.id} is open in <#{tid}>."
     assert fake.calls("PUT", rf"/channels/{tid}/thread-members/11")
     where = fake.threads[tid]
-    await command(fake, 7202, BOB, "game", "join", where=where)
+    await fake.command(7202, BOB, "game", "join", where=where)
     await until(lambda: answered(fake, 7202), "the answer to /game join")
-    await command(fake, 7203, ANN, "game", "start", where=where)
+    await fake.command(7203, ANN, "game", "start", where=where)
     await until(lambda: answered(fake, 7203), "the answer to /game start")
-    await command(
-        fake, 7204, ANN, "game", "act", where=where, action=json.dumps({"type": "add", "amount": 2})
+    await fake.command(
+        7204, ANN, "game-admin", "act", where=where, action=json.dumps({"type": "add", "amount": 2})
     )
     await until(
         lambda: any("ann added 2" in p for p in thread_posts(fake, tid)),
@@ -333,21 +245,20 @@ async def test_game_new_opens_a_thread_that_the_game_is_played_in(wire, failure)
     assert len(await store.games(statuses=None, limit=10)) == 2
 
 
-async def test_a_redelivered_game_new_leaves_one_game_and_one_thread(wire) -> None:
+async def test_a_replayed_game_new_leaves_one_game_and_one_thread(wire) -> None:
+    """The same `/game new` sent twice: its second acknowledgement is refused (40060) before
+    the bot opens a thread for it."""
     fake, store = wire.fake, wire.service.store
     for _ in range(2):
-        await command(fake, 7301, ANN, "game", "new", where=channel_data(), title="tally")
-    await until(lambda: len(answered(fake, 7301)) == 2, "both answers")
+        await fake.command(7301, ANN, "game", "new", where=channel_data(), title="tally")
+    await until(lambda: answered(fake, 7301), "the answer")
+    await until(lambda: fake.refused(40060), "the refusal of a second acknowledgement")
     await settled(fake)
     [record] = [g for g in await store.games(statuses=None, limit=10) if g.id != wire.game_id]
-    new_threads = [t for t in fake.threads if t != THREAD_ID]
-    assert len(new_threads) == 2 and fake.deleted == [
-        t for t in new_threads if t != record.thread_id
-    ]
-    assert fake.posts(fake.deleted[0]) == [] and len(fake.posts(record.thread_id)) == 1
-    # the two deliveries run side by side: either may be the one told it was already handled
-    answers = sorted("already handled" in m.content for m in answered(fake, 7301))
-    assert answers == [False, True]
+    assert [t for t in fake.threads if t != THREAD_ID] == [record.thread_id]
+    assert fake.deleted == [] and len(fake.posts(record.thread_id)) == 1
+    [answer] = answered(fake, 7301)
+    assert answer.content == f"Game #{record.id} is open in <#{record.thread_id}>."
 
 
 # -- turn posts edited in place -------------------------------------------------------------------
@@ -407,8 +318,8 @@ async def test_an_image_over_the_upload_limit_is_left_out_with_a_note(connect) -
     fake = wire.fake
     await move(fake, 7501, ANN, 3)
     await until(lambda: thread_posts(fake), "the turn post")
-    await command(fake, 7502, ANN, "game", "show", view="board")
-    await until(lambda: answered(fake, 7502), "the answer to /game show")
+    await fake.command(7502, ANN, "game", "view", what="map")
+    await until(lambda: answered(fake, 7502), "the answer to /game view")
     await settled(fake)
     [post] = fake.posts(THREAD_ID)
     assert post.attachments == [] and "board image is too large to attach" in post.content
@@ -427,7 +338,7 @@ async def test_a_turn_post_deleted_by_a_moderator_is_posted_again_with_its_moves
     await move(fake, 7601, ANN, 3)
     await until(lambda: thread_posts(fake), "the turn post")
     [first] = fake.posts(THREAD_ID)
-    del fake.messages[first.id]  # a moderator deletes it in the Discord client
+    await fake.delete_message(first.id)  # a moderator deletes it in the Discord client
     await move(fake, 7602, BOB, 4)
     await until(lambda: thread_posts(fake), "the turn posted again")
     await settled(fake)
@@ -439,50 +350,3 @@ async def test_a_turn_post_deleted_by_a_moderator_is_posted_again_with_its_moves
     await move(fake, 7603, ANN, 1)  # the new post is the one edited from now on
     await until(lambda: again.edits == 1, "the edit of the new post")
     assert again.content.splitlines()[2] == "ann added 1."
-
-
-async def test_the_fake_refuses_what_discord_refuses() -> None:
-    """The limits the other tests rely on: over 2000 characters, 25 menu options or 10 MiB of
-    uploads, or a command with a required option after an optional one, Discord answers 400
-    or 413."""
-    fake = FakeDiscord()
-    await fake.start()
-    url = f"{fake.base}/api/v10{POSTS}"
-    menu = {
-        "type": 1,
-        "components": [
-            {
-                "type": 3,
-                "custom_id": "m",
-                "options": [{"label": str(n), "value": str(n)} for n in range(26)],
-            }
-        ],
-    }
-    try:
-        async with aiohttp.ClientSession() as session:
-            for payload in ({"content": "x" * 2001}, {"content": "x", "components": [menu]}):
-                async with session.post(url, json=payload) as answer:
-                    assert answer.status == 400
-            form = aiohttp.FormData()
-            form.add_field("payload_json", json.dumps({"content": "big"}))
-            form.add_field("files[0]", b"\0" * (UPLOAD_LIMIT + 1), filename="big.png")
-            async with session.post(url, data=form) as answer:
-                assert answer.status == 413
-            async with session.post(url, json={"content": "x" * 2000}) as answer:
-                assert answer.status == 200
-            command = {
-                "name": "game",
-                "description": "d",
-                "options": [
-                    {"name": "a", "description": "d", "type": 3},
-                    {"name": "b", "description": "d", "type": 3, "required": True},
-                ],
-            }
-            async with session.put(
-                f"{fake.base}/api/v10/applications/900/commands", json=[command]
-            ) as answer:
-                assert answer.status == 400
-                assert "a required option after an optional one" in (await answer.json())["message"]
-    finally:
-        await fake.stop()
-    assert len(fake.posts(THREAD_ID)) == 1

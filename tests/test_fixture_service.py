@@ -92,7 +92,7 @@ async def test_an_imported_file_replays_restarts_and_exports(path, db_path):
     require_games("1830")
     data = io.read_file(path)
     service = GameService(Store(db_path))
-    imported = await service.import_game(Caller(1, "Mod"), data, [11, None])
+    imported = await service.import_game(Caller(1, "Mod"), data, [11, None], offer=False)
     assert imported.ok, imported.error
     gid = imported.game_id
     seats = await service.store.seats(gid)
@@ -159,12 +159,23 @@ async def test_discord_import_opens_a_playable_thread_and_exports(db_path):
     )
     assert sent[-1].text.startswith("Game #1 is open in <#")
     thread = list(world.threads.values())[-1]
-    [post] = posts(thread)
+    offered, post = posts(thread)
+    assert offered.pinged == [11, 13] and offered.text.startswith("<@11> <@13>: a seat")
+    assert [label for _, label in offered.buttons] == ["Take the seat", "Decline"] * 2
     assert post.text.startswith("user1 imported a 1830 game as game #1 (")
-    assert "Seats: 1. Player 1, 2. Player 2 (unclaimed), 3. Player 3." in post.text
+    assert "Seats: 1. Player 1 (unclaimed), 2. Player 2 (unclaimed), 3. Player 3 (unclaimed)." \
+        in post.text  # fmt: skip
+    assert post.pinged == []  # nobody is seated yet, so nobody is pinged to act
     assert sorted(post.files) == ["map.png", "market.png", "sheet.png"]
     service = world.bot.service
-    prompt = await service.prompt(1)
+    assert [s.user_id for s in await service.store.seats(1)] == [-1, -2, -3]  # none agreed yet
+    take_1, _, take_3, _ = (cid for cid, _ in offered.buttons)
+    refused = await world.press(take_3, world.interaction(11, where=thread.id))
+    assert refused[-1].text == "Refused: this seat is offered to someone else; only they can answer"
+    for button, user in ((take_1, 11), (take_3, 13)):
+        taken = await world.press(button, world.interaction(user, where=thread.id))
+        assert taken[-1].text.startswith(f"Done: user{user} took seat"), taken
+    thread.add_user.assert_awaited()  # those who took a seat follow the thread
     replaced = await world.run(
         "replace",
         world.interaction(1, where=thread.id),
@@ -172,13 +183,13 @@ async def test_discord_import_opens_a_playable_thread_and_exports(db_path):
         user=SimpleNamespace(id=12, display_name="user12"),
         game=None,
     )
-    assert replaced[-1].text == "Done: user1 gave seat 2 (Player 2) of game #1 to user12."
+    assert replaced[-1].text.startswith("Done: user1 offers seat 2 (Player 2) of game #1 to user12")
+    [offer] = await service.store.open_invitations(1)
+    joined = await world.run("join", world.interaction(12, where=thread.id), game=None)
+    assert joined[-1].text.startswith("Done: user12 took seat 2")
     assert [s.user_id for s in await service.store.seats(1)] == [11, 12, 13]
-    assert post.text.endswith("To act: <@13>") and post.pinged == [13]
-    assert prompt.names == ("Player 3",)
-    assert posts(thread)[-1].text == (
-        "user1 gave seat 2 (Player 2) of game #1 to user12.\nTo act: Player 3"
-    )  # already pinged once
+    prompt = await service.prompt(1)
+    assert prompt.names == ("user13",) and prompt.notify == (13,)  # seats take their names
     exported = await world.run("export", world.interaction(9, where=thread.id), game=None)
     assert exported[-1].files == ["railchat-1-1830.json"] and exported[-1].ephemeral
     bad = await world.run(

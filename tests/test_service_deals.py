@@ -8,7 +8,6 @@ import pytest
 
 from bot.core.results import Caller
 from bot.core.service import GameService
-from bot.core.store import Store
 from engine.errors import IllegalAction
 from tests.raw_sql import execute
 from tests.test_service import ANN, BOB, CY, EVE, add, started, stored
@@ -28,8 +27,8 @@ def take(entity: int, source: int, amount: int) -> dict:
 
 
 @pytest.fixture
-def service(db_path):
-    return GameService(Store(db_path), new_seed=lambda: 4242)  # scores Ann 6, Bob 2, Cy 0
+def service(make_store):
+    return GameService(make_store(), new_seed=lambda: 4242)  # scores Ann 6, Bob 2, Cy 0
 
 
 async def test_a_deal_waits_for_the_other_owner_and_is_made_when_accepted(service):
@@ -162,27 +161,29 @@ async def test_a_deal_waits_while_the_game_is_paused(service):
     await service.act(gid, ANN, take(1, 2, 1))
     assert (await service.pause(gid, ANN, True)).ok
     assert (await service.vote(1, BOB, True)).error == (
-        "game #1 is paused; a game admin resumes it with /game resume"
+        "game #1 is paused; nothing changes until a game admin resumes it "
+        "with /game-admin resume (its creator: /game status)"
     )
     assert (await service.pause(gid, ANN, False)).ok
     assert (await service.vote(1, BOB, True)).ok
 
 
 async def test_the_new_holder_of_a_seat_answers_for_it(service):
+    """A seat handed over lapses the deals asked of it; its new holder answers the next."""
     gid = await started(service, ANN, BOB, CY)
     await service.act(gid, ANN, take(1, 2, 1))
-    assert (await service.replace_seat(gid, ANN, 2, DAN.user_id, DAN.name)).ok
-    assert (await service.vote(1, BOB, True)).error == (
-        "only Dan can accept deal #1: it takes their property"
+    offered = await service.replace_seat(gid, ANN, 2, DAN.user_id, DAN.name)
+    assert offered.text.endswith("Deal #1 (Ann's: Ann took 1 from Bob.) lapsed: the game moved "
+                                 "on before it was accepted.")  # fmt: skip
+    assert (await service.vote(1, BOB, True)).error.startswith("this deal lapsed")
+    assert (await service.answer_invitation(offered.invitations[0], DAN, True)).ok
+    again = await service.act(gid, ANN, take(1, 2, 1))
+    assert again.notify == (DAN.user_id,)
+    assert (await service.vote(again.vote, BOB, True)).error == (
+        f"only Dan can accept deal #{again.vote}: it takes their property"
     )
-    assert (await service.vote(1, DAN, True)).text == "Dan accepted deal #1: Ann took 1 from Dan."
-    # the proposer gave up the seat: the deal no longer stands
-    await service.act(gid, DAN, add(2))
-    await service.act(gid, CY, take(3, 1, 1))
-    assert (await service.replace_seat(gid, ANN, 3, EVE.user_id, EVE.name)).ok
-    assert (await service.vote(2, ANN, True)).error == (
-        "deal #2 no longer stands: the seats changed since it was proposed"
-    )
+    accepted = await service.vote(again.vote, DAN, True)
+    assert accepted.text == f"Dan accepted deal #{again.vote}: Ann took 1 from Dan."
 
 
 async def test_a_seat_nobody_holds_cannot_be_asked(service):
@@ -193,16 +194,16 @@ async def test_a_seat_nobody_holds_cannot_be_asked(service):
     refused = await service.act(gid, ANN, take(1, 2, 1))
     assert refused.error == (
         "this deal takes Bob's property and nobody holds that seat to "
-        "agree to it; a game admin can give the seat with /game replace"
+        "agree to it; a game admin can give the seat with /game-admin replace"
     )
 
 
-async def test_a_deal_survives_a_restart(db_path):
-    first = GameService(Store(db_path), new_seed=lambda: 4242)
+async def test_a_deal_survives_a_restart(make_store):
+    first = GameService(make_store(), new_seed=lambda: 4242)
     gid = await started(first, ANN, BOB, CY)
     await first.act(gid, ANN, take(1, 2, 2), interaction_id=501)
     first.store.close()
-    again = GameService(Store(db_path))
+    again = GameService(make_store())
     assert await again.open_requests(gid) == [(1, "deal #1 from Ann: Ann took 2 from Bob.")]
     accepted = await again.vote(1, BOB, True, interaction_id=502)
     assert accepted.ok and (await stored(again, gid)) == [take(1, 2, 2)]

@@ -10,15 +10,14 @@ import pytest
 
 from bot.core.results import Caller, Refused
 from bot.core.service import GameService
-from bot.core.store import Store
 from tests.test_service import ANN, BOB, CY, EVE, add, started, stored
 
 ADMIN = Caller(50, "Mod", is_admin=True)
 
 
 @pytest.fixture
-def service(db_path):
-    return GameService(Store(db_path), new_seed=lambda: 4242, remind_hours=24)
+def service(make_store):
+    return GameService(make_store(), new_seed=lambda: 4242, remind_hours=24)
 
 
 def pick(label: str):
@@ -37,7 +36,9 @@ async def test_play_picks_from_the_legal_choices_and_checks_the_version(service)
     gid = await started(service, ANN, BOB)
     version = (await service.store.game(gid)).version
     played = await service.play(gid, ANN, pick("add 3"), version=version)
-    assert played.ok and played.text == "Ann added 3." and (await stored(service, gid)) == [add(1, 3)]
+    assert (
+        played.ok and played.text == "Ann added 3." and (await stored(service, gid)) == [add(1, 3)]
+    )
     stale = await service.play(gid, BOB, pick("add 1"), version=version)
     assert stale.error == (
         "this button is from an earlier turn of game #1; the game has moved "
@@ -95,7 +96,7 @@ async def test_undo_of_an_own_move_others_followed_needs_their_approval(service)
     assert asked.text.startswith(
         "Bob asks to take back actions 2-3, from their own: Bob added 1. Cy must approve"
     )
-    assert len((await stored(service, gid))) == 3
+    assert len(await stored(service, gid)) == 3
     assert (await service.vote(asked.vote, EVE, True)).error == (
         "only the players whose actions would be undone (Cy) or a game admin vote on this undo"
     )
@@ -118,13 +119,13 @@ async def test_an_undo_vote_can_be_rejected_and_goes_stale(service):
     assert (await service.vote(rejected.vote, ANN, False)).text == (
         "Ann rejected the undo; the game goes on."
     )
-    assert len((await stored(service, gid))) == 3
+    assert len(await stored(service, gid)) == 3
     stale = await service.undo(gid, BOB)
     assert (await service.act(gid, BOB, add(2))).ok
     assert (await service.vote(stale.vote, ANN, True)).error == (
         "the game has moved on since this undo was asked; ask again with /game undo"
     )
-    assert len((await stored(service, gid))) == 4
+    assert len(await stored(service, gid)) == 4
     asked = await service.undo(gid, ANN)  # the admin takes back Bob's move once confirmed
     assert (
         asked.text == "This takes back Bob's move (action 4): Bob added 1. Confirm to take it back."
@@ -138,7 +139,7 @@ async def test_admins_undo_and_rewind(service):
     for i in range(4):
         assert (await service.act(gid, [ANN, BOB][i % 2], add(i % 2 + 1, i + 1))).ok
     asked = await service.undo(gid, ADMIN)
-    assert asked.confirm_undo is not None and len((await stored(service, gid))) == 4  # nothing yet
+    assert asked.confirm_undo is not None and len(await stored(service, gid)) == 4  # nothing yet
     assert (await service.act(gid, ANN, add(1, 5))).ok  # the game moves on: confirmation void
     stale = await service.undo(gid, ADMIN, confirmed=asked.confirm_undo)
     assert stale.error == (
@@ -153,7 +154,7 @@ async def test_admins_undo_and_rewind(service):
         "only the creator of game #1 or a server admin can rewind it"
     )
     assert (await service.rewind(gid, ANN, 3)).error == (
-        "game #1 has 3 actions; rewind to a number from 0 to 2 (see /game history)"
+        "game #1 has 3 actions; rewind to a number from 0 to 2 (see /game view history)"
     )
     rewound = await service.rewind(gid, ANN, 1)
     assert (
@@ -171,10 +172,12 @@ async def test_pause_resume_and_abandon(service):
         "only the creator of game #1 or a server admin can pause or resume it"
     )
     assert (await service.pause(gid, ANN, True)).text == (
-        "Ann paused game #1; moves wait until an admin uses /game resume."
+        "Ann paused game #1; moves wait until an admin resumes it (/game-admin resume, or "
+        "/game status)."
     )
     assert (await service.act(gid, ANN, add(1))).error == (
-        "game #1 is paused; a game admin resumes it with /game resume"
+        "game #1 is paused; nothing changes until a game admin resumes it "
+        "with /game-admin resume (its creator: /game status)"
     )
     assert await service.legal_actions(gid, ANN.user_id) == []
     assert "paused" in (await service.list_games()).text
@@ -185,8 +188,12 @@ async def test_pause_resume_and_abandon(service):
     assert (await service.abandon(gid, ADMIN)).text == (
         "Mod abandoned game #1; its log is kept (/game export)."
     )
-    assert (await service.act(gid, BOB, add(2))).error == "game #1 was abandoned"
-    assert (await service.undo(gid, Caller(7, "Gus"))).error == "game #1 was abandoned"
+    assert (await service.act(gid, BOB, add(2))).error == (
+        "game #1 was abandoned; it can only be read now"
+    )
+    assert (await service.undo(gid, Caller(7, "Gus"))).error == (
+        "game #1 was abandoned; it can only be read now"
+    )
     assert (await service.status(gid)).text.startswith("Game #1 · tally · abandoned")
     assert (await service.abandon(gid, ADMIN)).error == "game #1 is already over"
 
@@ -204,11 +211,17 @@ async def test_a_seat_changes_hands(service):
     )
     assert (await service.act(gid, ANN, add(1))).ok
     replaced = await service.replace_seat(gid, ANN, 2, CY.user_id, "Cy")
-    assert replaced.text == "Ann gave seat 2 (Bob) of game #1 to Cy."
-    assert replaced.notify == (CY.user_id,)
+    assert replaced.text == (
+        "Ann offers seat 2 (Bob) of game #1 to Cy; it is theirs once they accept, and until "
+        "then its moves wait."
+    )
+    assert replaced.notify == () and replaced.invited == (CY.user_id,)  # Cy has not agreed yet
     assert (await service.act(gid, BOB, add(2))).error == (
         "you are not seated in game #1; spectators can only watch"
     )
+    assert (await service.act(gid, CY, add(2))).error.startswith("you are not seated")
+    accepted = await service.answer_invitation(replaced.invitations[0], CY, True)
+    assert accepted.notify == (CY.user_id,)
     assert (await service.act(gid, CY, add(2))).ok
 
 
@@ -227,7 +240,7 @@ async def test_reminders_once_per_idle_period(service):
         "Game #1 reminds whoever must act after 2 h without a move."
     )
     assert (await service.set_reminders(gid, ANN, -1)).error == (
-        "reminder hours run from 0 (no reminders) to 8760 (a year), not -1"
+        "reminder hours are 0 (no reminders) or 1 to 8760 (a year), not -1"
     )
     assert (await service.act(gid, ANN, add(1))).ok  # a move restarts the clock
     moved = datetime.fromisoformat((await service.store.game(gid)).turn_since)
@@ -240,11 +253,11 @@ async def test_reminders_once_per_idle_period(service):
     assert await service.next_reminder() is None
 
 
-async def test_reminder_state_survives_a_restart(service, db_path):
+async def test_reminder_state_survives_a_restart(service, make_store):
     gid = await started(service, ANN, BOB)
     start = datetime.fromisoformat((await service.store.game(gid)).turn_since)
     assert len(await service.due_reminders(start + timedelta(hours=30))) == 1
-    restarted = GameService(Store(db_path), remind_hours=24)
+    restarted = GameService(make_store(), remind_hours=24)
     assert await restarted.due_reminders(start + timedelta(hours=31)) == []
     assert await restarted.next_reminder() == start + timedelta(hours=54)
 
@@ -260,8 +273,12 @@ async def test_images_for_spectators(service):
     gid = await started(service, ANN, BOB)
     shown = await service.view(gid, "board", lambda game, view: b"png:" + view.encode())
     assert shown.files == (("board.png", b"png:board"),) and shown.text == "Game #1 · board"
-    assert (await service.view(gid, "map", lambda g, v: b"")).error == (
-        "tally has no map image (it has: board)"
+    # "map" is every title's main picture: tally's board
+    assert (await service.view(gid, "map", lambda g, v: v.encode())).files == (
+        ("board.png", b"board"),
+    )
+    assert (await service.view(gid, "market", lambda g, v: b"")).error == (
+        "tally has no market image (it has: board)"
     )
     assert (await service.view(gid, "board", None)).error == (
         "images are not available here (no renderer installed)"

@@ -38,7 +38,7 @@ async def test_stations_rails_with_preview_and_hint_in_discord(world):
     thread = await started(world)
     at = lambda user: world.interaction(user, where=thread.id)  # noqa: E731
     assert "map.png" in posts(thread)[-1].files
-    suggestions = await world.suggest("station", "at", world.interaction(1, where=thread.id), "d3")
+    suggestions = await world.suggest_move(world.interaction(1, where=thread.id), "d3")
     names = [c.name for c in suggestions]  # every typed word starts a word of the label
     assert names == ["place Central at D3 (25 25)"]
     for x_y in ("20 20", "40 40", "60 20"):
@@ -164,9 +164,12 @@ async def test_a_chat_game_exports_to_a_file_that_replays(db_path):
                 game_id, ann, lambda g, c, s=spot: resolve(MOVES["station"], {"at": s}, c, g)
             )
         ).ok, spot
-    exported = await service.export(game_id)
-    data = __import__("json").loads(exported.files[0][1])
-    assert data["settings"]["river"] == [[-5, 50], [30, 50]]
+    exported = await service.export(game_id)  # by a player: the deck stays hidden
+    shown = __import__("json").loads(exported.files[0][1])
+    assert shown["settings"]["river"] == [[-5, 50], [30, 50]]
+    assert "station_order" not in shown["settings"] and "seed" not in shown["settings"]
+    record = await service.store.game(game_id)  # the host's full file (railchat export)
+    data = io.export(await service._live(record))
     assert len(data["settings"]["station_order"]) == 38
     game = io.load(data).game
     assert [s.centre for s in game.board.stations.values()][-1] == (60, 20)
@@ -247,6 +250,6 @@ async def test_a_station_that_fits_nowhere_is_set_aside_with_the_station_command
             if listed[0].action["type"] == "place_station":
                 assert (await service.play(game_id, caller, lambda g, c: dict(c[0].action))).ok
         assert (await service.play(game_id, caller, _typed("forfeit", "short"))).ok
-    assert "/play station: set the Central station aside (it fits nowhere)" in moves_text(listed)
+    assert "station: set the Central station aside (it fits nowhere)" in moves_text(listed)
     done = await service.play(game_id, caller, _typed("station", "set aside"))
     assert "set the drawn Central station aside: it fits nowhere" in done.text, done

@@ -36,7 +36,10 @@ async def new_1830(service: GameService) -> int:
 async def imported(service: GameService, stem: str, actions: int) -> int:
     data = json.loads(game_path("1830", stem).read_text())
     result = await service.import_game(
-        USERS[0], {**data, "actions": data["actions"][:actions]}, [c.user_id for c in USERS]
+        USERS[0],
+        {**data, "actions": data["actions"][:actions]},
+        [c.user_id for c in USERS],
+        offer=False,  # the players have agreed already
     )
     assert result.ok, result.error
     return result.game_id
@@ -73,7 +76,8 @@ async def imported(service: GameService, stem: str, actions: int) -> int:
             {"type": "teleport"},
             "unknown action type 'teleport'; moves are: bankrupt, bid, "
             "buy_company, buy_shares, buy_train, discard_train, dividend, "
-            "lay_tile, par, pass, place_token, run_routes, sell_shares",
+            "lay_tile, par, pass, place_token, program_buy_shares, program_disable, "
+            "program_share_pass, run_routes, sell_shares",
         ),
         (
             {"type": "bid", "company": "SV", "price": 10**30},

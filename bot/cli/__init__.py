@@ -13,6 +13,7 @@ import logging
 import sys
 
 from bot.core.config import ConfigError, Settings, load_settings
+from bot.core.db_url import OPTION_HELP, shown
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +26,7 @@ EXTRA_COMMAND_MODULES: tuple[str, ...] = (
     "bot.cli.export",
     "bot.cli.fuzz",
     "bot.cli.arena",
+    "bot.cli.db",
 )
 
 
@@ -42,10 +44,14 @@ def build_parser() -> argparse.ArgumentParser:
         "local", help="play hot-seat in this terminal (or from a script on standard input)"
     )
     local.set_defaults(func=cmd_local)
-    for sub in (run, local):
-        sub.add_argument(
-            "--db", help="SQLite database file (default: RAILCHAT_DB or ./railchat.db)"
-        )
+    sync = commands.add_parser(
+        "sync",
+        help="upload the slash commands to Discord now (the bot uploads them by itself only "
+        "when they changed)",
+    )
+    sync.set_defaults(func=cmd_sync)
+    for sub in (run, local, sync):
+        sub.add_argument("--db", help=OPTION_HELP)
     for name in EXTRA_COMMAND_MODULES:
         importlib.import_module(name).add_parser(commands)
     return parser
@@ -74,7 +80,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from bot.discord_ui.app import run_bot
 
     _configure_logging(settings.log_level or "INFO")
-    log.info("starting the Discord bot on %s", settings.db_path)
+    log.info("starting the Discord bot on %s", shown(settings.db_path))
     try:
         run_bot(settings)
     except discord.LoginFailure:
@@ -87,6 +93,25 @@ def cmd_run(args: argparse.Namespace) -> int:
     except (aiohttp.ClientError, OSError) as exc:
         print(f"railchat: cannot reach Discord: {exc}", file=sys.stderr)
         return 1
+    return 0
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    if settings.token is None:
+        print("railchat: sync needs DISCORD_TOKEN (in the environment or .env)", file=sys.stderr)
+        return 2
+    import discord
+
+    from bot.discord_ui.app import sync_now
+
+    _configure_logging(settings.log_level or "INFO")
+    try:
+        sync_now(settings)
+    except discord.LoginFailure:
+        print("railchat: Discord refused DISCORD_TOKEN", file=sys.stderr)
+        return 1
+    print("railchat: commands uploaded")
     return 0
 
 
@@ -105,8 +130,10 @@ def _local(settings: Settings) -> int:
     _configure_logging(settings.log_level or "WARNING")
     store = Store(settings.db_path)
     try:
-        service = GameService(store, remind_hours=settings.remind_hours)
-        asyncio.run(play(service, settings.db_path, renderer=render_view))
+        service = GameService(
+            store, remind_hours=settings.remind_hours, game_caps=settings.game_caps
+        )
+        asyncio.run(play(service, shown(settings.db_path), renderer=render_view))
     except KeyboardInterrupt:
         pass
     finally:

@@ -420,8 +420,8 @@ async def _abandon(console: Console, caller: Caller, args: dict) -> None:
 async def _replace(console: Console, caller: Caller, args: dict) -> None:
     user = args["user"]
     await console.show(
-        await console.service.replace_seat(
-            (await console.game(args)), caller, args["seat"], user, f"player {user}"
+        await console.service.replace_seat(  # at one keyboard, every player is there to agree
+            (await console.game(args)), caller, args["seat"], user, f"player {user}", offer=False
         )
     )
 
@@ -444,7 +444,8 @@ async def _import(console: Console, caller: Caller, args: dict) -> None:
         data = parse_game_file(await asyncio.to_thread(Path(args["file"]).read_bytes))
     except (OSError, ValueError) as exc:
         raise ConsoleInputError(f"cannot read {args['file']}: {exc}") from None
-    await console.show(await console.service.import_game(caller, data, users))
+    # at one keyboard every player named is there to agree: seated at once
+    await console.show(await console.service.import_game(caller, data, users, offer=False))
 
 
 async def _export(console: Console, caller: Caller, args: dict) -> None:

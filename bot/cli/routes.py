@@ -45,9 +45,12 @@ class RouteCheck:
 def route_checks(data: dict[str, Any]) -> Iterator[RouteCheck]:
     """Replay `data`; before each run_routes, time the best-routes search for that company."""
     from engine.eighteen import io
+    from engine.eighteen.game import EighteenGame
     from engine.errors import GameError
 
     game = io.new_game(data)
+    if not isinstance(game, EighteenGame):
+        raise GameError(f"{game.title} has no train routes")
     for index, action in io.effective_actions(data["actions"]):
         check = None
         if action.get("type") == "run_routes":
@@ -99,7 +102,7 @@ def cmd_routes(args: argparse.Namespace) -> int:
 
     try:
         data = io.read_file(args.file)
-        currency = io.new_game(data).CURRENCY
+        currency = getattr(io.new_game(data), "CURRENCY", "$")
         checks = []
         for check in route_checks(data):
             checks.append(check)

@@ -7,9 +7,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.core.db_url import shown
+
 DEFAULT_DB = "railchat.db"
 DEFAULT_REMIND_HOURS = 24.0
 MAX_REMIND_HOURS = 8760.0  # a year: the longest reminder period
+DEFAULT_GAME_CAPS = (50, 10)  # games not yet over: per server, per user who opened them
+MIN_REMIND_HOURS = 1.0  # the shortest: a reminder is a ping, never a flood
+REMIND_RANGE = f"0 (no reminders) or {MIN_REMIND_HOURS:g} to {MAX_REMIND_HOURS:g} (a year)"
+
+
+def valid_remind_hours(hours: float) -> bool:
+    """0 (no reminders) or a period from an hour to a year (nan and inf are neither)."""
+    return hours == 0 or MIN_REMIND_HOURS <= hours <= MAX_REMIND_HOURS
 
 
 class ConfigError(ValueError):
@@ -19,16 +29,18 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Settings:
     token: str | None
-    db_path: str
+    db_path: str  # a SQLite file, or a postgresql:// URL
     guild_id: int | None
     log_level: str | None  # None: each mode picks its own default
     remind_hours: float = DEFAULT_REMIND_HOURS
+    game_caps: tuple[int, int] = DEFAULT_GAME_CAPS
 
     def __repr__(self) -> str:  # never let the token reach a log line
         token = "set" if self.token else "unset"
         return (
-            f"Settings(token={token}, db_path={self.db_path!r}, guild_id={self.guild_id}, "
-            f"log_level={self.log_level!r}, remind_hours={self.remind_hours})"
+            f"Settings(token={token}, db_path={shown(self.db_path)!r}, guild_id={self.guild_id}, "
+            f"log_level={self.log_level!r}, remind_hours={self.remind_hours}, "
+            f"game_caps={self.game_caps})"
         )
 
 
@@ -64,15 +76,28 @@ def load_settings(
         remind_hours = float(remind) if remind else DEFAULT_REMIND_HOURS
     except ValueError:
         remind_hours = -1.0
-    if not 0 <= remind_hours <= MAX_REMIND_HOURS:  # also refuses nan
-        raise ConfigError(
-            f"RAILCHAT_REMIND_HOURS must be a number of hours from 0 (no "
-            f"reminders) to {MAX_REMIND_HOURS:g}, not {remind!r}"
+    if not valid_remind_hours(remind_hours):
+        raise ConfigError(f"RAILCHAT_REMIND_HOURS must be {REMIND_RANGE} hours, not {remind!r}")
+    caps = tuple(
+        _count(env, name, default)
+        for name, default in zip(
+            ("RAILCHAT_MAX_GAMES_PER_SERVER", "RAILCHAT_MAX_GAMES_PER_USER"), DEFAULT_GAME_CAPS
         )
+    )
     return Settings(
         token=env.get("DISCORD_TOKEN", "").strip() or None,
         db_path=env.get("RAILCHAT_DB", "").strip() or DEFAULT_DB,
         guild_id=int(guild) if guild else None,
         log_level=env.get("RAILCHAT_LOG_LEVEL", "").strip().upper() or None,
         remind_hours=remind_hours,
+        game_caps=(caps[0], caps[1]),
     )
+
+
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not (raw.isdigit() and 1 <= int(raw) <= 100_000):
+        raise ConfigError(f"{name} must be a whole number from 1 to 100000, not {raw!r}")
+    return int(raw)

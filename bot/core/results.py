@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.names import plain_name
 from engine.game import Action, Choice, TurnInfo
-from engine.shapes import bounded_name
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Caller:
     guild_id: int | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "name", bounded_name(self.name))
+        object.__setattr__(self, "name", plain_name(self.name))
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,7 @@ class Result:
     a previewed move the caller may now confirm or cancel. `action` is the move applied (for
     the thread's pictures of it) and `places` the map places it changed; `confirm_undo` asks
     the caller to confirm first (an admin taking back another player's move), at that version.
+    `invitations` are seats offered to the `invited` users (mentioned once, to accept).
     """
 
     text: str = ""
@@ -55,6 +56,9 @@ class Result:
     action: Action | None = None
     places: tuple[str, ...] = ()
     confirm_undo: int | None = None
+    invitations: tuple[int, ...] = ()
+    invited: tuple[int, ...] = ()
+    version: int | None = None  # the game's version once the change was made, when known
 
     @property
     def ok(self) -> bool:
@@ -87,3 +91,17 @@ class Prompt:
     ranking: tuple[tuple[str, int], ...] = ()
     views: tuple[str, ...] = ()
     close_ups: bool = False  # the title names the map places a move changed (focus views)
+
+
+@dataclass(frozen=True)
+class AdminControls:
+    """What a game's administration offers now (to one who administers it): pause or resume
+    while it runs, its reminder period, the points it can be rewound to (action number kept,
+    its sentence; 0 is the start) and its seats (number, holder's name)."""
+
+    running: bool
+    paused: bool
+    over: bool
+    remind: float
+    actions: tuple[tuple[int, str], ...] = ()
+    seats: tuple[tuple[int, str], ...] = ()

@@ -10,29 +10,42 @@ checks the whole run when the action is processed.
 from __future__ import annotations
 
 import re
-from itertools import product
-from typing import Any
+from itertools import islice, product
+from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 from bot.core.results import Refused
 from engine.game import Action, Game
 
 MAX_CUTS = 16  # different cuts of one typed route tried at most
+MAX_TEXT = 1000  # characters of typed routes read at most
+MAX_HEXES = 80  # hexes one typed route may pass (more than any map's longest run)
+MAX_ROUTES = 12  # routes typed at once (more than any company's trains)
 HEX = re.compile(r"^[A-Za-z]+\d+$")
 
 
-def has_routes(game: Game) -> bool:
-    return hasattr(game, "best_routes") and hasattr(game, "corporation")
+@runtime_checkable
+class RoutedGame(Protocol):
+    """What typed routes and best-route answers ask of a title whose trains run routes."""
+
+    board: Any
+    corporations: Any
+
+    def corporation(self, sym: str) -> Any: ...
+
+    def best_routes(self, corporation: Any) -> tuple[int, list[dict[str, Any]]]: ...
+
+    def money(self, amount: int) -> str: ...
+
+
+def has_routes(game: Game) -> TypeGuard[RoutedGame]:
+    return isinstance(game, RoutedGame)
 
 
 def route_companies(game: Game) -> list[tuple[str, str]]:
     """(symbol, "SYM (name)") of the companies that can run trains now: floated, not closed."""
     if not has_routes(game):
         return []
-    return [
-        (c.sym, f"{c.sym} ({c.name})")
-        for c in getattr(game, "corporations", ())
-        if c.floated and not c.closed
-    ]
+    return [(c.sym, f"{c.sym} ({c.name})") for c in game.corporations if c.floated and not c.closed]
 
 
 def best_routes_text(game: Game, company: str) -> str:
@@ -56,6 +69,10 @@ def best_routes_text(game: Game, company: str) -> str:
 
 def parse_routes(text: str) -> list[tuple[str, list[str]]]:
     """`2: E19 F20 F22; 3-1: F20-G19` -> [("2", ["E19", "F20", "F22"]), ("3-1", [...])]."""
+    if len(text) > MAX_TEXT:
+        raise Refused(
+            f"the routes are {len(text):,} characters long; at most {MAX_TEXT:,} are read"
+        )
     out = []
     for part in text.split(";"):
         part = part.strip()
@@ -73,7 +90,14 @@ def parse_routes(text: str) -> list[tuple[str, list[str]]]:
             raise Refused(f"{', '.join(bad)} is not a hex name like F20 (in {part!r})")
         if len(hexes) < 2:
             raise Refused(f"a route passes at least two hexes ({part!r})")
+        if len(hexes) > MAX_HEXES:
+            raise Refused(
+                f"a route of {len(hexes)} hexes is longer than any train can run "
+                f"(at most {MAX_HEXES} are read)"
+            )
         out.append((train.strip(), hexes))
+        if len(out) > MAX_ROUTES:
+            raise Refused(f"more than {MAX_ROUTES} routes given; a company runs fewer trains")
     if not out:
         raise Refused("no route given; write train: hexes, e.g. 2: E19 F20 F22")
     return out
@@ -96,21 +120,30 @@ def _trains(corp: Any, wanted: list[str]) -> list[str]:
 
 
 def _cuts(hexes: list[str], track: dict[tuple[str, ...], Any]) -> list[list[list[str]]]:
-    """Every way to cut the hex list into consecutive stop-to-stop pieces of track."""
+    """Up to MAX_CUTS ways to cut the hex list into consecutive stop-to-stop pieces of track.
+    The positions from which the end can still be reached are found first, from the end back
+    (linear in the route's length times the longest piece), so the cuts are walked only along
+    pieces that lead to a whole cut and a route with none costs no search at all."""
+    longest = max(map(len, track), default=0)
+    n = len(hexes)
+    finishes = [False] * n
+    finishes[n - 1] = True
+    for start in range(n - 2, -1, -1):
+        finishes[start] = any(
+            finishes[end] and tuple(hexes[start : end + 1]) in track
+            for end in range(start + 1, min(n, start + longest))
+        )
     found: list[list[list[str]]] = []
-
-    def walk(start: int, pieces: list[list[str]]) -> None:
-        if len(found) >= MAX_CUTS:
-            return
-        if start == len(hexes) - 1:
+    stack: list[tuple[int, list[list[str]]]] = [(0, [])] if finishes[0] else []
+    while stack and len(found) < MAX_CUTS:
+        start, pieces = stack.pop()
+        if start == n - 1:
             found.append(pieces)
-            return
-        for end in range(start + 1, len(hexes)):
+            continue
+        for end in range(min(n, start + longest) - 1, start, -1):  # shortest piece tried first
             piece = hexes[start : end + 1]
-            if tuple(piece) in track:
-                walk(end, [*pieces, piece])
-
-    walk(0, [])
+            if finishes[end] and tuple(piece) in track:
+                stack.append((end, [*pieces, piece]))
     return found
 
 
@@ -133,8 +166,8 @@ def routes_from_text(game: Game, action: Action, text: str) -> list[dict[str, An
         options.append(cuts)
     runs = [
         [{"train": tid, "connections": cut} for tid, cut in zip(train_ids, combo)]
-        for combo in product(*options)
-    ][:MAX_CUTS]
+        for combo in islice(product(*options), MAX_CUTS)
+    ]
     if len(runs) > 1 and hasattr(game, "is_legal"):
         for routes in runs:
             if game.is_legal({**action, "routes": routes}):

@@ -1,10 +1,14 @@
 """The Discord bot: a discord.py `Bot` that loads the command cogs, registers the persistent
-buttons, posts to game threads and sends the idle-turn reminders."""
+buttons, posts to game threads, sends the idle-turn reminders and closes cleanly on SIGTERM."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import hashlib
+import json
 import logging
+import signal
 import threading
 from datetime import UTC, datetime
 
@@ -15,13 +19,18 @@ from bot.core.config import Settings
 from bot.core.service import GameService
 from bot.core.service.base import Renderer
 from bot.core.store import Store
+from bot.discord_ui.admin_controls import ADMIN_ITEMS
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
-from bot.discord_ui.thread_posts import DEFAULT_DELAY, ThreadPoster, post_now
+from bot.discord_ui.side_posts import post_now
+from bot.discord_ui.thread_posts import DEFAULT_DELAY, ThreadPoster
+from bot.discord_ui.tree import RailchatTree
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.discord_ui.cogs.game", "bot.discord_ui.cogs.play")
+EXTENSIONS = ("bot.discord_ui.cogs.game", "bot.discord_ui.cogs.play", "bot.discord_ui.cogs.admin")
 REMINDER_CHECK_SECONDS = 15 * 60  # the longest sleep between two looks at due reminders
+CLOSE_SECONDS = 8.0  # a stop waits this long for the posts still to go out
+SYNCED_KEY = "synced_commands"  # bot_state: the digest of the command tree last synced
 
 
 class RailchatBot(commands.Bot):
@@ -33,17 +42,33 @@ class RailchatBot(commands.Bot):
         renderer: Renderer | None = None,
         post_delay: float = DEFAULT_DELAY,
     ) -> None:
-        # Slash commands only: no message-content intent, no prefix commands.
+        # Slash commands and components; the bot knows its servers, channels and threads, and
+        # is told that a message was posted (not what it says: no message content intent) so
+        # that chat never buries a game's live prompt. No message is cached.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        intents.guild_messages = True
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
-            intents=discord.Intents.default(),
+            intents=intents,
+            tree_cls=RailchatTree,
+            max_messages=None,
         )
         self.service = service
         self.sync_guild_id = sync_guild_id
         self.renderer = renderer
         self.poster = ThreadPoster(self, renderer, delay=post_delay)
         self._reminders: asyncio.Task[None] | None = None
+        self.command_ids: dict[str, int] = {}  # top-level command name: Discord's id (help)
+        self._working: set[asyncio.Task[object]] = set()  # commands and presses under way
+
+    def working(self, task: asyncio.Task[object] | None) -> None:
+        """A command or press is under way in `task`: a stop lets it finish (and queue its
+        post) before posting what waits."""
+        if task is not None:
+            self._working.add(task)
+            task.add_done_callback(self._working.discard)
 
     async def setup_hook(self) -> None:
         await self.load_cogs()
@@ -53,18 +78,38 @@ class RailchatBot(commands.Bot):
     async def load_cogs(self) -> None:
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)  # buttons work again after a restart
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *ADMIN_ITEMS)  # buttons work after a restart
 
-    async def sync_commands(self) -> None:
-        """To the development server when RAILCHAT_GUILD is set (instant), else globally."""
-        if self.sync_guild_id is None:
-            synced = await self.tree.sync()
-            log.info("synced %d commands globally", len(synced))
-            return
-        guild = discord.Object(id=self.sync_guild_id)
-        self.tree.copy_global_to(guild=guild)
+    def command_digest(self) -> str:
+        """What Discord is told of the commands (and where), as a digest: a start with the
+        same digest as the last sync does not upload them again."""
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands()]
+        text = json.dumps([self.sync_guild_id, payload], sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Upload the commands when they changed since the last sync (stored in the database),
+        to the development server when RAILCHAT_GUILD is set (instant), else globally; whether
+        they were uploaded."""
+        digest = self.command_digest()
+        guild = discord.Object(id=self.sync_guild_id) if self.sync_guild_id else None
+        if not force and await self.service.store.bot_value(SYNCED_KEY) == digest:
+            log.info("commands unchanged since the last sync; not uploading them")
+            try:  # their ids, for the help's clickable commands
+                known = await self.tree.fetch_commands(guild=guild)
+                self.command_ids = {c.name: c.id for c in known}
+            except discord.HTTPException as exc:
+                log.warning("could not read the commands' ids back: %s", exc)
+            return False
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
         synced = await self.tree.sync(guild=guild)
-        log.info("synced %d commands to server %s", len(synced), self.sync_guild_id)
+        self.command_ids = {c.name: c.id for c in synced}
+        log.info(
+            "synced %d commands %s", len(synced), f"to server {guild.id}" if guild else "globally"
+        )
+        await self.service.store.set_bot_value(SYNCED_KEY, digest)
+        return True
 
     async def send_reminders(self, now: datetime) -> int:
         """Post every due reminder; the service stores that it was sent."""
@@ -77,7 +122,7 @@ class RailchatBot(commands.Bot):
         return len(due)
 
     async def remind_forever(self) -> None:
-        """Sleep until the next reminder is due (as stored in SQLite), post, repeat."""
+        """Sleep until the next reminder is due (as stored), post, repeat."""
         await self.wait_until_ready()
         while not self.is_closed():
             due = None
@@ -92,20 +137,42 @@ class RailchatBot(commands.Bot):
             await asyncio.sleep(min(max(wait, 1.0), REMINDER_CHECK_SECONDS))
 
     async def close(self) -> None:
+        """Let the commands under way finish, post what waits (without the gathering delay),
+        then disconnect; all within CLOSE_SECONDS."""
         if self._reminders is not None:
             self._reminders.cancel()
-        await self.poster.drain()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CLOSE_SECONDS
+        if self._working:
+            await asyncio.wait(list(self._working), timeout=CLOSE_SECONDS / 2)
+        try:
+            await asyncio.wait_for(self.poster.drain(now=True), max(deadline - loop.time(), 0.1))
+        except TimeoutError:
+            log.warning("closing with posts still unsent after %.0f s", CLOSE_SECONDS)
         await super().close()
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Chat in a game's thread (no prefix commands: the bot has slash commands only)."""
+        if self.user is not None and message.author.id != self.user.id:
+            await self.poster.heard(message.channel, self.user.id)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, self.user and self.user.id)
 
 
+def _bot(settings: Settings, store: Store) -> RailchatBot:
+    from bot.core.rendering import render_view
+
+    service = GameService(store, remind_hours=settings.remind_hours, game_caps=settings.game_caps)
+    return RailchatBot(service, sync_guild_id=settings.guild_id, renderer=render_view)
+
+
 def run_bot(settings: Settings) -> None:
-    """Connect to Discord and serve until interrupted."""
+    """Connect to Discord and serve until interrupted (Ctrl-C or SIGTERM: both close cleanly,
+    posting what waits)."""
     assert settings.token, "run_bot needs DISCORD_TOKEN"
     from bot.core.memory import freeze_loaded_code
-    from bot.core.rendering import render_view, warm_up
+    from bot.core.rendering import warm_up
 
     def prepare() -> None:
         warm_up()
@@ -114,8 +181,36 @@ def run_bot(settings: Settings) -> None:
     threading.Thread(target=prepare, name="render-warm-up", daemon=True).start()
     store = Store(settings.db_path)
     try:
-        service = GameService(store, remind_hours=settings.remind_hours)
-        bot = RailchatBot(service, sync_guild_id=settings.guild_id, renderer=render_view)
-        bot.run(settings.token, log_handler=None)  # logging is configured by the CLI
+        asyncio.run(_serve(_bot(settings, store), settings.token))
     finally:
         store.close()
+
+
+async def _serve(bot: RailchatBot, token: str) -> None:
+    loop = asyncio.get_running_loop()
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(stop, functools.partial(_stop, bot, stop))
+    async with bot:
+        await bot.start(token)
+
+
+def _stop(bot: RailchatBot, received: signal.Signals) -> None:
+    log.info("%s received: closing", received.name)
+    asyncio.get_running_loop().create_task(bot.close())
+
+
+def sync_now(settings: Settings) -> bool:
+    """`railchat sync`: log in and upload the commands whether or not they changed."""
+    assert settings.token, "railchat sync needs DISCORD_TOKEN"
+    store = Store(settings.db_path)
+    try:
+        return asyncio.run(_sync(_bot(settings, store), settings.token))
+    finally:
+        store.close()
+
+
+async def _sync(bot: RailchatBot, token: str) -> bool:
+    async with bot:
+        await bot.login(token)
+        await bot.load_cogs()
+        return await bot.sync_commands(force=True)

@@ -1,28 +1,33 @@
-"""The turn prompt's menu and buttons, the buttons of a lay-by-picture answer, and the answer
-buttons of requests (undo votes, proposed deals), as persistent Discord components.
+"""The turn prompt's menu and buttons, the buttons of a lay-by-picture answer, the answer
+buttons of requests (undo votes, proposed deals) and of seat offers, as persistent Discord
+components.
 
 Each component keeps what it means in its custom id (`rc:m:<game>:<version>:<kind>` for a
 one-click move, `rc:s:<game>:<version>` for the menu, whose options carry the moves' keys,
 `rc:l:<game>:<version>:<key>` for a lay picked by picture, `rc:x:<game>:<version>` for an
-admin's confirmed undo, and `rc:u:<request>:<yes|no>` for an
-undo vote or `rc:d:<request>:<yes|no>` for a deal), so it works after a restart without any view
-kept in memory; the game version lets the service refuse a component from an older turn, and a
-request that was answered or lapsed is refused by the service from its stored status.
+admin's confirmed undo, `rc:u:<request>:<yes|no>` for an undo vote, `rc:d:<request>:<yes|no>`
+for a deal, `rc:i:<offer>:<yes|no>` for a seat offer and `rc:c:<token>:<yes|no>` for a
+previewed move), so it works after a restart without any view kept in memory; the game version
+lets the service refuse a component from an older turn, and a request that was answered or
+lapsed is refused by the service from its stored status. Every component answers the press
+first (`GameItem`), then asks the service.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
 import discord
 
 from bot.core.moves import Quick, by_key, quick_action
-from bot.discord_ui.io import caller_of
+from bot.core.results import Result
+from bot.discord_ui.context import BotContext
+from bot.discord_ui.io import acknowledge, caller_of, follow_thread, report_error
 
-if TYPE_CHECKING:
-    from bot.discord_ui.app import RailchatBot
+log = logging.getLogger(__name__)
 
 MAX_BUTTONS = 25
 STYLES = {
@@ -35,7 +40,34 @@ STYLES = {
 }
 
 
+class GameItem:
+    """What every persistent component does: answer the press before any work (Discord drops
+    a press not answered within 3 s), then its `press`, whose errors are logged under an id
+    the user is told. Mixed into each `DynamicItem` below."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        try:
+            await acknowledge(interaction)
+        except discord.HTTPException as exc:  # too late, or Discord refused: nothing to do
+            log.warning("could not answer a press of %s: %s", self, exc)
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast(BotContext, interaction.client)
+        try:
+            result = await self.press(bot, interaction)
+            if result is not None:
+                await bot.poster.publish(interaction, result)
+        except Exception as exc:
+            await report_error(interaction, exc, f"the component {type(self).__name__}")
+
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result | None:
+        raise NotImplementedError
+
+
 class MoveButton(
+    GameItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"^rc:m:(?P<game>\d+):(?P<version>\d+):(?P<kind>[a-z]+)$",
 ):
@@ -51,25 +83,23 @@ class MoveButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoveButton:
-        return cls(int(match["game"]), int(match["version"]), match["kind"], item.label or "Move")
+        return cls(int(match["game"]), int(match["version"]), match["kind"], _label(item, "Move"))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: RailchatBot = interaction.client  # type: ignore[assignment]
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
         kind = self.kind
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.play(
+        return await bot.service.play(
             self.game_id,
             caller_of(interaction),
             lambda game, choices: quick_action(kind, choices),
             version=self.version,
             interaction_id=interaction.id,
         )
-        await bot.poster.publish(interaction, result)
 
 
 class LayButton(
+    GameItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"^rc:l:(?P<game>\d+):(?P<version>\d+):(?P<key>~[0-9a-f]{12})$",
 ):
@@ -87,26 +117,25 @@ class LayButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LayButton:
-        return cls(int(match["game"]), int(match["version"]), match["key"], item.label or "Lay")
+        return cls(int(match["game"]), int(match["version"]), match["key"], _label(item, "Lay"))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: RailchatBot = interaction.client  # type: ignore[assignment]
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
         key = self.key
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.play(
+        return await bot.service.play(
             self.game_id,
             caller_of(interaction),
             lambda game, choices: by_key(key, choices),
             version=self.version,
             interaction_id=interaction.id,
         )
-        await bot.poster.publish(interaction, result)
 
 
 class MoveMenu(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"^rc:s:(?P<game>\d+):(?P<version>\d+)$"
+    GameItem,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"^rc:s:(?P<game>\d+):(?P<version>\d+)$",
 ):
     """The menu of legal moves of one turn (each option's value is the move's key)."""
 
@@ -124,26 +153,25 @@ class MoveMenu(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoveMenu:
-        return cls(int(match["game"]), int(match["version"]), item.options)
+        return cls(int(match["game"]), int(match["version"]), getattr(item, "options", ()))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: RailchatBot = interaction.client  # type: ignore[assignment]
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
         picked = (self.item.values or [""])[0]
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.play(
+        return await bot.service.play(
             self.game_id,
             caller_of(interaction),
             lambda game, choices: by_key(picked, choices),
             version=self.version,
             interaction_id=interaction.id,
         )
-        await bot.poster.publish(interaction, result)
 
 
 class ConfirmUndo(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"^rc:x:(?P<game>\d+):(?P<version>\d+)$"
+    GameItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"^rc:x:(?P<game>\d+):(?P<version>\d+)$",
 ):
     """An admin's confirmation that another player's move be taken back (valid while the game
     is at the version it was asked at)."""
@@ -160,27 +188,31 @@ class ConfirmUndo(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ConfirmUndo:
         return cls(int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: RailchatBot = interaction.client  # type: ignore[assignment]
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.undo(
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
+        return await bot.service.undo(
             self.game_id, caller_of(interaction), interaction.id, confirmed=self.version
         )
-        await bot.poster.publish(interaction, result)
 
 
-VOTE_LABELS = {"u": ("Approve undo", "Reject undo"), "d": ("Accept deal", "Decline deal")}
-VOTE_PREFIX = {"undo": "u", "deal": "d"}  # the request's kind in a custom id
+VOTE_LABELS = {
+    "u": ("Approve undo", "Reject undo"),
+    "d": ("Accept deal", "Decline deal"),
+    "i": ("Take the seat", "Decline"),
+}
+VOTE_PREFIX = {"undo": "u", "deal": "d", "seat": "i"}  # what is asked, in a custom id
 
 
 class VoteButton(
+    GameItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"^rc:(?P<kind>[ud]):(?P<request>\d+):(?P<answer>yes|no)$",
+    template=r"^rc:(?P<kind>[udi]):(?P<request>\d+):(?P<answer>yes|no)$",
 ):
+    """An answer to a request (an undo vote, a deal) or to a seat offer."""
+
     def __init__(self, kind: str, request_id: int, approve: bool) -> None:
         yes, no = VOTE_LABELS[kind]
         super().__init__(
@@ -190,24 +222,29 @@ class VoteButton(
                 custom_id=f"rc:{kind}:{request_id}:{'yes' if approve else 'no'}",
             )
         )
-        self.request_id, self.approve = request_id, approve
+        self.kind, self.request_id, self.approve = kind, request_id, approve
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> VoteButton:
         return cls(match["kind"], int(match["request"]), match["answer"] == "yes")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: RailchatBot = interaction.client  # type: ignore[assignment]
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.vote(
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
+        if self.kind == "i":
+            answered = await bot.service.answer_invitation(
+                self.request_id, caller_of(interaction), self.approve, interaction.id
+            )
+            if answered.changed and self.approve:
+                await follow_thread(bot, answered.thread_id, interaction.user)
+            return answered
+        return await bot.service.vote(
             self.request_id, caller_of(interaction), self.approve, interaction.id
         )
-        await bot.poster.publish(interaction, result)
 
 
 class ConfirmButton(
+    GameItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"^rc:c:(?P<token>[0-9a-f]+):(?P<answer>yes|no)$",
 ):
@@ -225,17 +262,19 @@ class ConfirmButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ConfirmButton:
         return cls(match["token"], match["answer"] == "yes")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: RailchatBot = interaction.client  # type: ignore[assignment]
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await bot.service.confirm(
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
+        return await bot.service.confirm(
             self.token, caller_of(interaction), self.approve, interaction.id
         )
-        await bot.poster.publish(interaction, result)
+
+
+def _label(item: discord.ui.Item[Any], default: str) -> str:
+    """The label a pressed button carried (kept as it was shown)."""
+    return getattr(item, "label", None) or default
 
 
 def confirm_view(token: str) -> discord.ui.View:
@@ -264,12 +303,12 @@ def turn_view(
     if options:
         items.append(MoveMenu(game_id, version, options))
     items += [MoveButton(game_id, version, q.kind, q.label) for q in quick]
-    return _view(items)
+    return _view(items) if items else None
 
 
 def request_view(
     kind: str, request_id: int, game_id: int, version: int, quick: Sequence[Quick]
-) -> discord.ui.View | None:
+) -> discord.ui.View:
     """The answer buttons of a request (`kind`: "undo" or "deal"), then the one-click moves
     of whoever must act (a move lapses the request)."""
     prefix = VOTE_PREFIX[kind]
@@ -282,18 +321,22 @@ def request_view(
     )
 
 
-def undo_confirm_view(game_id: int, version: int) -> discord.ui.View | None:
+def offers_view(offers: Sequence[int]) -> discord.ui.View:
+    """Take / Decline for each seat offered (only the user it is offered to may press)."""
+    prefix = VOTE_PREFIX["seat"]
+    return _view([VoteButton(prefix, o, yes) for o in offers for yes in (True, False)])
+
+
+def undo_confirm_view(game_id: int, version: int) -> discord.ui.View:
     return _view([ConfirmUndo(game_id, version)])
 
 
-def lay_view(game_id: int, version: int, lays: Sequence[tuple[str, str]]) -> discord.ui.View | None:
+def lay_view(game_id: int, version: int, lays: Sequence[tuple[str, str]]) -> discord.ui.View:
     """One button per (key, label) lay of a lay-by-picture answer."""
     return _view([LayButton(game_id, version, key, label) for key, label in lays])
 
 
-def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
-    if not items:
-        return None
+def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items[:MAX_BUTTONS]:
         view.add_item(item)

@@ -7,21 +7,55 @@ games, identifies callers and answers the same way; posting to game threads is
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING
+import secrets
+from typing import cast
 
 import discord
 
 from bot.core.results import Caller, Result
-
-if TYPE_CHECKING:
-    from bot.discord_ui.app import RailchatBot
+from bot.discord_ui.context import BotContext
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 2000
 MAX_UPLOAD = 10 * 1024 * 1024  # bytes one message may upload without server boosts
+
+
+async def acknowledge(interaction: discord.Interaction) -> None:
+    """The first answer to a command or a button, given before any database, engine or
+    Discord work (Discord drops an interaction not answered within 3 s): "thinking...", only
+    to the caller, which every later answer edits or follows. The bot is told the work is
+    under way, so that a stop lets it finish."""
+    cast(BotContext, interaction.client).working(asyncio.current_task())
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:
+    """Log an unexpected error with its traceback under a short id, and tell the caller that
+    id, so that a user's report leads to the log line."""
+    error_id = secrets.token_hex(4)
+    log.error(
+        "error %s in %s (server %s, channel %s, user %s)",
+        error_id,
+        where,
+        interaction.guild_id,
+        interaction.channel_id,
+        interaction.user.id if interaction.user else None,
+        exc_info=error,
+    )
+    try:
+        await reply(
+            interaction,
+            f"Something went wrong on my side (error {error_id}; it is in the bot's log). "
+            "Check /game status before trying again: a move is either stored whole or not at "
+            "all.",
+        )
+    except discord.HTTPException as exc:  # the interaction expired or Discord refused
+        log.warning("could not tell the user of error %s: %s", error_id, exc)
 
 
 def caller_of(interaction: discord.Interaction) -> Caller:
@@ -39,7 +73,7 @@ def caller_of(interaction: discord.Interaction) -> Caller:
 
 
 async def resolve_game(
-    bot: RailchatBot, interaction: discord.Interaction, game: int | None
+    bot: BotContext, interaction: discord.Interaction, game: int | None
 ) -> Result:
     """The game a command means (`game_id`): the explicit number, else the game of the thread
     it is used in, else the one game of this server that is unambiguous for the user; else
@@ -63,7 +97,7 @@ async def resolve_game(
 
 
 async def game_or_refuse(
-    bot: RailchatBot, interaction: discord.Interaction, game: int | None
+    bot: BotContext, interaction: discord.Interaction, game: int | None
 ) -> int | None:
     """The game a command means, or None after telling the user why there is none."""
     chosen = await resolve_game(bot, interaction, game)
@@ -109,7 +143,7 @@ async def reply_files(
         )
 
 
-async def game_thread(bot: RailchatBot, thread_id: int) -> discord.Thread | None:
+async def game_thread(bot: BotContext, thread_id: int) -> discord.Thread | None:
     """The game's thread from the cache, else from Discord; None when it is gone."""
     channel = bot.get_channel(thread_id)
     if channel is None:
@@ -119,6 +153,15 @@ async def game_thread(bot: RailchatBot, thread_id: int) -> discord.Thread | None
             log.warning("thread %s is gone", thread_id)
             return None
     return channel if isinstance(channel, discord.Thread) else None
+
+
+async def follow_thread(
+    bot: BotContext, thread_id: int | None, user: discord.abc.Snowflake
+) -> None:
+    """Add a user who took a seat to the game's thread, so its pings reach them."""
+    thread = await game_thread(bot, thread_id) if thread_id is not None else None
+    if thread is not None:
+        await add_to_thread(thread, user)
 
 
 async def add_to_thread(thread: discord.Thread, user: discord.abc.Snowflake) -> None:
@@ -131,7 +174,7 @@ async def add_to_thread(thread: discord.Thread, user: discord.abc.Snowflake) -> 
 
 def fit_latest(text: str, size: int = MAX_MESSAGE) -> str:
     """Shorten a heading plus lines, oldest first, by dropping the oldest lines after the
-    heading (a long /game history keeps its newest actions)."""
+    heading (a long /game view history keeps its newest actions)."""
     head, *lines = text.split("\n")
     while lines and len("\n".join([head, "…", *lines])) > size:
         lines.pop(0)

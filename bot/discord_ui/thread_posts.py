@@ -9,7 +9,8 @@ a close-up of the map area the turn changed (tiles, tokens, runs drawn in colour
 market when it changed, and the player sheet when a move changed what someone owns (a bid,
 shares, a private, a train) and its picture changed. The turn's post is stored (its message id, the moves shown, digests of
 its images), so a restarted bot goes on editing it. When a round ends the next post carries the full map, market and sheet;
-when the game ends, a post gives the final ranking with them. Requests that others must answer
+when the game ends, a post gives the final ranking with them. Chat that buries the live prompt
+gets it posted again below (see BUMP_AFTER). Requests that others must answer
 (undo votes, deals) get a post of their own with their buttons, pinging who must answer.
 """
 
@@ -20,20 +21,27 @@ import hashlib
 import io
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.core.moves import quick_moves
 from bot.core.rendering import runs_of
 from bot.core.results import Prompt, Result
-from bot.discord_ui.buttons import request_view, turn_view
+from bot.core.service.base import GameMoved, Renderer
+from bot.discord_ui.buttons import turn_view
+from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import MAX_MESSAGE, MAX_UPLOAD, fit, game_thread, reply
+from bot.discord_ui.side_posts import (
+    chunks,
+    direct_messages,
+    edit_refused,
+    mentions,
+    offers_post,
+    request_post,
+    strip_controls,
+)
 from bot.discord_ui.turn_prompt import menu_options, prompt_embed
-
-if TYPE_CHECKING:
-    from bot.core.service.base import Renderer
-    from bot.discord_ui.app import RailchatBot
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +64,13 @@ HOLDING_MOVES = frozenset(
     }
 )
 DEFAULT_DELAY = 2.0  # seconds a change waits for the next one before the post goes out
+# Chat below a live prompt pushes it out of sight (a phone shows about five messages): after
+# BUMP_AFTER messages from others, once the thread has been quiet BUMP_QUIET seconds, the
+# prompt is posted again below (its older copy deleted), and the next move goes there too.
+BUMP_AFTER = 5
+BUMP_QUIET = 60.0
+MISSING_PERMISSIONS = 50013
+NO_IMAGES = "(No picture: I may not attach files in this channel; an admin can allow it.)"
 
 
 @dataclass
@@ -69,6 +84,9 @@ class Batch:
     vote_ping: tuple[int, ...] = ()
     moves_only: bool = True  # every change is a move (not a join, pause, undo, deal answer...)
     kinds: set[str] = field(default_factory=set)  # the types of the moves made
+    offers: list[int] = field(default_factory=list)  # seats offered, with who they go to
+    invited: list[int] = field(default_factory=list)
+    version: int | None = None  # the game version the newest change left (None: not known)
 
 
 @dataclass
@@ -112,7 +130,7 @@ class TurnPost:
 
 class ThreadPoster:
     def __init__(
-        self, bot: RailchatBot, renderer: Renderer | None, *, delay: float = DEFAULT_DELAY
+        self, bot: BotContext, renderer: Renderer | None, *, delay: float = DEFAULT_DELAY
     ) -> None:
         self.bot = bot
         self.renderer = renderer
@@ -122,6 +140,11 @@ class ThreadPoster:
         self._locks: dict[int, asyncio.Lock] = {}
         self._turns: dict[int, TurnPost] = {}
         self._drawn: dict[tuple[int, str], str] = {}  # digest of the last image shown
+        self._hurry = asyncio.Event()  # set when closing: post what waits at once
+        self.bump_quiet = BUMP_QUIET
+        self._games: dict[int, int | None] = {}  # thread id: its game (None: not a game's)
+        self._chat: dict[int, int] = {}  # game id: others' messages below its turn post
+        self._bumps: dict[int, asyncio.Task[None]] = {}
 
     async def publish(self, interaction: discord.Interaction, result: Result) -> None:
         """Refusals and duplicates answer only the caller; changes are acknowledged to the
@@ -159,17 +182,30 @@ class ThreadPoster:
                 result.vote_kind,
                 result.notify,
             )
+        batch.offers += result.invitations
+        batch.invited += result.invited
+        if result.version is not None:
+            batch.version = max(batch.version or 0, result.version)
 
-    async def drain(self) -> None:
-        """Wait until everything queued is posted (tests; shutdown)."""
+    async def drain(self, *, now: bool = False) -> None:
+        """Wait until everything queued is posted (tests; shutdown). `now`: without waiting
+        out the gathering delay (the bot is closing)."""
+        if now:
+            self.delay = 0.0
+            self._hurry.set()
+            for bump in self._bumps.values():
+                bump.cancel()
         while self._tasks:
             await asyncio.gather(*list(self._tasks))
 
     async def _post_later(self, game_id: int) -> None:
-        await asyncio.sleep(self.delay)
+        try:
+            await asyncio.wait_for(self._hurry.wait(), self.delay)
+        except TimeoutError:
+            pass
         try:
             await self.post(game_id)
-        except Exception:  # a failed post must not stop later ones; the log is in SQLite
+        except Exception:  # a failed post must not stop later ones; the log is in the store
             log.exception("posting to the thread of game %s failed", game_id)
 
     async def post(self, game_id: int) -> None:
@@ -180,72 +216,189 @@ class ThreadPoster:
             thread = await game_thread(self.bot, batch.thread_id)
             if thread is None:
                 return
+            self._games[thread.id] = game_id
             prompt = await self.bot.service.prompt(game_id)
-            if batch.vote is not None:
-                await self._request_post(thread, batch, prompt)
+            if batch.version is not None and prompt.version > batch.version:
+                self._again(game_id, batch)  # a newer change is on its way: tell it too
+                return
+            try:
+                await self._post_batch(game_id, thread, batch, prompt)
+            except GameMoved:
+                self._again(game_id, batch)
+
+    def _again(self, game_id: int, batch: Batch) -> None:
+        """Post this batch with the next one: the game moved on while it was drawn, and the
+        text must tell every change the pictures show."""
+        newer = self._pending.get(game_id)
+        self._pending[game_id] = batch
+        if newer is not None:
+            for name in ("lines", "places", "runs", "offers", "invited"):
+                getattr(batch, name).extend(getattr(newer, name))
+            batch.kinds |= newer.kinds
+            batch.moves_only = batch.moves_only and newer.moves_only
+            batch.version = newer.version
+            if newer.vote is not None:
+                batch.vote, batch.vote_kind, batch.vote_ping = (
+                    newer.vote,
+                    newer.vote_kind,
+                    newer.vote_ping,
+                )
+            return  # its task posts both
+        task = asyncio.create_task(self._post_later(game_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _post_batch(
+        self, game_id: int, thread: discord.Thread, batch: Batch, prompt: Prompt
+    ) -> None:
+        if batch.offers:
+            await offers_post(thread, batch.offers, batch.invited)
+        if batch.vote is not None:
+            request = (batch.vote_kind, batch.vote)
+            await request_post(self.bot, thread, batch.lines, prompt, request, batch.vote_ping)
+            return
+        turn = self._turns.get(game_id) or await self._restore(game_id, thread)
+        new_round = turn is None or prompt.round != turn.round or not turn.started
+        if (
+            turn is not None
+            and batch.moves_only
+            and not new_round
+            and not prompt.finished
+            and prompt.notify
+            and set(prompt.notify) == set(turn.owners)
+        ):
+            if self._chat.get(game_id, 0) >= BUMP_AFTER:  # chat pushed it up: again below
+                both = Batch(
+                    batch.thread_id, turn.lines + batch.lines, list(turn.places), list(turn.runs)
+                )
+                both.places += [p for p in batch.places if p not in both.places]
+                both.runs += batch.runs
+                shown = _shown_views(turn) + _turn_views(
+                    prompt, holdings=bool(batch.kinds & HOLDING_MOVES)
+                )
+                await self._open_turn(game_id, thread, prompt, both, full=False, again=shown)
+                return
+            if len(self._text(turn.lines + batch.lines, prompt, [])) >= MAX_MESSAGE:
+                await self._open_turn(game_id, thread, prompt, batch, full=False)
+                return  # the turn goes on in a new post; the full one keeps its lines
+            turn.lines += batch.lines  # the same player goes on: their post grows
+            turn.places += [p for p in batch.places if p not in turn.places]
+            turn.runs += batch.runs
+            try:
+                await self._edit(
+                    game_id,
+                    turn,
+                    prompt,
+                    changed=bool(batch.places or batch.runs),
+                    holdings=bool(batch.kinds & HOLDING_MOVES),
+                )
+                return
+            except discord.HTTPException as exc:
+                if not edit_refused(exc):
+                    raise
+                # deleted, archived, too old to edit or not ours to edit: the turn's moves go
+                # in a new post (which reopens an archived thread), none of them lost
+                log.info(
+                    "the turn post of game %s cannot be edited (%s); posting again", game_id, exc
+                )
+                batch = Batch(batch.thread_id, list(turn.lines), list(turn.places), list(turn.runs))
+                new_round = True  # its images went with it
+        await self._open_turn(game_id, thread, prompt, batch, full=new_round or prompt.finished)
+
+    # -- chat below the prompt -----------------------------------------------------------------
+    async def heard(self, thread: Any, bot_user_id: int | None) -> None:
+        """Someone wrote in a channel: in a game's thread, chat that pushed its live prompt
+        out of sight gets the prompt posted again below once the thread is quiet."""
+        if thread.id not in self._games:  # not seen since the start: only the bot's threads
+            if bot_user_id is None or getattr(thread, "owner_id", None) != bot_user_id:
+                return
+            self._games[thread.id] = await self.bot.service.game_for_thread(thread.id)
+        game_id = self._games[thread.id]
+        if game_id is None:
+            return
+        self._chat[game_id] = self._chat.get(game_id, 0) + 1
+        if self._chat[game_id] < BUMP_AFTER:
+            return
+        waiting = self._bumps.pop(game_id, None)
+        if waiting is not None:
+            waiting.cancel()  # the quiet starts again
+        self._bumps[game_id] = asyncio.create_task(self._bump_later(game_id, thread.id))
+
+    async def _bump_later(self, game_id: int, thread_id: int) -> None:
+        await asyncio.sleep(self.bump_quiet)
+        self._bumps.pop(game_id, None)
+        try:
+            await self.bump(game_id, thread_id)
+        except Exception:  # the next move posts below anyway
+            log.exception("posting the prompt of game %s again failed", game_id)
+
+    async def bump(self, game_id: int, thread_id: int) -> None:
+        """Post the live prompt again below the chat, with the images it showed, and delete
+        its older copy (its lines go with it: nothing is lost)."""
+        async with self._locks.setdefault(game_id, asyncio.Lock()):
+            if game_id in self._pending or self._chat.get(game_id, 0) < BUMP_AFTER:
+                return  # a post is on its way, which goes below the chat anyway
+            thread = await game_thread(self.bot, thread_id)
+            if thread is None:
                 return
             turn = self._turns.get(game_id) or await self._restore(game_id, thread)
-            new_round = turn is None or prompt.round != turn.round or not turn.started
-            if (
-                turn is not None
-                and batch.moves_only
-                and not new_round
-                and not prompt.finished
-                and prompt.notify
-                and set(prompt.notify) == set(turn.owners)
-            ):
-                turn.lines += batch.lines  # the same player goes on: their post grows
-                turn.places += [p for p in batch.places if p not in turn.places]
-                turn.runs += batch.runs
-                try:
-                    await self._edit(
-                        game_id,
-                        turn,
-                        prompt,
-                        changed=bool(batch.places or batch.runs),
-                        holdings=bool(batch.kinds & HOLDING_MOVES),
-                    )
-                    return
-                except discord.NotFound:  # deleted in Discord: the turn's moves go in a new post
-                    log.info("the turn post of game %s is gone; posting the turn again", game_id)
-                    batch = Batch(
-                        batch.thread_id, list(turn.lines), list(turn.places), list(turn.runs)
-                    )
-                    new_round = True  # its images went with it
-            await self._open_turn(game_id, thread, prompt, batch, full=new_round or prompt.finished)
+            prompt = await self.bot.service.prompt(game_id)
+            if turn is None or prompt.finished or not prompt.notify:
+                return
+            lines = Batch(thread.id, list(turn.lines), list(turn.places), list(turn.runs))
+            await self._open_turn(
+                game_id, thread, prompt, lines, full=False, again=_shown_views(turn)
+            )
 
     # -- a turn's post -----------------------------------------------------------------------------
     async def _open_turn(
-        self, game_id: int, thread: discord.Thread, prompt: Prompt, batch: Batch, *, full: bool
+        self,
+        game_id: int,
+        thread: discord.Thread,
+        prompt: Prompt,
+        batch: Batch,
+        *,
+        full: bool,
+        again: tuple[str, ...] | None = None,
     ) -> None:
         """A new post: the moves that passed the turn, then whoever must act now (mentioned
-        once); the whole board at a new round or the end, else what the moves changed."""
-        views = (
-            prompt.views
-            if full
-            else _turn_views(prompt, holdings=bool(batch.kinds & HOLDING_MOVES))
-        )
-        images, notes = await self._images(game_id, views, always=full)
+        once); the whole board at a new round or the end, else what the moves changed. The
+        post it follows loses its buttons; lines beyond one message go first, in posts of
+        their own, so the newest stay with the prompt. `again`: the post is made again below
+        chat, with these views drawn whether they changed or not, and its older copy is
+        deleted."""
+        views = again
+        if views is None:
+            views = (
+                prompt.views
+                if full
+                else _turn_views(prompt, holdings=bool(batch.kinds & HOLDING_MOVES))
+            )
+        views = tuple(dict.fromkeys(views))
+        always = full or again is not None
+        images, notes = await self._images(game_id, views, prompt.version, always=always)
+        ping = [u for u in prompt.notify if u not in prompt.mentioned]
+        tail = self._text([], prompt, ping)
+        older, newest = chunks(batch.lines + notes, MAX_MESSAGE - len(tail) - 1)
         turn = TurnPost(
             None,
             prompt.notify,
             prompt.round,
-            list(batch.lines),
+            newest,
             list(batch.places),
             list(batch.runs),
             started=bool(prompt.views),
         )
         if not full and (batch.places or batch.runs):
-            focus = await self._focus(game_id, turn)
+            focus = await self._focus(game_id, turn, prompt.version)
             if focus is not None:
                 images = {"focus.png": focus, **images}
-        ping = [u for u in prompt.notify if u not in prompt.mentioned]
-        text = self._text(batch.lines + notes, prompt, ping)
+        previous = self._turns.get(game_id)
+        for text in older:
+            await thread.send(text, allowed_mentions=mentions(()))
         kwargs: dict[str, Any] = {
             "files": [discord.File(io.BytesIO(png), filename=name) for name, png in images.items()],
-            "allowed_mentions": discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(u) for u in ping]
-            ),
+            "allowed_mentions": mentions(ping),
         }
         embed = prompt_embed(prompt.turn, prompt.player_names)
         if embed is not None:
@@ -253,25 +406,41 @@ class ThreadPoster:
         view = self._view(prompt)
         if view is not None:
             kwargs["view"] = view
-        turn.message = await thread.send(text, **kwargs)
+        try:
+            turn.message = await thread.send(self._text(newest, prompt, ping), **kwargs)
+        except discord.Forbidden as exc:
+            if not images or exc.code != MISSING_PERMISSIONS:
+                raise
+            # the bot may not attach files here: the turn's words still go out, without them
+            log.warning("game %s: images refused in thread %s: %s", game_id, thread.id, exc)
+            images, kwargs["files"] = {}, []
+            newest = [*newest, NO_IMAGES]
+            turn.lines = newest
+            turn.message = await thread.send(self._text(newest, prompt, ping), **kwargs)
         turn.files = {name: _digest(png) for name, png in images.items()}
+        self._chat[game_id] = 0
         await self._keep(game_id, turn)
+        if previous is not None and previous.message is not None:
+            await (_delete if again is not None else strip_controls)(previous.message)
         if prompt.notify and prompt.notify != prompt.mentioned:
             await self.bot.service.mark_mentioned(game_id, prompt.notify)
-        await self._direct_messages(game_id, thread, ping, (), embed)
+        await direct_messages(self.bot, game_id, thread, ping, (), embed)
 
     async def _edit(
         self, game_id: int, turn: TurnPost, prompt: Prompt, *, changed: bool, holdings: bool
     ) -> None:
         """The turn's post with its moves so far, its prompt, menu and buttons brought up to
-        date; only images that changed are uploaded again (the sheet when `holdings`)."""
+        date. Every image it carries is drawn again (an image kept from before the move would
+        show an older bank or cash than the prompt beside it), with the sheet when `holdings`;
+        only those whose picture changed are uploaded again."""
         files: dict[str, bytes] = {}
         if changed and self.renderer is not None:
-            focus = await self._focus(game_id, turn)
+            focus = await self._focus(game_id, turn, prompt.version)
             if focus is not None:
                 files["focus.png"] = focus
+        views = _shown_views(turn) + _turn_views(prompt, holdings=holdings)
         changed_views, _ = await self._images(
-            game_id, _turn_views(prompt, holdings=holdings), always=False
+            game_id, tuple(dict.fromkeys(views)), prompt.version, always=False
         )
         files.update(changed_views)
         new = {name: png for name, png in files.items() if turn.files.get(name) != _digest(png)}
@@ -348,83 +517,59 @@ class ThreadPoster:
             menu_options(prompt.choices),
         )
 
-    # -- requests ------------------------------------------------------------------------------------
-    async def _request_post(self, thread: discord.Thread, batch: Batch, prompt: Prompt) -> None:
-        """A deal or undo request: its own post, pinging who must answer, with its buttons (the
-        turn's post stays the current one)."""
-        assert batch.vote is not None
-        view = request_view(
-            batch.vote_kind, batch.vote, prompt.game_id, prompt.version, quick_moves(prompt.choices)
-        )
-        ping = list(batch.vote_ping)
-        lines = [*batch.lines, "To answer: " + " ".join(f"<@{u}>" for u in ping)]
-        if prompt.notify and prompt.notify != prompt.mentioned:  # a new turn: mentioned once
-            ping += [u for u in prompt.notify if u not in ping]
-            lines.append("To act: " + " ".join(f"<@{u}>" for u in prompt.notify))
-            await self.bot.service.mark_mentioned(prompt.game_id, prompt.notify)
-        elif prompt.names:
-            lines.append("To act: " + ", ".join(prompt.names))
-        await thread.send(
-            fit("\n".join(lines)),
-            view=view,
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(u) for u in ping]
-            ),
-        )
-        await self._direct_messages(prompt.game_id, thread, ping, batch.vote_ping, None)
-
     # -- images --------------------------------------------------------------------------------------
-    async def _focus(self, game_id: int, turn: TurnPost) -> bytes | None:
+    async def _focus(self, game_id: int, turn: TurnPost, version: int) -> bytes | None:
+        if self.renderer is None:
+            return None
         try:
-            return await self.bot.service.draw_focus(game_id, turn.places, turn.runs, self.renderer)
+            return await self.bot.service.draw_focus(
+                game_id, turn.places, turn.runs, self.renderer, version=version
+            )
+        except GameMoved:
+            raise
         except Exception:
             log.exception("drawing the focus view of game %s failed", game_id)
             return None
 
     async def _images(
-        self, game_id: int, views: tuple[str, ...], *, always: bool
+        self, game_id: int, views: tuple[str, ...], version: int, *, always: bool
     ) -> tuple[dict[str, bytes], list[str]]:
-        """The views whose image changed since it was last shown (all of them when `always`)."""
+        """The views whose image changed since it was last shown (all of them when `always`),
+        drawn at `version` (GameMoved when the game has moved on since)."""
         if not views or self.renderer is None:
             return {}, []
         try:
-            images = await self.bot.service.draw(game_id, views, self.renderer)
+            images = await self.bot.service.draw(game_id, views, self.renderer, version=version)
+        except GameMoved:
+            raise
         except Exception:
             log.exception("drawing game %s failed", game_id)
-            return {}, ["(The images could not be drawn this time; /game show map shows them.)"]
+            return {}, ["(The images could not be drawn this time; /game view map shows them.)"]
         out, notes, total = {}, [], 0
         for view, png in images.items():
             digest = _digest(png)
             if not always and self._drawn.get((game_id, view)) == digest:
                 continue
             if total + len(png) > MAX_UPLOAD:
-                notes.append(f"(The {view} image is too large to attach; use /game show {view}.)")
+                notes.append(f"(The {view} image is too large to attach; use /game view {view}.)")
                 continue
             total += len(png)
             self._drawn[(game_id, view)] = digest
             out[f"{view}.png"] = png
         return out, notes
 
-    async def _direct_messages(
-        self,
-        game_id: int,
-        thread: discord.Thread,
-        users: list[int],
-        asked: tuple[int, ...],
-        embed: discord.Embed | None,
-    ) -> None:
-        """To those who opted in: a move to make (with the turn prompt), or (`asked`) a
-        request to answer."""
-        for user_id in users:
-            if not await self.bot.service.wants_dm(user_id):
-                continue
-            what = "A request awaits your answer" if user_id in asked else "Your move"
-            try:
-                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                text = f"{what} in game #{game_id}: {thread.jump_url}"
-                await (user.send(text, embed=embed) if embed is not None else user.send(text))
-            except discord.HTTPException as exc:  # DMs closed, or the user left
-                log.info("could not DM user %s: %s", user_id, exc)
+
+def _shown_views(turn: TurnPost) -> tuple[str, ...]:
+    """The views whose images a turn's post carries (the close-up is drawn from its places)."""
+    return tuple(name.removesuffix(".png") for name in turn.files if name != "focus.png")
+
+
+async def _delete(message: Any) -> None:
+    """Delete an older copy of a post (best effort: it may be gone already)."""
+    try:
+        await message.delete()
+    except discord.HTTPException as exc:
+        log.info("could not delete an older copy of a turn post: %s", exc)
 
 
 def _digest(png: bytes) -> str:
@@ -438,18 +583,4 @@ def _turn_views(prompt: Prompt, *, holdings: bool = False) -> tuple[str, ...]:
         v
         for v in prompt.views
         if (v not in ROUND_ONLY or holdings) and not (v == "map" and prompt.close_ups)
-    )
-
-
-async def post_now(bot: RailchatBot, result: Result) -> None:
-    """A post outside the turn posts (reminders): text and pings only."""
-    if result.thread_id is None:
-        return
-    thread = await game_thread(bot, result.thread_id)
-    if thread is None:
-        return
-    mentions = " ".join(f"<@{u}>" for u in result.notify)
-    await thread.send(
-        fit(result.text + (f"\n{mentions}" if mentions else "")),
-        allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
     )

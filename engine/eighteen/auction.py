@@ -13,6 +13,8 @@ from engine.errors import IllegalAction, InvalidAction
 class CompanyPendingPar(Step):
     """After buying a private that carries a president's certificate, its buyer sets the par."""
 
+    round: AuctionRound
+
     description = "Choose Corporation Par Value"
 
     def active(self) -> bool:
@@ -200,6 +202,7 @@ class WaterfallAuction(Step):
 
 class AuctionRound(Round):
     name = "Auction Round"
+    kind = "auction"
 
     def __init__(self, game: Any, steps: list[Any]) -> None:
         self.companies_pending_par: list[Company] = []

@@ -6,21 +6,24 @@ offer what the rules refuse.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Collection, Iterator
+from typing import Any
 
 from engine.eighteen import shares as sh
 from engine.eighteen.auction import CompanyPendingPar, WaterfallAuction
 from engine.eighteen.describe import exits_text
 from engine.eighteen.entities import Company, Corporation, Player
-from engine.eighteen.operating import BuyTrain, HomeToken, SpecialToken, Token
+from engine.eighteen.operating import (
+    BuyTrain,
+    HomeToken,
+    OperatingRound,
+    SpecialToken,
+    Token,
+)
+from engine.eighteen.rounds import EighteenHost, Step
 from engine.eighteen.stock import BuySellParShares
 from engine.eighteen.submissions import controller
 from engine.game import Choice
-
-if TYPE_CHECKING:
-    from engine.eighteen.game import EighteenGame
-
 
 TRUSTED = "_checked_by_board"
 
@@ -33,7 +36,7 @@ def _base(entity: Any, type_: str) -> dict[str, Any]:
     return {"type": type_, "entity": entity.sym, "entity_type": "company"}
 
 
-def city_label(game: EighteenGame, ref: str) -> str:
+def city_label(game: EighteenHost, ref: str) -> str:
     """'H10 (Pittsburgh)', or 'E11 (Dunkirk & Buffalo) city 1 [59-0-1]' where a hex has several."""
     hex_id, city = game.board.locate_city(ref)
     name = game.hex_names().get(hex_id)
@@ -43,7 +46,7 @@ def city_label(game: EighteenGame, ref: str) -> str:
     return text
 
 
-def controlled_entities(game: EighteenGame, pid: Any) -> list[Any]:
+def controlled_entities(game: EighteenHost, pid: Any) -> list[Any]:
     """Entities the player may act for now: the active ones they control, plus their privates
     and (in an emergency train purchase) themselves."""
     out: list[Any] = []
@@ -72,7 +75,7 @@ def controlled_entities(game: EighteenGame, pid: Any) -> list[Any]:
 
 
 def candidates(
-    game: EighteenGame, entity: Any, kinds: Collection[str] | None = None
+    game: EighteenHost, entity: Any, kinds: Collection[str] | None = None
 ) -> Iterator[tuple[str, dict[str, Any]]]:
     types = game.round.actions_for(entity)
     step = game.round.active_step()
@@ -95,10 +98,9 @@ def candidates(
                     {**base, "company": company.sym, "price": price},
                 )
         elif t == "par":
-            pending = isinstance(step, CompanyPendingPar)
             corps = (
-                [game.company_president_corporation(game.round.companies_pending_par[0])]
-                if pending
+                [game.company_president_corporation(step.round.companies_pending_par[0])]
+                if isinstance(step, CompanyPendingPar)
                 else [c for c in game.corporations if not c.ipoed]
             )
             for corp in corps:
@@ -135,7 +137,7 @@ def candidates(
                         share = avail[0]
                         price = sh.bundle_price([share], share.percent, corp)
                         checked = _stock_step_checks(
-                            step, "process_buy_shares", lambda: step.buy_problem(entity, [share])
+                            step, "process_buy_shares", lambda s: s.buy_problem(entity, [share])
                         )
                         yield (
                             f"Buy {share.percent}% of {corp.sym} from the {where} for {game.money(price)}",
@@ -148,7 +150,7 @@ def candidates(
                         continue
                     price = game.sale_price(shares, percent, corp)
                     checked = _stock_step_checks(
-                        step, "process_sell_shares", lambda: step.can_sell(entity, shares, percent)
+                        step, "process_sell_shares", lambda s: s.can_sell(entity, shares, percent)
                     )
                     yield (
                         f"Sell {percent}% of {corp.sym} for {game.money(price)}",
@@ -177,7 +179,7 @@ def candidates(
                         {**base, "company": company.sym, "price": price},
                     )
         elif t == "lay_tile":
-            corp = entity.owner if isinstance(entity, Company) else entity
+            corp = _corporation_of(entity)
             ability = (
                 game.track_ability(entity, game.round) if isinstance(entity, Company) else None
             )
@@ -210,7 +212,7 @@ def candidates(
                 if game.tile_cost_problem(corp, cost, hex_id) is None:
                     extra = f"; {game.money(cost)} terrain" if cost else ""
                     track = exits_text(game, hex_id, tile_name, rotation, short=True)
-                    checked = getattr(step, "lay_fully_checked", lambda hex_id: True)(hex_id)
+                    lay_checked = getattr(step, "lay_fully_checked", lambda hex_id: True)(hex_id)
                     yield (
                         f"Lay tile {tile_name} on {hex_id}: track {track}{extra}",
                         {
@@ -218,13 +220,13 @@ def candidates(
                             "hex": hex_id,
                             "tile": ids[0],
                             "rotation": rotation,
-                            **({TRUSTED: True} if checked else {}),
+                            **({TRUSTED: True} if lay_checked else {}),
                         },
                     )
         elif t == "place_token":
-            corp = entity.owner if isinstance(entity, Company) else entity
+            corp = _corporation_of(entity)
             if isinstance(step, HomeToken):
-                pending = game.round.pending_tokens[0]
+                pending = step.round.pending_tokens[0]
                 corp = pending["corp"]
                 refs = [
                     game.board.city_ref(pending["hex"], i)
@@ -249,6 +251,7 @@ def candidates(
             total, routes = game.best_routes(entity)
             yield f"Run best routes for {game.money(total)}", {**base, "routes": routes}
         elif t == "dividend":
+            assert isinstance(game.round, OperatingRound)  # the only round with dividends
             rev = game.round.revenue
             yield (
                 f"Pay out {game.money(rev)} ({game.money(rev // 10)} a share)",
@@ -293,21 +296,30 @@ def candidates(
                 yield f"Declare {entity.sym}'s president bankrupt", base
 
 
-def _stock_step_checks(step: Any, handler: str, problem: Any) -> dict[str, bool]:
+def _stock_step_checks(
+    step: Step | None, handler: str, problem: Callable[[BuySellParShares], str | None]
+) -> dict[str, bool]:
     """Mark a stock-round purchase or sale as checked when the step processing it is the
-    generic one, whose handler refuses exactly what `problem()` names (a title's own handler
-    may check more: then the move is tried on the game like any other)."""
+    generic one, whose handler refuses exactly what `problem(step)` names (a title's own
+    handler may check more: then the move is tried on the game like any other)."""
     if (
         isinstance(step, BuySellParShares)
         and getattr(type(step), handler) is getattr(BuySellParShares, handler)
-        and problem() is None
+        and problem(step) is None
     ):
         return {TRUSTED: True}
     return {}
 
 
+def _corporation_of(entity: Any) -> Corporation:
+    """The corporation a track or token move is for: a private's owner, or the mover itself."""
+    corp = entity.owner if isinstance(entity, Company) else entity
+    assert isinstance(corp, Corporation)
+    return corp
+
+
 def _title_choices(
-    game: EighteenGame, entity: Any, action_type: str
+    game: EighteenHost, entity: Any, action_type: str
 ) -> list[tuple[str, dict[str, Any]]] | None:
     """Choices a title's own step lists for this action type (None: the generic ones apply)."""
     for step in game.round.steps:
@@ -318,7 +330,7 @@ def _title_choices(
 
 
 def legal_actions(
-    game: EighteenGame, pid: Any, kinds: Collection[str] | None = None
+    game: EighteenHost, pid: Any, kinds: Collection[str] | None = None
 ) -> list[Choice]:
     out: list[Choice] = []
     if game.finished:

@@ -11,10 +11,11 @@ from engine.eighteen import shares as sh
 from engine.eighteen.auction import AuctionRound
 from engine.eighteen.entities import Ability, Company, Corporation, Player, Share, spend
 from engine.eighteen.operating import OperatingRound
+from engine.eighteen.rounds import EighteenHost
 
 
 class CompanyRules:
-    def give_company(self, player: Player, company: Company, price: int) -> None:
+    def give_company(self: EighteenHost, player: Player, company: Company, price: int) -> None:
         company.owner = player
         player.companies.append(company)
         if price > 0:
@@ -22,7 +23,7 @@ class CompanyRules:
         self.note(f"{player.name} buys {company.sym} for {self.money(price)}.")
         self.after_buy_company(player, company)
 
-    def after_buy_company(self, player: Player, company: Company) -> None:
+    def after_buy_company(self: EighteenHost, player: Player, company: Company) -> None:
         ability = company.ability("shares")
         if ability is None:
             return
@@ -39,43 +40,47 @@ class CompanyRules:
                 )
 
     def transfer_company(
-        self, company: Company, buyer: Player | Corporation, price: int, seller: Player
+        self: EighteenHost,
+        company: Company,
+        buyer: Player | Corporation,
+        price: int,
+        seller: Player,
     ) -> None:
         spend(buyer, seller, price)
         seller.companies.remove(company)
         company.owner = buyer
         buyer.companies.append(company)
 
-    def close_company(self, company: Company) -> None:
+    def close_company(self: EighteenHost, company: Company) -> None:
         self.note(f"{company.sym} closes.")
         company.closed = True
         owner = company.owner
-        held = getattr(owner, "companies", ())  # the bank (1860: a private sold to it) lists none
+        held: list[Company] = getattr(owner, "companies", [])  # the bank (1860) lists none
         if company in held:
             held.remove(company)
         company.owner = None
         company.abilities = []
 
-    def payout_companies(self) -> None:
+    def payout_companies(self: EighteenHost) -> None:
         for company in self.companies:
             if company.closed or company.owner is None:
                 continue
             spend(self.bank, company.owner, company.revenue)
 
-    def company_min_price(self, company: Company) -> int:
+    def company_min_price(self: EighteenHost, company: Company) -> int:
         return math.ceil(company.value / 2)
 
-    def company_max_price(self, company: Company) -> int:
+    def company_max_price(self: EighteenHost, company: Company) -> int:
         return company.value * 2
 
-    def purchasable_companies(self, corp: Corporation) -> list[Company]:
+    def purchasable_companies(self: EighteenHost, corp: Corporation) -> list[Company]:
         return [
             c
             for c in self.companies
             if isinstance(c.owner, Player) and not c.closed and c.ability("no_buy") is None
         ]
 
-    def exchange_targets(self, company: Company) -> list[Share]:
+    def exchange_targets(self: EighteenHost, company: Company) -> list[Share]:
         ability = company.ability("exchange")
         if ability is None or not isinstance(company.owner, Player):
             return []
@@ -90,7 +95,7 @@ class CompanyRules:
                 out.append(self.pool.shares_of(corp)[0])
         return [s for s in out if self.holding_ok(player, s.corp, s.percent)]
 
-    def track_ability(self, company: Company, round_: Any) -> Ability | None:
+    def track_ability(self: EighteenHost, company: Company, round_: Any) -> Ability | None:
         """The tile-lay power the company can use now, if any (owning corporation's turn only)."""
         if not isinstance(company.owner, Corporation):
             return None
@@ -100,7 +105,7 @@ class CompanyRules:
                 return ability
         return None
 
-    def ability_time_now(self, ability: Ability, company: Company) -> bool:
+    def ability_time_now(self: EighteenHost, ability: Ability, company: Company) -> bool:
         """Whether an active power may be used at this moment by its holder: 'any' time, during
         the owning corporation's turn ('owning_corp_or_turn'), or only while that corporation is
         in the named step of its turn ('track'). Powers without a time are passive."""
@@ -122,7 +127,7 @@ class CompanyRules:
         step = round_.turn_step()
         return step is not None and step.time_name in times
 
-    def operator_has_usable_ability(self, corp: Corporation) -> bool:
+    def operator_has_usable_ability(self: EighteenHost, corp: Corporation) -> bool:
         """The corporation owns a private whose active power it could still use now (18xx.games
         then keeps its turn open, offering only 'pass', at the end of the operating turn)."""
         return any(self.ability_time_now(a, c) for c in corp.companies for a in c.abilities)

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.eighteen.pieces import SharePrice, Train
 from engine.errors import IllegalAction
-
-if TYPE_CHECKING:
-    from engine.eighteen.market import SharePrice
-    from engine.eighteen.trains import Train
 
 
 class Holder:
@@ -115,7 +112,7 @@ class Company:
         self.revenue = revenue
         self.abilities = abilities
         self.description = description
-        self.owner: Player | Corporation | None = None
+        self.owner: Player | Corporation | Bank | None = None  # the bank: 1860's, sold to it
         self.closed = False
         self.discount = 0
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.eighteen.rounds import EighteenHost
+
 if TYPE_CHECKING:
     from engine.eighteen.entities import Corporation
-    from engine.eighteen.game import EighteenGame
 
 # When each kind of move is made, told when one is tried at another time.
 WHEN_DONE = {
@@ -26,7 +27,7 @@ WHEN_DONE = {
 }
 
 
-def timing(game: EighteenGame, step: Any, action_type: str) -> str | None:
+def timing(game: EighteenHost, step: Any, action_type: str) -> str | None:
     """The step under way and when this kind of move is made instead (None when this step
     makes such moves: then it is not a matter of timing)."""
     when = WHEN_DONE.get(action_type)
@@ -35,7 +36,7 @@ def timing(game: EighteenGame, step: Any, action_type: str) -> str | None:
     return f"it is {step.description} in {game.round_name()}; {when}"
 
 
-def par_price_problem(game: EighteenGame, corp: Corporation, words: set[str]) -> str | None:
+def par_price_problem(game: EighteenHost, corp: Corporation, words: set[str]) -> str | None:
     """A typed number among `words` that is not one of the corporation's par prices."""
     prices = [cell.price for cell in game.par_prices(corp)]
     wrong = [int(w) for w in words if w.isdigit() and int(w) not in prices]
@@ -45,7 +46,7 @@ def par_price_problem(game: EighteenGame, corp: Corporation, words: set[str]) ->
     return f"{game.money(wrong[0])} is not a par price; {corp.sym} can be parred at {listed}"
 
 
-def explain_choice(game: EighteenGame, action_type: str, text: str) -> str | None:
+def explain_choice(game: EighteenHost, action_type: str, text: str) -> str | None:
     """The active step's reason why nothing legal of this type is what `text` names."""
     step = game.round.active_step()
     if step is None:

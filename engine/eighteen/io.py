@@ -45,14 +45,15 @@ def effective_actions(actions: list[dict[str, Any]]) -> list[tuple[int, dict[str
                     (
                         j
                         for j in range(i - 1, -1, -1)
-                        if kept[j] is not None and kept[j].get("type") != "message"
+                        if (done := kept[j]) is not None and done.get("type") != "message"
                     ),
                     0,
                 )
             group = []
             for j in range(start, i):
-                if kept[j] is not None and kept[j].get("type") != "message":
-                    group.append((j, kept[j]))
+                done = kept[j]
+                if done is not None and done.get("type") != "message":
+                    group.append((j, done))
                     kept[j] = None
             undone.append(group)
         elif t == "redo":
@@ -142,6 +143,8 @@ def check_file(data: Any) -> None:
             or not isinstance(p.get("id"), (int, str))
         ):
             raise InvalidAction(f"player {n} of the file has no id (a number or a text)")
+        if isinstance(p["id"], str) and len(p["id"]) > MAX_NAME:
+            raise InvalidAction(f"player {n}'s id is longer than {MAX_NAME} characters")
         if not isinstance(p.get("name", ""), str) or len(p.get("name", "")) > MAX_NAME:
             raise InvalidAction(f"player {n}'s name is not a text of at most {MAX_NAME} characters")
     ids = [p["id"] for p in players]
@@ -164,6 +167,7 @@ def new_game(data: dict[str, Any]) -> Game:
     cls = find_title(title)
     settings = data.get("settings") or {}
     options = cls.options_from_settings(settings)
+    cls.check_options(options)
     players = [PlayerInfo(p["id"], p.get("name", str(p["id"]))) for p in data["players"]]
     return cls(players, options, int(settings.get("seed") or 0))
 
@@ -213,15 +217,22 @@ def exported_action(action: Action, number: int) -> dict[str, Any]:
     return clean
 
 
-def export(game: Game, *, game_id: int | str = 0, description: str = "") -> dict[str, Any]:
-    """An 18xx.games-shaped JSON document of a game (only effective actions; ids renumbered)."""
+def export(
+    game: Game, *, game_id: int | str = 0, description: str = "", public: bool = False
+) -> dict[str, Any]:
+    """An 18xx.games-shaped JSON document of a game (only effective actions; ids renumbered).
+    `public`: for players while the game runs, so the settings that decide what is still
+    hidden (a deck's order and the seed that shuffled it) are left out until it is over."""
     actions = [exported_action(a, n) for n, a in enumerate(game.actions, start=1)]
+    settings = game.file_settings()
+    if public and not game.finished:
+        settings = {k: v for k, v in settings.items() if k not in game.hidden_settings}
     out: dict[str, Any] = {
         "id": game_id,
         "description": description,
         "title": game.title,
         "players": [{"id": p.id, "name": p.name} for p in game.players],
-        "settings": game.file_settings(),
+        "settings": settings,
         "actions": actions,
         "status": "finished" if game.finished else "active",
     }

@@ -2,38 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from engine.eighteen.entities import Corporation
+from engine.eighteen.entities import Corporation
+from engine.eighteen.pieces import SharePrice
 
 # Zones whose shares do not count toward the certificate limit, and what else they allow.
 NO_CERT_LIMIT_ZONES = {"yellow", "orange", "brown"}
 ABOVE_60_ZONES = {"orange", "brown"}
 MULTIPLE_BUY_ZONES = {"brown"}
-
-
-@dataclass(frozen=True)
-class SharePrice:
-    """A cell of the market; which markers stand on it is the market's `stacks`."""
-
-    row: int
-    col: int
-    price: int
-    zone: str
-    can_par: bool
-
-    @property
-    def coordinates(self) -> tuple[int, int]:
-        return (self.row, self.col)
-
-    @property
-    def id(self) -> str:
-        return f"{self.price},{self.row},{self.col}"
-
-    def __repr__(self) -> str:
-        return f"<SharePrice {self.id} {self.zone}>"
 
 
 class StockMarket:

@@ -60,6 +60,7 @@ class Exchange(Step):
         player = company.owner
         assert isinstance(player, Player)
         sh.buy(self.game, player, shares, free=True)
+        self.round.note_share_move(player, shares[0].corp, "buy_shares")
         self.game.close_company(company)
 
 
@@ -93,6 +94,7 @@ class SpecialTrack(Step):
                 f"{company.name} can only lay tile {', '.join(ability.get('tiles'))}"
             )
         if ability.type == "teleport":
+            assert isinstance(self.round, OperatingRound)  # a teleport is made in the track step
             if self.round.num_laid_track >= self.game.tile_lays:
                 raise IllegalAction(
                     f"{corp.sym} has already laid its track this turn (a "
@@ -113,6 +115,8 @@ class SpecialTrack(Step):
 
 class SpecialToken(Step):
     """The station token that follows a teleport lay (DH on F16)."""
+
+    round: OperatingRound
 
     description = "Place teleport token"
 
@@ -148,6 +152,7 @@ class SpecialToken(Step):
 
     def finish(self) -> None:
         company = self.round.teleported
+        assert company is not None  # the step acts only while a teleport is under way
         ability = company.ability("teleport")
         if ability:
             company.abilities.remove(ability)
@@ -202,6 +207,8 @@ class HomeToken(Step):
     """A token whose city must be chosen: a home token on a hex with several cities, or tokens
     lifted off a pathless multi-city tile (1830's OO hexes) when track is first laid there."""
 
+    round: OperatingRound
+
     description = "Place Home Token"
 
     def active(self) -> bool:
@@ -233,6 +240,8 @@ class HomeToken(Step):
 
 
 class Track(Step):
+    round: OperatingRound
+
     description = "Lay/Upgrade Track"
     time_name = "track"
 
@@ -258,6 +267,8 @@ class Track(Step):
 
 
 class Token(Step):
+    round: OperatingRound
+
     description = "Place a Token"
     time_name = "token"
 
@@ -303,6 +314,8 @@ class Token(Step):
 
 
 class Route(Step):
+    round: OperatingRound
+
     description = "Run Routes"
     time_name = "route"
 
@@ -321,6 +334,8 @@ class Route(Step):
 
 
 class Dividend(Step):
+    round: OperatingRound
+
     description = "Pay or Withhold Dividends"
     time_name = "dividend"
 
@@ -388,6 +403,8 @@ class DiscardTrain(Step):
 
 
 class BuyTrain(Step):
+    round: OperatingRound
+
     description = "Buy Trains"
     time_name = "buy_train"
 
@@ -594,6 +611,7 @@ class BuyTrain(Step):
 
 class OperatingRound(Round):
     name = "Operating Round"
+    kind = "operating"
 
     def __init__(self, game: Any, steps: list[Any], round_num: int) -> None:
         self.num_laid_track = 0

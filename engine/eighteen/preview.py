@@ -8,13 +8,11 @@ upgrade exactly as the rules move them) and its exits in words.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import checkpoint
 from engine.eighteen.describe import exits_text
-
-if TYPE_CHECKING:
-    from engine.eighteen.game import EighteenGame
+from engine.eighteen.rounds import EighteenHost
 
 
 @dataclass(frozen=True)
@@ -32,7 +30,7 @@ def tile_name(tile_id: Any) -> str:
 
 
 def lay_options(
-    game: EighteenGame, pid: Any, hex_id: str, tile: str | None = None
+    game: EighteenHost, pid: Any, hex_id: str, tile: str | None = None
 ) -> list[LayOption]:
     """Every lay `pid` may make now on `hex_id` (of `tile` when given), in the engine's order."""
     out: list[LayOption] = []

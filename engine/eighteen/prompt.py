@@ -3,13 +3,11 @@ trains, and what the rules make compulsory now."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.eighteen.entities import Company, Corporation, Player
+from engine.eighteen.rounds import EighteenHost
 from engine.game import TurnInfo
-
-if TYPE_CHECKING:
-    from engine.eighteen.game import EighteenGame
 
 
 def _player_of(entity: Any) -> Player | None:
@@ -21,7 +19,7 @@ def _player_of(entity: Any) -> Player | None:
     return owner if isinstance(owner, Player) else None
 
 
-def turn_info(game: EighteenGame) -> list[TurnInfo]:
+def turn_info(game: EighteenHost) -> list[TurnInfo]:
     if game.finished:
         return []
     step = game.round.active_step()
@@ -63,7 +61,7 @@ def turn_info(game: EighteenGame) -> list[TurnInfo]:
 
 
 def _corporation_facts(
-    game: EighteenGame, corp: Corporation, president: Player | None
+    game: EighteenHost, corp: Corporation, president: Player | None
 ) -> tuple[str, ...]:
     trains = ", ".join(t.name for t in corp.trains) or "none"
     facts = [f"treasury {game.money(corp.cash)}", f"trains {trains} (limit {game.train_limit})"]
@@ -74,7 +72,7 @@ def _corporation_facts(
     return tuple(facts)
 
 
-def _corporation_duty(game: EighteenGame, corp: Corporation, step: Any) -> str | None:
+def _corporation_duty(game: EighteenHost, corp: Corporation, step: Any) -> str | None:
     if step is None:
         return None
     if step.description == "Buy Trains" and game.must_buy_train(corp):
@@ -94,14 +92,14 @@ def _corporation_duty(game: EighteenGame, corp: Corporation, step: Any) -> str |
     return None
 
 
-def _player_facts(game: EighteenGame, player: Player) -> tuple[str, ...]:
+def _player_facts(game: EighteenHost, player: Player) -> tuple[str, ...]:
     return (
         f"cash {game.money(player.cash)}",
         f"certificates {game.num_certs(player)}/{game.cert_limit}",
     )
 
 
-def _player_duty(game: EighteenGame, player: Player, step: Any) -> str | None:
+def _player_duty(game: EighteenHost, player: Player, step: Any) -> str | None:
     must_sell = getattr(step, "must_sell", None)
     if callable(must_sell) and must_sell(player):
         return f"{player.name} must sell: over the certificate limit or a holding limit"

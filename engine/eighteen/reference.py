@@ -3,17 +3,13 @@ certificates against the limit, and what the stock market's colours mean."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.eighteen.market import ABOVE_60_ZONES, MULTIPLE_BUY_ZONES, NO_CERT_LIMIT_ZONES
-
-if TYPE_CHECKING:
-    from engine.eighteen.game import EighteenGame
+from engine.eighteen.rounds import EighteenHost
 
 TOPICS = ("privates", "phases", "certificates", "market")
 
 
-def reference(game: EighteenGame, topic: str | None = None) -> str:
+def reference(game: EighteenHost, topic: str | None = None) -> str:
     """One topic, or all of them (each a few lines, for a 2000-character message)."""
     parts = {
         "privates": _privates,
@@ -26,7 +22,7 @@ def reference(game: EighteenGame, topic: str | None = None) -> str:
     return "\n\n".join(parts[t](game) for t in (TOPICS if topic is None else (topic,)))
 
 
-def _privates(game: EighteenGame) -> str:
+def _privates(game: EighteenHost) -> str:
     lines = ["**Private companies** (value, income; owner)"]
     for c in game.companies:
         owner = "closed" if c.closed else game.entity_name(c.owner) if c.owner else "unsold"
@@ -37,7 +33,7 @@ def _privates(game: EighteenGame) -> str:
     return "\n".join(lines)
 
 
-def _phases(game: EighteenGame) -> str:
+def _phases(game: EighteenHost) -> str:
     lines = ["**Phases** (starts with, tiles, train limit, operating rounds per set)"]
     for i, phase in enumerate(game.phases.phases):
         now = " ← now" if i == game.phases.index else ""
@@ -49,7 +45,7 @@ def _phases(game: EighteenGame) -> str:
     return "\n".join(lines)
 
 
-def _certificates(game: EighteenGame) -> str:
+def _certificates(game: EighteenHost) -> str:
     lines = [
         f"**Certificates** (limit {game.cert_limit}; at most {game.max_ownership_percent}% "
         "of a company unless its price is in the orange or brown zone)"
@@ -59,7 +55,7 @@ def _certificates(game: EighteenGame) -> str:
     return "\n".join(lines)
 
 
-def _market(game: EighteenGame) -> str:
+def _market(game: EighteenHost) -> str:
     zones: dict[str, None] = {}  # first word of each zone, in the order the grid meets them
     for row in game.data["stock_market"]["grid"]:
         for cell in row:

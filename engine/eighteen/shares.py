@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.eighteen.entities import CashHolder, Corporation, Holder, Player, Pool, Share, spend
-
-if TYPE_CHECKING:
-    from engine.eighteen.game import EighteenGame
+from engine.eighteen.rounds import EighteenHost
 
 
 def move_share(share: Share, to: Holder) -> None:
@@ -25,7 +21,7 @@ def bundle_price(shares: list[Share], percent: int, corp: Corporation) -> int:
 
 
 def transfer(
-    game: EighteenGame,
+    game: EighteenHost,
     shares: list[Share],
     percent: int,
     to: Holder,
@@ -124,7 +120,7 @@ def transfer(
             move_share(transfer_to.shares_of(corp)[0], owner)
 
 
-def buy(game: EighteenGame, buyer: Player, shares: list[Share], *, free: bool = False) -> None:
+def buy(game: EighteenHost, buyer: Player, shares: list[Share], *, free: bool = False) -> None:
     corp = shares[0].corp
     owner = shares[0].owner
     was_floated = corp.floated
@@ -140,7 +136,7 @@ def buy(game: EighteenGame, buyer: Player, shares: list[Share], *, free: bool = 
     game.check_float(corp, was_floated)
 
 
-def sell(game: EighteenGame, seller: Player, shares: list[Share], percent: int) -> None:
+def sell(game: EighteenHost, seller: Player, shares: list[Share], percent: int) -> None:
     corp = shares[0].corp
     price = game.sale_price(shares, percent, corp)
     transfer(game, shares, percent, game.pool, spender=game.bank, receiver=seller, price=price)
@@ -148,7 +144,7 @@ def sell(game: EighteenGame, seller: Player, shares: list[Share], percent: int) 
 
 
 def sellable_bundles(
-    game: EighteenGame, player: Player, corp: Corporation
+    game: EighteenHost, player: Player, corp: Corporation
 ) -> list[tuple[list[Share], int]]:
     """Every (certificates, percent) the player could offer for sale, smallest first."""
     if not corp.ipoed:
@@ -189,7 +185,7 @@ def bundle_problem(player: Player, shares: list[Share], percent: int) -> str | N
 
 
 def can_dump(
-    game: EighteenGame, player: Player, corp: Corporation, shares: list[Share], percent: int
+    game: EighteenHost, player: Player, corp: Corporation, shares: list[Share], percent: int
 ) -> bool:
     """A president may sell below the next holder only if somebody can take the presidency."""
     if not any(s.president for s in shares):
@@ -199,11 +195,11 @@ def can_dump(
             return True
         others = max((p.percent_of(corp) for p in game.player_list if p is not player), default=0)
         return others > 10 or game.pool.percent_of(corp) > 0
-    others = [p.percent_of(corp) for p in game.player_list if p is not player]
-    return max(others, default=0) >= game.presidents_percent
+    held = [p.percent_of(corp) for p in game.player_list if p is not player]
+    return max(held, default=0) >= game.presidents_percent
 
 
-def fits_pool(game: EighteenGame, corp: Corporation, percent: int) -> bool:
+def fits_pool(game: EighteenHost, corp: Corporation, percent: int) -> bool:
     return game.pool.percent_of(corp) + percent <= game.market_share_limit
 
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.eighteen.entities import Company, Corporation, owner_id
-
-if TYPE_CHECKING:
-    from engine.eighteen.game import EighteenGame
+from engine.eighteen.rounds import EighteenHost
 
 
-def snapshot(game: EighteenGame) -> dict[str, Any]:
+def snapshot(game: EighteenHost) -> dict[str, Any]:
     r = game.round
     first_player = game.player_list[0] if game.player_list else None
     priority = (
@@ -81,16 +79,16 @@ def snapshot(game: EighteenGame) -> dict[str, Any]:
     bids: dict[str, list[dict[str, Any]]] = {}
     lot_bids: list[dict[str, Any]] = []
     for step in getattr(r, "steps", ()):
-        for key, entries in (getattr(step, "bids", None) or {}).items():
-            if isinstance(entries, list) and entries:  # per private (1830)
+        for key, offers in (getattr(step, "bids", None) or {}).items():
+            if isinstance(offers, list) and offers:  # per private (1830)
                 bids[key.sym] = [
                     {"player": p.id, "price": price}
-                    for p, price in sorted(entries, key=lambda e: -e[1])
+                    for p, price in sorted(offers, key=lambda e: -e[1])
                 ]
             elif (
-                isinstance(entries, int) and entries > 0
+                isinstance(offers, int) and offers > 0
             ):  # per player, for the right to choose (1860)
-                lot_bids.append({"player": key.id, "price": entries})
+                lot_bids.append({"player": key.id, "price": offers})
     lot_bids.sort(key=lambda b: -b["price"])
     return {
         "title": game.title,

@@ -4,24 +4,38 @@ the lay or token costs, home tokens, and whether a company has a route at all. A
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from engine.eighteen.entities import Corporation, Player, spend
 from engine.eighteen.operating import OperatingRound
+from engine.eighteen.rounds import EighteenHost
 from engine.eighteen.trains import Train
 from engine.errors import IllegalAction, InvalidAction
 from engine.game import Action
 
 
+class _TokenHost(EighteenHost, Protocol):
+    """The game with the cache of token answers kept for its current track network."""
+
+    _token_cache: tuple[Any, dict[tuple[str, str], Any]]
+
+    def _token_answers(self) -> dict[tuple[str, str], Any]: ...
+
+
 class TrackRules:
-    def token_cities(self, corp: Corporation) -> list[str]:
+    # fields of the game that these rules set, with the game's types
+    last_effect: dict[str, Any] | None
+    last_route_revenues: list[int]
+    _token_cache: tuple[Any, dict[tuple[str, str], Any]]
+
+    def token_cities(self: _TokenHost, corp: Corporation) -> list[str]:
         """Cities where the corporation may place a token now (cached while the board is unchanged)."""
         cache = self._token_answers()
         if ("cities", corp.sym) not in cache:
             cache[("cities", corp.sym)] = self.board.legal_token_cities(corp.sym)
         return cache[("cities", corp.sym)]
 
-    def can_place_token_somewhere(self, corp: Corporation) -> bool:
+    def can_place_token_somewhere(self: _TokenHost, corp: Corporation) -> bool:
         """Whether `token_cities` lists any city, found without listing them all."""
         cache = self._token_answers()
         if ("any", corp.sym) not in cache:
@@ -31,16 +45,16 @@ class TrackRules:
             )
         return cache[("any", corp.sym)]
 
-    def _token_answers(self) -> dict[tuple[str, str], Any]:
+    def _token_answers(self: _TokenHost) -> dict[tuple[str, str], Any]:
         network = self.board.network()
         if self._token_cache[0] is not network:
             self._token_cache = (network, {})
         return self._token_cache[1]
 
-    def hex_names(self) -> dict[str, str]:
+    def hex_names(self: EighteenHost) -> dict[str, str]:
         return {h["hex"]: h["name"] for h in self.data["map"]["hexes"] if h.get("name")}
 
-    def blocked_hexes(self) -> set[str]:
+    def blocked_hexes(self: EighteenHost) -> set[str]:
         out: set[str] = set()
         for c in self.companies:
             ability = c.ability("blocks_hexes")
@@ -48,7 +62,7 @@ class TrackRules:
                 out.update(ability.get("hexes", []))
         return out
 
-    def lay_fields(self, action: Action) -> tuple[str, str, int]:
+    def lay_fields(self: EighteenHost, action: Action) -> tuple[str, str, int]:
         hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
         if (
             not isinstance(hex_id, str)
@@ -66,7 +80,13 @@ class TrackRules:
         return hex_id, tile_id, rotation
 
     def lay_tile(
-        self, corp: Corporation, hex_id: str, tile_id: str, rotation: int, *, need_connection: bool
+        self: EighteenHost,
+        corp: Corporation,
+        hex_id: str,
+        tile_id: str,
+        rotation: int,
+        *,
+        need_connection: bool,
     ) -> None:
         cost = self.board.check_lay(
             corp.sym,
@@ -86,13 +106,15 @@ class TrackRules:
         for sym in lifted:
             self.lift_token(corp, self.corporation(sym), hex_id)
 
-    def tile_cost_problem(self, corp: Corporation, cost: int, hex_id: str) -> str | None:
+    def tile_cost_problem(
+        self: EighteenHost, corp: Corporation, cost: int, hex_id: str
+    ) -> str | None:
         """Why the company cannot pay this lay's terrain cost, or None."""
         if cost > corp.cash:
             return f"{corp.sym} has {self.money(corp.cash)} and cannot pay {self.money(cost)} terrain cost on {hex_id}"
         return None
 
-    def lift_token(self, actor: Corporation, owner: Corporation, hex_id: str) -> None:
+    def lift_token(self: EighteenHost, actor: Corporation, owner: Corporation, hex_id: str) -> None:
         """A token on a multi-city tile that had no track is lifted when track arrives; which city
         it belongs to is chosen again (by the company laying the tile, as 18xx.games does)."""
         owner.tokens_used -= 1
@@ -103,12 +125,12 @@ class TrackRules:
             {"entity": actor, "corp": owner, "hex": hex_id, "position": position}
         )
 
-    def hex_has_track(self, hex_id: str) -> bool:
+    def hex_has_track(self: EighteenHost, hex_id: str) -> bool:
         if hex_id in self.board.laid_tiles():
             return True
         return any(h["hex"] == hex_id and h.get("paths") for h in self.data["map"]["hexes"])
 
-    def token_fields(self, action: Action) -> tuple[str, int]:
+    def token_fields(self: EighteenHost, action: Action) -> tuple[str, int]:
         city = action.get("city")
         if not isinstance(city, str):
             raise InvalidAction("place_token needs 'city' like '57-0-0' (or a hex like 'E19')")
@@ -122,7 +144,7 @@ class TrackRules:
         return self.board.locate_city(city)
 
     def place_token(
-        self,
+        self: EighteenHost,
         corp: Corporation,
         hex_id: str,
         city: int,
@@ -148,7 +170,7 @@ class TrackRules:
         corp.placed_tokens.insert(len(corp.placed_tokens) if position is None else position, hex_id)
         self.last_effect = {"type": "place_token", "hex": hex_id, "city": city}
 
-    def place_home_token(self, corp: Corporation, round_: OperatingRound) -> None:
+    def place_home_token(self: EighteenHost, corp: Corporation, round_: OperatingRound) -> None:
         if corp.tokens_used > 0 or corp.next_token_cost is None:
             return
         city = self.home_city_choice(corp)
@@ -159,7 +181,7 @@ class TrackRules:
         corp.tokens_used += 1
         corp.placed_tokens.append(corp.home)
 
-    def home_city_choice(self, corp: Corporation) -> int | None:
+    def home_city_choice(self: EighteenHost, corp: Corporation) -> int | None:
         """Which city of the home hex gets the home token, or None if the president must choose
         (a home hex with several cities, none reserved for it, that already carries track)."""
         reserved = self.board.reserved_city(corp.sym, corp.home)
@@ -169,7 +191,7 @@ class TrackRules:
             return None
         return 0
 
-    def can_run_route(self, corp: Corporation) -> bool:
+    def can_run_route(self: EighteenHost, corp: Corporation) -> bool:
         """Some station reaches another revenue centre (18xx.games' route_available). As there,
         a company once found to have a route (whenever its reach was worked out, for a lay, a
         token or a run) keeps it for the rest of the game, even when track or tokens later cut
@@ -179,7 +201,7 @@ class TrackRules:
             found.add(corp.sym)
         return corp.sym in found
 
-    def check_routes(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+    def check_routes(self: EighteenHost, corp: Corporation, routes: list[dict[str, Any]]) -> int:
         trains: dict[str, Train] = {}
         for r in routes:
             if not isinstance(r, dict) or not isinstance(r.get("train"), str):

@@ -7,22 +7,25 @@ from __future__ import annotations
 from engine.eighteen import shares as sh
 from engine.eighteen.entities import Corporation, Player, Share, spend
 from engine.eighteen.operating import BuyTrain, OperatingRound
+from engine.eighteen.rounds import EighteenHost
 from engine.eighteen.trains import Train
 from engine.errors import IllegalAction
 
 
 class TrainRules:
-    def crowded_corps(self) -> list[Corporation]:
+    last_train_source: str | None  # a field of the game that these rules set
+
+    def crowded_corps(self: EighteenHost) -> list[Corporation]:
         limit = self.train_limit
         return [c for c in self.corporations if len(c.trains) > limit and not c.closed]
 
-    def must_buy_train(self, corp: Corporation) -> bool:
+    def must_buy_train(self: EighteenHost, corp: Corporation) -> bool:
         return not corp.trains and not self.depot.empty and self.can_run_route(corp)
 
-    def other_corp_trains(self, corp: Corporation) -> list[Train]:
+    def other_corp_trains(self: EighteenHost, corp: Corporation) -> list[Train]:
         return [t for c in self.corporations if c is not corp and not c.closed for t in c.trains]
 
-    def trade_ins(self, corp: Corporation) -> list[tuple[Train, Train, int]]:
+    def trade_ins(self: EighteenHost, corp: Corporation) -> list[tuple[Train, Train, int]]:
         out = []
         for new in self.depot.available(self.phases):
             for old in corp.trains:
@@ -30,7 +33,7 @@ class TrainRules:
                     out.append((old, new, new.price_with_trade_in(old)))
         return out
 
-    def buy_train(self, corp: Corporation, train: Train, price: int) -> None:
+    def buy_train(self: EighteenHost, corp: Corporation, train: Train, price: int) -> None:
         source = train.owner
         self.last_train_source = source.sym if isinstance(source, Corporation) else None
         receiver = source if isinstance(source, Corporation) else self.bank
@@ -54,7 +57,7 @@ class TrainRules:
             self.trigger_event(event)
         train.events.clear()
 
-    def after_buy_train_event(self, corp: Corporation) -> None:
+    def after_buy_train_event(self: EighteenHost, corp: Corporation) -> None:
         for company in self.companies:
             ability = company.ability("close")
             if (
@@ -64,7 +67,7 @@ class TrainRules:
             ):
                 self.close_company(company)
 
-    def rust_trains(self, bought: Train) -> None:
+    def rust_trains(self: EighteenHost, bought: Train) -> None:
         rusted: list[str] = []
         for corp in self.corporations:
             for t in list(corp.trains):
@@ -85,17 +88,17 @@ class TrainRules:
             )
             self.note(f"{name}-trains rust ({', '.join(rusted)}).")
 
-    def on_phase_change(self) -> None:
+    def on_phase_change(self: EighteenHost) -> None:
         pass
 
-    def trigger_event(self, event: str) -> None:
+    def trigger_event(self: EighteenHost, event: str) -> None:
         if event == "close_companies":
             for c in self.companies:
                 if not c.closed:
                     self.close_company(c)
 
     # -- bankruptcy
-    def bankruptcy_problem(self, corp: Corporation) -> str | None:
+    def bankruptcy_problem(self: EighteenHost, corp: Corporation) -> str | None:
         """Why `corp`'s president may not declare bankruptcy now (None: they may)."""
         player = corp.owner
         if player is None:
@@ -111,7 +114,7 @@ class TrainRules:
             )
         return None
 
-    def declare_bankrupt(self, corp: Corporation) -> None:
+    def declare_bankrupt(self: EighteenHost, corp: Corporation) -> None:
         problem = self.bankruptcy_problem(corp)
         if problem:
             raise IllegalAction(problem)
@@ -142,7 +145,7 @@ class TrainRules:
         self.note(f"{player.name} is bankrupt.")
 
     def emergency_sale_ok(
-        self,
+        self: EighteenHost,
         player: Player,
         corp: Corporation,
         buying: Corporation,
@@ -161,7 +164,9 @@ class TrainRules:
                 return False
         return True
 
-    def max_emergency_sale(self, player: Player, corp: Corporation, buying: Corporation) -> int:
+    def max_emergency_sale(
+        self: EighteenHost, player: Player, corp: Corporation, buying: Corporation
+    ) -> int:
         prices = [
             sh.bundle_price(b, p, corp)
             for b, p in sh.sellable_bundles(self, player, corp)

@@ -2,38 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from engine.eighteen.entities import Corporation
-
-
-@dataclass(eq=False)
-class Train:
-    name: str
-    index: int
-    distance: int | tuple[int, int] | None  # n, (big, small) for an 1860 a+b, None = diesel
-    price: int
-    rusts_on: str | None = None
-    available_on: str | None = None
-    discount: dict[str, int] = field(default_factory=dict)  # traded-in train name -> discount
-    events: list[str] = field(default_factory=list)
-    unlimited: bool = False
-    owner: Any = None  # Depot, a Corporation, or None once rusted
-    rusted: bool = False
-    operated: bool = False
-
-    @property
-    def id(self) -> str:
-        return f"{self.name}-{self.index}"
-
-    def price_with_trade_in(self, traded: Train | None) -> int:
-        if traded is None:
-            return self.price
-        return self.price - self.discount.get(traded.name, 0)
-
-    def __repr__(self) -> str:
-        return f"<Train {self.id}>"
+from engine.eighteen.pieces import Train
 
 
 class Depot:

@@ -3,22 +3,20 @@ director's certificate). The winner pays the bid as a premium, then buys an item
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.eighteen import shares as sh
 from engine.eighteen.entities import Company, Corporation, Player, spend
 from engine.eighteen.rounds import Round, Step
 from engine.errors import IllegalAction, InvalidAction
-
-if TYPE_CHECKING:
-    from engine.g1860.game import Game1860
+from engine.g1860.host import Game1860Host
 
 MIN_RAISE = 5
 
 
 class BuyCert(Step):
     description = "Bid for the next pick, or buy/par your pick"
-    game: Game1860
+    game: Game1860Host
 
     def setup(self) -> None:
         game = self.game
@@ -92,7 +90,7 @@ class BuyCert(Step):
             return (
                 [
                     (
-                        f"Bid for the pick: £{low} to £{high} (the right to take the next item)",
+                        f"Bid for the pick: £{low} to {self.game.money(high)} (the right to take the next item)",
                         {"price": low},
                     )
                 ]
@@ -159,7 +157,7 @@ class BuyCert(Step):
             return
         if price > self.max_player_bid(player):
             raise IllegalAction(
-                f"{player.name} can bid at most £{self.max_player_bid(player)} (cash less "
+                f"{player.name} can bid at most {self.game.money(self.max_player_bid(player))} (cash less "
                 f"£{self.cheapest_price()} for the cheapest item)"
             )
         if price < self.min_player_bid():
@@ -179,7 +177,7 @@ class BuyCert(Step):
             cheapest_is_corp and cell is min(self.game.par_prices(corp), key=lambda p: p.price)
         ):
             raise IllegalAction(
-                f"{player.name} has £{player.cash}; par £{cell.price} costs £{cell.price * 2}"
+                f"{player.name} has {self.game.money(player.cash)}; par £{cell.price} costs £{cell.price * 2}"
             )
         self.game.market.set_par(corp, cell)
         share = corp.all_shares[0]
@@ -204,6 +202,7 @@ class BuyCert(Step):
             return
         if len(self.bids) == 1 and max(self.bids.values()) < 0:
             return
+        player: Player | None
         if self.bids:
             ((player, price),) = self.bids.items()
             spend(player, self.game.bank, price)
@@ -233,6 +232,7 @@ class BuyCert(Step):
 
 class Auction1860(Round):
     name = "Auction Round"
+    kind = "auction"
 
     def select_entities(self) -> list[Any]:
         return list(self.game.player_list)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.eighteen import shares as sh
 from engine.eighteen.board.routes import Run
@@ -14,6 +14,7 @@ from engine.eighteen.trains import Phase
 from engine.errors import IllegalAction, InvalidAction
 from engine.g1860.auction import Auction1860, BuyCert
 from engine.g1860.data import RAW, title_data
+from engine.g1860.host import Game1860Host
 from engine.g1860.market import ZigZagMarket
 from engine.g1860.operating import (
     BuyTrain1860,
@@ -27,13 +28,11 @@ from engine.g1860.operating import (
 from engine.g1860.router import best_runs
 from engine.g1860.routes import RouteRules, evaluate
 from engine.g1860.stock import BuySellPar, Exchange, HomeTrack, StockRound1860
-from engine.titles import register_title
 
 FIRST_EDITION_OPTIONS = ("two_player_map", "original_game")
 TRAIN_EVENTS = {"6+3": "fishbourne_to_bank", "8+4": "relax_cert_limit", "9+5": "southern_forms"}
 
 
-@register_title
 class Game1860(EighteenGame):
     title = "1860"
     full_name = "1860: Railways on the Isle of Wight"
@@ -50,13 +49,14 @@ class Game1860(EighteenGame):
         "simplified_insolvency",
         "non_operated_full_value",
     )
-    data: ClassVar[dict[str, Any]] = title_data(False)
+    flag_options = option_names
+    data = title_data(False)
     bank_cash = 20000  # player money and company credits in one bank, as 18xx.games keeps it
     PLAYER_MONEY = 10000  # the bank breaks when the players hold more than this
     market_share_limit = 100
     president_sales_to_market = True
     max_ownership_percent = 100
-    COMPANY_SALE_FEE = 30
+    COMPANY_SALE_FEE: ClassVar[int] = 30
     HALT_SUBSIDY = 10
     MIN_REPAR = 40
     # private -> corporation whose last (reserved) share it is exchanged for
@@ -64,6 +64,8 @@ class Game1860(EighteenGame):
     LAYERS: ClassVar[dict[str, int]] = {
         sym: int(layer) for layer, syms in RAW["layers"].items() if layer.isdigit() for sym in syms
     }
+
+    market: ZigZagMarket
 
     def setup(self) -> None:
         if self.options.get("simplified_insolvency") and (
@@ -312,7 +314,7 @@ class Game1860(EighteenGame):
         self.market.to_bottom(corp)
         corp.floated = True
         spend(self.bank, corp, corp.par_price.price * 10)
-        self.note(f"{corp.sym} floats and receives £{corp.par_price.price * 10}.")
+        self.note(f"{corp.sym} floats and receives {self.money(corp.par_price.price * 10)}.")
         if self.sr_after_southern:
             return
         self.place_float_token(corp)
@@ -394,7 +396,9 @@ class Game1860(EighteenGame):
         assert corp.share_price is not None
         price = corp.share_price.price
         if player.cash < price:
-            raise IllegalAction(f"{player.name} has £{player.cash} and cannot pay £{price}")
+            raise IllegalAction(
+                f"{player.name} has {self.money(player.cash)} and cannot pay £{price}"
+            )
         was_floated = corp.floated
         sh.transfer(self, [cert], 10, player, spender=player, receiver=self.bank, price=price)
         self.check_float(corp, was_floated)  # the share given back to the market may float it
@@ -434,6 +438,7 @@ class Game1860(EighteenGame):
             for p in self.player_list:
                 p.passed = False
             self.note("The stock round starts again.")
+            self.programs.clear()  # as on 18xx.games: every programmed move is forgotten
             self.round = StockRound1860(self, [HomeTrack, Exchange, BuySellPar])
             self.round.setup()
 
@@ -631,3 +636,7 @@ class Game1860(EighteenGame):
             self.certificate_value(s) for s in p.shares if s.corp.ipoed and s.corp.share_price
         )
         return p.cash + shares + sum(c.value for c in p.companies)
+
+
+if TYPE_CHECKING:  # mypy checks here that the game is what 1860's steps are given as their game
+    _meets_host: type[Game1860Host] = Game1860

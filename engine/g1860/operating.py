@@ -5,7 +5,7 @@ insolvency decided at the end of each company's turn."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.eighteen.board.graph import Goal
 from engine.eighteen.entities import Corporation, spend
@@ -21,9 +21,7 @@ from engine.eighteen.operating import (
 )
 from engine.errors import IllegalAction, InvalidAction
 from engine.g1860 import upgrades
-
-if TYPE_CHECKING:
-    from engine.g1860.game import Game1860
+from engine.g1860.host import Game1860Host
 
 TRAIN_PRICE_MIN = 10
 TRAIN_PRICE_MULTIPLE = 10
@@ -31,6 +29,8 @@ TRAIN_PRICE_MULTIPLE = 10
 
 class Discard1860(DiscardTrain):
     """Excess trains after a phase change go at the start of the company's next turn."""
+
+    round: Operating1860
 
     def active(self) -> bool:
         return bool(self.round.crowded)
@@ -47,7 +47,8 @@ class Discard1860(DiscardTrain):
 
 
 class Track1860(Track):
-    game: Game1860
+    game: Game1860Host
+    round: Operating1860
 
     def allowance(self) -> tuple[bool, bool]:
         """(may lay yellow, may upgrade) for the next lay this turn."""
@@ -128,7 +129,7 @@ class Track1860(Track):
 
 
 class Token1860(Token):
-    game: Game1860
+    game: Game1860Host
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Corporation) and (
@@ -141,7 +142,8 @@ class Token1860(Token):
 
 
 class Route1860(Route):
-    game: Game1860
+    game: Game1860Host
+    round: Operating1860
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
@@ -173,7 +175,8 @@ class Route1860(Route):
 
 
 class Dividend1860(Dividend):
-    game: Game1860
+    game: Game1860Host
+    round: Operating1860
 
     def pay(self, corp: Corporation, kind: str) -> None:
         super().pay(corp, kind)
@@ -196,7 +199,7 @@ class Dividend1860(Dividend):
 
 
 class BuyTrain1860(BuyTrain):
-    game: Game1860
+    game: Game1860Host
 
     def actions(self, entity: Any) -> list[str]:
         game = self.game
@@ -275,7 +278,7 @@ class BuyTrain1860(BuyTrain):
 
 
 class Operating1860(OperatingRound):
-    game: Game1860
+    game: Game1860Host
 
     def __init__(self, game: Any, steps: list[Any], round_num: int) -> None:
         self.upgraded_track = False

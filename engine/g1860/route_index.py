@@ -10,28 +10,36 @@ and no mask is ever negated (negating a long integer costs far more than an `or`
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 CHUNK = 4096
 
 
 class Route(Protocol):
-    chain_bits: int  # the chains it runs along, as bits of their ids
-    node_bits: int  # the stations it visits, as bits of their ids
-    passes_full: bool
-    back_chains: Sequence[Any]  # its two arms' chains, each from its station out
-    ahead_chains: Sequence[Any]
+    @property
+    def chain_bits(self) -> int: ...  # the chains it runs along, as bits of their ids
+    @property
+    def node_bits(self) -> int: ...  # the stations it visits, as bits of their ids
+    @property
+    def passes_full(self) -> bool: ...
+    @property
+    def back_chains(self) -> Sequence[Any]: ...  # its two arms' chains, each from its station out
+    @property
+    def ahead_chains(self) -> Sequence[Any]: ...
+
+
+R = TypeVar("R", bound=Route)
 
 
 _FLIP = str.maketrans("01", "10")
 
 
-class RouteIndex:
+class RouteIndex(Generic[R]):
     """`routes` sorted best first with their `values`; `overlap[c]`: the chains sharing track
     with chain c (c included) as bits of their ids."""
 
     def __init__(
-        self, routes: Sequence[Route], values: list[int], overlap: dict[int, int], home: int
+        self, routes: Sequence[R], values: list[int], overlap: dict[int, int], home: int
     ) -> None:
         self.routes = routes
         self.values = values
@@ -132,7 +140,7 @@ class RouteIndex:
         return answer
 
     def partner_bound(
-        self, chosen: Sequence[Route], need_home: bool, need_not_full: bool, floor: int
+        self, chosen: Sequence[R], need_home: bool, need_not_full: bool, floor: int
     ) -> int:
         """At least the value of the best route sharing no track with the `chosen` routes (with
         `need_home` or `need_not_full`, among those visiting the home station or passing no full

@@ -3,15 +3,13 @@ privates exchanged, sold to and bought from the bank; a floating company lays it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.eighteen.entities import Company, Corporation, Player, Share, spend
 from engine.eighteen.rounds import Step
 from engine.eighteen.stock import BuySellParShares, StockRound
 from engine.errors import IllegalAction
-
-if TYPE_CHECKING:
-    from engine.g1860.game import Game1860
+from engine.g1860.host import Game1860Host
 
 
 class HomeTrack(Step):
@@ -19,7 +17,8 @@ class HomeTrack(Step):
     passes when no tile fits (as on 18xx.games: the home hex may already carry a tile)."""
 
     description = "Lay home track"
-    game: Game1860
+    game: Game1860Host
+    round: StockRound1860
 
     def active(self) -> bool:
         return bool(self.round.pending_tracks)
@@ -80,7 +79,7 @@ class Exchange(Step):
 
     description = "Exchange a private"
     blocks = False
-    game: Game1860
+    game: Game1860Host
 
     def actions(self, entity: Any) -> list[str]:
         return (
@@ -100,7 +99,8 @@ class Exchange(Step):
 
 class BuySellPar(BuySellParShares):
     description = "Sell then buy a certificate"
-    game: Game1860
+    game: Game1860Host
+    round: StockRound1860
 
     def _move_tests(self) -> dict[str, Any]:
         """The generic moves and, last, the sale of a private to the bank: offered alone too
@@ -227,7 +227,7 @@ class BuySellPar(BuySellParShares):
         cell = self.game.legal_par(corp, action.get("share_price"))
         if cell.price * 2 > player.cash:
             raise IllegalAction(
-                f"{player.name} has £{player.cash}; par £{cell.price} costs £{cell.price * 2}"
+                f"{player.name} has {self.game.money(player.cash)}; par £{cell.price} costs £{cell.price * 2}"
             )
         if not self.can_gain(player, corp, 20):
             raise IllegalAction(
@@ -277,7 +277,7 @@ class BuySellPar(BuySellParShares):
             raise IllegalAction(f"{player.name} cannot buy {company.name} now")
         if player.cash < company.value:
             raise IllegalAction(
-                f"{player.name} has £{player.cash}; {company.name} costs £{company.value}"
+                f"{player.name} has {self.game.money(player.cash)}; {company.name} costs £{company.value}"
             )
         company.owner = player
         player.companies.append(company)
@@ -285,7 +285,7 @@ class BuySellPar(BuySellParShares):
         self.game.note(f"{player.name} buys {company.sym} from the bank for £{company.value}.")
         if company.sym == "FFC":
             self.game.close_other_companies(company)
-        self.track(action, player, None)
+        self.track(action, player, company)
 
     def sellable_companies(self, player: Player) -> list[Company]:
         if self.game.turn <= 1 or self.bought():
@@ -308,7 +308,7 @@ class BuySellPar(BuySellParShares):
         spend(self.game.bank, player, price)
         self.round.companies_sold.setdefault(player, set()).add(company.sym)
         self.game.note(f"{player.name} sells {company.sym} to the bank for £{price}.")
-        self.track(action, player, None)
+        self.track(action, player, company)
         self.game.check_bank_broken()
 
     def process_sell_shares(self, action: dict[str, Any], player: Player) -> None:

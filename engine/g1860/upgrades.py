@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING
 from engine.eighteen.board.graph import PATH_SLOTS, TrackNetwork
 from engine.eighteen.board.hexgrid import opposite
 from engine.eighteen.board.tiles import NodeKind, PathDef, TileDef
+from engine.g1860.host import Game1860Host
 
 if TYPE_CHECKING:
     from engine.eighteen.entities import Corporation
-    from engine.g1860.game import Game1860
 
 Distance = tuple[int, int]  # (cities, towns) passed
 NO_TRAIN: Distance = (0, 0)
 
 
-def biggest_train(game: Game1860, corp: Corporation) -> Distance:
+def biggest_train(game: Game1860Host, corp: Corporation) -> Distance:
     """(cities, towns) the company's longest train may count: its first number, and its second
     one when towns may not be skipped (otherwise towns are unlimited)."""
     if not corp.trains:

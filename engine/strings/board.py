@@ -130,12 +130,13 @@ class Board:
         sizes: Sizes,
         expert: bool,
     ) -> None:
-        self.area_points = [tuple(p) for p in area]
+        # points as tuples (options and saved games give lists)
+        self.area_points = [(x, y) for x, y in area]
         self.area = Polygon(self.area_points)
         shapely.prepare(self.area)  # asked about every station and rail
         self.area_ring = list(self.area.exterior.coords)
-        self.river = [tuple(p) for p in river]
-        self.mountain = [tuple(p) for p in mountain] + [tuple(mountain[0])]
+        self.river = [(x, y) for x, y in river]
+        self.mountain = [(x, y) for x, y in mountain] + [(mountain[0][0], mountain[0][1])]
         self.mountain_shape = Polygon(self.mountain)
         self.river_line = LineString(self.river)
         self.mountain_ring = LineString(self.mountain)
@@ -283,10 +284,10 @@ class Board:
         if not isinstance(stops, (list, tuple)) or len(stops) < 2:
             raise InvalidAction("a rail's path lists at least two stops: the stations at its ends")
         resolved = [self.resolve(s) for s in stops]
-        for end, (pt, label) in (("starts", resolved[0]), ("ends", resolved[-1])):
+        for verb, (pt, label) in (("starts", resolved[0]), ("ends", resolved[-1])):
             if label is None:
                 raise IllegalAction(
-                    f"the rail {end} at the free point {fmt(pt)}; both ends of a "
+                    f"the rail {verb} at the free point {fmt(pt)}; both ends of a "
                     "rail lie on stations"
                 )
         points = [pt for pt, _ in resolved]
@@ -311,6 +312,7 @@ class Board:
             raise IllegalAction(f"the rail crosses itself near {fmt(spot)}")
         visits = self._visits(points, stops)
         start, end = resolved[0][1], resolved[-1][1]
+        assert start is not None and end is not None  # both ends were checked to be stations
         if start not in company.reached and end not in company.reached:
             reach = ", ".join(sorted(company.reached, key=_label_key))
             raise IllegalAction(

@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
-from typing import TYPE_CHECKING
 
 from engine.errors import GameError
 from engine.game import Choice, PlayerId
 from engine.strings import grid as cells
+from engine.strings.host import StringRailwayHost
 from engine.strings.stations import TYPES
-
-if TYPE_CHECKING:
-    from engine.strings.game import StringRailway
 
 
 def choices(
-    game: StringRailway, player: PlayerId, kinds: Collection[str] | None = None
+    game: StringRailwayHost, player: PlayerId, kinds: Collection[str] | None = None
 ) -> list[Choice]:
     """The moves of the asked kinds (all by default), computing only those."""
     out: list[Choice] = []
@@ -52,7 +49,7 @@ def choices(
     )
 
 
-def station_spots(game: StringRailway, player: PlayerId) -> list[Choice]:
+def station_spots(game: StringRailwayHost, player: PlayerId) -> list[Choice]:
     """Where the next drawn station fits (grid points first), or setting it aside when it fits
     nowhere."""
     name = TYPES[game.pending[0]].display
@@ -79,7 +76,7 @@ def station_spots(game: StringRailway, player: PlayerId) -> list[Choice]:
     return out
 
 
-def free_spots(game: StringRailway) -> list[tuple[float, float]]:
+def free_spots(game: StringRailwayHost) -> list[tuple[float, float]]:
     """Centres where the next drawn station fits: the centres of the image's named cells
     where it does, else one point inside each free region, rounded as far as it still fits. Empty: the
     station fits nowhere."""
@@ -105,7 +102,7 @@ def free_spots(game: StringRailway) -> list[tuple[float, float]]:
     return out
 
 
-def straight_rails(game: StringRailway, player: PlayerId) -> list[Choice]:
+def straight_rails(game: StringRailwayHost, player: PlayerId) -> list[Choice]:
     """Every legal straight rail from a station the company reaches to another station, with
     the VP it would score (the shortest fitting rail kind)."""
     company = game.current

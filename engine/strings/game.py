@@ -6,13 +6,18 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalAction, InvalidAction, NotYourTurn
 from engine.game import Action, Choice, Game, PlayerId
+from engine.strings import notation
 from engine.strings import options as opts
+from engine.strings import snapshot as table
 from engine.strings.board import RAIL_KINDS, Board, Company, RailPlan
-from engine.strings.geometry import fmt
+from engine.strings.choices import choices, free_spots
+from engine.strings.geometry import Point, fmt
+from engine.strings.hint import best_rails
+from engine.strings.host import StringRailwayHost
 from engine.strings.setup import (
     base_square,
     chaotic_area,
@@ -26,12 +31,10 @@ from engine.strings.setup import (
     regular_area,
 )
 from engine.strings.stations import TYPES
-from engine.titles import register_title
 
 SETUP_TYPES = ("reroll", "set_shape")
 
 
-@register_title
 class StringRailway(Game):
     """Companies are seats; a two-person game seats each person twice (seats 1+3 and 2+4)."""
 
@@ -40,8 +43,11 @@ class StringRailway(Game):
     min_players = 2
     max_players = 5
     option_names = opts.OPTION_NAMES
+    # the undrawn stations, and the seed that shuffles them and rolls river and mountain
+    hidden_settings = ("seed", "station_order")
     # fixed once the game is set up (a checkpoint keeps them as they are)
     CHECKPOINT_SHARED = Game.CHECKPOINT_SHARED + ("order", "area_points", "squares")
+    board: Board  # built by _shape_table, again when the river or mountain is rolled anew
 
     # -- setup ---------------------------------------------------------------------------------
     def setup(self) -> None:
@@ -99,6 +105,7 @@ class StringRailway(Game):
         """(Re)build the board's river and mountain from what was given or rolled;
         `keep_river`: only the mountain changed (the river would come out the same)."""
         area = check_area(self.area_points)
+        river: list[Point] | None
         if keep_river:
             river, river_line = self.board.river, self.board.river_line
         else:
@@ -251,8 +258,6 @@ class StringRailway(Game):
 
     def spot(self) -> tuple[float, float]:
         """One centre where the next drawn station fits (the roundest one found)."""
-        from engine.strings.choices import free_spots
-
         return free_spots(self)[0]
 
     def plan(self, player: PlayerId, rail: str, path: list[Any]) -> RailPlan:
@@ -420,6 +425,11 @@ class StringRailway(Game):
         return f"Shared win: {' and '.join(names)}." if self.persons != 2 else "A draw."
 
     @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> None:
+        super().check_options(options)
+        opts.check(dict(options))
+
+    @classmethod
     def options_from_settings(cls, settings: Mapping[str, Any]) -> dict[str, Any]:
         unknown = sorted(set(settings) - set(opts.OPTION_NAMES) - {"seed"})
         if unknown:
@@ -449,22 +459,16 @@ class StringRailway(Game):
         return ("map",)
 
     def typed_action(self, entity: PlayerId, action_type: str, typed: Mapping[str, str]) -> Action:
-        from engine.strings.notation import typed_action
-
-        return typed_action(self, entity, action_type, typed)
+        return notation.typed_action(self, entity, action_type, typed)
 
     def preview(self, action: Action) -> tuple[str, dict[str, Any]] | None:
         """A rail's check and score breakdown, and the board with it drawn in."""
         if action.get("type") != "lay_rail":
             return None
-        from engine.strings.snapshot import snapshot
-
         plan = self.plan(action.get("entity"), action.get("rail"), action.get("path"))  # type: ignore[arg-type]
-        return f"{self.current.name} would lay {self.plan_text(plan)}", snapshot(self, plan)
+        return f"{self.current.name} would lay {self.plan_text(plan)}", table.snapshot(self, plan)
 
     def hints(self, player: PlayerId) -> list[Choice]:
-        from engine.strings.hint import best_rails
-
         if self.finished or self.current.player != player:
             return []
         out = []
@@ -503,8 +507,6 @@ class StringRailway(Game):
         return view
 
     def legal_actions(self, player: PlayerId, kinds: Collection[str] | None = None) -> list[Choice]:
-        from engine.strings.choices import choices
-
         found = choices(self, player, kinds)
         return found if kinds is None else [c for c in found if c.action["type"] in kinds]
 
@@ -535,6 +537,8 @@ class StringRailway(Game):
         return None
 
     def snapshot(self) -> dict[str, Any]:
-        from engine.strings.snapshot import snapshot
+        return table.snapshot(self)
 
-        return snapshot(self)
+
+if TYPE_CHECKING:  # mypy checks here that the game is what its helpers are given as their game
+    _meets_host: type[StringRailwayHost] = StringRailway

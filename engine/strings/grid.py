@@ -50,7 +50,7 @@ def rows(bounds: Bounds) -> list[tuple[str, float]]:
 def is_cell(text: str) -> bool:
     """Whether the text has the shape of a cell name (a letter of the grid and a number)."""
     m = _NAME.fullmatch(text.strip())
-    return bool(m) and m.group(1).upper() in LETTERS
+    return m is not None and m.group(1).upper() in LETTERS
 
 
 def centre(text: str, bounds: Bounds) -> Point:

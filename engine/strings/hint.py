@@ -6,20 +6,19 @@ clock."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from engine.errors import GameError
 from engine.strings.board import RailPlan
-
-if TYPE_CHECKING:
-    from engine.strings.game import StringRailway
+from engine.strings.host import StringRailwayHost
 
 NODE_BUDGET = 6000
 DETOURS = 12  # how many of the best paths try bends around their crossings
 BENDS = (4.0, 8.0, 12.0)  # how far beside a leg's crossing a bend may go (cm)
 
 
-def best_rails(game: StringRailway, count: int = 5, budget: int = NODE_BUDGET) -> list[RailPlan]:
+def best_rails(
+    game: StringRailwayHost, count: int = 5, budget: int = NODE_BUDGET
+) -> list[RailPlan]:
     """The `count` best legal rails for the company to move (by its own VP gain, then shorter),
     over station-to-station paths starting at a station its rails reach."""
     if game.finished or game.pending:
@@ -91,7 +90,7 @@ def _by_rank(plans, who: int):
     return [((p.kind, tuple(str(s) for s in p.stops)), p) for p in ranked]
 
 
-def _bend(game: StringRailway, plan: RailPlan) -> RailPlan | None:
+def _bend(game: StringRailwayHost, plan: RailPlan) -> RailPlan | None:
     """The plan with bends around its paid crossings, where one helps (None: no better)."""
     best = plan
     for _ in range(len(plan.crossings)):

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.errors import InvalidAction
 from engine.game import Action, PlayerId
 from engine.strings import grid as cells
-
-if TYPE_CHECKING:
-    from engine.strings.game import StringRailway
+from engine.strings.host import StringRailwayHost
 
 _TOKEN = re.compile(r"[A-Za-z]+\d*|-?\d+(?:\.\d+)?")
 
@@ -69,7 +67,7 @@ def path(
 
 
 def typed_action(
-    game: StringRailway, entity: PlayerId, action_type: str, typed: Mapping[str, str]
+    game: StringRailwayHost, entity: PlayerId, action_type: str, typed: Mapping[str, str]
 ) -> Action:
     text = " ".join(str(v) for v in typed.values() if v)
     if action_type in ("place_station", "set_aside_station"):

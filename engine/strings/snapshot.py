@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.strings import grid as cells
 from engine.strings.board import RailPlan
+from engine.strings.host import StringRailwayHost
 from engine.strings.stations import TYPES, value
 
-if TYPE_CHECKING:
-    from engine.strings.game import StringRailway
 
-
-def snapshot(game: StringRailway, proposal: RailPlan | None = None) -> dict[str, Any]:
+def snapshot(game: StringRailwayHost, proposal: RailPlan | None = None) -> dict[str, Any]:
     """The table; `proposal` (a checked rail not laid yet) is drawn as the highlighted rail."""
     board = game.board
     bounds = board.area.bounds

@@ -79,7 +79,8 @@ def problems(game: Game, money_at_start: Any) -> list[str]:
 def _company_problems(game: EighteenGame) -> list[str]:
     out = []
     for company in game.companies:
-        holders = [h for h in [*game.player_list, *game.corporations] if company in h.companies]
+        everyone: list[Any] = [*game.player_list, *game.corporations]
+        holders = [h for h in everyone if company in h.companies]
         if company.closed:
             if holders:
                 out.append(f"closed private {company.sym} is still held by {holders[0].name}")

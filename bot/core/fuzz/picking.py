@@ -48,7 +48,7 @@ def pick_move(
     weights = []
     sales = sum(1 for c in legal if c.action.get("type") == "sell_shares") if careful else 1
     for c in legal:
-        kind = c.action["type"]
+        kind = str(c.action.get("type"))
         w = WEIGHTS.get(kind, 1.0)
         if kind == "sell_shares":
             w /= sales

@@ -270,7 +270,7 @@ class FuzzGame:
         ]
         # each refusal must leave the stored game as it was, and all of them the position: the
         # picture is compared once after them all (a change by any one of them shows there)
-        version, picture = await self.store.version(self.game_id), public_state(game)
+        version, picture = await self.store.version(self.game_id) or 0, public_state(game)
         sent = [(actor, a) for a in attempts] + self._wrong_senders(idle, legal)
         for sender, attempt in sent:
             await self._refused(sender, attempt, version)
@@ -299,7 +299,8 @@ class FuzzGame:
         what = f"{attempt.kind} move {attempt.action!r:.300} by {sender.name}"
         if result.ok:
             raise Failure(f"the {what} was accepted: {result.text}")
-        if not result.error.strip() or any(w in result.error for w in NEVER_IN_A_REFUSAL):
+        error = result.error or ""
+        if not error.strip() or any(w in error for w in NEVER_IN_A_REFUSAL):
             raise Failure(f"the {what} was refused without a proper message: {result.error!r}")
         self.report.refusals[attempt.kind] = self.report.refusals.get(attempt.kind, 0) + 1
         if await self.store.version(self.game_id) != version:
@@ -320,17 +321,24 @@ class FuzzGame:
             await self._replay_matches()
 
     async def _replay_matches(self) -> None:
-        """Export the game, import the file into a second service: the same public state."""
+        """Export the game, import the file into a second service: the same public state.
+        What the players' export leaves out until the end (a deck's seed) is put back from
+        the game, as its host would, and nothing else."""
         exported = await self.service.export(self.game_id)
         if exported.error or not exported.files:
             raise Failure(f"export failed: {exported.error}")
         data = json.loads(exported.files[0][1])
+        game = await self._game()
+        hidden = {k: v for k, v in game.file_settings().items() if k in game.hidden_settings}
+        if not game.finished and set(hidden) & set(data["settings"]):
+            raise Failure(f"the export shows what is hidden until the end: {sorted(hidden)}")
+        data["settings"].update(hidden)
         imported = await self.scratch.import_game(self.callers[0], data)
         if imported.error:
             raise Failure(f"the exported game does not import: {imported.error}")
         copy = await self.scratch.peek(imported.game_id or 0, lambda g: g)
         self.report.replays += 1
-        if copy is None or public_state(copy) != public_state(await self._game()):
+        if copy is None or public_state(copy) != public_state(game):
             raise Failure("the exported game replays to a different public state")
 
     async def _write_file(self, folder: Path, about: dict[str, Any]) -> str:

@@ -9,11 +9,10 @@ one transaction and answers with a `Result`. It knows no game rules: the engine 
 
 from __future__ import annotations
 
-from bot.core.service.playing import Playing
 from bot.core.service.previews import Previews
 from bot.core.service.tables import Tables
 from bot.core.service.views import Views
 
 
-class GameService(Tables, Playing, Previews, Views):
+class GameService(Tables, Previews, Views):
     """Every command of the service, on one store."""

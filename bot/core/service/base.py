@@ -10,10 +10,11 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
-from bot.core.config import DEFAULT_REMIND_HOURS
+from bot.core.config import DEFAULT_GAME_CAPS, DEFAULT_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
 from bot.core.store import (
     ACTIVE,
@@ -30,7 +31,7 @@ from bot.core.store import (
     StoreBusy,
 )
 from engine.errors import GameError
-from engine.game import Action, Choice, Game, PlayerInfo
+from engine.game import Action, Choice, Game, PlayerId, PlayerInfo
 from engine.titles import create_game, find_title
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,11 @@ Renderer = Callable[..., bytes]
 MoveBuilder = Callable[[Game, list[Choice]], Action]
 
 
+class GameMoved(Exception):
+    """The game's version moved on since a picture of it was asked for (the picture would
+    show a change its text does not tell)."""
+
+
 def random_seed() -> int:
     return secrets.randbelow(2**31)
 
@@ -67,15 +73,20 @@ class ServiceBase:
         cache_size: int = 16,
         new_seed: Callable[[], int] = random_seed,
         remind_hours: float = DEFAULT_REMIND_HOURS,
+        game_caps: tuple[int, int] = DEFAULT_GAME_CAPS,
     ) -> None:
+        """`game_caps`: how many games not yet over one server, and one user, may have opened."""
         self.store = store
+        self.game_caps = game_caps
         self.cache_size = cache_size
         self.remind_hours = remind_hours
         self._new_seed = new_seed
         # game id: (the version and seats it was built for, the game)
         self._cache: OrderedDict[int, tuple[tuple[int, str], Game]] = OrderedDict()
-        self._choices: OrderedDict[tuple[int, int, str], list[Choice]] = OrderedDict()
+        # (game, version, player[, kinds]): the legal choices computed for them
+        self._choices: OrderedDict[tuple[Any, ...], list[Choice]] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
+        self._seat_memo: dict[int, list[SeatRecord]] = {}
 
     async def _run(
         self,
@@ -85,7 +96,7 @@ class ServiceBase:
         guild_id: int | None,
     ) -> Result:
         """Run one command on a game of the caller's server (`guild_id`), under its lock."""
-        async with self._lock(game_id):
+        async with self._holding(game_id):
             if interaction_id is not None and await self.store.seen_interaction(interaction_id):
                 return Result(duplicate=True, game_id=game_id, text=ALREADY_HANDLED)
             try:
@@ -98,8 +109,27 @@ class ServiceBase:
                 self._forget(game_id)
                 return Result(error=storage_refusal(exc, game_id), game_id=game_id)
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    @asynccontextmanager
+    async def _holding(self, game_id: int) -> AsyncIterator[None]:
+        """The game's lock, for one command at a time; the seats read during the command are
+        read once (nothing else changes them while the lock is held)."""
+        async with self._locks.setdefault(game_id, asyncio.Lock()):
+            self._seat_memo.pop(game_id, None)
+            try:
+                yield
+            finally:
+                self._seat_memo.pop(game_id, None)
+
+    async def _seats(self, game_id: int) -> list[SeatRecord]:
+        """The game's seats, read once per command (see `_holding`); `_seats_changed` after
+        a command changes them."""
+        seats = self._seat_memo.get(game_id)
+        if seats is None:
+            seats = self._seat_memo[game_id] = await self.store.seats(game_id)
+        return seats
+
+    def _seats_changed(self, game_id: int) -> None:
+        self._seat_memo.pop(game_id, None)
 
     async def _record(self, game_id: int, guild_id: int | None) -> GameRecord:
         """The game, if it belongs to server `guild_id` (None: the console's games): a game
@@ -113,16 +143,6 @@ class ServiceBase:
         record = await self.store.game(game_id)
         return record.guild_id if record else None
 
-    async def _games(
-        self, guild_id: int | None, statuses: Iterable[str], limit: int = 50
-    ) -> list[GameRecord]:
-        """The games of one server (None: the console's), newest first."""
-        return [
-            r
-            for r in await self.store.games(guild_id=guild_id, statuses=statuses, limit=limit)
-            if r.guild_id == guild_id
-        ]
-
     async def _visible(self, game_id: int, guild_id: int | None) -> GameRecord | None:
         record = await self.store.game(game_id)
         return record if record is not None and record.guild_id == guild_id else None
@@ -131,12 +151,7 @@ class ServiceBase:
         self, title: str, seats: int | None, options: Mapping[str, Any] | None
     ) -> tuple[type[Game], int]:
         cls = find_title(title)
-        unknown = sorted(set(options or {}) - set(cls.option_names))
-        if unknown:
-            known = ", ".join(cls.option_names) or "none"
-            raise Refused(
-                f"unknown option(s) for {cls.title}: {', '.join(unknown)} (known: {known})"
-            )
+        cls.check_options(options or {})  # InvalidAction says which option and why
         seat_limit = cls.max_players if seats is None else seats
         if not cls.min_players <= seat_limit <= cls.max_players:
             raise Refused(
@@ -144,6 +159,21 @@ class ServiceBase:
                 f"players, not {seat_limit}"
             )
         return cls, seat_limit
+
+    async def _require_room(self, caller: Caller) -> None:
+        """Refuse a new game past the caps on games not yet over (per server, per user)."""
+        here, theirs = await self.store.open_game_counts(caller.guild_id, caller.user_id)
+        server_cap, user_cap = self.game_caps
+        if theirs >= user_cap:
+            raise Refused(
+                f"you have opened {theirs} games that are not over yet (at most {user_cap}); "
+                "finish or abandon one first"
+            )
+        if here >= server_cap:
+            raise Refused(
+                f"this server has {here} games that are not over yet (at most {server_cap}); "
+                "an admin can abandon old ones with /game-admin abandon"
+            )
 
     def _is_admin(self, record: GameRecord, caller: Caller) -> bool:
         return caller.is_admin or caller.user_id == record.creator_id
@@ -158,17 +188,24 @@ class ServiceBase:
                 f"game #{record.id} has not started yet; its creator starts it with /game start"
             )
 
-    async def _playing_seat(self, record: GameRecord, caller: Caller) -> SeatRecord:
+    def _require_playable(self, record: GameRecord) -> None:
+        """Only reading while a game is paused or abandoned: no move, undo, redo or answer."""
         self._require_started(record)
         if record.abandoned:
-            raise Refused(f"game #{record.id} was abandoned")
+            raise Refused(f"game #{record.id} was abandoned; it can only be read now")
+        if record.paused:
+            raise Refused(
+                f"game #{record.id} is paused; nothing changes until a game admin resumes it "
+                "with /game-admin resume (its creator: /game status)"
+            )
+
+    async def _playing_seat(self, record: GameRecord, caller: Caller) -> SeatRecord:
+        self._require_playable(record)
         if record.status == FINISHED:
             raise Refused(f"game #{record.id} is over")
-        seat = seat_of(await self.store.seats(record.id), caller.user_id)
+        seat = seat_of(await self._seats(record.id), caller.user_id)
         if seat is None:
             raise Refused(f"you are not seated in game #{record.id}; spectators can only watch")
-        if record.paused:
-            raise Refused(f"game #{record.id} is paused; a game admin resumes it with /game resume")
         return seat
 
     def _require_turn(self, record: GameRecord, game: Game, seat: SeatRecord) -> None:
@@ -211,7 +248,7 @@ class ServiceBase:
         return "".join("\n" + line for line in lines)
 
     async def _seat_name(self, record: GameRecord, user_id: int) -> str:
-        seat = seat_of(await self.store.seats(record.id), user_id)
+        seat = seat_of(await self._seats(record.id), user_id)
         return seat.name if seat else f"user {user_id}"
 
     def _sentence(self, game: Game, record: ActionRecord) -> str:
@@ -230,7 +267,7 @@ class ServiceBase:
     async def _live(self, record: GameRecord) -> Game:
         """The game at the record's version: the cached copy unless the stored version or the
         seats moved (another process changed the game), else rebuilt from the stored log."""
-        seats = await self.store.seats(record.id)
+        seats = await self._seats(record.id)
         cached = self._cache.get(record.id)
         if cached is not None and cached[0] == _cache_key(record.version, seats):
             game = cached[1]
@@ -249,7 +286,7 @@ class ServiceBase:
         self, game_id: int, game: Game, version: int, seats: list[SeatRecord] | None = None
     ) -> None:
         if seats is None:
-            seats = await self.store.seats(game_id)
+            seats = await self._seats(game_id)
         self._cache[game_id] = (_cache_key(version, seats), game)
         self._cache.move_to_end(game_id)
         while len(self._cache) > self.cache_size:
@@ -265,7 +302,7 @@ class ServiceBase:
         active = game.active_players()
         return tuple(
             s.user_id
-            for s in await self.store.seats(record.id)
+            for s in await self._seats(record.id)
             if s.player_id in active and s.user_id > 0
         )
 
@@ -274,6 +311,7 @@ class ServiceBase:
             return Result(text=text, game_id=record.id, thread_id=record.thread_id, changed=True)
         if game.finished:
             text += "\nThe game is over. /game status shows the result."
+        cached = self._cache.get(record.id)  # the live game is remembered at its version
         return Result(
             text=text,
             game_id=record.id,
@@ -281,6 +319,7 @@ class ServiceBase:
             changed=True,
             views=tuple(game.views()),
             notify=await self._to_notify(record, game),
+            version=cached[0][0] if cached is not None and cached[1] is game else None,
         )
 
 
@@ -296,7 +335,7 @@ def status_word(record: GameRecord) -> str:
 
 
 def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRecord]) -> Game:
-    players = [PlayerInfo(s.player_id, s.name) for s in seats]
+    players = [PlayerInfo(player_of(s), s.name) for s in seats]
     try:
         game = create_game(record.title, players, record.options, record.seed or 0)
         for a in actions:  # a refusal throws this copy away
@@ -306,6 +345,13 @@ def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRec
         raise Refused(f"game #{record.id} cannot be rebuilt from its log: {exc}") from exc
     log.info("rebuilt game %s from %d actions", record.id, len(actions))
     return game
+
+
+def player_of(seat: SeatRecord) -> PlayerId:
+    """The engine player a seat plays as (fixed when the game starts)."""
+    if seat.player_id is None:
+        raise Refused(f"seat {seat.seat} of game #{seat.game_id} has no player yet")
+    return seat.player_id
 
 
 def seat_of(seats: list[SeatRecord], user_id: int) -> SeatRecord | None:

@@ -14,11 +14,14 @@ from bot.core.service.base import (
     MoveBuilder,
     ServiceBase,
     move_digest,
+    player_of,
     seat_of,
 )
 from bot.core.store import DEAL, UNDO, ActionRecord, GameRecord, Request, SeatRecord, StaleGame
 from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerId
+
+MAX_MESSAGES = 5  # a player's messages in a row in the game's log, between two moves
 
 
 class Playing(ServiceBase):
@@ -28,9 +31,9 @@ class Playing(ServiceBase):
     ) -> Result:
         """Apply one action the caller typed, for their seat: checked against the title's
         shape of that kind of move first (no internal fields); without an `entity` it acts
-        for whatever the caller acts for now (their seat, or the company they run). On any
-        refusal nothing is stored. The same action sent again before the first was seen
-        applied is applied once."""
+        for whatever the caller acts for now (their seat, or the company they run). A standing
+        order (`Game.any_time`) may be sent off turn. On any refusal nothing is stored. The
+        same action sent again before the first was seen applied is applied once."""
         seen = await self.store.version(game_id)
 
         async def body(record: GameRecord) -> Result:
@@ -40,12 +43,15 @@ class Playing(ServiceBase):
             digest = move_digest(action)
             if await self._repeated(record, seen, caller, digest):
                 return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
-            self._require_turn(record, game, seat)
             move = action
-            if "entity" not in action:
-                move = _acting_for(
-                    action, seat.player_id, await self._legal(record, game, seat.player_id)
-                )
+            player = player_of(seat)
+            if game.any_time(action):  # e.g. a standing order: for their seat, turn or not
+                if "entity" not in action:
+                    move = {**action, "entity": player, "entity_type": "player"}
+            else:
+                self._require_turn(record, game, seat)
+                if "entity" not in action:
+                    move = _acting_for(action, player, await self._legal(record, game, player))
             return await self._submit(record, game, seat, caller, move, interaction_id, digest)
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
@@ -108,20 +114,25 @@ class Playing(ServiceBase):
     ) -> Result:
         """Apply the caller's move, unless it takes another player's property at a negotiated
         price: then that player is asked first (see `vote`)."""
+        if action.get("type") == "message" and _messages_since_move(game, seat) >= MAX_MESSAGES:
+            raise Refused(
+                f"you have left {MAX_MESSAGES} messages in the log since the last move; talk in "
+                "the thread until the game moves on"
+            )
         other = _counterparty(game, action)
         if other is None or other == seat.player_id:
             return await self._apply(
-                record, game, caller, action, interaction_id, by=seat.player_id, digest=digest
+                record, game, caller, action, interaction_id, by=player_of(seat), digest=digest
             )
-        seller = next((s for s in await self.store.seats(record.id) if s.player_id == other), None)
+        seller = next((s for s in await self._seats(record.id) if s.player_id == other), None)
         if seller is None or seller.user_id <= 0:
             raise Refused(
                 f"this deal takes {game.player_name(other)}'s property and nobody "
                 "holds that seat to agree to it; a game admin can give the seat with "
-                "/game replace"
+                "/game-admin replace"
             )
         # the engine judges the move first, so nobody is asked to agree to an illegal one
-        sentence = await asyncio.to_thread(_sentence_if_done, game, action, seat.player_id)
+        sentence = await asyncio.to_thread(_sentence_if_done, game, action, player_of(seat))
         request, replaced = await self.store.open_deal(
             record.id, record.version, caller.user_id, action, sentence, interaction_id
         )
@@ -159,11 +170,10 @@ class Playing(ServiceBase):
     ) -> Result:
         """Process and store one action the caller's player `by` makes (`answers`: the deal
         it carries out); the requests still open lapse, and the result says so."""
-        lapsing = [r for r in await self.store.open_requests(record.id) if r.id != answers]
         recorded = await asyncio.to_thread(game.process, action, by)
         text = self._describe(game, recorded)
         try:
-            await self.store.append_action(
+            lapsing = await self.store.append_action(
                 record.id,
                 len(game.actions),
                 caller.user_id,
@@ -199,14 +209,12 @@ class Playing(ServiceBase):
         approve (see `vote`)."""
 
         async def body(record: GameRecord) -> Result:
-            self._require_started(record)
+            self._require_playable(record)
             actions = await self.store.actions(record.id)
             if not actions:
                 raise Refused(f"game #{record.id} has no action to undo")
             last = actions[-1]
             admin = self._is_admin(record, caller)
-            if record.abandoned and not admin:
-                raise Refused(f"game #{record.id} was abandoned")
             if admin and last.user_id != caller.user_id and confirmed != record.version:
                 if confirmed is not None:
                     raise Refused(
@@ -241,6 +249,16 @@ class Playing(ServiceBase):
                     "actions imported from a game file can only be undone by a game admin"
                 )
             affected = _affected(later, caller.user_id)
+            asked = [
+                r
+                for r in await self.store.open_requests(record.id)
+                if r.kind == UNDO and r.requested_by == caller.user_id
+            ]
+            if asked and asked[-1].keep == mine[-1].seq - 1:
+                raise Refused(
+                    f"your undo request #{asked[-1].id} is already waiting for "
+                    f"{', '.join([await self._seat_name(record, u) for u in affected])}"
+                )
             request = await self.store.open_undo_request(
                 record.id, mine[-1].seq - 1, record.version, caller.user_id, interaction_id
             )
@@ -268,9 +286,7 @@ class Playing(ServiceBase):
         engine again and made for the player who first made it."""
 
         async def body(record: GameRecord) -> Result:
-            self._require_started(record)
-            if record.abandoned:
-                raise Refused(f"game #{record.id} was abandoned")
+            self._require_playable(record)
             undone = await self.store.last_undone(record.id)
             if undone is None:
                 raise Refused(
@@ -288,7 +304,7 @@ class Playing(ServiceBase):
                     "it) or a game admin can redo it"
                 )
             game = await self._live(record)
-            seats = await self.store.seats(record.id)
+            seats = await self._seats(record.id)
             texts = []
             try:
                 for action in undone.actions:
@@ -341,6 +357,7 @@ class Playing(ServiceBase):
                 request = replace(request, status="void")
             if request.status != "open":
                 raise Refused(_CLOSED[request.kind, request.status])
+            self._require_playable(record)
             if request.kind == DEAL:
                 return await self._answer_deal(record, request, caller, approve, interaction_id)
             return await self._vote_undo(record, request, caller, approve, interaction_id)
@@ -400,7 +417,7 @@ class Playing(ServiceBase):
         submitted) or declines; the proposer may withdraw it and a game admin decline it."""
         assert request.action is not None
         game = await self._live(record)
-        seats = await self.store.seats(record.id)
+        seats = await self._seats(record.id)
         proposer = seat_of(seats, request.requested_by)
         other = _counterparty(game, request.action)
         seller = next((s for s in seats if other is not None and s.player_id == other), None)
@@ -440,7 +457,7 @@ class Playing(ServiceBase):
                 actor,
                 request.action,
                 interaction_id,
-                by=proposer.player_id,
+                by=player_of(proposer),
                 answers=request.id,
                 head=f"{seller.name} accepted deal #{request.id}: ",
             )
@@ -455,12 +472,12 @@ class Playing(ServiceBase):
 
         async def body(record: GameRecord) -> Result:
             self._require_admin(record, caller, "rewind it")
-            self._require_started(record)
+            self._require_playable(record)
             count = await self.store.action_count(record.id)
             if not 0 <= keep < count:
                 raise Refused(
                     f"game #{record.id} has {count} actions; rewind to a number from "
-                    f"0 to {count - 1} (see /game history)"
+                    f"0 to {count - 1} (see /game view history)"
                     if count
                     else f"game #{record.id} has no action to take back"
                 )
@@ -518,6 +535,16 @@ def _affected(actions: list[ActionRecord], requester: int) -> list[int]:
         if a.user_id != requester and a.user_id not in out:
             out.append(a.user_id)
     return out
+
+
+def _messages_since_move(game: Game, seat: SeatRecord) -> int:
+    """The player's messages at the end of the log, since its last move."""
+    count = 0
+    for action in reversed(game.actions):
+        if action.get("type") != "message":
+            break
+        count += action.get("entity") == seat.player_id
+    return count
 
 
 def _counterparty(game: Game, action: Action) -> PlayerId | None:

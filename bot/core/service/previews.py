@@ -10,16 +10,17 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.core.results import Caller, Result
-from bot.core.service.base import MoveBuilder, ServiceBase, move_digest
+from bot.core.service.base import MoveBuilder, move_digest, player_of
+from bot.core.service.playing import Playing
 from bot.core.store import GameRecord
 from engine.game import Game
 
 # Draws a view of a game from a given snapshot (a previewed move's).
 SnapshotDrawer = Callable[[Game, str, Mapping[str, Any]], bytes]
-PREVIEWS_KEPT = 256
+PREVIEWS_KEPT = 16  # per game: a player rarely weighs more moves than this at once
 
 
-class Previews(ServiceBase):
+class Previews(Playing):
     """Previewed moves awaiting Confirm live in the store (table `previews`), so that a
     restart between the preview and the button press loses nothing."""
 
@@ -104,7 +105,7 @@ class Previews(ServiceBase):
         async def body(record: GameRecord) -> Result:
             seat = await self._playing_seat(record, caller)
             game = await self._live(record)
-            found = await asyncio.to_thread(game.hints, seat.player_id)
+            found = await asyncio.to_thread(game.hints, player_of(seat))
             if not found:
                 return Result(text="No hint: nothing to suggest for you now.", game_id=record.id)
             lines = [f"{n}. {c.label}" for n, c in enumerate(found, 1)]

@@ -7,11 +7,14 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.core.config import MAX_REMIND_HOURS
+from bot.core.config import REMIND_RANGE, valid_remind_hours
+from bot.core.names import plain_name
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import ALREADY_HANDLED, ServiceBase, seat_of, storage_refusal
+from bot.core.service.seating import Seating
 from bot.core.store import (
     ACTIVE,
     FINISHED,
@@ -20,24 +23,35 @@ from bot.core.store import (
     GameRecord,
     StaleGame,
     StoreBusy,
+    unclaimed,
 )
 from engine.eighteen import io as game_files
 from engine.errors import GameError
-from engine.game import Action, PlayerInfo
-from engine.shapes import bounded_name
+from engine.game import Action, PlayerId, PlayerInfo
 from engine.titles import create_game, find_title
 
+# Moves an imported file may replay: past the longest games (about 1,400 moves) with room to
+# spare, and a replay of this many stays well under a second of CPU.
+MAX_IMPORT_MOVES = 2_000
 
-class Tables(ServiceBase):
+
+class Tables(Seating):
     # -- creating and seating ------------------------------------------------------------------
-    def check_new_game(
-        self, title: str, seats: int | None = None, options: Mapping[str, Any] | None = None
+    async def check_new_game(
+        self,
+        caller: Caller,
+        title: str,
+        seats: int | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Result:
         """Validate a new game without creating it (Discord makes the thread in between)."""
         try:
             self._new_game_shape(title, seats, options)
+            await self._require_room(caller)
         except (Refused, GameError) as exc:
             return Result(error=str(exc))
+        except StoreBusy as exc:
+            return Result(error=storage_refusal(exc, None))
         return Result()
 
     async def create_game(
@@ -58,6 +72,7 @@ class Tables(ServiceBase):
             return Result(duplicate=True, text=ALREADY_HANDLED)
         try:
             cls, seat_limit = self._new_game_shape(title, seats, options)
+            await self._require_room(caller)
             record = await self.store.create_game(
                 title=cls.title,
                 options=dict(options or {}),
@@ -87,10 +102,17 @@ class Tables(ServiceBase):
         )
 
     async def join(self, game_id: int, caller: Caller, interaction_id: int | None = None) -> Result:
+        """Take a free seat before the game starts, or accept the seat offered to the caller."""
+        if await self._visible(game_id, caller.guild_id) is not None:
+            offers = await self.store.open_invitations(game_id)
+            mine = [i for i in offers if i.user_id == caller.user_id]
+            if mine:
+                return await self.answer_invitation(mine[-1].id, caller, True, interaction_id)
+
         async def body(record: GameRecord) -> Result:
             if record.status != OPEN:
                 raise Refused(f"game #{record.id} has already started; seats are fixed now")
-            seats = await self.store.seats(record.id)
+            seats = await self._seats(record.id)
             mine = seat_of(seats, caller.user_id)
             if mine is not None:
                 raise Refused(f"you are already seated in game #{record.id} (seat {mine.seat})")
@@ -99,6 +121,7 @@ class Tables(ServiceBase):
                     f"game #{record.id} is full ({len(seats)}/{record.seat_limit} seats taken)"
                 )
             seat = await self.store.add_seat(record.id, caller.user_id, caller.name, interaction_id)
+            self._seats_changed(record.id)
             return await self._changed(
                 record,
                 f"{caller.name} joined game #{record.id} at seat {seat} "
@@ -113,9 +136,10 @@ class Tables(ServiceBase):
         async def body(record: GameRecord) -> Result:
             if record.status != OPEN:
                 raise Refused(f"game #{record.id} has already started; you cannot leave it now")
-            if seat_of(await self.store.seats(record.id), caller.user_id) is None:
+            if seat_of(await self._seats(record.id), caller.user_id) is None:
                 raise Refused(f"you are not seated in game #{record.id}")
             await self.store.remove_seat(record.id, caller.user_id, interaction_id)
+            self._seats_changed(record.id)
             return await self._changed(record, f"{caller.name} left game #{record.id}.")
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
@@ -129,19 +153,21 @@ class Tables(ServiceBase):
             if record.status != OPEN:
                 raise Refused(f"game #{record.id} has already started")
             self._require_admin(record, caller, "start it")
-            seats = await self.store.seats(record.id)
+            seats = await self._seats(record.id)
             cls = find_title(record.title)
             if len(seats) < cls.min_players:
                 raise Refused(
                     f"{record.title} needs at least {cls.min_players} players; "
                     f"{len(seats)} seated so far"
                 )
+            cls.check_options(record.options)  # stored before options were checked
             seed = self._new_seed()
             players = [PlayerInfo(s.seat, s.name) for s in seats]
             game = await asyncio.to_thread(create_game, record.title, players, record.options, seed)
             await self.store.start_game(
                 record.id, seed, [p.id for p in players], interaction_id, version=record.version
             )
+            self._seats_changed(record.id)  # they now play as engine players
             await self._remember(record.id, game, record.version + 1)
             order = ", ".join(f"{s.seat}. {s.name}" for s in seats)
             return await self._changed(
@@ -167,7 +193,7 @@ class Tables(ServiceBase):
                 return await self._changed(
                     record,
                     f"{caller.name} paused game #{record.id}; moves "
-                    "wait until an admin uses /game resume.",
+                    "wait until an admin resumes it (/game-admin resume, or /game status).",
                 )
             game = await self._live(record)
             return await self._changed(record, f"{caller.name} resumed game #{record.id}.", game)
@@ -192,50 +218,13 @@ class Tables(ServiceBase):
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    async def replace_seat(
-        self,
-        game_id: int,
-        caller: Caller,
-        seat: int,
-        user_id: int,
-        name: str,
-        interaction_id: int | None = None,
-    ) -> Result:
-        """Give a seat (with everything its player owns) to another user."""
-        name = bounded_name(name)
-
-        async def body(record: GameRecord) -> Result:
-            self._require_admin(record, caller, "replace a player")
-            if not 0 < user_id < 2**63:
-                raise Refused(f"{user_id} is not a user id")
-            seats = await self.store.seats(record.id)
-            target = next((s for s in seats if s.seat == seat), None)
-            if target is None:
-                raise Refused(f"game #{record.id} has seats 1 to {len(seats)}, not {seat}")
-            holder = seat_of(seats, user_id)
-            if holder is not None:
-                raise Refused(
-                    f"{holder.name} already holds seat {holder.seat} of game #{record.id}"
-                )
-            await self.store.replace_seat(record.id, seat, user_id, name, interaction_id)
-            self._forget(record.id)
-            text = f"{caller.name} gave seat {seat} ({target.name}) of game #{record.id} to {name}."
-            if record.status != ACTIVE:
-                return await self._changed(record, text)
-            return await self._changed(record, text, await self._live(await self._fresh(record)))
-
-        return await self._run(game_id, interaction_id, body, caller.guild_id)
-
     async def set_reminders(
         self, game_id: int, caller: Caller, hours: float, interaction_id: int | None = None
     ) -> Result:
         async def body(record: GameRecord) -> Result:
             self._require_admin(record, caller, "change its reminders")
-            if not 0 <= hours <= MAX_REMIND_HOURS:  # also refuses nan
-                raise Refused(
-                    f"reminder hours run from 0 (no reminders) to "
-                    f"{MAX_REMIND_HOURS:g} (a year), not {hours:g}"
-                )
+            if not valid_remind_hours(hours):
+                raise Refused(f"reminder hours are {REMIND_RANGE}, not {hours:g}")
             await self.store.set_remind_hours(record.id, hours, interaction_id)
             text = (
                 f"Game #{record.id} sends no reminders now."
@@ -261,6 +250,81 @@ class Tables(ServiceBase):
         return await self.store.wants_dm(user_id)
 
     # -- game files ----------------------------------------------------------------------------
+    async def prepare_import(
+        self, caller: Caller, data: Any, users: Sequence[int | None] = (), *, offer: bool = True
+    ) -> PreparedImport | Result:
+        """Check a game file whole before anything is made for it (a chat front end opens the
+        game's thread only then): it replays, its options are sound, the users are distinct
+        and the caps allow one more game. `users[i]` is offered seat i+1 (None: unclaimed);
+        the caller's own seat is theirs at once, every other is theirs once they accept
+        (`offer=False`: at once, the front end having their agreement, as at one keyboard)."""
+        try:
+            await self._require_room(caller)
+            players, loaded, texts = await asyncio.to_thread(_load_file, data)
+        except (Refused, GameError) as exc:
+            return Result(error=str(exc))
+        except StoreBusy as exc:
+            return Result(error=storage_refusal(exc, None))
+        if len(users) > len(players):
+            return Result(
+                error=f"the file has {len(players)} players but {len(users)} users were given"
+            )
+        given = [u for u in users if u is not None]
+        if len(given) != len(set(given)):
+            return Result(error="each user can take only one seat")
+        return PreparedImport(caller, loaded, texts, players, tuple(users), offer)
+
+    async def store_import(
+        self,
+        prepared: PreparedImport,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        thread_id: int | None = None,
+        interaction_id: int | None = None,
+    ) -> Result:
+        """Store a prepared import as a new game, with its seat offers."""
+        caller, game = prepared.caller, prepared.loaded.game
+        seats, offers = prepared.seats()
+        try:
+            record = await self.store.import_game(
+                title=game.title,
+                options=dict(game.options),
+                seed=game.seed,
+                creator_id=caller.user_id,
+                seats=seats,
+                actions=[game_files.imported(a) for a in _without_flags(game.actions)],
+                texts=prepared.texts,
+                finished=game.finished,
+                offers=offers,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                thread_id=thread_id,
+                interaction_id=interaction_id,
+            )
+        except DuplicateInteraction:
+            return Result(duplicate=True, text=ALREADY_HANDLED)
+        except (StaleGame, StoreBusy) as exc:
+            return Result(error=storage_refusal(exc, None))
+        await self._remember(record.id, game, record.version)
+        listing = ", ".join(
+            f"{n}. {name}" + ("" if uid > 0 else " (unclaimed)")
+            for n, (uid, name, _) in enumerate(seats, start=1)
+        )
+        invited = await self.store.open_invitations(record.id)
+        text = (
+            f"{caller.name} imported a {game.title} game as game #{record.id} "
+            f"({prepared.loaded.processed} actions). Seats: {listing}."
+        )
+        if not invited and any(uid <= 0 for uid, _, _ in seats):
+            text += " An admin offers an unclaimed seat to a player with /game-admin replace (or under /game status)."
+        changed = await self._changed(record, text, game)
+        return replace(
+            changed,
+            invitations=tuple(i.id for i in invited),
+            invited=tuple(i.user_id for i in invited),
+        )
+
     async def import_game(
         self,
         caller: Caller,
@@ -271,61 +335,20 @@ class Tables(ServiceBase):
         channel_id: int | None = None,
         thread_id: int | None = None,
         interaction_id: int | None = None,
+        offer: bool = True,
     ) -> Result:
-        """A new game from an 18xx.games file: its players become the seats (engine player
-        ids are the file's), `users[i]` takes seat i+1 (None: unclaimed until an admin gives
-        it with replace_seat). The whole file must replay."""
+        """`prepare_import` then `store_import`, for a front end with no thread to open."""
         if interaction_id is not None and await self.store.seen_interaction(interaction_id):
             return Result(duplicate=True, text=ALREADY_HANDLED)
-        try:
-            players, loaded, texts = await asyncio.to_thread(_load_file, data)
-            if len(users) > len(players):
-                raise Refused(
-                    f"the file has {len(players)} players but {len(users)} users were given"
-                )
-            given = [u for u in users if u is not None]
-            if len(given) != len(set(given)):
-                raise Refused("each user can take only one seat")
-            seats = [
-                (
-                    users[i] if i < len(users) and users[i] is not None else -(i + 1),
-                    str(p.get("name", p["id"])),
-                    p["id"],
-                )
-                for i, p in enumerate(players)
-            ]
-            game = loaded.game
-            record = await self.store.import_game(
-                title=game.title,
-                options=dict(game.options),
-                seed=game.seed,
-                creator_id=caller.user_id,
-                seats=seats,
-                actions=[game_files.imported(a) for a in _without_flags(game.actions)],
-                texts=texts,
-                finished=game.finished,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                thread_id=thread_id,
-                interaction_id=interaction_id,
-            )
-        except (Refused, GameError) as exc:
-            return Result(error=str(exc))
-        except DuplicateInteraction:
-            return Result(duplicate=True, text=ALREADY_HANDLED)
-        except (StaleGame, StoreBusy) as exc:
-            return Result(error=storage_refusal(exc, None))
-        await self._remember(record.id, game, record.version)
-        listing = ", ".join(
-            f"{n}. {name}" + ("" if uid > 0 else " (unclaimed)")
-            for n, (uid, name, _) in enumerate(seats, start=1)
-        )
-        return await self._changed(
-            record,
-            f"{caller.name} imported a {game.title} game as game "
-            f"#{record.id} ({loaded.processed} actions). Seats: "
-            f"{listing}.",
-            game,
+        prepared = await self.prepare_import(caller, data, users, offer=offer)
+        if isinstance(prepared, Result):
+            return prepared
+        return await self.store_import(
+            prepared,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            interaction_id=interaction_id,
         )
 
     async def export(self, game_id: int, *, guild_id: int | None = None) -> Result:
@@ -335,11 +358,13 @@ class Tables(ServiceBase):
             self._require_started(record)
             game = await self._live(record)
             data = game_files.export(
-                game, game_id=record.id, description=f"railchat game #{record.id}"
+                game, game_id=record.id, description=f"railchat game #{record.id}", public=True
             )
             payload = json.dumps(data, indent=1).encode()
+            hidden = [k for k in game.hidden_settings if k not in data["settings"]]
+            note = f" ({', '.join(hidden)} left out until the game ends)" if hidden else ""
             return Result(
-                text=f"Game #{record.id}: {len(game.actions)} actions.",
+                text=f"Game #{record.id}: {len(game.actions)} actions{note}.",
                 game_id=record.id,
                 thread_id=record.thread_id,
                 files=((f"railchat-{record.id}-{record.title}.json", payload),),
@@ -352,7 +377,14 @@ def _load_file(data: Any) -> tuple[list[dict[str, Any]], game_files.LoadedGame, 
     """Replay an 18xx.games file whole (Refused says what is wrong with it), with the sentence
     of each action as it was applied."""
     game_files.check_file(data)
-    players = data["players"]
+    moves = sum(1 for _ in game_files.effective_actions(data["actions"]))
+    if moves > MAX_IMPORT_MOVES:
+        raise Refused(
+            f"the file has {moves:,} moves; a game imported by chat has at most "
+            f"{MAX_IMPORT_MOVES:,} (the longest games have about 1,400)"
+        )
+    players = [{**p, "name": plain_name(p.get("name", p["id"]))} for p in data["players"]]
+    data = {**data, "players": players}  # the names every sentence is told with
     texts: list[str] = []
     try:
         loaded = game_files.load(
@@ -369,3 +401,27 @@ def _load_file(data: Any) -> tuple[list[dict[str, Any]], game_files.LoadedGame, 
 def _without_flags(actions: list[Action]) -> list[Action]:
     """Imported actions as the file had them (the engine's private marks removed)."""
     return [{k: v for k, v in a.items() if not k.startswith("_")} for a in actions]
+
+
+@dataclass(frozen=True)
+class PreparedImport:
+    """A game file that replayed whole, waiting to be stored as a game."""
+
+    caller: Caller
+    loaded: game_files.LoadedGame
+    texts: list[str]
+    players: list[dict[str, Any]]
+    users: tuple[int | None, ...]
+    offer: bool = True  # False: every user named is seated at once
+
+    def seats(self) -> tuple[list[tuple[int, str, PlayerId]], list[tuple[int, int]]]:
+        """(user id, name, player id) per seat, every seat unclaimed but the importer's, and
+        the (seat, user) offers for the users named."""
+        seats, offers = [], []
+        for n, player in enumerate(self.players, start=1):
+            user = self.users[n - 1] if n <= len(self.users) else None
+            now = user is not None and (user == self.caller.user_id or not self.offer)
+            seats.append((user if now and user else unclaimed(n), player["name"], player["id"]))
+            if user is not None and not now:
+                offers.append((n, user))
+        return seats, offers

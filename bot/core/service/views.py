@@ -11,15 +11,24 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.core.config import MAX_REMIND_HOURS
-from bot.core.results import Prompt, Refused, Result
-from bot.core.service.base import HISTORY_LIMIT, Renderer, ServiceBase, T, seat_of, status_word
+from bot.core.config import MAX_REMIND_HOURS, valid_remind_hours
+from bot.core.results import AdminControls, Caller, Prompt, Refused, Result
+from bot.core.service.base import (
+    HISTORY_LIMIT,
+    GameMoved,
+    Renderer,
+    ServiceBase,
+    T,
+    seat_of,
+    status_word,
+)
 from bot.core.store import ACTIVE, DEAL, FINISHED, OPEN, GameRecord
 from engine.errors import GameError
 from engine.game import Choice, Game
 from engine.titles import find_title, title_names
 
 log = logging.getLogger(__name__)
+DEFAULT_LOOKUP = 10  # candidate games named when a command's game is ambiguous
 
 
 class Views(ServiceBase):
@@ -40,16 +49,17 @@ class Views(ServiceBase):
         """The game a command without a game number means outside a game thread: the only
         open or running game of the server (None: the console's games), else the only one of
         those the user is seated in. Otherwise `error` names the candidates."""
-        records = await self._games(guild_id, (OPEN, ACTIVE), limit=10**6)
-        mine = [r for r in records if seat_of(await self.store.seats(r.id), user_id) is not None]
-        for found in (records, mine):
-            if len(found) == 1:
-                return Result(game_id=found[0].id, thread_id=found[0].thread_id)
+        found = await self.store.games_in_play(user_id, guild_id, limit=DEFAULT_LOOKUP + 1)
+        mine = [r for r, seated in found if seated]
+        records = [r for r, _ in found]
+        for candidates in (records, mine):
+            if len(candidates) == 1:
+                return Result(game_id=candidates[0].id, thread_id=candidates[0].thread_id)
         if not records:
             return Result(
                 error="which game? no game is open or in play here; start one with /game new"
             )
-        listing = ", ".join(f"#{r.id} ({r.title})" for r in (mine or records)[:10])
+        listing = ", ".join(f"#{r.id} ({r.title})" for r in (mine or records)[:DEFAULT_LOOKUP])
         where = "you play in several games" if mine else "several games are open or in play"
         return Result(error=f"which game? {where} here: {listing}; give game:<number>")
 
@@ -58,7 +68,7 @@ class Views(ServiceBase):
     ) -> T | None:
         """A quick read-only look at the live game of server `guild_id` for suggestions (None
         before it starts)."""
-        async with self._lock(game_id):
+        async with self._holding(game_id):
             record = await self._visible(game_id, guild_id)
             if record is None or record.status == OPEN:
                 return None
@@ -71,7 +81,7 @@ class Views(ServiceBase):
         self, *, guild_id: int | None = None, include_finished: bool = False
     ) -> Result:
         statuses = (OPEN, ACTIVE, FINISHED) if include_finished else (OPEN, ACTIVE)
-        records = await self._games(guild_id, statuses)
+        records = await self.store.games(guild_id=guild_id, statuses=statuses)
         if not records:
             return Result(text="No games here yet. Start one with /game new.")
         lines = []
@@ -82,7 +92,7 @@ class Views(ServiceBase):
 
     async def status(self, game_id: int, *, guild_id: int | None = None) -> Result:
         async def body(record: GameRecord) -> Result:
-            seats = await self.store.seats(record.id)
+            seats = await self._seats(record.id)
             head = f"Game #{record.id} · {record.title} · {status_word(record)}"
             if record.status == OPEN:
                 names = ", ".join(f"{s.seat}. {s.name}" for s in seats) or "nobody"
@@ -125,11 +135,11 @@ class Views(ServiceBase):
         paused and closed games); `kinds` limits it to those action types (an autocomplete
         computes only what its command offers). Cached per game version, so autocomplete asks
         the engine once per turn."""
-        async with self._lock(game_id):
+        async with self._holding(game_id):
             record = await self._visible(game_id, guild_id)
             if record is None or record.status != ACTIVE or record.paused:
                 return []
-            seat = seat_of(await self.store.seats(game_id), user_id)
+            seat = seat_of(await self._seats(game_id), user_id)
             if seat is None:
                 return []
             try:
@@ -142,12 +152,12 @@ class Views(ServiceBase):
         """Who must act now and (unless `choices` is False) the first of them's legal choices,
         for the turn buttons. For a game id the service itself answered with (no server
         check)."""
-        async with self._lock(game_id):
+        async with self._holding(game_id):
             record = await self._record(game_id, await self._guild_of(game_id))
             if record.status == OPEN:
                 return Prompt(record.id, record.thread_id, record.version)
             game = await self._live(record)
-            seats = await self.store.seats(record.id)
+            seats = await self._seats(record.id)
             ranking = (
                 tuple(
                     (game.player_name(p), v)
@@ -179,8 +189,8 @@ class Views(ServiceBase):
     async def open_requests(
         self, game_id: int, *, guild_id: int | None = None
     ) -> list[tuple[int, str]]:
-        """(id, label) of the game's requests awaiting answers (for /game approve, /game
-        reject and the status); none for a game of another server."""
+        """(id, label) of the game's requests awaiting answers (for /play answer and
+        the status); none for a game of another server."""
         record = await self._visible(game_id, guild_id)
         if record is None:
             return []
@@ -197,6 +207,51 @@ class Views(ServiceBase):
             )
         return out
 
+    async def asked_of(
+        self, user_id: int, *, guild_id: int | None, thread_id: int | None = None
+    ) -> list[tuple[str, str]]:
+        """(value, label) of what the user may answer now: seats offered to them, and the open
+        requests of the thread's game (else of their games here)."""
+        here = await self.game_for_thread(thread_id, guild_id=guild_id) if thread_id else None
+        games = [here] if here else [g.id for g, mine in
+                                     await self.store.games_in_play(user_id, guild_id, 25) if mine]  # fmt: skip
+        out = [
+            (f"i:{i.id}", f"seat {i.seat} of game #{i.game_id}, offered to you")
+            for i in await self.store.invitations_for(user_id)
+            if await self._visible(i.game_id, guild_id) is not None
+        ]
+        for game_id in games:
+            out += [
+                (f"r:{n}", label)
+                for n, label in await self.open_requests(game_id, guild_id=guild_id)
+            ]
+        return out
+
+    async def admin_controls(self, game_id: int, caller: Caller) -> AdminControls | None:
+        """What the caller may administer in the game now (None: they may not)."""
+        record = await self._visible(game_id, caller.guild_id)
+        if record is None or not self._is_admin(record, caller):
+            return None
+        running = record.status == ACTIVE and not record.abandoned
+        actions: tuple[tuple[int, str], ...] = ()
+        if running:
+            async with self._holding(game_id):
+                logged = await self.store.actions(game_id)
+                game = await self._live(record)
+                kept = [(0, "the start")]
+                kept += [(a.seq, self._sentence(game, a)) for a in logged[:-1]]
+            actions = tuple(kept[-25:])
+        seats = tuple((s.seat, s.name) for s in await self.store.seats(game_id))
+        hours = self.remind_hours if record.remind_hours is None else record.remind_hours
+        return AdminControls(
+            running=running,
+            paused=record.paused,
+            over=record.status == FINISHED,
+            remind=hours,
+            actions=actions,
+            seats=seats if record.status == ACTIVE else (),
+        )
+
     async def mark_mentioned(self, game_id: int, user_ids: Sequence[int]) -> None:
         """Remember who was just @mentioned as having to act (see `Prompt.mentioned`)."""
         await self.store.set_mentioned(game_id, user_ids)
@@ -212,25 +267,35 @@ class Views(ServiceBase):
         await self.store.set_turn_post(game_id, message_id, state)
 
     async def draw(
-        self, game_id: int, views: Sequence[str], renderer: Renderer
+        self, game_id: int, views: Sequence[str], renderer: Renderer, *, version: int | None = None
     ) -> dict[str, bytes]:
         """Images of the game's current state by view name (none before it starts); drawing
-        runs off the event loop while the game's lock keeps the state still. For a game id
-        the service itself answered with (no server check)."""
-        async with self._lock(game_id):
+        runs off the event loop while the game's lock keeps the state still; GameMoved when
+        it is no longer at `version`. For a game id the service itself answered with (no
+        server check)."""
+        async with self._holding(game_id):
             record = await self._record(game_id, await self._guild_of(game_id))
+            _still_at(record, version)
             if record.status == OPEN:
                 return {}
             game = await self._live(record)
             return await asyncio.to_thread(lambda: {v: renderer(game, v) for v in views})
 
     async def draw_focus(
-        self, game_id: int, places: Sequence[str], runs: Sequence[Any], renderer: Renderer
+        self,
+        game_id: int,
+        places: Sequence[str],
+        runs: Sequence[Any],
+        renderer: Renderer,
+        *,
+        version: int | None = None,
     ) -> bytes | None:
         """A close-up of the map where these places changed and these runs went. For a game
         id the service itself answered with (no server check)."""
-        async with self._lock(game_id):
-            game = await self._live(await self._record(game_id, await self._guild_of(game_id)))
+        async with self._holding(game_id):
+            record = await self._record(game_id, await self._guild_of(game_id))
+            _still_at(record, version)
+            game = await self._live(record)
             return await asyncio.to_thread(renderer, game, "focus", tuple(places), tuple(runs))
 
     async def lay_picture(
@@ -245,9 +310,9 @@ class Views(ServiceBase):
     ) -> tuple[int, list[Any], bytes]:
         """The caller's legal lays on one hex (of one tile when given), drawn by `draw`:
         (game version, the lays, the picture). Refused when there is none."""
-        async with self._lock(game_id):
+        async with self._holding(game_id):
             record = await self._record(game_id, guild_id)
-            seat = seat_of(await self.store.seats(record.id), user_id)
+            seat = seat_of(await self._seats(record.id), user_id)
             if record.status != ACTIVE or record.paused or seat is None:
                 raise Refused("you have no move in this game now")
             game = await self._live(record)
@@ -262,7 +327,7 @@ class Views(ServiceBase):
     async def reference(
         self, game_id: int, topic: str | None = None, *, guild_id: int | None = None
     ) -> Result:
-        """The title's rules reference (`/game info`), all of it or one topic."""
+        """The title's rules reference (`/game view info`), all of it or one topic."""
 
         def look(game: Game) -> str:
             try:
@@ -275,28 +340,32 @@ class Views(ServiceBase):
     async def view(
         self, game_id: int, view: str, renderer: Renderer | None, *, guild_id: int | None = None
     ) -> Result:
-        """One image of the game for a spectator (`files` holds it as `<view>.png`)."""
+        """One image of the game for a spectator (`files` holds it as `<view>.png`); "map" is
+        the title's board whatever the title calls it."""
 
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
             game = await self._live(record)
-            if view not in game.views():
+            view_name = view
+            if view_name == "map" and "map" not in game.views() and game.views():
+                view_name = game.views()[0]
+            if view_name not in game.views():
                 shown = ", ".join(game.views()) or "none"
-                raise Refused(f"{record.title} has no {view} image (it has: {shown})")
+                raise Refused(f"{record.title} has no {view_name} image (it has: {shown})")
             if renderer is None:
                 raise Refused("images are not available here (no renderer installed)")
-            png = await asyncio.to_thread(renderer, game, view)
+            png = await asyncio.to_thread(renderer, game, view_name)
             return Result(
-                text=f"Game #{record.id} · {view}",
+                text=f"Game #{record.id} · {view_name}",
                 game_id=record.id,
                 thread_id=record.thread_id,
-                files=((f"{view}.png", png),),
+                files=((f"{view_name}.png", png),),
             )
 
         return await self._run(game_id, None, body, guild_id)
 
     async def history(self, game_id: int, last: int = 10, *, guild_id: int | None = None) -> Result:
-        """The last `last` actions, numbered as /game rewind takes them."""
+        """The last `last` actions, numbered as /game-admin rewind takes them."""
 
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
@@ -335,7 +404,7 @@ class Views(ServiceBase):
         """The game's reminder period; a stored value out of range (written by an older
         version or by hand) counts as the longest period, never as an error."""
         hours = self.remind_hours if record.remind_hours is None else record.remind_hours
-        if not 0 <= hours <= MAX_REMIND_HOURS:
+        if not valid_remind_hours(hours):
             log.warning(
                 "game %s has reminder hours %r; using %g", record.id, hours, MAX_REMIND_HOURS
             )
@@ -356,7 +425,8 @@ class Views(ServiceBase):
             return None
 
     async def _running(self) -> list[GameRecord]:
-        return [r for r in await self.store.games(statuses=[ACTIVE], limit=10**6) if not r.paused]
+        found = await self.store.games(statuses=[ACTIVE], limit=10**6)
+        return [r for r in found if not r.paused]
 
     async def next_reminder(self) -> datetime | None:
         """When the next reminder falls due (None: no running game needs one)."""
@@ -371,7 +441,7 @@ class Views(ServiceBase):
             due = self._due_at(record)
             if due is None or now < due:
                 continue
-            async with self._lock(record.id):
+            async with self._holding(record.id):
                 try:
                     game = await self._live(record)
                 except Refused:
@@ -407,3 +477,8 @@ def _stored_time(text: str) -> datetime:
 def _hours(delta: timedelta) -> str:
     hours = delta.total_seconds() / 3600
     return f"{hours:.0f} h" if hours < 48 else f"{hours / 24:.0f} days"
+
+
+def _still_at(record: GameRecord, version: int | None) -> None:
+    if version is not None and record.version != version:
+        raise GameMoved(f"game {record.id} is at version {record.version}, not {version}")

@@ -12,6 +12,7 @@ from bot.core.store.connection import BUSY_TIMEOUT
 from bot.core.store.games import GameTables
 from bot.core.store.records import (
     ACTIVE,
+    ANY_GUILD,
     DEAL,
     FINISHED,
     OPEN,
@@ -19,6 +20,7 @@ from bot.core.store.records import (
     ActionRecord,
     DuplicateInteraction,
     GameRecord,
+    Invitation,
     Preview,
     Request,
     SeatRecord,
@@ -28,14 +30,16 @@ from bot.core.store.records import (
     Undone,
 )
 from bot.core.store.requests import RequestTables
+from bot.core.store.seating import SeatingTables, unclaimed
 
 
-class Store(GameTables, RequestTables):
+class Store(GameTables, SeatingTables, RequestTables):
     """Every table of the store, on one database."""
 
 
 __all__ = [
     "ACTIVE",
+    "ANY_GUILD",
     "BUSY_TIMEOUT",
     "DEAL",
     "FINISHED",
@@ -44,6 +48,7 @@ __all__ = [
     "ActionRecord",
     "DuplicateInteraction",
     "GameRecord",
+    "Invitation",
     "Preview",
     "Request",
     "SeatRecord",
@@ -52,4 +57,5 @@ __all__ = [
     "StoreBusy",
     "StoreError",
     "Undone",
+    "unclaimed",
 ]

@@ -11,14 +11,17 @@ from bot.core.store.base import StoreBase, action_record, game_record, now
 from bot.core.store.connection import Conn, reading, writing
 from bot.core.store.records import (
     ACTIVE,
+    ANY_GUILD,
     FINISHED,
     OPEN,
     ActionRecord,
     GameRecord,
+    Request,
     SeatRecord,
     StaleGame,
     Undone,
 )
+from bot.core.store.seating import _offer
 from engine.game import Action, PlayerId
 
 
@@ -39,14 +42,16 @@ class GameTables(StoreBase):
         self,
         conn: Conn,
         *,
-        guild_id: int | None = None,
+        guild_id: int | None = ANY_GUILD,
         statuses: Iterable[str] | None = None,
         limit: int = 50,
     ) -> list[GameRecord]:
-        """Newest first; filters combine."""
+        """Newest first; filters combine (`guild_id` None: the console's games)."""
         where: list[str] = []
         params: list[Any] = []
-        if guild_id is not None:
+        if guild_id is None:
+            where.append("guild_id IS NULL")
+        elif guild_id != ANY_GUILD:
             where.append("guild_id = ?")
             params.append(guild_id)
         if statuses is not None:
@@ -58,6 +63,38 @@ class GameTables(StoreBase):
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY updated_at DESC, id DESC LIMIT ?"
         return [game_record(r) for r in conn.all(sql, [*params, limit])]
+
+    @reading
+    def games_in_play(
+        self, conn: Conn, user_id: int, guild_id: int | None, limit: int
+    ) -> list[tuple[GameRecord, bool]]:
+        """The open and running games of one server (None: the console), the user's own
+        first (with True), newest first: one indexed query, whatever the number of games."""
+        rows = conn.all(
+            "SELECT g.*, s.user_id IS NOT NULL AS mine FROM games g LEFT JOIN seats s "
+            "ON s.game_id = g.id AND s.user_id = ? WHERE (g.guild_id = ? OR "
+            "(g.guild_id IS NULL AND CAST(? AS BIGINT) IS NULL)) AND g.status IN (?, ?) "
+            "ORDER BY mine DESC, g.updated_at DESC, g.id DESC LIMIT ?",
+            [user_id, guild_id, guild_id, OPEN, ACTIVE, limit],
+        )
+        return [
+            (game_record({k: v for k, v in r.items() if k != "mine"}), bool(r["mine"]))
+            for r in rows
+        ]
+
+    @reading
+    def open_game_counts(
+        self, conn: Conn, guild_id: int | None, creator_id: int
+    ) -> tuple[int, int]:
+        """How many games not yet over the server has, and the creator has opened."""
+        row = conn.one(
+            "SELECT (SELECT count(*) FROM games WHERE (guild_id = ? OR (guild_id IS NULL AND "
+            "CAST(? AS BIGINT) IS NULL)) AND status IN (?, ?)) AS here, (SELECT count(*) FROM games WHERE "
+            "creator_id = ? AND status IN (?, ?)) AS theirs",
+            [guild_id, guild_id, OPEN, ACTIVE, creator_id, OPEN, ACTIVE],
+        )
+        assert row is not None
+        return int(row["here"]), int(row["theirs"])
 
     @reading
     def seats(self, conn: Conn, game_id: int) -> list[SeatRecord]:
@@ -84,7 +121,7 @@ class GameTables(StoreBase):
         `since` or later (the same move sent twice against one version is applied once)."""
         row = conn.one(
             "SELECT 1 AS x FROM actions WHERE game_id = ? AND version >= ? AND "
-            "user_id = ? AND (? IS NULL OR digest = ?)",
+            "user_id = ? AND (CAST(? AS TEXT) IS NULL OR digest = ?)",
             [game_id, since, user_id, digest, digest],
         )
         return row is not None
@@ -239,17 +276,17 @@ class GameTables(StoreBase):
         answers: int | None = None,
         version: int | None = None,
         digest: str | None = None,
-    ) -> None:
+    ) -> list[Request]:
         """Store one accepted action (seq = its 1-based place in the log), its sentence and
-        the game status; `answers` is the deal it carries out (done; other requests lapse).
-        `digest` names the move as the user sent it (see `repeated`); the row keeps the game
-        version it was applied at."""
+        the game status; `answers` is the deal it carries out (done; the other requests lapse,
+        and are returned). `digest` names the move as the user sent it (see `repeated`); the
+        row keeps the game version it was applied at."""
         when = now()
         self._change(conn, interaction_id, "act", game_id, version)
         if answers is not None:
             conn.execute("UPDATE requests SET status = 'done' WHERE id = ?", [answers])
         _insert_action(conn, game_id, seq, user_id, payload, when, text, digest)
-        self._advance(conn, game_id, FINISHED if finished else ACTIVE, when)
+        return self._advance(conn, game_id, FINISHED if finished else ACTIVE, when)
 
     @writing
     def redo(
@@ -337,13 +374,15 @@ class GameTables(StoreBase):
         actions: Sequence[Action],
         texts: Sequence[str],
         finished: bool,
+        offers: Sequence[tuple[int, int]] = (),
         guild_id: int | None = None,
         channel_id: int | None = None,
         thread_id: int | None = None,
         interaction_id: int | None = None,
     ) -> GameRecord:
         """A started game with its seats (user id, name, engine player id) and whole log,
-        stored in one transaction (the actions are recorded as made by user 0, the import)."""
+        stored in one transaction (the actions are recorded as made by user 0, the import),
+        and its `offers`: (seat, user id) of the unclaimed seats offered to users."""
         when = now()
         self._change(conn, interaction_id, "import", None)
         game_id = conn.insert(
@@ -373,28 +412,12 @@ class GameTables(StoreBase):
                 "VALUES (?, ?, 0, ?, ?, ?)",
                 [game_id, seq, json.dumps(payload, sort_keys=True), when, text],
             )
+        for seat, user_id in offers:
+            _offer(conn, game_id, seat, user_id, creator_id)
         self._link_interaction(conn, interaction_id, game_id)
         return self._game(conn, game_id)
 
     # -- administration ------------------------------------------------------------------------
-    @writing
-    def replace_seat(
-        self,
-        conn: Conn,
-        game_id: int,
-        seat: int,
-        user_id: int,
-        name: str,
-        interaction_id: int | None = None,
-    ) -> None:
-        """Hand a seat (and its engine player) to another user."""
-        self._change(conn, interaction_id, "replace", game_id)
-        conn.execute(
-            "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
-            [user_id, name, game_id, seat],
-        )
-        self._touch(conn, game_id)
-
     @writing
     def set_paused(
         self, conn: Conn, game_id: int, paused: bool, interaction_id: int | None = None

@@ -30,6 +30,8 @@ POSTGRES = Types(
 )
 TYPES = {"sqlite": SQLITE, "postgresql": POSTGRES}
 
+LOCK = -1  # the advisory lock key of the schema (game ids, the other keys, are positive)
+
 Migration = Callable[[Conn, Types], None]
 MIGRATIONS: list[Migration] = []
 
@@ -46,7 +48,9 @@ def pending(conn: Conn) -> list[str]:
 
 
 def migrate(write: Callable[[Callable[[Conn], bool]], bool], dialect: str) -> None:
-    """Apply what is pending, one transaction per migration (`write` runs a body in one)."""
+    """Apply what is pending, one transaction per migration (`write` runs a body in one),
+    each holding the schema's lock: of two processes opening one new database, the second
+    waits, then finds nothing pending."""
     types = TYPES[dialect]
     write(lambda conn: _record_table(conn, dialect))
     while write(lambda conn: _apply_next(conn, types)):
@@ -54,6 +58,7 @@ def migrate(write: Callable[[Callable[[Conn], bool]], bool], dialect: str) -> No
 
 
 def _record_table(conn: Conn, dialect: str) -> bool:
+    conn.lock(LOCK)
     conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, "
         "applied_at TEXT NOT NULL)"
@@ -72,6 +77,7 @@ def _record_table(conn: Conn, dialect: str) -> bool:
 
 def _apply_next(conn: Conn, types: Types) -> bool:
     """Apply the first pending migration, if any; whether one was applied."""
+    conn.lock(LOCK)
     names = pending(conn)
     if not names:
         return False
@@ -278,3 +284,28 @@ def m009_previews(conn: Conn, t: Types) -> None:
             action TEXT NOT NULL,
             created_at TEXT NOT NULL
         )""")
+
+
+@migration
+def m010_consent_and_bounds(conn: Conn, t: Types) -> None:
+    """Seats offered to a user who must accept before being seated (an imported game's
+    players, a replaced seat); the order previews were shown in, so each game keeps its own
+    newest few; indexes that find a user's games and count a server's or a creator's open
+    games in one look; and a small key-value table for the bot's own state (the digest of the
+    command tree last synced with Discord)."""
+    conn.execute(f"""
+        CREATE TABLE invitations (
+            id {t.id},
+            game_id {t.big} NOT NULL REFERENCES games (id),
+            seat {t.big} NOT NULL,
+            user_id {t.big} NOT NULL,
+            invited_by {t.big} NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('open', 'accepted', 'declined', 'void')),
+            created_at TEXT NOT NULL
+        )""")
+    conn.execute("CREATE INDEX invitations_open ON invitations (game_id, status)")
+    conn.execute(f"ALTER TABLE previews ADD COLUMN shown {t.big} NOT NULL DEFAULT 0")
+    conn.execute("CREATE INDEX previews_game ON previews (game_id, shown)")
+    conn.execute("CREATE INDEX seats_user ON seats (user_id, game_id)")
+    conn.execute("CREATE INDEX games_creator ON games (creator_id, status)")
+    conn.execute("CREATE TABLE bot_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)")

@@ -10,6 +10,7 @@ from typing import Any
 from engine.game import Action, PlayerId
 
 OPEN, ACTIVE, FINISHED = "open", "active", "finished"
+ANY_GUILD = -1  # `Store.games`: games of every server and of the console
 UNDO, DEAL = "undo", "deal"  # the kinds of request
 
 
@@ -113,3 +114,17 @@ class Preview:
     version: int
     user_id: int
     action: Action
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """A seat offered to a user, who is seated only once they accept (status "open" until
+    they answer, "void" once the seat was offered to someone else or taken)."""
+
+    id: int
+    game_id: int
+    seat: int
+    user_id: int
+    invited_by: int
+    status: str
+    created_at: str

@@ -27,16 +27,19 @@ class RequestTables(StoreBase):
         action: Action,
         keep: int,
     ) -> None:
-        """Store a previewed move; only the `keep` newest previews are kept."""
+        """Store a previewed move; the game keeps only its `keep` newest previews."""
+        conn.lock(game_id)
+        row = conn.one(
+            "SELECT coalesce(max(shown), 0) + 1 AS n FROM previews WHERE game_id = ?", [game_id]
+        )
+        shown = int(row["n"]) if row else 1
         conn.execute(
-            "INSERT INTO previews (token, game_id, version, user_id, action, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [token, game_id, version, user_id, json.dumps(action, sort_keys=True), now()],
+            "INSERT INTO previews (token, game_id, version, user_id, action, created_at, shown) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [token, game_id, version, user_id, json.dumps(action, sort_keys=True), now(), shown],
         )
         conn.execute(
-            "DELETE FROM previews WHERE rowid NOT IN (SELECT rowid FROM previews "
-            "ORDER BY rowid DESC LIMIT ?)",
-            [keep],
+            "DELETE FROM previews WHERE game_id = ? AND shown <= ?", [game_id, shown - keep]
         )
 
     @reading
@@ -52,6 +55,20 @@ class RequestTables(StoreBase):
     def drop_preview(self, conn: Conn, token: str) -> bool:
         """Remove a preview; False if it was already gone (confirmed or cancelled elsewhere)."""
         return conn.execute("DELETE FROM previews WHERE token = ?", [token]) > 0
+
+    # -- the bot's own state ---------------------------------------------------------------------
+    @reading
+    def bot_value(self, conn: Conn, key: str) -> str | None:
+        row = conn.one("SELECT value FROM bot_state WHERE key = ?", [key])
+        return row["value"] if row else None
+
+    @writing
+    def set_bot_value(self, conn: Conn, key: str, value: str) -> None:
+        conn.execute(
+            "INSERT INTO bot_state (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [key, value],
+        )
 
     # -- notifications -------------------------------------------------------------------------
     @reading
@@ -104,12 +121,13 @@ class RequestTables(StoreBase):
         requested_by: int,
         interaction_id: int | None = None,
     ) -> Request:
-        """A new undo vote; any older open undo request of the game becomes void."""
+        """A new undo vote; the requester's older open undo request of the game becomes void
+        (one each at most)."""
         self._change(conn, interaction_id, "undo_request", game_id)
         conn.execute(
             "UPDATE requests SET status = 'void' WHERE game_id = ? AND kind = ? AND "
-            "status = 'open'",
-            [game_id, UNDO],
+            "requested_by = ? AND status = 'open'",
+            [game_id, UNDO, requested_by],
         )
         request_id = _insert_request(conn, game_id, UNDO, version, requested_by, keep=keep)
         return self._requests(conn, "id = ?", [request_id])[0]

@@ -101,6 +101,7 @@ class Board:
         # worked out (18xx.games' track graph keeps that for the rest of the game).
         self.routes_found: set[str] = set()
         self._reach_cache: dict[str, tuple[int, Reach]] = {}
+        self._route_cache: dict[str, tuple[int, bool]] = {}  # route_available's answers
 
     def _reserve_home(self, corp: str, hex_id: str, city_index: int | None) -> None:
         tile = self.hexes[hex_id].printed
@@ -229,11 +230,10 @@ class Board:
             self.routes_found.add(corp)
 
     def route_available(self, corp: str) -> bool:
-        key = ("route", corp)
-        cached = self._reach_cache.get(key)
+        cached = self._route_cache.get(corp)
         if cached is None or cached[0] != self._version:
             cached = (self._version, self.network().route_available(corp))
-            self._reach_cache[key] = cached
+            self._route_cache[corp] = cached
         return cached[1]
 
     # -- laying track ------------------------------------------------------------------------

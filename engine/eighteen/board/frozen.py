@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 
-class FrozenDict(dict):  # type: ignore[type-arg]
+class FrozenDict(dict[Any, Any]):
     """A dict that refuses every change: read as fast as a dict, shared by copies (a deep copy
     of a game keeps it), skipped by checkpoints (it has no attributes to save)."""
 

@@ -126,13 +126,14 @@ _DERIVED = ("chains", "node_chains", "chains_by_hexes", "_moves", "_along")  # c
 
 class TrackNetwork:
     CHECKPOINT_SKIP = True  # a read-only snapshot of the board
+    _memo: tuple[list[Node], dict[Any, Any]]  # see `memo`
 
     def __init__(
         self,
         tiles: Mapping[str, tuple[TileDef, int]],
         neighbours: Mapping[str, Mapping[int, str]],
         city_tokens: Mapping[tuple[str, int], Sequence[str | None]],
-        sides: tuple[dict[tuple[str, int], int], int] | None = None,
+        sides: tuple[Mapping[tuple[str, int], int], int] | None = None,
     ) -> None:
         """`sides` (side ids and their count) may be passed in: they depend only on the map.
 
@@ -426,6 +427,7 @@ class TrackNetwork:
         """A walk state is a path entered by one of its two ends (state = 2 * path id + end):
         where the walk leaves it and the states it may go on to."""
         path = self.paths[state >> 1]
+        assert path is not None  # a state is a path's, and its slot holds it
         kind, value = path.ends[1 - (state & 1)]
         if kind == "node":
             move = _Move(
@@ -473,9 +475,9 @@ class TrackNetwork:
         found: dict[tuple[int, int, int], Chain] = {}
         for node in self.nodes:
             for pid in self.paths_at_node(node.id):
-                self._extend_chain(
-                    node.id, pid, ("node", node.id), [pid], [self.paths[pid].hex], 0, found
-                )
+                path = self.paths[pid]
+                assert path is not None  # paths_at_node lists laid paths
+                self._extend_chain(node.id, pid, ("node", node.id), [pid], [path.hex], 0, found)
         ordered = sorted(found.values(), key=lambda c: (c.a, c.b, c.sides, c.paths))
         return [Chain(i, c.a, c.b, c.paths, c.hexes, c.sides) for i, c in enumerate(ordered)]
 
@@ -490,6 +492,7 @@ class TrackNetwork:
         found: dict[tuple[int, int, int], Chain],
     ) -> None:
         path = self.paths[pid]
+        assert path is not None  # a chain goes on only along laid paths
         for kind, value in path.ends:
             if (kind, value) == entry:
                 continue
@@ -556,6 +559,7 @@ class TrackNetwork:
         found: dict[tuple[int, int, int], Chain],
     ) -> None:
         path = self.paths[pid]
+        assert path is not None  # a chain goes on only along laid paths
         depth = len(paths)
         for kind, value in path.ends:
             if (kind, value) == entry:

@@ -98,7 +98,7 @@ def _crossable_sides(
     mine = raw_hexes[hex_id]
     for side in SIDES:
         other = neighbour_id(orientation, hex_id, side)
-        if other not in raw_hexes:
+        if other is None or other not in raw_hexes:
             continue
         theirs = raw_hexes[other]
         if side in mine.get("impassable_borders", ()) or opposite(side) in theirs.get(

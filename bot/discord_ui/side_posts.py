@@ -1,0 +1,144 @@
+"""Thread posts beside the turn post: a request others must answer (an undo vote, a deal), a
+seat offered to a user, a reminder, and the direct messages of those who asked for them. Each
+mentions exactly the users it names by id, never anyone a text or a name happens to spell."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+
+import discord
+
+from bot.core.moves import quick_moves
+from bot.core.results import Prompt, Result
+from bot.discord_ui.buttons import offers_view, request_view
+from bot.discord_ui.context import BotContext
+from bot.discord_ui.io import MAX_MESSAGE, fit, game_thread
+
+log = logging.getLogger(__name__)
+
+# Discord's answers to an edit that cannot be made: the message is gone (10008), the thread is
+# archived (50083), the message is old and its edits ran out (30046), or the bot may not (50001,
+# 50013). The turn goes on in a new post instead; posting to an archived thread reopens it.
+EDIT_REFUSED = frozenset({10008, 50083, 30046, 50001, 50013})
+
+
+def mentions(users: Iterable[int]) -> discord.AllowedMentions:
+    """Only these users may be pinged by a post, whatever its text says."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(u) for u in users]
+    )
+
+
+def edit_refused(exc: discord.HTTPException) -> bool:
+    return isinstance(exc, discord.NotFound) or exc.code in EDIT_REFUSED
+
+
+async def strip_controls(message: object) -> None:
+    """An older post loses its menu and buttons (best effort: it may be gone or archived)."""
+    edit = getattr(message, "edit", None)
+    if edit is None:
+        return
+    try:
+        await edit(view=None)
+    except discord.HTTPException as exc:
+        log.info("could not take the buttons off an older post: %s", exc)
+
+
+def chunks(lines: Sequence[str], room: int) -> tuple[list[str], list[str]]:
+    """Lines cut into whole messages of older lines and the newest lines that fit `room`: a
+    long turn keeps its newest lines with its prompt, the older ones go first."""
+    newest: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        if newest and size + len(line) + 1 > room:
+            break
+        newest.insert(0, fit(line, room))
+        size += len(newest[0]) + 1
+    older, current = [], ""
+    for line in lines[: len(lines) - len(newest)]:
+        line = fit(line)
+        if current and len(current) + 1 + len(line) > MAX_MESSAGE:
+            older.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line
+    if current:
+        older.append(current)
+    return older, newest
+
+
+async def request_post(
+    bot: BotContext,
+    thread: discord.Thread,
+    lines: list[str],
+    prompt: Prompt,
+    request: tuple[str, int],
+    asked: tuple[int, ...],
+) -> None:
+    """A deal or undo request: its own post, pinging who must answer, with its buttons (the
+    turn's post stays the current one)."""
+    kind, request_id = request
+    view = request_view(
+        kind, request_id, prompt.game_id, prompt.version, quick_moves(prompt.choices)
+    )
+    ping = list(asked)
+    text = [*lines, "To answer: " + " ".join(f"<@{u}>" for u in ping)]
+    if prompt.notify and prompt.notify != prompt.mentioned:  # a new turn: mentioned once
+        ping += [u for u in prompt.notify if u not in ping]
+        text.append("To act: " + " ".join(f"<@{u}>" for u in prompt.notify))
+        await bot.service.mark_mentioned(prompt.game_id, prompt.notify)
+    elif prompt.names:
+        text.append("To act: " + ", ".join(prompt.names))
+    await thread.send(fit("\n".join(text)), view=view, allowed_mentions=mentions(ping))
+    await direct_messages(bot, prompt.game_id, thread, ping, asked, None)
+
+
+async def offers_post(
+    thread: discord.Thread, offers: Sequence[int], invited: Sequence[int]
+) -> None:
+    """Seats offered to users: one post naming each of them once, with Take / Decline."""
+    who = " ".join(f"<@{u}>" for u in dict.fromkeys(invited))
+    await thread.send(
+        fit(
+            f"{who}: a seat in this game is offered to you. Take it to play; until you do, "
+            "you are not seated and nobody will ping you for it."
+        ),
+        view=offers_view(offers),
+        allowed_mentions=mentions(invited),
+    )
+
+
+async def direct_messages(
+    bot: BotContext,
+    game_id: int,
+    thread: discord.Thread,
+    users: list[int],
+    asked: tuple[int, ...],
+    embed: discord.Embed | None,
+) -> None:
+    """To those who opted in: a move to make (with the turn prompt), or (`asked`) a request
+    to answer."""
+    for user_id in users:
+        if not await bot.service.wants_dm(user_id):
+            continue
+        what = "A request awaits your answer" if user_id in asked else "Your move"
+        try:
+            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+            text = f"{what} in game #{game_id}: {thread.jump_url}"
+            await (user.send(text, embed=embed) if embed is not None else user.send(text))
+        except discord.HTTPException as exc:  # DMs closed (50007), or the user left
+            log.info("could not DM user %s: %s", user_id, exc)
+
+
+async def post_now(bot: BotContext, result: Result) -> None:
+    """A post outside the turn posts (reminders): text and pings of the users it lists."""
+    if result.thread_id is None:
+        return
+    thread = await game_thread(bot, result.thread_id)
+    if thread is None:
+        return
+    listed = " ".join(f"<@{u}>" for u in result.notify)
+    await thread.send(
+        fit(result.text + (f"\n{listed}" if listed else "")),
+        allowed_mentions=mentions(result.notify),
+    )

@@ -1,0 +1,205 @@
+"""Discord's JSON objects as the fake sends them: users, the server, its text channel and
+threads, direct-message channels and messages (docs/resources/*.md of discord-api-docs)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+APP_ID = 900
+GUILD_ID = 1001
+CHANNEL_ID = 1002
+THREAD_ID = 1003
+UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes a message may upload without server boosts
+# Permission bits (docs/topics/permissions.md) of the permissions the fake checks.
+PERMISSION_BITS = {
+    "manage_channels": 4,
+    "view_channel": 10,
+    "send_messages": 11,
+    "embed_links": 14,
+    "attach_files": 15,
+    "read_message_history": 16,
+    "manage_threads": 34,
+    "create_public_threads": 35,
+    "send_messages_in_threads": 38,
+}
+# What the README asks the bot be invited with (Manage Threads is optional).
+BOT_PERMISSIONS = frozenset(PERMISSION_BITS) - {"manage_channels", "manage_threads"}
+
+
+def permission_bits(names: set[str] | frozenset[str]) -> str:
+    return str(sum(1 << PERMISSION_BITS[name] for name in names))
+
+
+PERMISSIONS = permission_bits(BOT_PERMISSIONS)
+EPHEMERAL = 1 << 6  # message flag
+TIMESTAMP = "2026-01-01T00:00:00+00:00"
+BOT_USER = {
+    "id": str(APP_ID),
+    "username": "railchat",
+    "discriminator": "0",
+    "avatar": None,
+    "bot": True,
+    "global_name": None,
+}
+
+
+def user(uid: int, name: str) -> dict[str, Any]:
+    return {
+        "id": str(uid),
+        "username": name,
+        "discriminator": "0",
+        "avatar": None,
+        "global_name": name,
+    }
+
+
+def member(who: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "user": who,
+        "roles": [],
+        "joined_at": TIMESTAMP,
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+        "permissions": PERMISSIONS,
+    }
+
+
+@dataclass
+class Upload:
+    """One file of a multipart request (`field`: files[N])."""
+
+    field: str
+    filename: str
+    data: bytes
+
+
+@dataclass
+class Attachment:
+    id: int
+    filename: str
+    data: bytes
+
+
+@dataclass
+class Posted:
+    """A message as Discord holds it: `where` is its channel's id, or the interaction token of
+    an interaction's answer or follow-up (shown in `channel`)."""
+
+    id: int
+    where: int | str
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    flags: int = 0
+    edits: int = 0
+    channel: int = THREAD_ID
+    loading: bool = False  # a deferred answer not given yet ("railchat is thinking...")
+    edit_limited: bool = False  # over an hour old and past Discord's limit of edits of those
+    author: dict[str, Any] | None = None  # a user's message (None: the bot's)
+
+
+def thread_data(
+    tid: int = THREAD_ID, name: str = "railchat game", kind: int = 11, archive: int = 10080
+) -> dict[str, Any]:
+    return {
+        "id": str(tid),
+        "type": kind,
+        "guild_id": str(GUILD_ID),
+        "parent_id": str(CHANNEL_ID),
+        "name": name,
+        "owner_id": str(APP_ID),
+        "message_count": 0,
+        "member_count": 1,
+        "rate_limit_per_user": 0,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": archive,
+            "archive_timestamp": TIMESTAMP,
+            "locked": False,
+        },
+    }
+
+
+def channel_data() -> dict[str, Any]:
+    return {
+        "id": str(CHANNEL_ID),
+        "type": 0,
+        "name": "games",
+        "position": 0,
+        "permission_overwrites": [],
+        "guild_id": str(GUILD_ID),
+    }
+
+
+def dm_channel_data(cid: int, recipient: dict[str, Any]) -> dict[str, Any]:
+    return {"id": str(cid), "type": 1, "recipients": [recipient], "last_message_id": None}
+
+
+def guild_data(threads: list[dict[str, Any]]) -> dict[str, Any]:
+    """GUILD_CREATE: its `threads` are the active ones only (docs/topics/threads.md)."""
+    return {
+        "id": str(GUILD_ID),
+        "name": "test",
+        "icon": None,
+        "owner_id": "1",
+        "member_count": 3,
+        "large": False,
+        "unavailable": False,
+        "features": [],
+        "roles": [
+            {
+                "id": str(GUILD_ID),
+                "name": "@everyone",
+                "permissions": PERMISSIONS,
+                "position": 0,
+                "color": 0,
+                "hoist": False,
+                "managed": False,
+                "mentionable": False,
+            }
+        ],
+        "channels": [channel_data()],
+        "threads": [t for t in threads if not t["thread_metadata"]["archived"]],
+        "members": [],
+        "voice_states": [],
+        "presences": [],
+        "emojis": [],
+        "stickers": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+    }
+
+
+def attachment_data(a: Attachment, base: str) -> dict[str, Any]:
+    url = f"{base}/attachments/{a.id}/{a.filename}"
+    return {
+        "id": str(a.id),
+        "filename": a.filename,
+        "size": len(a.data),
+        "url": url,
+        "proxy_url": url,
+    }
+
+
+def message_data(message: Posted, base: str) -> dict[str, Any]:
+    return {
+        "id": str(message.id),
+        "channel_id": str(message.channel),
+        "author": message.author or BOT_USER,
+        "content": message.content,
+        "timestamp": TIMESTAMP,
+        "edited_timestamp": "2026-01-01T00:00:01+00:00" if message.edits else None,
+        "tts": False,
+        "mention_everyone": False,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [attachment_data(a, base) for a in message.attachments],
+        "embeds": message.embeds,
+        "pinned": False,
+        "type": 0,
+        "flags": message.flags | (1 << 7 if message.loading else 0),  # LOADING
+        "components": message.components,
+    }
