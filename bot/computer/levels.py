@@ -46,7 +46,7 @@ def _module(title: str, level: str) -> ModuleType:
     if level not in LEVELS:
         raise ValueError(f"unknown computer level {level!r} (levels: {', '.join(LEVELS)})")
     if level != "random" and (title, level) not in _MODULES:
-        raise ValueError(f"{title} has no {level} computer player yet")
+        raise ValueError(f"{title} has no {level} computer player yet; it plays random")
     return importlib.import_module(_MODULES.get((title, level), "bot.computer.random_level"))
 
 
@@ -54,6 +54,12 @@ def ever_volunteers(title: str, level: str) -> bool:
     """Whether this level may make optional moves out of turn in this title (see
     `Computer.volunteers`): a frontend need not ask the others otherwise."""
     return hasattr(_module(title, level), "volunteers")
+
+
+def best_level(title: str) -> str:
+    """The strongest level the title has (every title plays `random`): a computer seat's
+    level unless one is named."""
+    return next((lv for lv in LEVELS[::-1] if (title, lv) in _MODULES), "random")
 
 
 def check_level(title: str, level: str) -> None:

@@ -9,10 +9,11 @@ one transaction and answers with a `Result`. It knows no game rules: the engine 
 
 from __future__ import annotations
 
+from bot.core.service.computers import ComputerSeats
 from bot.core.service.previews import Previews
 from bot.core.service.tables import Tables
 from bot.core.service.views import Views
 
 
-class GameService(Tables, Previews, Views):
+class GameService(ComputerSeats, Tables, Previews, Views):
     """Every command of the service, on one store."""

@@ -22,6 +22,7 @@ from bot.core.service.base import (
     seat_of,
     status_word,
 )
+from bot.core.service.computers import played_by_computer
 from bot.core.store import ACTIVE, DEAL, FINISHED, OPEN, GameRecord
 from engine.errors import GameError
 from engine.game import Choice, Game
@@ -105,6 +106,7 @@ class Views(ServiceBase):
                 )
             game = await self._live(record)
             lines = [head, game.status_text()]  # the title's summary says who acts
+            lines += [line for line in (played_by_computer(seats),) if line]
             lines += [
                 f"Awaiting an answer: {label}"
                 for _, label in await self.open_requests(record.id, guild_id=guild_id)
@@ -241,7 +243,8 @@ class Views(ServiceBase):
                 kept = [(0, "the start")]
                 kept += [(a.seq, self._sentence(game, a)) for a in logged[:-1]]
             actions = tuple(kept[-25:])
-        seats = tuple((s.seat, s.name) for s in await self.store.seats(game_id))
+        stored = await self.store.seats(game_id)
+        seats = tuple((s.seat, s.name) for s in stored)
         hours = self.remind_hours if record.remind_hours is None else record.remind_hours
         return AdminControls(
             running=running,
@@ -250,6 +253,7 @@ class Views(ServiceBase):
             remind=hours,
             actions=actions,
             seats=seats if record.status == ACTIVE else (),
+            computers=tuple(s.seat for s in stored if s.computer),
         )
 
     async def mark_mentioned(self, game_id: int, user_ids: Sequence[int]) -> None:

@@ -309,3 +309,12 @@ def m010_consent_and_bounds(conn: Conn, t: Types) -> None:
     conn.execute("CREATE INDEX seats_user ON seats (user_id, game_id)")
     conn.execute("CREATE INDEX games_creator ON games (creator_id, status)")
     conn.execute("CREATE TABLE bot_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+
+@migration
+def m015_computer_seats(conn: Conn, t: Types) -> None:
+    """The computer level playing each seat (NULL: its holder plays it): a seat opened for
+    the computer, handed to it by an admin, or left to it by a player while away. The seat's
+    holder and everything its player owns stay as they are."""
+    conn.execute("ALTER TABLE seats ADD COLUMN computer TEXT")
+    conn.execute("CREATE INDEX seats_computer ON seats (computer, game_id)")
