@@ -129,6 +129,7 @@ class Console:
             return False
         try:
             await self._handle(line)
+            await self.computers_move()
         except ConsoleInputError as exc:
             self.say(f"Refused: {exc}")
         except Exception:  # a bug must not end a hot-seat session; the service stored nothing
@@ -159,6 +160,15 @@ class Console:
         command, rest = find_command(line)
         args = parse_arguments(rest, command)
         await command.run(self, caller, args)
+
+    async def computers_move(self) -> None:
+        """Make the computer seats' moves a command left due, until none is (the console has
+        no worker beside it; each call still makes a bounded number)."""
+        while due := await self.service.due_computer_games():
+            for game_id in due:
+                result = await self.service.play_computers(game_id)
+                if result is not None:
+                    await self.show(result)
 
     async def pick(self, caller: Caller, number: int) -> None:
         """Make move `number` of the menu last shown to the caller, if the game has not moved
@@ -319,7 +329,12 @@ async def _new(console: Console, caller: Caller, args: dict) -> None:
         raise ConsoleInputError(str(exc)) from None
     await console.show(
         await console.service.create_game(
-            caller, args["title"], seats=args.get("seats"), options=options
+            caller,
+            args["title"],
+            seats=args.get("seats"),
+            options=options,
+            computers=args.get("computers", 0),
+            level=args.get("level"),
         )
     )
 
@@ -407,6 +422,26 @@ async def _list(console: Console, caller: Caller, args: dict) -> None:
 
 async def _help(console: Console, caller: Caller, args: dict) -> None:
     console.say(console_help(args.get("title")))
+
+
+def _computer(on: bool, *, own: bool) -> Handler:
+    """`/play away` and `/play back` (the caller's seat), or an admin's `computer` (a seat,
+    with a level or off)."""
+
+    async def run(console: Console, caller: Caller, args: dict) -> None:
+        level = args.get("level")
+        seat = None if own else args["seat"]
+        await console.show(
+            await console.service.computer_seat(
+                await console.game(args),
+                caller,
+                seat,
+                on and level != "off",
+                None if level == "off" else level,
+            )
+        )
+
+    return run
 
 
 async def _pause(console: Console, caller: Caller, args: dict, paused: bool) -> None:
@@ -530,8 +565,14 @@ GAME_COMMANDS: dict[str, Command] = {
     for c in (
         Command(
             "new",
-            (Param("title", str, True), Param("seats", int), Param("options", str)),
-            "open a new game; you take seat 1",
+            (
+                Param("title", str, True),
+                Param("seats", int),
+                Param("options", str),
+                Param("computers", int),
+                Param("level", str),
+            ),
+            "open a new game; you take seat 1, the computer the next `computers`",
             _new,
         ),
         Command("join", (GAME,), "take a seat in a game that has not started", _join),
@@ -584,6 +625,12 @@ GAME_COMMANDS: dict[str, Command] = {
             _replace,
         ),
         Command(
+            "computer",
+            (Param("seat", int, True), Param("level", str, True), GAME),
+            "admin: the computer plays a seat (level: standard or random), or stops (off)",
+            _computer(True, own=False),
+        ),
+        Command(
             "rewind",
             (Param("action", int, True), GAME),
             "admin: take the game back to just after an action",
@@ -627,6 +674,20 @@ PLAY_COMMANDS.update(
             Command("confirm", (), "make the move just previewed to you", _confirm(True), "/play"),
             Command("cancel", (), "drop the move just previewed to you", _confirm(False), "/play"),
             Command("hint", (GAME,), "the best moves for you now", _hint, "/play"),
+            Command(
+                "away",
+                (Param("level", str), GAME),
+                "the computer plays your seat until you are back",
+                _computer(True, own=True),
+                "/play",
+            ),
+            Command(
+                "back",
+                (GAME,),
+                "play your seat again after /play away",
+                _computer(False, own=True),
+                "/play",
+            ),
             Command(
                 "menu",
                 (GAME,),
