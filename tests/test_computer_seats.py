@@ -69,6 +69,7 @@ async def test_computer_seats_move_at_once_and_are_never_pinged(service):
             assert lines[1].startswith("Computer 1") and lines[2].startswith("Computer 2")
     prompt = await service.prompt(game_id)
     assert prompt.notify == (1,) and prompt.names == ("Ann",)
+    assert prompt.player_names == {1: "Ann", 2: "Computer 1 (computer)", 3: "Computer 2 (computer)"}
 
 
 async def test_a_game_of_computers_is_finished_by_the_worker_in_bounded_calls(service):

@@ -22,7 +22,7 @@ from bot.core.service.base import (
     seat_of,
     status_word,
 )
-from bot.core.service.computers import played_by_computer
+from bot.core.service.computers import MARK, played_by_computer
 from bot.core.store import ACTIVE, DEAL, FINISHED, OPEN, GameRecord
 from engine.errors import GameError
 from engine.game import Choice, Game
@@ -176,7 +176,7 @@ class Views(ServiceBase):
                 mentioned=record.mentioned,
                 names=tuple(game.player_name(p) for p in game.active_players()),
                 turn=tuple(game.turn_info()),
-                player_names={s.player_id: s.name for s in seats},
+                player_names={s.player_id: s.name + (MARK if s.computer else "") for s in seats},
                 round=game.round_name(),
                 finished=game.finished,
                 ranking=ranking,
