@@ -200,3 +200,27 @@ async def test_computer_seats_keep_their_numbers_when_a_player_leaves(service):
     started = await service.start(made.game_id, ANN)
     assert started.ok and started.notify == (2,)  # the computers opened; Bob is next
     assert started.text.count(MARK) == 2
+
+
+async def test_a_failed_computer_move_leaves_the_command_done_and_is_made_later(
+    service, monkeypatch
+):
+    game_id = await _tally(service, computers=2)
+    store_move = type(service)._store_move
+    calls = 0
+
+    async def failing_once(self, record, game, user_id, *args, **kwargs):
+        nonlocal calls
+        calls += 1
+        if user_id < 0 and calls == 2:  # the first computer move after Ann's
+            raise RuntimeError("the database went away")
+        return await store_move(self, record, game, user_id, *args, **kwargs)
+
+    monkeypatch.setattr(type(service), "_store_move", failing_once)
+    moved = await service.act(game_id, ANN, add(1))
+    assert moved.ok and moved.text == "Ann added 5." and MARK not in moved.text
+    assert not service.computers_waiting.is_set()  # no retry in a tight loop
+    assert await service.store.action_count(game_id) == 1
+    assert await service.due_computer_games() == [game_id]
+    later = await service.play_computers(game_id)
+    assert later is not None and later.text.count(MARK) == 2 and later.notify == (1,)

@@ -7,7 +7,8 @@ as soon as it is due, stored and told like any move. Right after each stored cha
 them are made in the same call (`MOVES_PER_CALL`, `SECONDS_PER_CALL`: a game of computers is
 never played to its end inside one command); a game with more due is listed by
 `due_computer_games` (and `computers_waiting` is set) for a front end's worker to finish with
-`play_computers`. Never in a paused, abandoned or finished game. The computer chooses from the
+`play_computers` (a game whose computer move failed is listed too, for the worker's next
+round, without waking it). Never in a paused, abandoned or finished game. The computer chooses from the
 engine's legal moves and sees the game as any seated player does (`bot.computer`).
 """
 
@@ -120,11 +121,10 @@ class ComputerSeats(Playing):
                 lines.append(text + MARK)
                 places += [p for p in game.changed_places() if p not in places]
                 record = replace(record, version=record.version + 1)
-        except Exception:  # the change before them stands; the worker tries again later
+        except Exception:  # the change before them stands; the worker's next round retries
             log.exception("a computer move in game %s failed", record.id)
             self._forget(record.id)
-            self._computers_due.add(record.id)
-            self.computers_waiting.set()
+            self._computers_due.add(record.id)  # not woken for it: no retry in a tight loop
         return "\n".join(lines), tuple(places)
 
     async def _computer_mover(self, record: GameRecord, game: Game) -> _Mover | None:
