@@ -154,11 +154,17 @@ async def test_refusals_change_nothing(service):
     made = await service.create_game(ANN, "tally", seats=2, computers=1, level="standard")
     assert made.error == "tally has no standard computer player yet; it plays random"
     assert await service.store.games() == []
+    opened = await service.create_game(ANN, "tally", seats=2)
+    assert (await service.computer_seat(1, ANN, None, True)).error == (
+        "game #1 has not started; computer seats of a new game are opened with /game new ... "
+        "computers:N"
+    )
+    assert (await service.abandon(1, ANN)).ok and opened.game_id == 1
     game_id = await _tally(service, computers=0)
     stranger = await service.computer_seat(game_id, Caller(9, "Dan"), None, True)
-    assert stranger.error == "you are not seated in game #1; a game admin names a seat"
+    assert stranger.error == "you are not seated in game #2; a game admin names a seat"
     assert (await service.computer_seat(game_id, ANN, 5, True)).error == (
-        "game #1 has seats 1 to 3, not 5"
+        "game #2 has seats 1 to 3, not 5"
     )
     assert (await service.computer_seat(game_id, BOB, None, False)).error == (
         "seat 2 (Bob) is already played by its holder"
@@ -224,3 +230,16 @@ async def test_a_failed_computer_move_leaves_the_command_done_and_is_made_later(
     assert await service.due_computer_games() == [game_id]
     later = await service.play_computers(game_id)
     assert later is not None and later.text.count(MARK) == 2 and later.notify == (1,)
+
+
+async def test_computers_finish_a_string_railway_game_in_the_console_while_away(tmp_path):
+    out = io.StringIO()
+    console = Console(GameService(Store(tmp_path / "c.db"), new_seed=lambda: 5), out)
+    await console.run(["/game new string_railway seats:3 computers:2", "/game start", "/play away"])
+    text = out.getvalue()
+    assert "player 1 is away: the computer (standard) plays their seat" in text
+    assert "The game is over" in text and text.count(MARK) > 20
+    game = await console.service.peek(1, lambda g: g)
+    assert game is not None and game.finished
+    await console.run(["/play back"])
+    assert out.getvalue().endswith("Refused: game #1 is over\n")

@@ -68,10 +68,7 @@ async def test_string_railway_played_to_its_end_by_computers_while_away(world):
     assert len([m for m in thread.messages if m.pinged]) == pinged_before  # nobody since
     assert _text(thread).count(MARK) > 20
     back = await world.play("back", world.interaction(1, where=thread.id), game=None)
-    assert (
-        back[-1].text
-        == "Refused: game #1 is not in play; computer seats of a new game are opened with /game new ... computers:N"
-    )
+    assert back[-1].text == "Refused: game #1 is over"
 
 
 async def test_a_seat_handed_to_the_computer_and_back(world):

@@ -23,7 +23,7 @@ from bot.computer.levels import Computer, best_level, check_level, ever_voluntee
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import player_of
 from bot.core.service.playing import Playing
-from bot.core.store import ACTIVE, GameRecord, SeatRecord
+from bot.core.store import ACTIVE, OPEN, GameRecord, SeatRecord
 from engine.game import Choice, Game
 
 log = logging.getLogger(__name__)
@@ -55,11 +55,13 @@ class ComputerSeats(Playing):
         back); any other seat is a game admin's to hand over."""
 
         async def body(record: GameRecord) -> Result:
-            if record.status != ACTIVE or record.abandoned:
+            if record.status == OPEN:
                 raise Refused(
-                    f"game #{record.id} is not in play; computer seats of a new game are "
+                    f"game #{record.id} has not started; computer seats of a new game are "
                     "opened with /game new ... computers:N"
                 )
+            if record.status != ACTIVE or record.abandoned:
+                raise Refused(f"game #{record.id} is over")
             seats = await self._seats(record.id)
             target = _target(seats, caller, seat, record.id)
             own = target.user_id == caller.user_id
