@@ -9,11 +9,13 @@ import argparse
 import statistics
 import time
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.cli.arena_game import GameReport, run_game
 from bot.cli.fuzz import game_seeds
 from bot.cli.jobs import bad_counts, refuse, run_jobs
+
+if TYPE_CHECKING:  # the service and the computers load only when the arena runs
+    from bot.cli.arena_game import GameReport
 
 
 def add_parser(commands: Any) -> None:
@@ -49,6 +51,7 @@ def rotated(levels: list[str], game: int) -> list[str]:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
+    from bot.cli.arena_game import run_game
     from bot.computer.levels import check_level
     from engine.errors import GameError
     from engine.titles import find_title
