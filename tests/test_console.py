@@ -90,9 +90,8 @@ async def test_undo_then_redo_in_the_console(console):
         "To act: player 1",
         "player 1 redid action 1: player 1 added 4.",
         "To act: player 2",
-        "Refused: a redo puts back the last undo only while nobody has moved "
-        "since; the game has changed since that undo (a move, an undo or a "
-        "redo), so it cannot be redone",
+        "Refused: nothing undone in game #1 is left to redo (every undo was redone, or "
+        "nothing was undone)",
     ]
 
 

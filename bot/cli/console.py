@@ -549,7 +549,7 @@ GAME_COMMANDS: dict[str, Command] = {
         Command(
             "redo",
             (GAME,),
-            "put back what the last undo took back, while nobody has moved since",
+            "put back the last undo; again for the undo before it, while nobody has moved",
             _redo,
         ),
         Command("moves", (GAME,), "list every move you can make now", _moves),

@@ -27,8 +27,8 @@ GAME_COMMANDS = (
     ),
     (
         "redo",
-        "put back what the last undo took back, while nobody has moved since (who undid "
-        "it, or an admin)",
+        "put back what the last undo took back; redo again for the undo before it, while "
+        "nobody has moved since (who undid it, or an admin)",
     ),
     (
         "approve request / reject request",

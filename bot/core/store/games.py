@@ -134,7 +134,8 @@ class GameTables(StoreBase):
 
     @reading
     def last_undone(self, conn: Conn, game_id: int) -> Undone | None:
-        """The actions the game's latest undo or rewind took back (None: nothing was)."""
+        """The actions the game's newest undo or rewind not yet redone took back (None:
+        there is none)."""
         row = conn.one(
             "SELECT max(redo_version) AS v FROM undone_actions WHERE game_id = ?", [game_id]
         )
@@ -301,12 +302,35 @@ class GameTables(StoreBase):
         interaction_id: int | None = None,
     ) -> None:
         """Put undone actions back at the end of the log, each by its original user, with
-        the sentences the engine wrote for them now; only while the game is at `version`."""
+        the sentences the engine wrote for them now; only while the game is at `version`,
+        the one the newest undo left. The undos made one right after another before it
+        become redoable at the version this leaves, so redo after redo walks back through
+        them all (until somebody moves)."""
         when = now()
         self._change(conn, interaction_id, "redo", game_id, version)
         for action, text in zip(actions, texts, strict=True):
             _insert_action(
                 conn, game_id, action.seq, action.user_id, action.payload, when, text, None
+            )
+        conn.execute(  # redone: kept as history, never redone again
+            "UPDATE undone_actions SET redo_version = NULL WHERE game_id = ? AND redo_version = ?",
+            [game_id, version],
+        )
+        rows = conn.all(
+            "SELECT DISTINCT redo_version AS v FROM undone_actions WHERE game_id = ? "
+            "AND redo_version < ? ORDER BY redo_version DESC",
+            [game_id, version],
+        )
+        chain = []  # each undo made at the version the one before it left (see rewind)
+        for row in rows:
+            if row["v"] != version - 1 - len(chain):
+                break
+            chain.append(row["v"])
+        if chain:  # the whole chain moves up by two, so its links stay one version apart
+            conn.execute(
+                "UPDATE undone_actions SET redo_version = redo_version + 2 WHERE game_id = ? "
+                "AND redo_version >= ? AND redo_version <= ?",
+                [game_id, chain[-1], chain[0]],
             )
         self._advance(conn, game_id, FINISHED if finished else ACTIVE, when)
 

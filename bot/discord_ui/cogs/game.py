@@ -197,7 +197,7 @@ class GameCog(
 
     @app_commands.command(
         name="redo",
-        description="Put back what the last undo took back, while nobody has moved since",
+        description="Put back the last undo; again for the undo before it, while nobody has moved",
     )
     @app_commands.describe(game=GAME_HELP)
     async def redo(self, interaction: discord.Interaction, game: int | None = None) -> None:
