@@ -11,6 +11,7 @@ import pytest
 
 from bot.cli.console import (
     BUTTON_STANDINS,
+    CONSOLE_OPTIONS,
     GAME_COMMANDS,
     GROUPS,
     TOP_LEVEL,
@@ -286,6 +287,8 @@ async def test_console_and_discord_offer_the_same_commands(db_path):
         console_side[f"/{c.name}"] = sorted((p.name, p.required) for p in c.params)
     for standin in BUTTON_STANDINS:
         del console_side[standin]
+    for path, names in CONSOLE_OPTIONS.items():
+        console_side[path] = [p for p in console_side[path] if p[0] not in names]
     assert console_side == discord_side
     assert len(discord_side) > 30
 
@@ -380,15 +383,15 @@ async def test_changes_write_their_images_and_print_the_paths(db_path, tmp_path)
         renderer=renderer,
     )
     out = await session(console, "as 1: /game new tally seats:2", "as 2: /game join")
-    assert drawn == [] and not any(line.startswith("Image:") for line in out)
+    assert drawn == [] and not any(line.startswith("Images") for line in out)
     out = await session(console, "as 1: /game start", "/game act " + ADD % (4, 1))
     path = tmp_path / "img" / "game-1-board.png"
     assert out == [
         "Game #1 of tally has started. Seat order: 1. player 1, 2. player 2.",
-        f"Image: {path}",
+        f"Images in {tmp_path / 'img'}: game-1-board.png",
         "To act: player 1",
         "player 1 added 4.",
-        f"Image: {path}",
+        f"Images in {tmp_path / 'img'}: game-1-board.png",
         "To act: player 2",
     ]
     assert drawn == [("board", 12), ("board", 16)]  # each drawn from the state after the change
@@ -396,3 +399,24 @@ async def test_changes_write_their_images_and_print_the_paths(db_path, tmp_path)
     refused = await session(console, "/game act " + ADD % (4, 1))
     assert refused == ["Refused: it is not your turn in game #1; waiting for player 2"]
     assert len(drawn) == 2
+
+
+async def test_each_database_keeps_its_images_beside_it(tmp_path):
+    """Game #1 of two databases: each session writes into its own folder, so neither
+    overwrites the other's pictures."""
+    from bot.cli.console import play
+
+    for name, colour in (("first", "red"), ("second", "blue")):
+        db = tmp_path / f"{name}.db"
+        out = io.StringIO()
+        lines = ["/game new tally seats:2", "as 2: /game join", "as 1: /game start"]
+        await play(
+            GameService(Store(str(db)), new_seed=lambda: 3),
+            str(db),
+            renderer=lambda game, view, colour=colour: _png(colour),
+            stream=io.StringIO("\n".join(lines)),
+            out=out,
+        )
+        assert f"Images in {tmp_path / f'{name}-images'}: game-1-board.png" in out.getvalue()
+    assert (tmp_path / "first-images" / "game-1-board.png").read_bytes() == _png("red")
+    assert (tmp_path / "second-images" / "game-1-board.png").read_bytes() == _png("blue")

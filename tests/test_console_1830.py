@@ -5,6 +5,7 @@ a recorded game brought to its end (import, admin rewind, the deciding move)."""
 from __future__ import annotations
 
 import io
+import json
 
 from PIL import Image
 
@@ -112,15 +113,11 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
     img = tmp_path / "img"
     assert out[1:] == [
         "PRR runs for $30 (2-train $30).",
-        f"Image: {img / 'game-1-map.png'}",
-        f"Image: {img / 'game-1-market.png'}",
-        f"Image: {img / 'game-1-sheet.png'}",
+        f"Images in {img}: game-1-map.png, game-1-market.png, game-1-sheet.png",
         "To act: player 3",
         "PRR pays out $30 ($3 a share): player 1 $6, player 2 $3, player 3 $9, player 4 $6. "
         "Share price: PRR $65 → $67.",
-        f"Image: {img / 'game-1-map.png'}",
-        f"Image: {img / 'game-1-market.png'}",
-        f"Image: {img / 'game-1-sheet.png'}",
+        f"Images in {img}: game-1-map.png, game-1-market.png, game-1-sheet.png",
         "To act: player 3",
         "Game #1: actions 28-29 of 29",
         "28. PRR runs for $30 (2-train $30).",
@@ -165,7 +162,11 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
         "train. Share price: ERIE $30 → $20.",
     ]  # each as it happened
     out = await session(
-        console, "as 2: /play bankrupt", "as 3: /play bankrupt", "/game status", "/game export"
+        console,
+        "as 2: /play bankrupt",
+        "as 3: /play bankrupt",
+        "/game status",
+        f"/game export out:{tmp_path / 'ended.json'}",
     )
     assert out[0] == "Refused: it is not your turn in game #1; waiting for Player 3"
     assert out[1:3] == [
@@ -175,4 +176,39 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
         "The game is over. /game status shows the result.",
     ]
     assert "Result: Player 4 2212, Player 2 2127, Player 1 1831, Player 3 310" in out
-    assert out[-1] == f"File: {tmp_path / 'img' / 'game-1-railchat-1-1830.json'}"
+    assert out[-1] == f"File: {tmp_path / 'ended.json'}"  # where out: says, not among images
+    assert json.loads((tmp_path / "ended.json").read_text())["title"] == "1830"
+
+
+async def test_a_lay_is_picked_by_its_picture_in_the_console(db_path, tmp_path):
+    """`/play lay HEX` draws the lays open on that hex, numbered as the picture numbers them
+    (Discord's lay picture), and a number makes one; a rotation may be named by its exits."""
+    console = _console(db_path, tmp_path, renderer=lambda game, view: b"")
+    await session(console, *OPENING)
+    out = await session(console, "/play lay H14")
+    assert out == [
+        f"5 ways to lay on H14, drawn in {tmp_path / 'img' / 'game-1-lays.png'}; type a number "
+        "to make one:",
+        "1. Tile 7: SW toward I13, W toward Altoona (H12)",
+        "2. Tile 7: W toward Altoona (H12), NW toward G13",
+        "3. Tile 8: W toward Altoona (H12), NE toward G15",
+        "4. Tile 8: W toward Altoona (H12), SE toward Baltimore (I15)",
+        "5. Tile 9: W toward Altoona (H12), E toward Lancaster (H16)",
+    ]
+    with Image.open(tmp_path / "img" / "game-1-lays.png") as image:
+        assert image.format == "PNG" and image.width > 300
+    assert (await session(console, "/play lay H14 tile:8"))[1:] == [
+        "1. Tile 8: W toward Altoona (H12), NE toward G15",
+        "2. Tile 8: W toward Altoona (H12), SE toward Baltimore (I15)",
+    ]
+    out = await session(console, "2")  # player 3, who must act, though `as 4:` came last
+    assert out[0].startswith(
+        "PRR lays tile 8 on H14, track W toward Altoona (H12), SE toward Baltimore (I15)."
+    )
+    await session(console, "as 3: /game undo")
+    out = await session(console, "/play lay H14 tile:7 rotation:G13")  # by its exits' words
+    assert out[0].startswith("PRR lays tile 7 on H14, track W toward Altoona (H12), NW toward G13.")
+    await session(console, "as 3: /game undo")
+    assert (await session(console, "/play lay H10"))[0].startswith(  # one lay: made at once
+        "PRR lays tile 57 on H10 (Pittsburgh)"
+    )

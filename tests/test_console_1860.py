@@ -105,10 +105,24 @@ async def test_the_1860_auction_is_drawn_while_bids_for_the_pick_stand(db_path, 
         "as 1: /play bid company:pick price:20",
     )
     images = tmp_path / "img"
-    assert out[-5:] == [
+    assert out[-3:] == [
         "player 1 bids £20 for the pick.",
-        f"Image: {images / 'game-1-map.png'}",
-        f"Image: {images / 'game-1-market.png'}",
-        f"Image: {images / 'game-1-sheet.png'}",
+        f"Images in {images}: game-1-map.png, game-1-market.png, game-1-sheet.png",
         "To act: player 2",
     ]
+
+
+async def test_an_import_without_players_says_how_to_seat_them(db_path, tmp_path):
+    console = _console(db_path, tmp_path)
+    path = game_path("1860", "19354")
+    out = await session(console, f"/game import file:{path}")
+    assert out[-1] == (
+        "Nobody plays seats 1, 2 yet, so no move can be made there. At this keyboard: "
+        "/game replace seat:1 user:1 gives seat 1 to player 1; or import with every seat "
+        f"taken: /game import file:{path} players:1 2"
+    )
+    out = await session(console, "/game replace seat:1 user:1", "/game replace seat:2 user:2")
+    assert out[-1] == "player 1 gave seat 2 (Player 2) of game #1 to player 2."
+    out = await session(console, "/game rewind 41", "menu")
+    assert out[1] == "To act: player 2"
+    assert out[2] == "Moves for player 2 in game #1 (type a number to make one):"

@@ -37,7 +37,7 @@ async def test_the_menu_numbers_the_moves_of_discords_menu(console):
     await session(console, *START)
     out = await session(console, "menu")
     assert out == [
-        "Your moves in game #1 (type a number to make one):",
+        "Moves for player 1 in game #1 (type a number to make one):",
         "1. Buy SV (Schuylkill Valley) for $20  [/play bid]",
         "2. Bid CS (Champlain & St.Lawrence) for $45  [/play bid]",
         "3. Bid DH (Delaware & Hudson) for $75  [/play bid]",
@@ -61,11 +61,11 @@ async def test_a_number_makes_that_move(console):
 async def test_bad_picks_change_nothing(console):
     await session(console, *START)
     assert await session(console, "3") == [
-        "Refused: a number picks a move from your menu: type menu first"
+        "Refused: a number picks a move from player 1's menu: type menu first"
     ]
     await session(console, "menu")
     assert await session(console, "8") == [
-        "Refused: your menu has moves 1 to 7; type menu to see it again"
+        "Refused: player 1's menu has moves 1 to 7; type menu to see it again"
     ]
     # a menu from an earlier turn: player 1 moves by command, the menu is stale
     await session(console, "/play bid SV")
@@ -73,7 +73,24 @@ async def test_bad_picks_change_nothing(console):
         "Refused: the game has moved on since that menu; type menu for the moves open now"
     ]
     assert await console.service.store.action_count(1) == 1
-    assert await session(console, "as 1: menu") == ["You have no move to make now."]
+    assert await session(console, "as 1: menu") == ["player 1 has no move to make now."]
+
+
+async def test_menu_and_numbers_follow_whoever_must_act(console):
+    """At one keyboard a move goes to the player who must act, unless the line names another:
+    one line per move, no `as N:` needed."""
+    await session(console, *START, "as 1: 2")  # a stale number: player 1 has no menu yet
+    out = await session(console, "menu", "1", "menu", "1")
+    assert out[0] == "Moves for player 1 in game #1 (type a number to make one):"
+    assert out[8:10] == ["player 1 buys SV for $20.", "To act: player 2"]
+    assert out[10] == "Moves for player 2 in game #1 (type a number to make one):"
+    assert out[-2:] == ["player 2 buys CS for $40.", "To act: player 3"]
+    # `as N:` names another player: their menu, even when it is empty
+    assert await session(console, "as 1: menu game:1") == ["player 1 has no move to make now."]
+    # and the numbers of a player who must act are theirs, whoever `as N:` named before
+    out = await session(console, "menu game:1", "5")
+    assert out[0] == "Moves for player 3 in game #1 (type a number to make one):"
+    assert out[-2:] == ["player 3 passes (Bid on Companies).", "To act: player 1"]
 
 
 async def test_the_menu_of_a_long_list_says_where_the_rest_are(console):

@@ -63,6 +63,28 @@ def test_choices_the_engine_names_alike_are_one_choice():
     ]
 
 
+def test_a_refusal_names_each_lay_once_and_counts_it_once():
+    """Lays of a symmetric tile turned half way are one lay to the player (one label): the
+    refusal that asks which lay counts and lists them as the menu does."""
+    lays = [
+        choice(label, type="lay_tile", hex="F4", tile=tile, rotation=r, **CORP)
+        for label, tile, r in (
+            ("Lay tile 9 on F4: track W to Newport, E to Ryde", "9-0", 0),
+            ("Lay tile 9 on F4: track W to Newport, E to Ryde", "9-0", 3),
+            ("Lay tile 8 on F4: track W to Newport, NE to Cowes", "8-0", 1),
+        )
+    ]
+    with pytest.raises(Refused) as refused:
+        resolve(MOVES["lay"], {"hex": "F4"}, lays, None)
+    assert str(refused.value) == (
+        "2 moves fit; give tile and rotation: Lay tile 9 on F4: track W to Newport, E to "
+        "Ryde; Lay tile 8 on F4: track W to Newport, NE to Cowes"
+    )
+    # a rotation told by the exits it names, as the suggestions show it
+    picked = resolve(MOVES["lay"], {"hex": "F4", "rotation": "Cowes"}, lays, None)
+    assert (picked["tile"], picked["rotation"]) == ("8-0", 1)
+
+
 def test_an_agreed_price_replaces_the_suggested_one():
     picked = resolve(MOVES["train"], {"train": "NYC's", "price": 1}, TRAINS, None)
     assert picked == {"type": "buy_train", "train": "2-4", "price": 1, **CORP}

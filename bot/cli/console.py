@@ -1,13 +1,14 @@
 """Console play: the Discord commands (`/game ...`, `/play ...`, `/notify`) typed as text,
 hot-seat, on the same service and store.
 
-A line looks like `as 2: /play bid company:CS price:50`. `as N:` picks the local player (user
-id N, shown as "player N") and stays in force for the following lines. Options are written
-`name:value`; the first option may be given without its name (`/game status 3`,
-`/play buy PRR IPO`). `menu` (or `/play menu`) lists the acting player's legal moves numbered,
-as Discord's menu of moves offers them, and a line holding only a number makes that move.
-Without a terminal the console reads lines from standard input, so
-sessions can be scripted. Images are written as PNG files after each change.
+A line looks like `as 2: /play bid company:CS price:50`. Options are written `name:value`;
+the first option may be given without its name (`/game status 3`, `/play buy PRR IPO`). A move
+(`/play ...`, `menu`, a number) is made by whoever must act; `as N:` makes it player N's
+instead, and stays in force for the commands that are not moves. `menu` lists the legal moves
+numbered, as Discord's menu of moves offers them, `/play lay HEX` numbers the lays on that hex
+(drawn as a picture), and a line holding only a number makes that move. Without a terminal the
+console reads lines from standard input, so sessions can be scripted. Images are written as PNG
+files after each change, in a folder per database.
 """
 
 from __future__ import annotations
@@ -21,17 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from bot.cli.hotseat import ConsoleInputError, Session, images_dir_for
 from bot.core.help_text import help_text
-from bot.core.moves import (
-    MENU_LIMIT,
-    MOVES,
-    Move,
-    by_key,
-    choice_key,
-    grouped_moves,
-    moves_text,
-    resolve,
-)
+from bot.core.moves import MOVES, Move, moves_text, resolve
 from bot.core.parsing import (
     MAX_INTEGER,
     parse_action,
@@ -39,7 +32,7 @@ from bot.core.parsing import (
     parse_options,
     parse_seat_users,
 )
-from bot.core.results import Caller, Result
+from bot.core.results import Caller
 from bot.core.routes_input import best_routes_text, routes_from_text
 from bot.core.service import GameService
 from bot.core.service.base import Renderer
@@ -48,6 +41,7 @@ log = logging.getLogger(__name__)
 
 AS_PREFIX = re.compile(r"^as\s+(\S+?)\s*:\s*(.*)$", re.IGNORECASE)
 QUIT_WORDS = {"quit", "exit"}
+SHORT_WORDS = {"help": "/game help", "menu": "/play menu"}  # `menu game:2` is /play menu game:2
 
 
 @dataclass(frozen=True)
@@ -79,39 +73,8 @@ class Command:
         return " ".join([head, *(p.usage for p in self.params)])
 
 
-@dataclass(frozen=True)
-class Menu:
-    """Numbered moves shown to a player: the keys of their legal choices at a game version."""
-
-    game_id: int
-    version: int
-    keys: tuple[str, ...]
-
-
-class ConsoleInputError(ValueError):
-    """A line the console cannot read; the message says how to write it."""
-
-
-class Console:
-    def __init__(
-        self,
-        service: GameService,
-        out: TextIO = sys.stdout,
-        *,
-        images_dir: Path = Path("railchat-images"),
-        renderer: Renderer | None = None,
-    ) -> None:
-        self.service = service
-        self.out = out
-        self.images_dir = images_dir
-        self.renderer = renderer
-        self.user_id = 1
-        self.game_id: int | None = None
-        self.previews: dict[int, str] = {}  # player -> token of the move shown to confirm
-        self.menus: dict[int, Menu] = {}  # player -> the numbered moves last shown to them
-
-    def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+class Console(Session):
+    """The session reading typed lines: each names a command, or a number from a menu."""
 
     async def run(self, lines: Iterable[str], *, echo: bool = False) -> None:
         for line in lines:
@@ -140,96 +103,29 @@ class Console:
         return True
 
     async def _handle(self, line: str) -> None:
+        named = False  # the line says who plays it; otherwise a move is the acting player's
         if match := AS_PREFIX.match(line):
             handle, line = match.groups()
             if not handle.isdigit() or len(handle) > 19 or not 0 < int(handle) < MAX_INTEGER:
                 raise ConsoleInputError(
                     f"'as' takes a player number, e.g. as 2: /game status (not {handle!r})"
                 )
-            self.user_id = int(handle)
+            self.user_id, named = int(handle), True
             if not line:
                 self.say(f"Now playing as player {self.user_id}.")
                 return
-        if line.lower() in ("help", "menu"):
-            line = "/game help" if line.lower() == "help" else "/play menu"
-        caller = Caller(self.user_id, f"player {self.user_id}")
+        head, _, rest = line.partition(" ")
+        if head.lower() in SHORT_WORDS:
+            line = f"{SHORT_WORDS[head.lower()]} {rest}".strip()
         if line.isdigit():
-            await self.pick(caller, int(line))
+            await self.pick(self.caller() if named else await self.mover(self.game_id), int(line))
             return
         command, rest = find_command(line)
         args = parse_arguments(rest, command)
+        caller = self.caller()
+        if command.group == "/play" and not named:
+            caller = await self.mover(await self.game(args))
         await command.run(self, caller, args)
-
-    async def pick(self, caller: Caller, number: int) -> None:
-        """Make move `number` of the menu last shown to the caller, if the game has not moved
-        on since."""
-        menu = self.menus.get(caller.user_id)
-        if menu is None:
-            raise ConsoleInputError("a number picks a move from your menu: type menu first")
-        if not 1 <= number <= len(menu.keys):
-            raise ConsoleInputError(
-                f"your menu has moves 1 to {len(menu.keys)}; type menu to see it again"
-            )
-        if await self.service.store.version(menu.game_id) != menu.version:
-            del self.menus[caller.user_id]
-            raise ConsoleInputError(
-                "the game has moved on since that menu; type menu for the moves open now"
-            )
-        key = menu.keys[number - 1]
-        result = await self.service.play(
-            menu.game_id, caller, lambda game, choices: by_key(key, choices), version=menu.version
-        )
-        if result.ok:
-            del self.menus[caller.user_id]
-        await self.show(result)
-
-    async def game(self, args: dict) -> int:
-        """The game named, else the one this session last showed, else the only open or
-        running game in the database (or the only one the acting player is seated in)."""
-        game_id = args.get("game", self.game_id)
-        if game_id is not None:
-            return game_id
-        chosen = await self.service.default_game(self.user_id)
-        if chosen.game_id is None:
-            raise ConsoleInputError(f"{chosen.error} (see /game list)")
-        return chosen.game_id
-
-    async def show(self, result: Result) -> None:
-        if not result.ok:
-            self.say(f"Refused: {result.error}")
-            return
-        if result.game_id is not None:
-            self.game_id = result.game_id  # later commands default to this game
-        self.say(result.text)
-        for name, data in result.files:
-            self.write_file(f"game-{result.game_id}-{name}", data)
-        if result.confirm is not None:
-            self.previews[self.user_id] = result.confirm
-            self.say("To make it: /play confirm (or /play cancel)")
-        if result.changed and result.views and self.renderer and result.game_id is not None:
-            await self.write_images(result.game_id, result.views, self.renderer)
-        names = ", ".join(f"player {u}" for u in result.notify)
-        if result.vote is not None:
-            self.say(
-                f"To answer: {names} (/game approve {result.vote} or /game reject {result.vote})"
-            )
-        elif result.notify and result.changed:
-            self.say(f"To act: {names}")
-
-    def write_file(self, name: str, data: bytes) -> None:
-        self.images_dir.mkdir(parents=True, exist_ok=True)
-        path = self.images_dir / name
-        path.write_bytes(data)
-        self.say(f"File: {path}")
-
-    async def write_images(self, game_id: int, views: tuple[str, ...], renderer: Renderer) -> None:
-        """One PNG per changed view, overwritten as the game goes on; the paths are printed."""
-        images = await self.service.draw(game_id, views, renderer)
-        self.images_dir.mkdir(parents=True, exist_ok=True)
-        for view, png in images.items():
-            path = self.images_dir / f"game-{game_id}-{view}.png"
-            path.write_bytes(png)
-            self.say(f"Image: {path}")
 
 
 def find_command(line: str) -> tuple[Command, str]:
@@ -445,11 +341,36 @@ async def _import(console: Console, caller: Caller, args: dict) -> None:
     except (OSError, ValueError) as exc:
         raise ConsoleInputError(f"cannot read {args['file']}: {exc}") from None
     # at one keyboard every player named is there to agree: seated at once
-    await console.show(await console.service.import_game(caller, data, users, offer=False))
+    result = await console.service.import_game(caller, data, users, offer=False)
+    await console.show(result)
+    if result.ok and result.game_id is not None:
+        seats = await console.service.store.seats(result.game_id)
+        empty = [s.seat for s in seats if s.user_id <= 0]
+        if empty:
+            numbers = " ".join(str(s.seat) for s in seats)
+            console.say(
+                f"Nobody plays seat{'s' if len(empty) > 1 else ''} "
+                f"{', '.join(map(str, empty))} yet, so no move can be made there. At this keyboard: "
+                f"/game replace seat:{empty[0]} user:{empty[0]} gives seat {empty[0]} to "
+                f"player {empty[0]}; or import with every seat taken: /game import "
+                f"file:{args['file']} players:{numbers}"
+            )
 
 
 async def _export(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.export(await console.game(args)))
+    """The file goes where `out` says, else into the current folder under the service's name
+    for it (not among the images)."""
+    result = await console.service.export(await console.game(args))
+    if not result.ok:
+        await console.show(result)
+        return
+    ((name, data),) = result.files
+    path = Path(args.get("out") or name)
+    try:
+        await asyncio.to_thread(path.write_bytes, data)
+    except OSError as exc:
+        raise ConsoleInputError(f"cannot write {path}: {exc}") from None
+    console.say(f"{result.text}\nFile: {path}")
 
 
 async def _notify(console: Console, caller: Caller, args: dict) -> None:
@@ -461,6 +382,10 @@ async def _notify(console: Console, caller: Caller, args: dict) -> None:
 
 def _play(move: Move) -> Handler:
     async def run(console: Console, caller: Caller, args: dict) -> None:
+        game_id = await console.game(args)
+        if move.name == "lay" and args.get("rotation") is None:  # lay by picture
+            if await console.lays(caller, game_id, args["hex"], args.get("tile")):
+                return
         build = lambda g, choices: resolve(move, args, choices, g, routes_from_text)  # noqa: E731
         if move.preview:
             drawer = None
@@ -468,13 +393,10 @@ def _play(move: Move) -> Handler:
                 from bot.core.rendering import render_snapshot
 
                 drawer = render_snapshot
-            await console.show(
-                await console.service.preview((await console.game(args)), caller, build, drawer)
-            )
+            result = await console.service.preview(game_id, caller, build, drawer)
         else:
-            await console.show(
-                await console.service.play((await console.game(args)), caller, build)
-            )
+            result = await console.service.play(game_id, caller, build)
+        await console.show(result, caller)
 
     return run
 
@@ -486,41 +408,27 @@ def _confirm(approve: bool) -> Handler:
             raise ConsoleInputError(
                 "there is no move shown to you to confirm; preview one first (e.g. /play rail)"
             )
-        await console.show(await console.service.confirm(token, caller, approve))
+        await console.show(await console.service.confirm(token, caller, approve), caller)
 
     return run
 
 
 async def _menu(console: Console, caller: Caller, args: dict) -> None:
-    """The caller's legal moves, numbered, grouped as Discord's menu of moves groups them."""
-    game_id = await console.game(args)
-    version = await console.service.store.version(game_id)
-    choices = await console.service.legal_actions(game_id, caller.user_id)
-    if not choices or version is None:
-        console.menus.pop(caller.user_id, None)
-        console.say("You have no move to make now.")
-        return
-    lines, keys = [f"Your moves in game #{game_id} (type a number to make one):"], []
-    groups = grouped_moves(choices, MENU_LIMIT)
-    for name, members in groups:
-        command = "/game act" if name == "act" else f"/play {name}"
-        for choice in members:
-            keys.append(choice_key(choice.action))
-            lines.append(f"{len(keys)}. {choice.label}  [{command}]")
-    more = len({c.label for c in choices}) - len(keys)
-    if more > 0:
-        lines.append(f"(and {more} more: /game moves lists them all)")
-    console.menus[caller.user_id] = Menu(game_id, version, tuple(keys))
-    console.game_id = game_id
-    console.say("\n".join(lines))
+    await console.menu(caller, await console.game(args))
 
 
 async def _hint(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.hints((await console.game(args)), caller))
+    await console.show(await console.service.hints((await console.game(args)), caller), caller)
 
 
 def _play_command(move: Move) -> Command:
-    params = tuple(Param(o.name, int if o.number else str, o.required) for o in move.options)
+    """A /play command's options; a number told in words (a rotation by the exits it names:
+    `rotation:Newport`) is typed as text, as Discord's suggestions show it."""
+    words = {f.name for f in move.fields if f.by_label}
+    params = tuple(
+        Param(o.name, int if o.number and o.name not in words else str, o.required)
+        for o in move.options
+    )
     return Command(move.name, (*params, GAME), move.description.lower(), _play(move), "/play")
 
 
@@ -601,7 +509,12 @@ GAME_COMMANDS: dict[str, Command] = {
             "open a game from an 18xx.games JSON file",
             _import,
         ),
-        Command("export", (GAME,), "write the game as an 18xx.games JSON file", _export),
+        Command(
+            "export",
+            (Param("out", str), GAME),
+            "write the game as an 18xx.games JSON file (out: its path)",
+            _export,
+        ),
         Command(
             "approve",
             (REQUEST,),
@@ -620,6 +533,8 @@ PLAY_COMMANDS: dict[str, Command] = {m.name: _play_command(m) for m in MOVES.val
 # typed stand-ins for the Confirm and Cancel buttons of a previewed move (Discord has no such
 # commands: its preview carries the buttons)
 BUTTON_STANDINS = ("/play confirm", "/play cancel", "/play menu")
+# options of the console alone: where a file goes on this machine (Discord attaches the file)
+CONSOLE_OPTIONS = {"/game export": ("out",)}
 PLAY_COMMANDS.update(
     {
         c.name: c
@@ -666,14 +581,17 @@ async def play(
     db_path: str,
     *,
     renderer: Renderer | None = None,
-    images_dir: Path = Path("railchat-images"),
+    images_dir: Path | None = None,
     stream: TextIO = sys.stdin,
     out: TextIO = sys.stdout,
 ) -> None:
-    """A console session; with a renderer, each change writes its images to `images_dir`."""
-    console = Console(service, out, images_dir=images_dir, renderer=renderer)
+    """A console session; with a renderer, each change writes its images to `images_dir`
+    (by default a folder beside the database, see `images_dir_for`)."""
+    folder = images_dir if images_dir is not None else images_dir_for(db_path)
+    console = Console(service, out, images_dir=folder, renderer=renderer)
     console.say(
-        f"railchat console on {db_path}. Type /game help for the commands, menu for "
-        "your moves by number, 'as N: ...' to act as player N, quit to leave."
+        f"railchat console on {db_path}. Type /game help for the commands, menu for the "
+        "moves of whoever must act (a number makes one), 'as N: ...' to act as player N, "
+        f"quit to leave." + (f" Images go to {folder}/." if renderer is not None else "")
     )
     await console.run(stdin_lines(stream), echo=not stream.isatty())

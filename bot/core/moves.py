@@ -22,6 +22,7 @@ from engine.game import Action, Choice, Game
 KEY_PREFIX = "~"  # autocomplete values that name one choice exactly (users never type this)
 SHOWN_OPTIONS = 8  # options listed in a refusal that asks the user to pick
 MENU_LIMIT = 25  # moves in a menu of moves (Discord's limit for a select menu)
+MAX_PICTURED = 8  # more lays than this on one hex: the refusal asks for the tile first
 
 
 @dataclass(frozen=True)
@@ -316,8 +317,10 @@ def _by_text(choices: list[Choice], text: str) -> list[Choice]:
 
 
 def _listing(choices: Sequence[Choice]) -> str:
-    shown = "; ".join(c.label for c in choices[:SHOWN_OPTIONS])
-    more = len(choices) - SHOWN_OPTIONS
+    """The choices' labels, each once (the engine names interchangeable moves alike)."""
+    labels = list(dict.fromkeys(c.label for c in choices))
+    shown = "; ".join(labels[:SHOWN_OPTIONS])
+    more = len(labels) - SHOWN_OPTIONS
     return shown + (f"; and {more} more" if more > 0 else "")
 
 
@@ -344,6 +347,8 @@ def resolve(
         if typed is None or str(typed).strip() == "":
             continue
         narrowed = [c for c in mine if _field_matches(field, c.action.get(field.field), typed)]
+        if field.by_label and not narrowed:  # told by the words of its suggestion
+            narrowed = [c for c in mine if _words_match(str(typed), c.label)]
         if not narrowed:
             legal = _distinct(field, mine)
             raise Refused(
@@ -398,7 +403,8 @@ def resolve(
         if move.pick is not None and not open_fields:
             open_fields = [move.pick[0]]
         which = " and ".join(open_fields) or "a more exact choice"
-        raise Refused(f"{len(mine)} moves fit; give {which}: {_listing(mine)}")
+        fits = len({c.label for c in mine})
+        raise Refused(f"{fits} moves fit; give {which}: {_listing(mine)}")
     action = dict(mine[0].action)
     if move.amount is not None and not move.amount_picks and amount is not None:
         if "price" not in action:

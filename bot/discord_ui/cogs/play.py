@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.moves import MOVES, choice_key, resolve, suggest
+from bot.core.moves import MAX_PICTURED, MOVES, choice_key, resolve, suggest
 from bot.core.results import Refused
 from bot.core.routes_input import routes_from_text
 from bot.discord_ui.buttons import confirm_view, lay_view
@@ -23,7 +23,6 @@ from bot.discord_ui.io import caller_of, fit, game_or_refuse, reply, reply_files
 from bot.discord_ui.suggestions import within_budget
 
 AUTOCOMPLETE_LIMIT = 25
-MAX_PICTURED = 8  # more lays than this on one hex: the refusal asks for the tile first
 GAME_HELP = "Game number (default: this thread's game, or your only game here)"
 Price = app_commands.Range[int, 0, 1_000_000]
 
