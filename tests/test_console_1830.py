@@ -89,7 +89,7 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
     assert "PRR lays tile 57 on H10 (Pittsburgh), track W toward H8, E toward Altoona (H12)." in out
     assert (
         "PRR places a station token in H10 (Pittsburgh) for $40. PRR skips Run Routes: it has "
-        "no train. Share price: PRR $67 → $65."
+        "no train. Share price: PRR $67 → $65 (no revenue this turn)."
     ) in out
     assert out.count("PRR buys a 2-train from the bank for $80.") == 2
     out = await session(
@@ -98,7 +98,7 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
         "as 3: /play pass",
         "/game routes PRR",
     )
-    assert out[-2:] == ["PRR can earn $30:", "  2-0: H10-H12 ($30)"]
+    assert out[-2:] == ["PRR can earn $30:", "  2-train: H10-H12 ($30)"]
     out = await session(
         console,
         "/play run routes:2: H10 H14",
@@ -115,14 +115,17 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
         "PRR runs for $30 (2-train $30).",
         f"Images in {img}: game-1-map.png, game-1-market.png, game-1-sheet.png",
         "To act: player 3",
-        "PRR pays out $30 ($3 a share): player 1 $6, player 2 $3, player 3 $9, player 4 $6. "
-        "Share price: PRR $65 → $67.",
+        # every 10% is paid $3: the players' 80%, and nothing for the 20% left in the IPO
+        "PRR pays out $30 ($3 a share): player 1 $6 for 20%, player 2 $3 for 10%, player 3 "
+        "$9 for 30%, player 4 $6 for 20%; nothing for the IPO's 20%. Share price: PRR $65 → "
+        "$67.",
         f"Images in {img}: game-1-map.png, game-1-market.png, game-1-sheet.png",
         "To act: player 3",
         "Game #1: actions 28-29 of 29",
         "28. PRR runs for $30 (2-train $30).",
-        "29. PRR pays out $30 ($3 a share): player 1 $6, player 2 $3, player 3 $9, player 4 "
-        "$6. Share price: PRR $65 → $67.",
+        "29. PRR pays out $30 ($3 a share): player 1 $6 for 20%, player 2 $3 for 10%, "
+        "player 3 $9 for 30%, player 4 $6 for 20%; nothing for the IPO's 20%. Share price: "
+        "PRR $65 → $67.",
     ]
     assert (tmp_path / "img" / "game-1-map.png").stat().st_size > 10_000
 
@@ -159,7 +162,7 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
         f"Game #1: actions {last - 2}-{last - 1} of {last - 1}",
         f"{last - 2}. ERIE passes (Lay/Upgrade Track).",
         f"{last - 1}. ERIE passes (Place a Token). ERIE skips Run Routes: it has no "
-        "train. Share price: ERIE $30 → $20.",
+        "train. Share price: ERIE $30 → $20 (no revenue this turn).",
     ]  # each as it happened
     out = await session(
         console,

@@ -58,7 +58,7 @@ async def test_the_1860_opening_auction_in_the_console(db_path, tmp_path):
     assert out[0] == "player 2 buys RPSC for £130."
     # the director's certificate is 20%: 2 × 82
     assert out[8:10] == [
-        "player 3 pars IOW at £82, paying £164 for the president's certificate.",
+        "player 3 pars IOW at £82, paying £164 for the director's certificate.",
         "To act: player 1",
     ]
     assert out[-1] == "Players: player 1 £670; player 2 £515; player 3 £506"

@@ -108,7 +108,7 @@ async def test_the_reference_is_at_hand(world):
     sent = await table.game(2, "info", topic=None, game=None)
     assert all(len(s.text) <= 2000 for s in sent) and len(sent) >= 2
     text = "\n".join(s.text for s in sent)
-    assert "**Private companies**" in text and "**Stock market colours**" in text
+    assert "**Private companies**" in text and "**Stock market zones**" in text
     sent = await table.game(2, "info", topic="weather", game=None)
     assert sent[-1].text == (
         "Refused: no topic 'weather'; topics: privates, phases, certificates, market"

@@ -201,13 +201,12 @@ def test_routes_from_typed_hexes(running_prr):
     ]
     with pytest.raises(
         Refused,
-        match=r"PRR has no spare train '3' \(its trains: 2-0 \(2\), "
-        r"2-1 \(2\)\)",
+        match=r"PRR has no spare train '3' \(its trains: 2, 2\)",
     ):
         routes_from_text(game, base, "3: H10 H12")
     with pytest.raises(Refused, match="PRR has no spare train '2'"):
         routes_from_text(game, base, "2: H10 H12; 2: H10 H12; 2: H10 H12")
-    assert best_routes_text(game, "prr") == "PRR can earn $30:\n  2-0: H10-H12 ($30)"
+    assert best_routes_text(game, "prr") == "PRR can earn $30:\n  2-train: H10-H12 ($30)"
     assert best_routes_text(game, "NYC") == "NYC owns no trains."
 
 

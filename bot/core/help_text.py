@@ -6,6 +6,7 @@ Shared by Discord and the console so both explain the same commands the same way
 from __future__ import annotations
 
 from bot.core.moves import MOVES
+from bot.core.routes_input import route_example
 from engine.eighteen.game import EighteenGame
 from engine.errors import GameError
 from engine.titles import find_title, title_names
@@ -71,6 +72,49 @@ TITLE_NOTES = {
 }
 # The /play commands of titles outside the 18xx family (18xx titles use all the others).
 TITLE_MOVES = {"string_railway": ("station", "rail", "forfeit", "reroll")}
+# An 18xx title's own examples and words where 1830's (the commands' own) would name things
+# it lacks, each example a move of its reference games; None: the title has no such move.
+# 1860's trains are a+b, its companies have directors, players never go bankrupt and the
+# only private for sale after the auction is FFC, from the bank.
+TITLE_EXAMPLES: dict[str, dict[str, tuple[str, str] | None]] = {
+    "1860": {
+        "bid": (
+            "/play bid company:pick price:20   or   /play bid company:RPSC",
+            "Bid for the pick (the right to take the next private or director's "
+            "certificate), or take what your pick won",
+        ),
+        "par": (
+            "/play par company:C&N price:90",
+            "Start a company: its director's certificate (20%) at twice the par price",
+        ),
+        "buy": (
+            "/play buy share:C&N IPO",
+            "Buy a share (or exchange a private for its company's reserved share)",
+        ),
+        "sell": ("/play sell shares:IOW 10%", "Sell shares"),
+        "private": (
+            "/play private company:FFC",
+            "Buy FFC from the bank at face value (once the first 6+3-train is bought)",
+        ),
+        "lay": (
+            "/play lay hex:F4   (the lays drawn and numbered)   or   "
+            "/play lay hex:F4 tile:742 rotation:3",
+            "Lay or upgrade a tile",
+        ),
+        "token": ("/play token city:G5", "Place a base (station token)"),
+        "run": (
+            f"/play run   or   /play run routes:{route_example('1860')}",
+            "Run trains: the best routes, or your own given as train: hexes",
+        ),
+        "train": (
+            "/play train train:2+1   or   /play train train:IOW's 2+1 price:10",
+            "Buy a train: from the bank, or another company's at an agreed price (£10 or "
+            "more, in tens)",
+        ),
+        "discard": ("/play discard train:3+2", "Discard a train over the limit"),
+        "bankrupt": None,
+    }
+}
 
 
 def help_text(title: str | None = None) -> str:
@@ -104,11 +148,13 @@ def help_text(title: str | None = None) -> str:
         lines.append(
             "Moves, with examples (press the buttons on the turn post for the common ones):"
         )
-        lines += [
-            f"  {m.example} — {m.description}"
-            for m in MOVES.values()
-            if not any(m.name in names for names in TITLE_MOVES.values())
-        ]
+        own = TITLE_EXAMPLES.get(cls.title, {})
+        for m in MOVES.values():
+            if any(m.name in names for names in TITLE_MOVES.values()):
+                continue
+            words = own.get(m.name, (m.example, m.description))
+            if words is not None:
+                lines.append(f"  {words[0]} — {words[1]}")
     elif cls.title in TITLE_MOVES:
         lines.append("Moves, with examples:")
         lines += [

@@ -61,6 +61,8 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
     LAST_TURN: ClassVar[int] = 100
     full_name: ClassVar[str] = "18xx"
     CURRENCY: ClassVar[str] = "$"
+    LEADER: ClassVar[str] = "president"  # who leads a company: 1860 says director
+    MARKET_PAYS_COMPANY: ClassVar[bool] = True  # the market's shares' dividends (not 1860's)
     bank_cash: ClassVar[int] = 12000
     market_share_limit: ClassVar[int] = 50
     presidents_percent: ClassVar[int] = 20
