@@ -198,8 +198,10 @@ def console_help(topic: str | None = None) -> str:
             "",
             "In this console:",
             *usages,
-            "Prefix a line with 'as N:' to play as player N (stays until changed); "
-            "/game moves lists your legal moves; 'quit' ends the session.",
+            "A move (/play ..., menu, a number) is made by whoever must act; prefix a line "
+            "with 'as N:' to act as player N instead (it stays for the other commands); "
+            "/play lay HEX numbers the lays on that hex and draws them; 'quit' ends the "
+            "session.",
         ]
     )
 

@@ -66,8 +66,10 @@ TITLE_NOTES = {
         "(a Village draws one more), place it by its centre (x y in cm, or a map cell like D4), "
         "then lay a short (30) or long (60) rail from your base or a station you reach: stations "
         "by label, free points as x y or a cell. Stations score when first reached, crossings cost 1 "
-        "(on a station free); /play hint lists the best rails. Before the first station the "
-        "river's and mountain's seats may reroll them."
+        "(on a station free); /play hint lists the best rails, or where a drawn station is "
+        "reached soonest. Before the first station the river's and mountain's seats may roll "
+        "them again or lay them by hand through points x y (/play reroll what:river 10 20, "
+        "40 35, 70 50)."
     ),
 }
 # The /play commands of titles outside the 18xx family (18xx titles use all the others).
@@ -161,7 +163,7 @@ def help_text(title: str | None = None) -> str:
             f"  {MOVES[name].example} — {MOVES[name].description}"
             for name in TITLE_MOVES[cls.title]
         ]
-        lines.append("  /play hint — the best rails for you now")
+        lines.append("  /play hint — the best rails for you now (while placing: the best spots)")
     else:
         lines.append(
             "Moves are made with /game act and a JSON action; its suggestions list "

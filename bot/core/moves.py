@@ -238,10 +238,15 @@ MOVES: dict[str, Move] = {
         ),
         Move(
             "reroll",
-            "Before the first station: another river or mountain (String Railway)",
+            "Before the first station: another river or mountain, or yours laid by hand "
+            "(String Railway)",
             ("reroll",),
-            pick=("what", "river or mountain (the one your seat lays)"),
-            example="/play reroll what:river",
+            pick=(
+                "what",
+                "river or mountain (the one your seat lays); add points x y to lay it by hand",
+            ),
+            typed=True,
+            example="/play reroll what:river   or   /play reroll what:river 10 20, 40 35, 70 50",
         ),
     )
 }

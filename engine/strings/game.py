@@ -13,7 +13,7 @@ from engine.strings import notation
 from engine.strings import options as opts
 from engine.strings import snapshot as table
 from engine.strings.board import RAIL_KINDS, Board, Company, RailPlan
-from engine.strings.choices import choices, free_spots
+from engine.strings.choices import choices, free_spots, placement_hints
 from engine.strings.geometry import Point, fmt
 from engine.strings.hint import best_rails
 from engine.strings.host import StringRailwayHost
@@ -32,6 +32,7 @@ from engine.strings.setup import (
 from engine.strings.stations import TYPES
 
 SETUP_TYPES = ("reroll", "set_shape")
+SHAPES = ("river", "mountain")
 
 
 class StringRailway(Game):
@@ -301,6 +302,12 @@ class StringRailway(Game):
             f"{company.name} gave up a {rail} rail.",
         )
 
+    def _setup_words(self, what: str) -> str:
+        """What the seat laying the river or mountain may still do with it."""
+        left = self.max_rolls - self.rolls[what]
+        again = f"roll the {what} again ({left} left) or " if left > 0 else ""
+        return f"{self.companies[self.setup_seat(what)].name} may {again}lay the {what} by hand"
+
     def _setup_check(self, action: Action) -> str:
         what = action.get("what")
         if what not in ("river", "mountain"):
@@ -388,14 +395,7 @@ class StringRailway(Game):
             f"{c.name} {todo} ({left})."
         )
         if not self.started:
-            head += (
-                " Before the first station: "
-                + "; ".join(
-                    f"{self.companies[self.setup_seat(w)].name} may reroll or set the {w}"
-                    for w in ("river", "mountain")
-                )
-                + "."
-            )
+            head += " Before the first station: " + "; ".join(map(self._setup_words, SHAPES)) + "."
         return f"{head} {scores}."
 
     def result(self) -> dict[PlayerId, int]:
@@ -470,6 +470,8 @@ class StringRailway(Game):
     def hints(self, player: PlayerId) -> list[Choice]:
         if self.finished or self.current.player != player:
             return []
+        if self.pending:  # a drawn station first: where the company's next rail reaches it
+            return placement_hints(self, player)
         out = []
         for plan in best_rails(self):
             stops = " ".join(
