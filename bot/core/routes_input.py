@@ -167,10 +167,11 @@ def _cuts(hexes: list[str], track: dict[tuple[str, ...], Any]) -> list[list[list
 
 def routes_from_text(game: Game, action: Action, text: str) -> list[dict[str, Any]]:
     """The run_routes `routes` for typed routes of the action's company."""
+    example = route_example(game.title)
     if not has_routes(game):
         raise Refused(f"{game.title} has no train routes")
     corp = game.corporation(action["entity"])
-    typed = parse_routes(text, route_example(game.title))
+    typed = parse_routes(text, example)
     train_ids = _trains(corp, [train for train, _ in typed])
     track = game.board.network().chains_by_hexes
     options = []

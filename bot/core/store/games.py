@@ -321,7 +321,7 @@ class GameTables(StoreBase):
             "AND redo_version < ? ORDER BY redo_version DESC",
             [game_id, version],
         )
-        chain = []  # each undo made at the version the one before it left (see rewind)
+        chain: list[int] = []  # each undo made at the version the one before it left
         for row in rows:
             if row["v"] != version - 1 - len(chain):
                 break
