@@ -229,9 +229,19 @@ class Game(ABC):
             allowed = ", ".join(sorted(fields[kind])) or "none besides entity"
             raise InvalidAction(f"a {kind} move has no {', '.join(extra)} (its fields: {allowed})")
 
+    def any_time(self, action: Action) -> bool:
+        """Whether a player may send this action whether or not it is their turn: a standing
+        order (such as 18xx.games' programmed moves, which act for their own seat), or a move
+        the rules allow between other players' turns (the title judges it when processed)."""
+        return False
+
     def turn_info(self) -> list[TurnInfo]:
         """One entry per entity that must act now (empty when the title tells nothing more)."""
         return []
+
+    def reference_topics(self) -> tuple[str, ...]:
+        """The topics `reference` answers one at a time (none: only the whole sheet)."""
+        return ()
 
     def reference(self, topic: str | None = None) -> str:
         """Rules reference at hand (a title's privates, phases, limits...); ValueError for an

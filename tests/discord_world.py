@@ -19,6 +19,7 @@ from discord import app_commands
 
 from bot.core.service import GameService
 from bot.core.store import Store
+from bot.discord_ui.admin_controls import ADMIN_ITEMS
 from bot.discord_ui.app import RailchatBot
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
 
@@ -33,10 +34,15 @@ class Sent:
     files: list[str] = field(default_factory=list, compare=False)
     buttons: list[tuple[str, str]] = field(default_factory=list, compare=False)
     images: list[bytes] = field(default_factory=list, compare=False, repr=False)
+    embeds: list[Any] = field(default_factory=list, compare=False, repr=False)
 
 
 def _buttons(view: discord.ui.View | None) -> list[tuple[str, str]]:
-    return [(item.item.custom_id, item.item.label) for item in view.children] if view else []
+    return (
+        [(item.item.custom_id, getattr(item.item, "label", None) or "") for item in view.children]
+        if view
+        else []
+    )
 
 
 @dataclass
@@ -70,23 +76,32 @@ class Followup:
 
     async def send(
         self,
-        content: str,
+        content: str = "",
         *,
         ephemeral: bool = False,
         files: list[discord.File] = (),
         view: discord.ui.View | None = None,
+        embeds: list[discord.Embed] = (),
         **_: object,
     ) -> None:
         assert self.response.is_done(), "followups come after the first answer"
         self.response.sent.append(
             Sent(
-                content,
+                content or "\n".join(_embed_text(e) for e in embeds),
                 ephemeral,
                 [f.filename for f in files],
                 _buttons(view),
                 [f.fp.getvalue() for f in files],
+                list(embeds),
             )
         )
+
+
+def _embed_text(embed: discord.Embed) -> str:
+    """An embed read as text: its title, description and fields."""
+    parts = [embed.title or "", embed.description or ""]
+    parts += [f"{f.name}\n{f.value}" for f in embed.fields]
+    return "\n".join(p for p in parts if p)
 
 
 @dataclass
@@ -270,16 +285,21 @@ class World:
             command=None,
         )
 
-    def command(self, name: str, group: str | None = "game") -> app_commands.Command:
-        command = (
-            self.bot.tree.get_command(name)
-            if group is None
-            else self.bot.tree.get_command(group).get_command(name)
-        )
-        assert command is not None, name
-        return command
+    def command(self, name: str, group: str | None = None) -> app_commands.Command:
+        """A command by its name: in `group`, else the one command of that name in any group
+        (`notify` is a command of its own)."""
+        groups = [group] if group else ["game", "game-admin", "play"]
+        found = [
+            g.get_command(name)
+            for g in map(self.bot.tree.get_command, groups)
+            if isinstance(g, app_commands.Group) and g.get_command(name) is not None
+        ]
+        if not found and group is None and self.bot.tree.get_command(name) is not None:
+            found = [self.bot.tree.get_command(name)]
+        assert len(found) == 1, f"{name}: {len(found)} commands"
+        return found[0]
 
-    async def run(self, name: str, interaction, group: str | None = "game", **kwargs):
+    async def run(self, name: str, interaction, group: str | None = None, **kwargs):
         """As discord.py runs a command: the tree's check (which answers it first), then the
         callback, its errors handled by the tree."""
         command = self.command(name, group)
@@ -295,10 +315,20 @@ class World:
         return interaction.response.sent
 
     async def play(self, name: str, interaction, **kwargs):
+        """A `/play` command; a kind of move that has no command of its own (`bid`, `par`...)
+        is typed into `/play move` as a player would (`bid CS 50`, or a suggestion's key)."""
+        if self.bot.tree.get_command("play").get_command(name) is None:
+            game = kwargs.pop("game", None)
+            return await self.run("move", interaction, group="play", move=move_text(name, kwargs),
+                                  game=game)  # fmt: skip
         return await self.run(name, interaction, group="play", **kwargs)
 
+    async def suggest_move(self, interaction, current: str = "") -> list[app_commands.Choice]:
+        """`/play move`'s suggestions while the user types `current`."""
+        return await self.suggest("move", "move", interaction, current, group="play")
+
     async def suggest(
-        self, command: str, option: str, interaction, current: str = "", group: str = "play"
+        self, command: str, option: str, interaction, current: str = "", group: str | None = None
     ) -> list[app_commands.Choice]:
         cmd = self.command(command, group)
         callback = cmd._params[option].autocomplete
@@ -306,7 +336,7 @@ class World:
 
     async def press(self, custom_id: str, interaction):
         """Press a button known only by its custom id (as after a restart)."""
-        for cls in DYNAMIC_ITEMS:
+        for cls in (*DYNAMIC_ITEMS, *ADMIN_ITEMS):
             match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
             if match:
                 button = discord.ui.Button(custom_id=custom_id, label="?")
@@ -319,7 +349,7 @@ class World:
 
     async def select(self, custom_id: str, options: list[Any], value: str, interaction):
         """Pick `value` in a menu known by its custom id and options (as after a restart)."""
-        for cls in DYNAMIC_ITEMS:
+        for cls in (*DYNAMIC_ITEMS, *ADMIN_ITEMS):
             match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
             if match:
                 menu = discord.ui.Select(custom_id=custom_id, options=options)
@@ -330,6 +360,15 @@ class World:
                 await self.bot.poster.drain()
                 return interaction.response.sent
         raise AssertionError(f"no menu matches {custom_id}")
+
+
+def move_text(kind: str, options: dict[str, Any]) -> str:
+    """A kind of move and its options as typed into /play move: a picked suggestion's key
+    (and a price after it), else the words in order (`bid CS 50`)."""
+    values = [str(v) for v in options.values() if v is not None]
+    if values and values[0].startswith("~"):
+        return " ".join(values)
+    return " ".join([kind, *values])
 
 
 def fake_renderer(game, view: str, *focus: object) -> bytes:

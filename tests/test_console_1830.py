@@ -85,7 +85,7 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
         "/play train 2-train",
         "/play pass",
     )
-    assert out[0] == "Refused: tile 9 is not possible for /play lay now; possible: 57"
+    assert out[0] == "Refused: tile 9 is not possible in a lay now; possible: 57"
     assert "PRR lays tile 57 on H10 (Pittsburgh), track W toward H8, E toward Altoona (H12)." in out
     assert (
         "PRR places a station token in H10 (Pittsburgh) for $40. PRR skips Run Routes: it has "

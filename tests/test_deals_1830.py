@@ -42,7 +42,7 @@ async def test_a_company_buys_another_presidents_train_only_when_they_agree(worl
     at = lambda user: world.interaction(user, where=thread.id)  # noqa: E731
     service = world.bot.service
     before = await service.store.action_count(gid)
-    trains = await world.suggest("train", "train", at(1), "b&o")
+    trains = await world.suggest_move(at(1), "b&o")
     assert [t.name for t in trains] == ["Buy B&O's 2-train for $80"]
     sent = await world.play("train", at(1), train=trains[0].value, price=1, game=None)
     assert sent[-1] == Sent(
@@ -88,11 +88,11 @@ async def test_a_player_buys_another_players_private_at_an_agreed_price(world):
     )  # a deal the engine refuses is never proposed
     sent = await world.play("private", at(2), company="SV", price=5, game=None)
     assert sent[-1].text.startswith("Done: Player 2 proposes deal #1 to Player 3: ")
-    sent = await world.run("reject", at(3), request=1)
+    sent = await world.play("answer", at(3), request="r:1", answer="no")
     assert sent[-1].text.startswith("Done: Player 3 declined deal #1")
     sent = await world.play("private", at(2), company="SV", price=30, game=None)
     assert sent[-1].text.startswith("Done: Player 2 proposes deal #2 to Player 3: ")
-    sent = await world.run("approve", at(3), request=2)
+    sent = await world.play("answer", at(3), request="r:2", answer="yes")
     assert sent[-1].text.startswith("Done: Player 3 accepted deal #2: ")
     game = await service._live(await service.store.game(gid))
     assert game.company("SV").owner.name == "Player 2"

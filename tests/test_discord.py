@@ -53,65 +53,24 @@ async def test_command_tree_fits_discord_limits(world):
     payloads = [c.to_dict(world.bot.tree) for c in commands]
     assert sum(_check_payload(p) for p in payloads) > len(payloads)
     by_name = {p["name"]: p for p in payloads}
-    assert set(by_name) == {"game", "play", "notify"}
-    assert {o["name"] for o in by_name["game"]["options"]} == {
-        "new",
-        "join",
-        "leave",
-        "start",
-        "act",
-        "undo",
-        "moves",
-        "status",
-        "show",
-        "info",
-        "history",
-        "routes",
-        "list",
-        "help",
-        "pause",
-        "resume",
-        "abandon",
-        "replace",
-        "rewind",
-        "remind",
-        "import",
-        "export",
-        "approve",
-        "reject",
-        "redo",
-    }
+    assert set(by_name) == {"game", "game-admin", "play", "notify"}
+    players = {o["name"] for o in by_name["game"]["options"]}
+    assert players == {"new", "join", "leave", "start", "list", "status", "view", "undo",
+                       "redo", "import", "export", "help"}  # fmt: skip
+    admin = by_name["game-admin"]
+    assert {o["name"] for o in admin["options"]} == {
+        "pause", "resume", "abandon", "replace", "rewind", "remind", "act"}  # fmt: skip
+    # shown only to members who may manage threads (a game's creator: /game status)
+    assert (
+        int(admin["default_member_permissions"]) == discord.Permissions(manage_threads=True).value
+    )
+    assert by_name["game"].get("default_member_permissions") is None
     assert {o["name"] for o in by_name["play"]["options"]} == {
-        "bid",
-        "pass",
-        "par",
-        "buy",
-        "sell",
-        "private",
-        "lay",
-        "token",
-        "run",
-        "payout",
-        "withhold",
-        "train",
-        "discard",
-        "bankrupt",
-        "station",
-        "rail",
-        "forfeit",
-        "hint",
-        "reroll",
-    }
-    assert by_name["game"]["dm_permission"] is False and by_name["play"]["dm_permission"] is False
-    lay = next(o for o in by_name["play"]["options"] if o["name"] == "lay")
-    assert [
-        (o["name"], o.get("required", False), o.get("autocomplete", False)) for o in lay["options"]
-    ] == [
-        ("hex", True, True),
-        ("tile", False, True),
-        ("rotation", False, True),
-        ("game", False, False),
-    ]
+        "move", "pass", "lay", "run", "rail", "answer", "hint"}  # fmt: skip
+    view = next(o for o in by_name["game"]["options"] if o["name"] == "view")
+    what = next(o for o in view["options"] if o["name"] == "what")
+    assert [c["value"] for c in what["choices"]] == [
+        "map", "market", "sheet", "history", "routes", "info", "moves"]  # fmt: skip
 
 
 async def test_limit_check_catches_bad_payloads():
@@ -285,42 +244,53 @@ async def test_list_and_help(world):
     sent = await world.run("list", world.interaction(1))
     assert sent == [Sent(f"#{game_id} · tally · waiting for players · user1", ephemeral=True)]
     sent = await world.run("help", world.interaction(1), title=None)
-    for usage in (
-        "new title [seats] [options]",
-        "join / leave",
-        "history [last]",
-        "rewind action",
-        "import file [players] / export",
-    ):
-        assert f"/game {usage} — " in sent[0].text
-    assert "Titles: 1830, " in sent[0].text and "tally" in sent[0].text
+    [embed] = sent[0].embeds
+    assert [f.name for f in embed.fields] == ["Playing", "Games", "Admins"]
+    games = embed.fields[1].value
+    for usage in ("/game new title [seats] [options] — ", "/game view what [detail] — "):
+        assert usage in games
+    assert "/game-admin rewind action — take the game back" in embed.fields[2].value
+    world.bot.command_ids = {"game": 11, "play": 12}  # known once Discord listed them
+    sent = await world.run("help", world.interaction(1), title=None)
+    [embed] = sent[-1].embeds
+    assert "</game new:11> title [seats] [options]" in embed.fields[1].value
+    assert "</play move:12> move" in embed.fields[0].value
+    assert "/game-admin rewind" in embed.fields[2].value  # no id known: plain
     sent = await world.run("help", world.interaction(1), title="1830")
-    assert "/play bid company:CS price:50 — Bid on (or buy) a private company" in sent[0].text
-    assert "Options for /game new: multiple_brown_from_ipo" in sent[0].text
+    [embed] = sent[-1].embeds
+    assert embed.title == "1830: Railways & Robber Barons"
+    assert "</play move:12> bid CS 50 — bid on a private" in embed.description
+    assert "Options for </game new:11>: multiple_brown_from_ipo" in embed.description
     sent = await world.run("help", world.interaction(1), title="tally")
-    assert "/game act" in sent[0].text and "/play" not in sent[0].text
+    assert "Moves: </play move:12>, its suggestions list your legal moves." in (
+        sent[-1].embeds[0].description
+    )
     sent = await world.run("help", world.interaction(1), title="chess")
-    assert sent[0].text.startswith("Refused: unknown title 'chess'")
+    assert sent[-1].text.startswith("Refused: unknown title 'chess'")
 
 
 async def test_autocomplete(world):
     cog = world.command("new").binding
-    titles = await cog._title_choices(world.interaction(1), "TAL")
+    titles = await cog._new_titles(world.interaction(1), "TAL")
     assert [c.value for c in titles] == ["tally"]
     game_id, thread = await started_game(world)
+    moves = world.command("move").binding
     interaction = world.interaction(1, where=thread.id)
-    choices = await cog._action_choices(interaction, "add")
+    choices = await moves._moves(interaction, "add")
     assert [c.name for c in choices] == [f"add {n}" for n in range(1, 10)]
-    assert choices[0].value == '{"type":"add","amount":1,"entity":1,"entity_type":"player"}'
-    assert await cog._action_choices(world.interaction(3, where=thread.id), "") == []
+    assert choices[0].value.startswith("~")  # one legal move, by its key
+    assert await moves._moves(world.interaction(3, where=thread.id), "") == []
     elsewhere = world.interaction(1)
     elsewhere.namespace.game = game_id
-    assert len(await cog._action_choices(elsewhere, "")) == 10
+    assert len(await moves._moves(elsewhere, "")) == 10
     # outside the thread: the only game of the server, then the only one the user plays in
-    assert len(await cog._action_choices(world.interaction(1), "")) == 10
+    assert len(await moves._moves(world.interaction(1), "")) == 10
     await open_game(world, user=3)
-    assert len(await cog._action_choices(world.interaction(1), "")) == 10
-    assert await cog._action_choices(world.interaction(9), "") == []  # which game?
+    assert len(await moves._moves(world.interaction(1), "")) == 10
+    assert await moves._moves(world.interaction(9), "") == []  # which game?
+    act = world.command("act").binding  # the admin's JSON move keeps its JSON suggestions
+    [add1, *_] = await act._actions(interaction, "add")
+    assert add1.value == '{"type":"add","amount":1,"entity":1,"entity_type":"player"}'
 
 
 async def test_a_slow_search_answers_in_time_and_the_next_keystroke_gets_it(world, monkeypatch):
@@ -343,11 +313,11 @@ async def test_a_slow_search_answers_in_time_and_the_next_keystroke_gets_it(worl
 
     monkeypatch.setattr(Tally, "legal_actions", slow)
     world.bot.service._choices.clear()  # the turn post's listing is not at hand
-    cog = world.command("new").binding
+    cog = world.command("move").binding
     interaction = world.interaction(1, where=thread.id)
-    assert await cog._action_choices(interaction, "add") == []
+    assert await cog._moves(interaction, "add") == []
     await asyncio.sleep(0.8)  # the search finishes in the background
-    again = await cog._action_choices(interaction, "add")
+    again = await cog._moves(interaction, "add")
     assert [c.name for c in again][:2] == ["add 1", "add 2"] and len(calls) == 1
 
 
@@ -459,7 +429,7 @@ async def test_images_stay_within_the_upload_limit(db_path):
     await world.run("start", world.interaction(1, where=thread.id), game=None)
     post = posts(thread)[-1]
     assert post.files == {}
-    assert "(The board image is too large to attach; use /game show board.)" in post.text
+    assert "(The board image is too large to attach; use /game view board.)" in post.text
 
 
 async def test_a_failing_renderer_still_posts_the_move(db_path, caplog):
@@ -473,7 +443,7 @@ async def test_a_failing_renderer_still_posts_the_move(db_path, caplog):
     post = posts(thread)[-1]
     assert (
         post.files == {}
-        and "(The images could not be drawn this time; /game show map shows them.)" in post.text
+        and "(The images could not be drawn this time; /game view map shows them.)" in post.text
     )
     assert "drawing game 1 failed" in caplog.text
 

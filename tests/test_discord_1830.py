@@ -26,6 +26,7 @@ class Table:
         return self.world.interaction(user, where=self.thread.id, **typed)
 
     async def play(self, user: int, command: str, **options) -> list[Sent]:
+        """A move by `user`: with its command (pass, lay, run), else typed into /play move."""
         return await self.world.play(command, self.at(user), game=None, **options)
 
     async def game(self, user: int, command: str, **options) -> list[Sent]:
@@ -77,14 +78,12 @@ async def test_a_four_player_1830_game_through_discord(world):
     assert start.embed.title == "To act: user1" and start.embed.description == "Bid on Companies"
 
     # -- the auction: suggestions come from the engine's legal bids ---------------------------
-    suggestions = await world.suggest("bid", "company", table.at(1), "cs")
+    suggestions = await world.suggest_move(table.at(1), "bid cs")
     assert [s.name for s in suggestions] == ["Bid CS (Champlain & St.Lawrence) for $45"]
     assert suggestions[0].value == choice_key(
         {"type": "bid", "entity": 1, "entity_type": "player", "company": "CS", "price": 45}
     )
-    done(
-        await table.play(1, "bid", company=suggestions[0].value, price=50), "user1 bids $50 on CS."
-    )
+    done(await table.play(1, "bid", company="CS", price=50), "user1 bids $50 on CS.")
     post = table.last
     assert post.text == "user1 bids $50 on CS.\nTo act: <@2>" and post.pinged == [2]
     # the stand-in images change with every move: the market shows whenever it changed, the
@@ -96,7 +95,7 @@ async def test_a_four_player_1830_game_through_discord(world):
     done(await table.play(4, "bid", company="Mohawk"), "user4 buys MH for $110.")
     done(await table.play(1, "bid", company="CA"), "user1 buys CA for $160.")
     done(await table.play(2, "bid", company="BO"), "user2 buys BO for $220.")
-    par_choices = await world.suggest("par", "company", table.at(2), "")
+    par_choices = await world.suggest_move(table.at(2), "par")
     assert [s.name for s in par_choices][:2] == ["Par B&O at $100", "Par B&O at $90"]
     done(await table.play(2, "par", company="B&O 100"), "user2 pars B&O at $100.")
     assert table.last.text.startswith("user2 pars B&O at $100.")
@@ -140,9 +139,9 @@ async def test_a_four_player_1830_game_through_discord(world):
     message = table.thread.messages[-1]
     sheets = lambda: [n for n, _ in message.uploads].count("sheet.png")  # noqa: E731
     assert sheets() == 1  # the round's sheet: a tile lay changes no holdings
-    cities = await world.suggest("token", "city", table.at(3), "")
+    [city] = [c for c in await world.suggest_move(table.at(3), "place") if "token in" in c.name]
     done(
-        await table.play(3, "token", city=cities[0].value),
+        await table.play(3, "move", move=city.value),
         "PRR places a station token in H10 (Pittsburgh) for $40. PRR skips Run Routes: it has "
         "no train. Share price: PRR $67 → $65.",
     )
@@ -157,11 +156,12 @@ async def test_a_four_player_1830_game_through_discord(world):
         await table.press(user, "Pass")
 
     # -- operating round 2: routes and dividend ----------------------------------------------
-    companies = await world.suggest("routes", "company", world.interaction(9), "", group="game")
+    asking = world.interaction(9, what="routes")
+    companies = await world.suggest("view", "detail", asking, "")
     assert [(c.name, c.value) for c in companies] == [("PRR (Pennsylvania Railroad)", "PRR")]
-    assert await world.suggest("routes", "company", world.interaction(9), "nyc", group="game") == []
+    assert await world.suggest("view", "detail", asking, "nyc") == []
     routes = await world.run(
-        "routes", world.interaction(9, where=table.thread.id), company="prr", game=None
+        "view", world.interaction(9, where=table.thread.id), what="routes", detail="prr", game=None
     )
     assert routes[0].ephemeral and routes[0].text.startswith("PRR can earn $")
     best = int(routes[0].text.split("$")[1].split(":")[0])
@@ -174,13 +174,13 @@ async def test_a_four_player_1830_game_through_discord(world):
     assert sent[-1].text.startswith(f"Done: PRR pays out ${best}")
     assert "Buy a 2-train from the bank for $80" in table.labels
     history = await world.run(
-        "history", world.interaction(9, where=table.thread.id), last=3, game=None
+        "view", world.interaction(9, where=table.thread.id), what="history", detail="3", game=None
     )
     assert history[0].ephemeral and history[0].text.splitlines()[-1].startswith(
         f"{await world.bot.service.store.action_count(1)}. PRR pays out ${best}"
     )
     image = await world.run(
-        "show", world.interaction(9, where=table.thread.id), view="market", game=None
+        "view", world.interaction(9, where=table.thread.id), what="market", game=None
     )
     assert image == [Sent("Game #1 · market", ephemeral=True, files=["market.png"])]
     assert image[0].files == ["market.png"]
@@ -210,7 +210,7 @@ async def test_every_refusal_is_private_and_changes_nothing(world):
     assert sent[-1] == Sent(
         "Refused: you are not seated in game #1; spectators can only watch", True
     )
-    assert await world.suggest("bid", "company", table.at(9), "") == []
+    assert await world.suggest_move(table.at(9), "") == []
     # an unaffordable purchase (the engine's reason)
     sent = await table.play(1, "bid", company="BO", price=2000)
     assert sent[-1] == Sent(
@@ -222,7 +222,7 @@ async def test_every_refusal_is_private_and_changes_nothing(world):
     sent = await table.play(1, "lay", hex="H10")
     assert sent[-1].text.startswith(
         "Refused: you cannot lay now: it is Bid on Companies in Auction Round 1; tiles are laid "
-        "by a company in its operating turn, before its token; you can: /play bid: Buy SV"
+        "by a company in its operating turn, before its token; you can: bid: Buy SV"
     )
     sent = await table.play(1, "bid", company="Reading")
     assert sent[-1].text.startswith("Refused: nothing you can bid matches 'Reading'; you can: ")
@@ -239,7 +239,7 @@ async def test_every_refusal_is_private_and_changes_nothing(world):
     )
     assert await store.action_count(1) == 1
     # a suggestion picked before the game moved on
-    key = (await world.suggest("bid", "company", table.at(2), "SV"))[0].value
+    key = (await world.suggest_move(table.at(2), "buy SV"))[0].value
     await table.play(2, "pass")
     await table.play(3, "pass")
     await table.play(4, "pass")
@@ -269,10 +269,10 @@ async def test_an_illegal_tile_is_refused_with_the_legal_ones(world):
         assert (await table.play(user, command, **options))[-1].text.startswith("Done"), command
     before = await service.store.action_count(1)
     sent = await table.play(3, "lay", hex="H10", tile="9")
-    assert sent[-1] == Sent("Refused: tile 9 is not possible for /play lay now; possible: 57", True)
+    assert sent[-1] == Sent("Refused: tile 9 is not possible in a lay now; possible: 57", True)
     sent = await table.play(3, "lay", hex="A1")
     assert sent[-1] == Sent(
-        "Refused: hex A1 is not possible for /play lay now; possible: H10, H14", True
+        "Refused: hex A1 is not possible in a lay now; possible: H10, H14", True
     )
     sent = await table.play(3, "lay", hex="H14", tile="7")  # two ways: drawn, to pick one
     assert sent[-1].ephemeral and sent[-1].files == ["lays.png"]
@@ -291,13 +291,16 @@ async def test_an_illegal_tile_is_refused_with_the_legal_ones(world):
     )
     assert sent[-1].ephemeral and sent[-1].text.startswith("Refused: ")
     assert await service.store.action_count(1) == before
-    moves = await table.game(3, "moves", game=None)
+    moves = await table.game(3, "view", what="moves", game=None)
     assert moves[-1] == Sent(
-        "/play pass: Pass (Lay/Upgrade Track)\n/play lay: Lay tile 57 on H10: track W to H8, E to "
+        "Your moves (/play move, or the turn post's menu):\n"
+        "pass: Pass (Lay/Upgrade Track)\nlay: Lay tile 57 on H10: track W to H8, E to "
         "Altoona; Lay tile 7 on H14: track SW to I13, W to Altoona; Lay tile 7 on H14: track W to "
         "Altoona, NW to G13; Lay tile 8 on H14: track W to Altoona, NE to G15; Lay tile 8 on H14: "
         "track W to Altoona, SE to Baltimore; Lay tile 9 on H14: track W to Altoona, E to "
         "Lancaster",
         True,
     )
-    assert (await table.game(1, "moves", game=None))[-1].text == "You have no move to make now."
+    assert (await table.game(1, "view", what="moves", game=None))[-1].text == (
+        "You have no move to make now."
+    )

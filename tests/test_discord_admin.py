@@ -59,12 +59,15 @@ async def test_admin_commands(world):
     await world.run("pause", at(5, admin=True), game=None)
     assert posts(thread)[-1].text.startswith("user5 paused game #1")
     sent = await world.run("act", at(1), game=None, action=add(1))
-    assert sent[-1].text == "Refused: game #1 is paused; a game admin resumes it with /game resume"
+    assert sent[-1].text == (
+        "Refused: game #1 is paused; nothing changes until a game admin resumes it with "
+        "/game-admin resume (its creator: /game status)"
+    )
     await world.run("resume", at(1), game=None)
     assert posts(thread)[-1].text == "user1 resumed game #1.\nTo act: user1"
     for user in (1, 2):
         await world.run("act", at(user), game=None, action=add(user))
-    history = await world.run("history", at(9), last=10, game=None)
+    history = await world.run("view", at(9), what="history", detail="10", game=None)
     assert history[-1] == Sent(
         "Game #1: actions 1-2 of 2\n1. user1 added 1.\n2. user2 added 1.", True
     )
@@ -82,22 +85,22 @@ async def test_admin_commands(world):
     await world.run("abandon", at(1), game=None)
     assert posts(thread)[-1].text.startswith("user1 abandoned game #1")
     sent = await world.run("act", at(1), game=None, action=add(1))
-    assert sent[-1].text == "Refused: game #1 was abandoned"
+    assert sent[-1].text == "Refused: game #1 was abandoned; it can only be read now"
 
 
 async def test_spectators_read_privately(world):
     thread = await three_players(world)
     at = world.interaction(42, where=thread.id)
-    for view in ("map", "market", "sheet"):
-        sent = await world.run("show", world.interaction(42, where=thread.id), view=view, game=None)
+    for view in ("market", "sheet"):
+        sent = await world.run("view", world.interaction(42, where=thread.id), what=view, game=None)
         assert sent == [Sent("Refused: tally has no %s image (it has: board)" % view, True)]
-    sent = await world.run("show", world.interaction(42, where=thread.id), view="board", game=None)
-    assert sent[-1].ephemeral and sent[-1].files == ["board.png"]
-    assert [c.value for c in await world.suggest("show", "view", at, "", group="game")] == ["board"]
-    sent = await world.run("routes", at, company="PRR", game=None)
+    sent = await world.run("view", world.interaction(42, where=thread.id), what="map", game=None)
+    assert sent[-1].ephemeral and sent[-1].files == ["board.png"]  # the title's board
+    sent = await world.run("view", at, what="routes", detail="PRR", game=None)
     assert sent == [Sent("Refused: tally has no train routes", True)]
-    assert await world.suggest("routes", "company", at, "", group="game") == []
-    sent = await world.run("moves", world.interaction(42, where=thread.id), game=None)
+    asking = world.interaction(42, where=thread.id, what="routes")
+    assert await world.suggest("view", "detail", asking, "") == []
+    sent = await world.run("view", world.interaction(42, where=thread.id), what="moves", game=None)
     assert sent == [Sent("You have no move to make now.", True)]
     sent = await world.run("status", world.interaction(42, where=thread.id), game=None)
     assert sent[-1].ephemeral and "To act: user1" in sent[-1].text

@@ -80,23 +80,23 @@ async def test_a_deal_is_asked_in_the_thread_and_accepted_by_button_after_a_rest
         assert sent[-1] == Sent("Refused: this deal was already accepted and made", True)
 
 
-async def test_deals_are_answered_with_approve_and_reject_and_lapse(world):
+async def test_deals_are_answered_with_play_answer_and_lapse(world):
     thread = await three_players(world)
     at = lambda user: world.interaction(user, where=thread.id)  # noqa: E731
     await world.run("act", at(1), game=None, action=take(1, 3, 4))
-    choices = await world.suggest("approve", "request", at(3), "", group="game")
+    choices = await world.suggest("answer", "request", at(3), "")
     assert [(c.name, c.value) for c in choices] == [
-        ("deal #1 from user1: user1 took 4 from user3.", 1)
+        ("deal #1 from user1: user1 took 4 from user3.", "r:1")
     ]
-    assert await world.suggest("reject", "request", at(3), "9", group="game") == []
-    sent = await world.run("reject", at(3), request=1)
+    assert await world.suggest("answer", "request", at(3), "9") == []
+    sent = await world.play("answer", at(3), request="r:1", answer="no")
     assert sent[-1] == Sent(
         "Done: user3 declined deal #1 (user1 took 4 from user3.); nothing changed.", True
     )
     assert posts(thread)[-1].text == (
         "user3 declined deal #1 (user1 took 4 from user3.); nothing changed.\nTo act: user1"
     )
-    sent = await world.run("approve", at(3), request=1)
+    sent = await world.play("answer", at(3), request="1", answer="yes")  # typed, not picked
     assert sent[-1] == Sent("Refused: this deal was declined or withdrawn", True)
 
     await world.run("act", at(1), game=None, action=take(1, 3, 4))
@@ -110,11 +110,11 @@ async def test_deals_are_answered_with_approve_and_reject_and_lapse(world):
         "user1 added 1.\nDeal #2 (user1's: user1 took 4 from user3.) lapsed: the game moved on "
         "before it was accepted.\nTo act: <@2>"
     )
-    sent = await world.run("approve", at(3), request=2)
+    sent = await world.play("answer", at(3), request="#2", answer="yes")
     assert sent[-1].text.startswith("Refused: this deal lapsed: the game moved on")
     sent = await world.press("rc:d:2:yes", at(3))  # the lapsed deal's button
     assert sent[-1].text.startswith("Refused: this deal lapsed: the game moved on")
-    assert await world.suggest("approve", "request", at(3), "", group="game") == []
+    assert await world.suggest("answer", "request", at(3), "") == []
 
     sent = await world.run("act", at(2), game=None, action=take(2, 1, 99))
     assert sent[-1] == Sent("Refused: user1 has only 6 points", True)  # nobody is asked

@@ -1,5 +1,5 @@
-"""`docker stop` sends SIGTERM: the bot closes cleanly within 10 s, and the moves still waiting
-for their thread post (gathered for a few seconds before posting) are posted first. The bot runs
+"""`docker stop` sends SIGTERM: the bot closes cleanly within 10 s, the commands under way finish,
+and the moves still waiting for their thread post (gathered for a few seconds before posting) are posted first. The bot runs
 in a child process as `railchat run` would run it, against the fake Discord."""
 
 from __future__ import annotations
@@ -54,8 +54,10 @@ async def test_sigterm_posts_what_waits_and_closes_within_10_seconds(db_path, mo
         await until(lambda: fake.identifies >= 1, "the bot to connect", 30)
         await asyncio.sleep(0.5)  # its commands are synced and it is ready
         action = {"type": "add", "amount": 4}
-        await fake.command(7801, ANN, "game", "act", action=json.dumps(action))
-        await until(lambda: fake.posts("tok7801"), "the answer to the move")
+        await fake.command(7801, ANN, "game-admin", "act", action=json.dumps(action))
+        # SIGTERM as soon as the move is acknowledged, likely while it is still being made:
+        # the stop lets it finish, answer its caller and queue its post
+        await until(lambda: fake.posts("tok7801"), "the bot to acknowledge the move")
         assert thread_posts(fake) == []  # the post waits out its 30 s gathering delay
         child.send_signal(signal.SIGTERM)
         loop = asyncio.get_running_loop()
@@ -69,3 +71,4 @@ async def test_sigterm_posts_what_waits_and_closes_within_10_seconds(db_path, mo
     assert out.strip() == "closed"
     [post] = thread_posts(fake)
     assert post.startswith("ann added 4.")
+    assert any(m.content.startswith("Done") for m in fake.posts("tok7801"))

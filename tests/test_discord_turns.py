@@ -26,8 +26,8 @@ async def test_the_menu_offers_the_legal_moves_grouped_and_makes_the_one_picked(
     labels = [o.label for o in post.menu]
     # 1830's auction: a bid (or purchase) for each private, and the pass
     assert labels[0].startswith("Buy SV (Schuylkill Valley) for $20") and len(labels) <= 25
-    assert {o.description for o in post.menu} == {"/play bid", "/play pass"}
-    assert [o.description for o in post.menu].index("/play pass") > 0  # grouped by command
+    assert all(label.startswith(("Buy ", "Bid ")) for label in labels)  # Pass is a button
+    assert [label for _, label in post.buttons if label] == ["Pass (Bid on Companies)"]
     ca = next(o for o in post.menu if o.label.startswith("Bid CA"))
     menu_id = next(cid for cid, _ in post.buttons if cid.startswith("rc:s:"))
     sent = await world.select(menu_id, post.menu, ca.value, table.at(1))
@@ -102,14 +102,16 @@ async def test_rotations_are_suggested_by_their_exits(world):
 
 async def test_the_reference_is_at_hand(world):
     table = await open_table(world)
-    sent = await table.game(2, "info", topic="phases", game=None)
+    sent = await table.game(2, "view", what="info", detail="phases", game=None)
     assert sent[-1].ephemeral and sent[-1].text.startswith("**Phases**")
     assert "2: the start; yellow; limit 4; 1 OR ← now" in sent[-1].text
-    sent = await table.game(2, "info", topic=None, game=None)
+    sent = await table.game(2, "view", what="info", game=None)
     assert all(len(s.text) <= 2000 for s in sent) and len(sent) >= 2
     text = "\n".join(s.text for s in sent)
     assert "**Private companies**" in text and "**Stock market zones**" in text
-    sent = await table.game(2, "info", topic="weather", game=None)
+    topics = await world.suggest("view", "detail", table.at(2, what="info"), "")
+    assert [t.value for t in topics] == ["privates", "phases", "certificates", "market"]
+    sent = await table.game(2, "view", what="info", detail="weather", game=None)
     assert sent[-1].text == (
         "Refused: no topic 'weather'; topics: privates, phases, certificates, market"
     )
@@ -172,10 +174,10 @@ async def test_an_autocomplete_asks_the_engine_only_for_its_command_s_moves(worl
 
     monkeypatch.setattr(type(game), "legal_actions", spy)
     world.bot.service._choices.clear()
-    cities = await world.suggest("token", "city", table.at(3), "")
-    assert asked == [("place_token",)] and all("token" in c.name for c in cities)
     await world.suggest("lay", "hex", table.at(3), "")
-    assert asked[-1] == ("lay_tile",)
+    assert asked == [("lay_tile",)]  # a lay's suggestions: the lays alone
+    await world.suggest_move(table.at(3), "")
+    assert asked[-1] is None  # any move: all of them
 
 
 async def test_prices_by_name_or_typed_after_the_company_alike(world):
@@ -192,7 +194,7 @@ async def test_prices_by_name_or_typed_after_the_company_alike(world):
     sent = await table.play(2, "par", company="B&O")
     assert sent[-1].text == (
         "Refused: give the price too: 6 prices are open ($100, $90, $82, "
-        "$76, $71, $67), e.g. /play par company:B&O price:100"
+        "$76, $71, $67), e.g. /play move par B&O 100"
     )
     sent = await table.play(2, "par", company="B&O", price=50)
     assert sent[-1].text.startswith("Refused: $50 is not a par price; B&O can be parred at $100")

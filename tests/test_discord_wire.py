@@ -70,9 +70,10 @@ async def failed(fake: FakeDiscord, failure: str) -> None:
         assert [r for r in fake.requests if r.path.endswith(f" -> {failure}")]
 
 
-async def test_the_bot_subscribes_to_server_events_only(wire) -> None:
-    """No message, typing or presence events: the bot reads nothing but interactions."""
-    assert wire.fake.intents == 1  # GUILDS, bit 0
+async def test_the_bot_subscribes_to_server_events_and_new_messages_only(wire) -> None:
+    """Servers and their channels, and that a message was posted (to keep the live prompt in
+    sight); never what messages say, nor typing or presence."""
+    assert wire.fake.intents == 1 | 1 << 9  # GUILDS, GUILD_MESSAGES; not MESSAGE_CONTENT
 
 
 async def test_commands_are_uploaded_again_only_when_they_changed(db_path, monkeypatch) -> None:
@@ -174,7 +175,7 @@ async def test_images_reach_the_thread_post_and_the_follow_up_as_uploads(wire, f
     fail(fake, failure, r"POST /webhooks/900/tok7102")
     await move(fake, 7101, ANN, 7)
     await until(lambda: thread_posts(fake), "the turn post with its image")
-    await fake.command(7102, ANN, "game", "show", view="board")
+    await fake.command(7102, ANN, "game", "view", what="map")
     await until(lambda: answered(fake, 7102), "the follow-up with the image")
     await settled(fake)
     await failed(fake, failure)
@@ -226,7 +227,7 @@ async def test_game_new_opens_a_thread_that_the_game_is_played_in(wire, failure)
     await fake.command(7203, ANN, "game", "start", where=where)
     await until(lambda: answered(fake, 7203), "the answer to /game start")
     await fake.command(
-        7204, ANN, "game", "act", where=where, action=json.dumps({"type": "add", "amount": 2})
+        7204, ANN, "game-admin", "act", where=where, action=json.dumps({"type": "add", "amount": 2})
     )
     await until(
         lambda: any("ann added 2" in p for p in thread_posts(fake, tid)),
@@ -317,8 +318,8 @@ async def test_an_image_over_the_upload_limit_is_left_out_with_a_note(connect) -
     fake = wire.fake
     await move(fake, 7501, ANN, 3)
     await until(lambda: thread_posts(fake), "the turn post")
-    await fake.command(7502, ANN, "game", "show", view="board")
-    await until(lambda: answered(fake, 7502), "the answer to /game show")
+    await fake.command(7502, ANN, "game", "view", what="map")
+    await until(lambda: answered(fake, 7502), "the answer to /game view")
     await settled(fake)
     [post] = fake.posts(THREAD_ID)
     assert post.attachments == [] and "board image is too large to attach" in post.content

@@ -6,7 +6,6 @@ suggestions)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -57,7 +56,7 @@ async def test_the_turn_posts_button_and_menu_make_moves(connect) -> None:
     second = fake.posts(THREAD_ID)[1]
     assert second.content.splitlines() == ["bob passed.", "To act: <@11>"]
     custom_id, options = menu(second)
-    assert list(options) == ["pass"] + [f"add {n}" for n in range(1, 10)]  # by /play command
+    assert list(options) == [f"add {n}" for n in range(1, 10)]  # pass is a button, not repeated
     await fake.press(7703, ANN, second.id, custom_id, options["add 4"])
     assert await answer_of(fake, 7703) == "Done: ann added 4."
     await until(lambda: len(fake.posts(THREAD_ID)) == 3, "the post of ann's pick")
@@ -135,24 +134,24 @@ async def test_an_undo_request_is_answered_with_its_buttons(connect) -> None:
 async def test_autocomplete_suggests_the_moves_of_whoever_types(connect) -> None:
     wire = await connect()
     fake = wire.fake
-    await fake.autocomplete(7801, ANN, "game", "act", "action", action="add")
+    await fake.autocomplete(7801, ANN, "play", "move", "move", move="add")
     await until(lambda: fake.interaction(7801).answer, "ann's suggestions")
     suggested = fake.interaction(7801).choices or []
     assert [c["name"] for c in suggested] == [f"add {n}" for n in range(1, 10)]
-    assert [json.loads(c["value"])["amount"] for c in suggested] == list(range(1, 10))
-    await fake.autocomplete(7802, BOB, "game", "act", "action", action="")
+    assert all(c["value"].startswith("~") for c in suggested)  # each one legal move by its key
+    await fake.autocomplete(7802, BOB, "play", "move", "move", move="")
     await until(lambda: fake.interaction(7802).answer, "bob's suggestions")
     assert fake.interaction(7802).choices == []  # not bob's turn
     # outside the game's thread the game typed in another option decides
     where = channel_data()
     await fake.autocomplete(
-        7803, ANN, "game", "act", "action", where=where, action="pa", game=wire.game_id
+        7803, ANN, "play", "move", "move", where=where, move="pa", game=wire.game_id
     )
     await until(lambda: fake.interaction(7803).answer, "the suggestions for the game typed")
     [passing] = fake.interaction(7803).choices or []
     assert passing["name"] == "pass"
     await fake.command(
-        7804, ANN, "game", "act", where=where, action=passing["value"], game=wire.game_id
+        7804, ANN, "play", "move", where=where, move=passing["value"], game=wire.game_id
     )
     assert (await answer_of(fake, 7804)).startswith(f"Done (posted in <#{THREAD_ID}>)")
     await settled(fake)
@@ -162,11 +161,11 @@ async def test_autocomplete_suggests_the_moves_of_whoever_types(connect) -> None
 async def test_1830_suggestions_and_menu_over_the_wire(connect) -> None:
     wire = await connect(title="1830")
     fake = wire.fake
-    await fake.autocomplete(7811, ANN, "play", "bid", "company", company="camden")
+    await fake.autocomplete(7811, ANN, "play", "move", "move", move="bid camden")
     await until(lambda: fake.interaction(7811).answer, "ann's suggestions")
     [camden] = fake.interaction(7811).choices or []
     assert camden["name"] == "Bid CA (Camden & Amboy) for $165"
-    await fake.command(7812, ANN, "play", "bid", company=camden["value"])
+    await fake.command(7812, ANN, "play", "move", move=camden["value"])
     assert (await answer_of(fake, 7812)).startswith("Done: ann bids $165 on CA")
     await until(lambda: thread_posts(fake), "the post of ann's bid")
     post = fake.posts(THREAD_ID)[-1]

@@ -39,7 +39,9 @@ async def test_a_turn_post_in_an_archived_thread_goes_on_in_a_new_post(connect) 
     await move(fake, 7901, ANN, 3)
     await until(lambda: thread_posts(fake), "the turn post")
     await fake.archive(THREAD_ID)
-    await fake.command(7902, BOB, "game", "act", where=channel_data(), action='{"type": "pass"}')
+    await fake.command(
+        7902, BOB, "game-admin", "act", where=channel_data(), action='{"type": "pass"}'
+    )
     posts = await refused_then_posted(fake, 50083, "bob passed.")
     assert len(posts) == 2 and posts[1].splitlines()[:2] == ["ann added 3.", "bob passed."]
 

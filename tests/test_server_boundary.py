@@ -71,12 +71,12 @@ async def test_two_servers_games_side_by_side_see_and_change_nothing_of_each_oth
     gone = f"Refused: there is no game #{ours}"
     attempts = [
         ("status", {}),
-        ("history", {"last": 10}),
-        ("show", {"view": "map"}),
-        ("show", {"view": "sheet"}),
-        ("info", {"topic": None}),
+        ("view", {"what": "history", "detail": "10"}),
+        ("view", {"what": "map"}),
+        ("view", {"what": "sheet"}),
+        ("view", {"what": "info"}),
         ("export", {}),
-        ("moves", {}),
+        ("view", {"what": "moves"}),
         ("join", {}),
         ("leave", {}),
         ("start", {}),
@@ -87,15 +87,15 @@ async def test_two_servers_games_side_by_side_see_and_change_nothing_of_each_oth
         ("rewind", {"action": 0}),
         ("remind", {"hours": 1.0}),
         ("act", {"action": json.dumps({"type": "add", "amount": 1})}),
-        ("routes", {"company": "PRR"}),
+        ("view", {"what": "routes", "detail": "PRR"}),
     ]
     for name, kwargs in attempts:
         sent = await world.run(name, eve(), game=ours, **kwargs)
         assert sent[-1].text == gone, (name, sent)
     replace = await world.run("replace", eve(), game=ours, seat=1, user=discord.Object(EVE))
     assert replace[-1].text == gone
-    for verb in ("approve", "reject"):
-        sent = await world.run(verb, eve(), request=request_id)
+    for answer in ("yes", "no"):
+        sent = await world.play("answer", eve(), request=f"r:{request_id}", answer=answer)
         assert sent[-1].text == f"Refused: there is no undo request or deal #{request_id}"
     sent = await world.play("pass", eve(), game=ours)
     assert sent[-1].text == gone
@@ -104,8 +104,9 @@ async def test_two_servers_games_side_by_side_see_and_change_nothing_of_each_oth
         sent = await world.press(custom_id, eve())
         assert "there is no" in sent[-1].text
     # suggestions, listings and the game a bare command means show nothing of ours
-    assert await world.suggest("act", "action", eve(game=ours), "", group="game") == []
-    assert await world.suggest("approve", "request", eve(), "", group="game") == []
+    assert await world.suggest("act", "action", eve(game=ours), "") == []
+    assert await world.suggest("answer", "request", eve(), "") == []
+    assert await world.suggest_move(eve(game=ours), "") == []
     listing = await world.run("list", eve())
     assert f"#{ours} " not in listing[-1].text and f"#{theirs} " in listing[-1].text
     assert await snapshot(world, ours) == before

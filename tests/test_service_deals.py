@@ -162,7 +162,8 @@ async def test_a_deal_waits_while_the_game_is_paused(service):
     await service.act(gid, ANN, take(1, 2, 1))
     assert (await service.pause(gid, ANN, True)).ok
     assert (await service.vote(1, BOB, True)).error == (
-        "game #1 is paused; nothing changes until a game admin resumes it with /game resume"
+        "game #1 is paused; nothing changes until a game admin resumes it "
+        "with /game-admin resume (its creator: /game status)"
     )
     assert (await service.pause(gid, ANN, False)).ok
     assert (await service.vote(1, BOB, True)).ok
@@ -194,7 +195,7 @@ async def test_a_seat_nobody_holds_cannot_be_asked(service):
     refused = await service.act(gid, ANN, take(1, 2, 1))
     assert refused.error == (
         "this deal takes Bob's property and nobody holds that seat to "
-        "agree to it; a game admin can give the seat with /game replace"
+        "agree to it; a game admin can give the seat with /game-admin replace"
     )
 
 

@@ -155,7 +155,7 @@ async def test_admins_undo_and_rewind(service):
         "only the creator of game #1 or a server admin can rewind it"
     )
     assert (await service.rewind(gid, ANN, 3)).error == (
-        "game #1 has 3 actions; rewind to a number from 0 to 2 (see /game history)"
+        "game #1 has 3 actions; rewind to a number from 0 to 2 (see /game view history)"
     )
     rewound = await service.rewind(gid, ANN, 1)
     assert (
@@ -173,10 +173,12 @@ async def test_pause_resume_and_abandon(service):
         "only the creator of game #1 or a server admin can pause or resume it"
     )
     assert (await service.pause(gid, ANN, True)).text == (
-        "Ann paused game #1; moves wait until an admin uses /game resume."
+        "Ann paused game #1; moves wait until an admin resumes it (/game-admin resume, or "
+        "/game status)."
     )
     assert (await service.act(gid, ANN, add(1))).error == (
-        "game #1 is paused; a game admin resumes it with /game resume"
+        "game #1 is paused; nothing changes until a game admin resumes it "
+        "with /game-admin resume (its creator: /game status)"
     )
     assert await service.legal_actions(gid, ANN.user_id) == []
     assert "paused" in (await service.list_games()).text
@@ -187,7 +189,9 @@ async def test_pause_resume_and_abandon(service):
     assert (await service.abandon(gid, ADMIN)).text == (
         "Mod abandoned game #1; its log is kept (/game export)."
     )
-    assert (await service.act(gid, BOB, add(2))).error == "game #1 was abandoned"
+    assert (await service.act(gid, BOB, add(2))).error == (
+        "game #1 was abandoned; it can only be read now"
+    )
     assert (await service.undo(gid, Caller(7, "Gus"))).error == (
         "game #1 was abandoned; it can only be read now"
     )
@@ -270,8 +274,12 @@ async def test_images_for_spectators(service):
     gid = await started(service, ANN, BOB)
     shown = await service.view(gid, "board", lambda game, view: b"png:" + view.encode())
     assert shown.files == (("board.png", b"png:board"),) and shown.text == "Game #1 · board"
-    assert (await service.view(gid, "map", lambda g, v: b"")).error == (
-        "tally has no map image (it has: board)"
+    # "map" is every title's main picture: tally's board
+    assert (await service.view(gid, "map", lambda g, v: v.encode())).files == (
+        ("board.png", b"board"),
+    )
+    assert (await service.view(gid, "market", lambda g, v: b"")).error == (
+        "tally has no market image (it has: board)"
     )
     assert (await service.view(gid, "board", None)).error == (
         "images are not available here (no renderer installed)"

@@ -99,7 +99,10 @@ async def test_a_paused_game_can_only_be_read(service):
     assert (await service.act(gid, BOB, add(2))).ok
     assert (await service.undo(gid, BOB)).ok
     assert (await service.pause(gid, ANN, True)).ok
-    paused = "game #1 is paused; nothing changes until a game admin resumes it with /game resume"
+    paused = (
+        "game #1 is paused; nothing changes until a game admin resumes it "
+        "with /game-admin resume (its creator: /game status)"
+    )
     assert (await service.undo(gid, ANN)).error == paused
     assert (await service.redo(gid, BOB)).error == paused
     assert (await service.rewind(gid, ANN, 0)).error == paused

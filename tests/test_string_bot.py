@@ -38,7 +38,7 @@ async def test_stations_rails_with_preview_and_hint_in_discord(world):
     thread = await started(world)
     at = lambda user: world.interaction(user, where=thread.id)  # noqa: E731
     assert "map.png" in posts(thread)[-1].files
-    suggestions = await world.suggest("station", "at", world.interaction(1, where=thread.id), "d3")
+    suggestions = await world.suggest_move(world.interaction(1, where=thread.id), "d3")
     names = [c.name for c in suggestions]  # every typed word starts a word of the label
     assert names == ["place Central at D3 (25 25)"]
     for x_y in ("20 20", "40 40", "60 20"):
@@ -250,6 +250,6 @@ async def test_a_station_that_fits_nowhere_is_set_aside_with_the_station_command
             if listed[0].action["type"] == "place_station":
                 assert (await service.play(game_id, caller, lambda g, c: dict(c[0].action))).ok
         assert (await service.play(game_id, caller, _typed("forfeit", "short"))).ok
-    assert "/play station: set the Central station aside (it fits nowhere)" in moves_text(listed)
+    assert "station: set the Central station aside (it fits nowhere)" in moves_text(listed)
     done = await service.play(game_id, caller, _typed("station", "set aside"))
     assert "set the drawn Central station aside: it fits nowhere" in done.text, done

@@ -76,7 +76,8 @@ async def imported(service: GameService, stem: str, actions: int) -> int:
             {"type": "teleport"},
             "unknown action type 'teleport'; moves are: bankrupt, bid, "
             "buy_company, buy_shares, buy_train, discard_train, dividend, "
-            "lay_tile, par, pass, place_token, run_routes, sell_shares",
+            "lay_tile, par, pass, place_token, program_buy_shares, program_disable, "
+            "program_share_pass, run_routes, sell_shares",
         ),
         (
             {"type": "bid", "company": "SV", "price": 10**30},

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -17,6 +18,15 @@ def add_parser(subparsers: Any) -> None:
         "--upto", type=int, help="stop after this action index (0-based, in the file)"
     )
     replay.add_argument("--json", action="store_true", help="end with one JSON line of the result")
+    replay.add_argument(
+        "--live",
+        action="store_true",
+        help="play the file through the service as live play would: its auto_actions dropped, "
+        "railchat making the programmed moves",
+    )
+    replay.add_argument(
+        "--out", help="with --live: write the resulting game file (with railchat's auto_actions)"
+    )
     replay.set_defaults(func=cmd_replay)
     states = subparsers.add_parser(
         "states", help="print the public state after every action (JSON lines)"
@@ -40,6 +50,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from engine.errors import GameError
 
     data = _load(args.file)
+    if args.live or args.out:
+        return _replay_live(args, data)
     try:
         loaded = io.load(data, upto=args.upto)
     except io.ReplayError as exc:
@@ -65,6 +77,27 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 }
             )
         )
+    return 0
+
+
+def _replay_live(args: argparse.Namespace, data: dict[str, Any]) -> int:
+    import asyncio
+
+    from bot.cli.replay_live import LiveRefused, replay_live
+
+    if not args.live:
+        raise SystemExit("railchat: --out writes the game --live plays; add --live")
+    if args.upto is not None:
+        raise SystemExit("railchat: --upto and --live do not go together")
+    try:
+        played = asyncio.run(replay_live(data))
+    except LiveRefused as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print(played.status)
+    print(json.dumps(played.summary))
+    if args.out:
+        Path(args.out).write_text(json.dumps(played.exported))
     return 0
 
 

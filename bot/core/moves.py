@@ -1,4 +1,4 @@
-"""Play commands (`/play bid`, `/play lay` ...): which of the engine's legal choices a command
+"""Kinds of move (`bid`, `lay` ...): which of the engine's legal choices a command
 and its typed options mean, what to suggest while typing, and the one-click turn buttons.
 
 Nothing here knows a rule: every command only narrows `game.legal_actions(player)` by action
@@ -61,7 +61,6 @@ class Move:
     pick: tuple[str, str] | None = None  # (option name, description)
     amount: tuple[str, str] | None = None
     routes: tuple[str, str] | None = None
-    example: str = ""
     kind: str | None = None  # the action's "kind" this command makes (dividends)
     typed: bool = False  # the pick may also be free text the title reads (`typed_action`)
     # the amount names one of the legal prices (a par) instead of setting a price of its own
@@ -96,11 +95,8 @@ MOVES: dict[str, Move] = {
             ("bid",),
             pick=("company", "The private company; suggestions show the minimum bid"),
             amount=("price", "Your bid (default: the minimum)"),
-            example="/play bid company:CS price:50",
         ),
-        Move(
-            "pass", "Pass, or finish the current step of your turn", ("pass",), example="/play pass"
-        ),
+        Move("pass", "Pass, or finish the current step of your turn", ("pass",)),
         Move(
             "par",
             "Start a company: choose it and its par price",
@@ -108,21 +104,18 @@ MOVES: dict[str, Move] = {
             pick=("company", "Company and par price, e.g. PRR 67"),
             amount=("price", "The par price, e.g. 67 (or typed after the company)"),
             amount_picks=True,
-            example="/play par company:PRR price:67",
         ),
         Move(
             "buy",
             "Buy a share (or exchange a private for one)",
             ("buy_shares",),
             pick=("share", "Which share, e.g. PRR IPO"),
-            example="/play buy share:PRR IPO",
         ),
         Move(
             "sell",
             "Sell shares",
             ("sell_shares",),
             pick=("shares", "Which shares, e.g. NYC 20%"),
-            example="/play sell shares:NYC 20%",
         ),
         Move(
             "private",
@@ -130,7 +123,6 @@ MOVES: dict[str, Move] = {
             ("buy_company",),
             pick=("company", "The private company and price"),
             amount=("price", "The agreed price (default: the suggested one)"),
-            example="/play private company:SV price:40",
         ),
         Move(
             "lay",
@@ -154,34 +146,29 @@ MOVES: dict[str, Move] = {
                     by_label=True,
                 ),
             ),
-            example="/play lay hex:H10 tile:57 rotation:1",
         ),
         Move(
             "token",
             "Place a station token",
             ("place_token",),
             pick=("city", "Which city (suggestions list the legal ones)"),
-            example="/play token city:F20",
         ),
         Move(
             "run",
             "Run trains: the best routes, or your own given as hexes",
             ("run_routes",),
             routes=("routes", "Optional, e.g. 2: E19 F20 F22; 3: F20 G19 (default: the best)"),
-            example="/play run   or   /play run routes:2: E19 F20 F22",
         ),
         Move(
             "payout",
             "Pay this run's revenue out to the shareholders",
             ("dividend",),
-            example="/play payout",
             kind="payout",
         ),
         Move(
             "withhold",
             "Keep this run's revenue in the company treasury",
             ("dividend",),
-            example="/play withhold",
             kind="withhold",
         ),
         Move(
@@ -190,20 +177,17 @@ MOVES: dict[str, Move] = {
             ("buy_train",),
             pick=("train", "Which train; suggestions show the price"),
             amount=("price", "The agreed price for another company's train"),
-            example="/play train train:2   or   /play train train:NYC's 3 price:1",
         ),
         Move(
             "discard",
             "Discard a train over the limit",
             ("discard_train",),
             pick=("train", "Which train to discard"),
-            example="/play discard train:3",
         ),
         Move(
             "bankrupt",
             "Declare bankruptcy (when the company cannot buy a needed train)",
             ("bankrupt",),
-            example="/play bankrupt",
         ),
         Move(
             "station",
@@ -215,7 +199,6 @@ MOVES: dict[str, Move] = {
                 "Its centre x y, e.g. 40 25 (suggestions: free grid points), or: set aside",
             ),
             typed=True,
-            example="/play station at:40 25",
         ),
         Move(
             "rail",
@@ -227,14 +210,12 @@ MOVES: dict[str, Move] = {
             ),
             typed=True,
             preview=True,
-            example="/play rail path:short B1 S3 (40 20) S5",
         ),
         Move(
             "forfeit",
             "Give up a rail you cannot or will not lay (String Railway)",
             ("forfeit_rail",),
             pick=("rail", "short or long"),
-            example="/play forfeit rail:short",
         ),
         Move(
             "reroll",
@@ -246,7 +227,6 @@ MOVES: dict[str, Move] = {
                 "river or mountain (the one your seat lays); add points x y to lay it by hand",
             ),
             typed=True,
-            example="/play reroll what:river   or   /play reroll what:river 10 20, 40 35, 70 50",
         ),
     )
 }
@@ -357,7 +337,7 @@ def resolve(
         if not narrowed:
             legal = _distinct(field, mine)
             raise Refused(
-                f"{field.name} {typed} is not possible for /play {move.name} now; "
+                f"{field.name} {typed} is not possible in a {move.name} now; "
                 f"possible: {', '.join(legal)}"
             )
         mine = narrowed
@@ -392,16 +372,11 @@ def resolve(
         mine = mine[:1]  # the engine names them alike: interchangeable (one of two 2-trains)
     if len(mine) > 1 and move.amount is not None and _only_prices_differ(mine):
         prices = ", ".join(dict.fromkeys(m[0] for c in mine for m in _PRICE.finditer(c.label)))
-        named = str(args.get(move.pick[0]) or "") if move.pick else ""
-        example = (
-            f"/play {move.name} {move.pick[0]}:{named.strip()} "
-            if move.pick
-            else f"/play {move.name} "
-        )
+        named = str(args.get(move.pick[0]) or "").strip() if move.pick else ""
         first = next(iter(_prices(mine[0].label)), 0)
+        example = " ".join(filter(None, ("/play move", move.name, named, str(first))))
         raise Refused(
-            f"give the {move.amount[0]} too: {len(mine)} prices are open ({prices}), "
-            f"e.g. {example}{move.amount[0]}:{first}"
+            f"give the {move.amount[0]} too: {len(mine)} prices are open ({prices}), e.g. {example}"
         )
     if len(mine) > 1:
         open_fields = [f.name for f in move.fields if len(_distinct(f, mine)) > 1]
@@ -430,8 +405,8 @@ def _price_typed_after(
     move: Move, args: Mapping[str, Any], mine: list[Choice]
 ) -> Mapping[str, Any]:
     """A price typed after the pick ("CA 180") is the amount option, as if given by name,
-    when the whole text names no legal move: `/play bid CA 180` is `/play bid company:CA
-    price:180`."""
+    when the whole text names no legal move: `bid CA 180` is a bid on CA at 180 (`company:CA
+    price:180`)."""
     if move.pick is None or move.amount is None or args.get(move.amount[0]) is not None:
         return args
     text = str(args.get(move.pick[0]) or "").strip()
@@ -463,15 +438,14 @@ def _why_not(move: Move, game: Game | None, text: str) -> str:
 
 
 def _open_moves(choices: Sequence[Choice]) -> str:
-    """The caller's legal moves, each group named by the /play command that makes it."""
+    """The caller's legal moves, each group named by its kind of move."""
     groups = grouped_moves(choices, SHOWN_OPTIONS)
     shown = "; ".join(
-        ("/game act: " if name == "act" else f"/play {name}: ")
-        + " or ".join(c.label for c in members)
+        f"{_KIND_NAMES.get(name, name)}: " + " or ".join(c.label for c in members)
         for name, members in groups
     )
     more = len({c.label for c in choices}) - sum(len(m) for _, m in groups)
-    return shown + (f"; and {more} more (/game moves lists them)" if more > 0 else "")
+    return shown + (f"; and {more} more (/game view moves lists them)" if more > 0 else "")
 
 
 def _typed(
@@ -546,20 +520,24 @@ def suggest(
 
 
 def moves_text(choices: Sequence[Choice]) -> str:
-    """The caller's legal moves grouped by the /play command that makes each."""
+    """The caller's legal moves grouped by kind (each made with /play move, or the turn post's
+    menu and buttons)."""
     if not choices:
         return "You have no move to make now."
-    lines: list[str] = []
+    lines = ["Your moves (/play move, or the turn post's menu):"]
     used: set[int] = set()
     for move in MOVES.values():
         mine = _of_move(move, choices)
         if mine:
             used.update(id(c) for c in mine)
-            lines.append(f"/play {move.name}: " + "; ".join(dict.fromkeys(c.label for c in mine)))
+            lines.append(f"{move.name}: " + "; ".join(dict.fromkeys(c.label for c in mine)))
     rest = [c.label for c in choices if id(c) not in used]
     if rest:
-        lines.append("/game act: " + "; ".join(rest))
+        lines.append(f"{_KIND_NAMES['act']}: " + "; ".join(rest))
     return "\n".join(lines)
+
+
+_KIND_NAMES = {"act": "other"}  # the moves no kind names (made as /play move or JSON)
 
 
 def grouped_moves(choices: Sequence[Choice], limit: int) -> list[tuple[str, list[Choice]]]:
@@ -610,6 +588,11 @@ def _quick_matches(kind: str, action: Action) -> bool:
 
 
 QUICK_KINDS = ("pass", "done", "payout", "withhold", "run", "train")
+
+
+def quick_kind(action: Action) -> str | None:
+    """The turn post's button that makes this move, if one does."""
+    return next((kind for kind in QUICK_KINDS if _quick_matches(kind, action)), None)
 
 
 def quick_moves(choices: Sequence[Choice]) -> list[Quick]:

@@ -91,3 +91,17 @@ class Prompt:
     ranking: tuple[tuple[str, int], ...] = ()
     views: tuple[str, ...] = ()
     close_ups: bool = False  # the title names the map places a move changed (focus views)
+
+
+@dataclass(frozen=True)
+class AdminControls:
+    """What a game's administration offers now (to one who administers it): pause or resume
+    while it runs, its reminder period, the points it can be rewound to (action number kept,
+    its sentence; 0 is the start) and its seats (number, holder's name)."""
+
+    running: bool
+    paused: bool
+    over: bool
+    remind: float
+    actions: tuple[tuple[int, str], ...] = ()
+    seats: tuple[tuple[int, str], ...] = ()

@@ -19,6 +19,7 @@ from bot.core.config import Settings
 from bot.core.service import GameService
 from bot.core.service.base import Renderer
 from bot.core.store import Store
+from bot.discord_ui.admin_controls import ADMIN_ITEMS
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
 from bot.discord_ui.side_posts import post_now
 from bot.discord_ui.thread_posts import DEFAULT_DELAY, ThreadPoster
@@ -26,7 +27,7 @@ from bot.discord_ui.tree import RailchatTree
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.discord_ui.cogs.game", "bot.discord_ui.cogs.play")
+EXTENSIONS = ("bot.discord_ui.cogs.game", "bot.discord_ui.cogs.play", "bot.discord_ui.cogs.admin")
 REMINDER_CHECK_SECONDS = 15 * 60  # the longest sleep between two looks at due reminders
 CLOSE_SECONDS = 8.0  # a stop waits this long for the posts still to go out
 SYNCED_KEY = "synced_commands"  # bot_state: the digest of the command tree last synced
@@ -41,21 +42,33 @@ class RailchatBot(commands.Bot):
         renderer: Renderer | None = None,
         post_delay: float = DEFAULT_DELAY,
     ) -> None:
-        # Slash commands and components only: the bot reads no message and needs only to know
-        # its servers and their channels and threads.
+        # Slash commands and components; the bot knows its servers, channels and threads, and
+        # is told that a message was posted (not what it says: no message content intent) so
+        # that chat never buries a game's live prompt. No message is cached.
         intents = discord.Intents.none()
         intents.guilds = True
+        intents.guild_messages = True
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
             intents=intents,
             tree_cls=RailchatTree,
+            max_messages=None,
         )
         self.service = service
         self.sync_guild_id = sync_guild_id
         self.renderer = renderer
         self.poster = ThreadPoster(self, renderer, delay=post_delay)
         self._reminders: asyncio.Task[None] | None = None
+        self.command_ids: dict[str, int] = {}  # top-level command name: Discord's id (help)
+        self._working: set[asyncio.Task[object]] = set()  # commands and presses under way
+
+    def working(self, task: asyncio.Task[object] | None) -> None:
+        """A command or press is under way in `task`: a stop lets it finish (and queue its
+        post) before posting what waits."""
+        if task is not None:
+            self._working.add(task)
+            task.add_done_callback(self._working.discard)
 
     async def setup_hook(self) -> None:
         await self.load_cogs()
@@ -65,7 +78,7 @@ class RailchatBot(commands.Bot):
     async def load_cogs(self) -> None:
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)  # buttons work again after a restart
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *ADMIN_ITEMS)  # buttons work after a restart
 
     def command_digest(self) -> str:
         """What Discord is told of the commands (and where), as a digest: a start with the
@@ -79,17 +92,22 @@ class RailchatBot(commands.Bot):
         to the development server when RAILCHAT_GUILD is set (instant), else globally; whether
         they were uploaded."""
         digest = self.command_digest()
+        guild = discord.Object(id=self.sync_guild_id) if self.sync_guild_id else None
         if not force and await self.service.store.bot_value(SYNCED_KEY) == digest:
             log.info("commands unchanged since the last sync; not uploading them")
+            try:  # their ids, for the help's clickable commands
+                known = await self.tree.fetch_commands(guild=guild)
+                self.command_ids = {c.name: c.id for c in known}
+            except discord.HTTPException as exc:
+                log.warning("could not read the commands' ids back: %s", exc)
             return False
-        if self.sync_guild_id is None:
-            synced = await self.tree.sync()
-            log.info("synced %d commands globally", len(synced))
-        else:
-            guild = discord.Object(id=self.sync_guild_id)
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to server %s", len(synced), self.sync_guild_id)
+        synced = await self.tree.sync(guild=guild)
+        self.command_ids = {c.name: c.id for c in synced}
+        log.info(
+            "synced %d commands %s", len(synced), f"to server {guild.id}" if guild else "globally"
+        )
         await self.service.store.set_bot_value(SYNCED_KEY, digest)
         return True
 
@@ -119,14 +137,24 @@ class RailchatBot(commands.Bot):
             await asyncio.sleep(min(max(wait, 1.0), REMINDER_CHECK_SECONDS))
 
     async def close(self) -> None:
-        """Post what waits (without the gathering delay), then disconnect."""
+        """Let the commands under way finish, post what waits (without the gathering delay),
+        then disconnect; all within CLOSE_SECONDS."""
         if self._reminders is not None:
             self._reminders.cancel()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CLOSE_SECONDS
+        if self._working:
+            await asyncio.wait(list(self._working), timeout=CLOSE_SECONDS / 2)
         try:
-            await asyncio.wait_for(self.poster.drain(now=True), CLOSE_SECONDS)
+            await asyncio.wait_for(self.poster.drain(now=True), max(deadline - loop.time(), 0.1))
         except TimeoutError:
             log.warning("closing with posts still unsent after %.0f s", CLOSE_SECONDS)
         await super().close()
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Chat in a game's thread (no prefix commands: the bot has slash commands only)."""
+        if self.user is not None and message.author.id != self.user.id:
+            await self.poster.heard(message.channel, self.user.id)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, self.user and self.user.id)

@@ -5,6 +5,7 @@ lookups."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Protocol
 
 import discord
@@ -29,6 +30,11 @@ class BotContext(Protocol):
 
     @property
     def renderer(self) -> Renderer | None: ...
+
+    @property
+    def command_ids(self) -> dict[str, int]: ...
+
+    def working(self, task: asyncio.Task[object] | None) -> None: ...
 
     def get_channel(self, channel_id: int, /) -> Any: ...
 

@@ -7,9 +7,11 @@ games, identifies callers and answers the same way; posting to game threads is
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import secrets
+from typing import cast
 
 import discord
 
@@ -25,7 +27,9 @@ MAX_UPLOAD = 10 * 1024 * 1024  # bytes one message may upload without server boo
 async def acknowledge(interaction: discord.Interaction) -> None:
     """The first answer to a command or a button, given before any database, engine or
     Discord work (Discord drops an interaction not answered within 3 s): "thinking...", only
-    to the caller, which every later answer edits or follows."""
+    to the caller, which every later answer edits or follows. The bot is told the work is
+    under way, so that a stop lets it finish."""
+    cast(BotContext, interaction.client).working(asyncio.current_task())
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
 
@@ -170,7 +174,7 @@ async def add_to_thread(thread: discord.Thread, user: discord.abc.Snowflake) -> 
 
 def fit_latest(text: str, size: int = MAX_MESSAGE) -> str:
     """Shorten a heading plus lines, oldest first, by dropping the oldest lines after the
-    heading (a long /game history keeps its newest actions)."""
+    heading (a long /game view history keeps its newest actions)."""
     head, *lines = text.split("\n")
     while lines and len("\n".join([head, "…", *lines])) > size:
         lines.pop(0)

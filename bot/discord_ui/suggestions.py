@@ -15,6 +15,8 @@ import discord
 
 log = logging.getLogger(__name__)
 
+LIMIT = 25  # suggestions Discord shows at most
+GAME_HELP = "Game number (default: this thread's game, or your only game here)"
 BUDGET = 2.0  # seconds, of the 3 Discord allows, leaving room for the answer's round trip
 T = TypeVar("T")
 _searching: set[asyncio.Task[Any]] = set()  # searches past their budget, kept until they end

@@ -35,6 +35,13 @@ class RailchatTree(app_commands.CommandTree):
         if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
             await reply(interaction, f"Refused: {error}")
             return
+        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+            await reply(
+                interaction,
+                "Refused: that command is not one of mine any more (Discord may still show an "
+                "older list for a while); /game help lists them",
+            )
+            return
         original = getattr(error, "original", error)
         await report_error(interaction, original, f"/{_name(interaction)}")
 

@@ -4,12 +4,13 @@ with what cash and trains and what is compulsory; and the options of the menu of
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import discord
 
-from bot.core.moves import MENU_LIMIT, choice_key, grouped_moves
+from bot.core.moves import MENU_LIMIT, choice_key, grouped_moves, quick_kind
 from engine.game import Choice, TurnInfo
 
 MENU_OPTIONS = MENU_LIMIT  # Discord's limit for a select menu
@@ -36,16 +37,32 @@ def prompt_embed(turn: Sequence[TurnInfo], names: dict[Any, str]) -> discord.Emb
 
 
 def menu_options(choices: Sequence[Choice]) -> list[discord.SelectOption]:
-    """At most 25 moves, grouped by their /play command (each group keeps a fair share when
-    there are more; /game moves lists them all)."""
+    """At most 25 moves, grouped by kind (each kind keeps a fair share when there are more;
+    /game view moves lists them all), without those the buttons make: each a short label (a
+    lay: "I17 · tile 7 · W NW") with the rest of what the engine says in its description."""
+    buttons = {id(c) for c in choices if quick_kind(c.action) is not None}
+    shown = [c for c in choices if id(c) not in buttons]
     out = []
-    for group, members in grouped_moves(choices, MENU_OPTIONS):
+    for _, members in grouped_moves(shown, MENU_OPTIONS):
         for choice in members:
+            label, detail = menu_entry(choice)
             out.append(
                 discord.SelectOption(
-                    label=choice.label[:100],
-                    value=choice_key(choice.action),
-                    description=f"/play {group}"[:100],
+                    label=label[:100], value=choice_key(choice.action), description=detail[:100]
                 )
             )
     return out[:MENU_OPTIONS]
+
+
+_EXIT = re.compile(r"(?:^|,\s*)(?:track\s+)?([NSEW]{1,2})\b")
+
+
+def menu_entry(choice: Choice) -> tuple[str, str]:
+    """(label, description) of one move in the menu: what it is, then its details."""
+    head, _, detail = choice.label.partition(": ")
+    if choice.action.get("type") == "lay_tile" and detail:
+        exits = " ".join(_EXIT.findall(detail.partition(";")[0]))
+        tile, _, hex_id = head.removeprefix("Lay tile ").partition(" on ")
+        if hex_id and exits:
+            return f"{hex_id} · tile {tile} · {exits}", detail
+    return head, detail

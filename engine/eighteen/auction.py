@@ -202,6 +202,7 @@ class WaterfallAuction(Step):
 
 class AuctionRound(Round):
     name = "Auction Round"
+    kind = "auction"
 
     def __init__(self, game: Any, steps: list[Any]) -> None:
         self.companies_pending_par: list[Company] = []

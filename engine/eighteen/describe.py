@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.eighteen import programs
 from engine.eighteen.board.hexgrid import Orientation, neighbour_id
 from engine.eighteen.entities import Company, Corporation, Player
 from engine.eighteen.ledger import IPO, MARKET, Flows, take
@@ -102,11 +103,7 @@ def describe_action(game: Any, action: dict[str, Any]) -> str:
         return " ".join([main, *[e for e in getattr(game, "events", []) if e != main]])
     income = flows.income()  # first: its amounts are known, the action's are what remains
     main = _main_sentence(game, action, flows)
-    autos = [
-        _main_sentence(game, a, flows)
-        for a in action.get("auto_actions") or []
-        if a.get("type") not in game.PROGRAM_TYPES
-    ]
+    autos = [_main_sentence(game, a, flows) for a in action.get("auto_actions") or []]
     flows.floats()
     flows.privates_bought()
     extra = [e for e in getattr(game, "events", []) if e != main]
@@ -120,7 +117,8 @@ def describe_action(game: Any, action: dict[str, Any]) -> str:
         flows.price_moves({sym: "no revenue this turn" for sym in flows.idle(dividend_by)}),
         flows.rest(),
     ]
-    return " ".join([main, *autos, *extra, *filter(None, tail)])
+    made = ["Programmed moves:", *autos] if autos else []
+    return " ".join([main, *made, *extra, *filter(None, tail)])
 
 
 def _who(game: Any, action: dict[str, Any]) -> str:
@@ -157,6 +155,8 @@ def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
         if action.get("company") is None:  # 1860: a bid for the right to take the next item
             return f"{who} bids {game.money(action.get('price'))} for the pick."
         return f"{who} bids {game.money(action.get('price'))} on {action.get('company')}."
+    if t in game.PROGRAM_TYPES:
+        return programs.sentence(who, action)
     if t == "pass":
         step = getattr(game, "last_step_description", None)
         return f"{who} passes ({step})." if step else f"{who} passes."

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any, ClassVar
 
-from engine.eighteen import explain, ledger
+from engine.eighteen import explain, ledger, programs
 from engine.eighteen import shares as sh
 from engine.eighteen.auction import AuctionRound, CompanyPendingPar, WaterfallAuction
 from engine.eighteen.choices import legal_actions
@@ -36,6 +36,7 @@ from engine.eighteen.operating import (
 )
 from engine.eighteen.preview import LayOption, lay_options
 from engine.eighteen.prompt import turn_info
+from engine.eighteen.reference import TOPICS as REFERENCE_TOPICS
 from engine.eighteen.reference import reference
 from engine.eighteen.rounds import Round
 from engine.eighteen.snapshot import snapshot
@@ -73,7 +74,7 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
     # All shares of one company a player sells in a turn are one sale (no splitting to soften drops).
     must_sell_in_blocks: ClassVar[bool] = False
     tile_lays: ClassVar[int] = 1
-    # Action types that are bookkeeping for the 18xx.games client, not moves.
+    # Standing orders a player sets or clears at any time (programs.py), not moves of the game.
     PROGRAM_TYPES: ClassVar[frozenset[str]] = frozenset(
         {
             "program_buy_shares",
@@ -138,6 +139,11 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         self.events: list[str] = []  # what else happened during the last action, for the thread
         self.last_train_source: str | None = None
         self._token_cache: tuple[Any, dict[tuple[str, str], Any]] = (None, {})
+        # each player's standing order, and where in the log the move being made is (see programs)
+        self.programs: dict[Any, programs.Program] = {}
+        self.log_position = programs.Moment(0)
+        # the first action after the game was last reloaded (see programs.earlier)
+        self.live_from = 0
         self.round: Round = self.new_auction_round()
         self.round.setup()
 
@@ -458,19 +464,24 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
             return action
         if atype in ("undo", "redo"):
             raise InvalidAction("undo and redo are handled by the game's history, not as moves")
-        if atype in self.PROGRAM_TYPES:
-            if not action.get("_imported"):
-                raise IllegalAction(
-                    "railchat does not run programmed (auto) actions; act when pinged"
-                )
-        else:
-            self.process_single(action)
-        for auto in action.get("auto_actions") or []:
-            self.process_single(auto)
-        return action
+        number = len(self.actions) + 1
+        recorded = action.get("_imported") or "auto_actions" in action
+        if atype in self.PROGRAM_TYPES and not recorded:
+            programs.check_fields(self, action)
+        self.process_single(action, programs.Moment(number))
+        if recorded:  # a replayed action: its programmed moves are made as recorded
+            for n, auto in enumerate(action.get("auto_actions") or [], start=1):
+                self.process_single(auto, programs.Moment(number, n))
+            return action
+        autos = programs.run_due(self, number)
+        return {**action, "auto_actions": autos} if autos else action
 
-    def process_single(self, action: Action) -> None:
+    def process_single(self, action: Action, at: programs.Moment | None = None) -> None:
+        """Apply one move (`at`: its place in the log)."""
+        if at is not None:
+            self.log_position = at
         if action.get("type") in self.PROGRAM_TYPES:
+            programs.process(self, action)
             return
         entity = self.resolve_entity(action)
         self.last_effect = None
@@ -493,6 +504,12 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
                 self.end_game("dnf")
             else:
                 self.next_round()
+                programs.round_changed(self)
+
+    def rewind_to(self, count: int) -> None:
+        # as a reload on 18xx.games: what programs made before counts as replayed from the log
+        super().rewind_to(count)
+        self.live_from = len(self.actions) + 1
 
     # -- the Game contract --------------------------------------------------------------------------
     @property
@@ -526,6 +543,10 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
 
     def action_fields(self) -> dict[str, frozenset[str]]:
         return ACTION_FIELDS
+
+    def any_time(self, action: Action) -> bool:
+        # programs, and a private's power, which its owner may use in another player's turn
+        return action.get("type") in self.PROGRAM_TYPES or action.get("entity_type") == "company"
 
     def acting_player(self, action: Action) -> PlayerId | None:
         owner = controller(self.resolve_entity(action))
@@ -608,6 +629,9 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
 
     def turn_info(self) -> list[TurnInfo]:
         return turn_info(self)
+
+    def reference_topics(self) -> tuple[str, ...]:
+        return REFERENCE_TOPICS
 
     def reference(self, topic: str | None = None) -> str:
         return reference(self, topic)

@@ -60,6 +60,7 @@ class Exchange(Step):
         player = company.owner
         assert isinstance(player, Player)
         sh.buy(self.game, player, shares, free=True)
+        self.round.note_share_move(player, shares[0].corp, "buy_shares")
         self.game.close_company(company)
 
 
@@ -610,6 +611,7 @@ class BuyTrain(Step):
 
 class OperatingRound(Round):
     name = "Operating Round"
+    kind = "operating"
 
     def __init__(self, game: Any, steps: list[Any], round_num: int) -> None:
         self.num_laid_track = 0

@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection
 from typing import Any, ClassVar, Protocol
 
 from engine.checkpoint import Saved
+from engine.eighteen import programs
 from engine.eighteen.board import Board
 from engine.eighteen.entities import Ability, Bank, Company, Corporation, Player, Pool, Share
 from engine.eighteen.market import StockMarket
@@ -102,9 +103,14 @@ class Step:
     def process_pass(self, action: dict[str, Any], entity: Any) -> None:
         self.pass_()
 
+    def auto_actions(self, entity: Any) -> list[dict[str, Any]]:
+        """The moves the entity's player has programmed for it here, due now (programs.py)."""
+        return []
+
 
 class Round:
     name = "Round"
+    kind = ""  # "auction", "stock" or "operating", as programmed moves ask
 
     def __init__(self, game: EighteenHost, step_classes: list[Any], round_num: int = 1) -> None:
         self.game = game
@@ -155,6 +161,12 @@ class Round:
     def current_entity(self) -> Any:
         ents = self.active_entities()
         return ents[0] if ents else None
+
+    def auto_actions(self) -> list[dict[str, Any]]:
+        """The programmed moves due now, for whoever must act (none: they act themselves)."""
+        step = self.active_step()
+        entity = self.current_entity()
+        return step.auto_actions(entity) if step is not None and entity is not None else []
 
     def actions_for(self, entity: Any) -> list[str]:
         out: list[str] = []
@@ -225,6 +237,10 @@ class Round:
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
         pass
 
+    def note_share_move(self, player: Any, target: Any, kind: str) -> None:
+        """A player's move on a company's shares (or a private): stock rounds keep it for the
+        programmed moves of the others (programs.py); other rounds need not."""
+
     def next_entity_index(self) -> None:
         self.forget_active_step()
         self.entity_index = (self.entity_index + 1) % len(self.entities)
@@ -250,6 +266,7 @@ class EighteenHost(Protocol):
     last_effect: dict[str, Any] | None
     last_route_revenues: list[int]
     last_train_source: str | None
+    log_position: programs.Moment  # where the move being made is in the log
 
     # -- the state, read here and changed only by the game ------------------------------------
     @property

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.eighteen import programs
 from engine.eighteen import shares as sh
 from engine.eighteen.entities import Company, Corporation, Player, Share
 from engine.eighteen.explain import par_price_problem
@@ -22,6 +23,7 @@ class BuySellParShares(Step):
         for corps in r.players_sold.values():
             for c in corps:
                 corps[c] = "prev"
+        r.players_history.setdefault(self.current_entity(), {}).clear()  # a new turn of theirs
         r.current_actions = []
         r.bought_from_ipo = False
 
@@ -304,9 +306,11 @@ class BuySellParShares(Step):
         ]
 
     # -- processing ----------------------------------------------------------------------------
-    def track(self, action: dict[str, Any], player: Player, corp: Corporation | None) -> None:
+    def track(self, action: dict[str, Any], player: Player, target: Corporation | Company) -> None:
+        """A move of the player's turn, on a company's shares or on a private (`target`)."""
         self.round.last_to_act = player
         self.round.current_actions.append(action)
+        self.round.note_share_move(player, target, action["type"])
 
     def process_buy_shares(self, action: dict[str, Any], player: Player) -> None:
         shares = self.game.shares_from_action(action)
@@ -360,6 +364,9 @@ class BuySellParShares(Step):
         self.game.transfer_company(company, player, price, seller)
         self.round.current_actions.append(action)
 
+    def auto_actions(self, entity: Any) -> list[dict[str, Any]]:
+        return programs.due_moves(self.game, self, entity) if isinstance(entity, Player) else []
+
     def pass_(self) -> None:
         super().pass_()
         player = self.current_entity()
@@ -375,15 +382,23 @@ class BuySellParShares(Step):
 
 class StockRound(Round):
     name = "Stock Round"
+    kind = "stock"
 
     def __init__(self, game: Any, steps: list[Any]) -> None:
         self.players_sold: dict[Player, dict[Corporation, str]] = {}
+        # per player (in the order of their first turn this round), per company: the moves of
+        # their latest turn, for the other players' programs
+        self.players_history: dict[Any, dict[Corporation | Company, list[programs.SeenMove]]] = {}
         self.current_actions: list[dict[str, Any]] = []
         self.bought_from_ipo = False
         super().__init__(game, steps)
 
     def select_entities(self) -> list[Any]:
         return [p for p in self.game.player_list if not p.bankrupt]
+
+    def note_share_move(self, player: Any, target: Any, kind: str) -> None:
+        moves = self.players_history.setdefault(player, {}).setdefault(target, [])
+        moves.append(programs.SeenMove(kind, self.game.log_position))
 
     def setup(self) -> None:
         self.skip_steps()

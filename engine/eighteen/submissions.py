@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.eighteen import programs
 from engine.eighteen.entities import Company, Corporation, Player
 
 ACTION_FIELDS: dict[str, frozenset[str]] = {
@@ -26,6 +27,7 @@ ACTION_FIELDS: dict[str, frozenset[str]] = {
         "discard_train": ("train",),
         "buy_company": ("company", "price"),
         "bankrupt": (),
+        **programs.FIELDS,  # standing orders, set at any time
     }.items()
 }
 

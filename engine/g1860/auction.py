@@ -232,6 +232,7 @@ class BuyCert(Step):
 
 class Auction1860(Round):
     name = "Auction Round"
+    kind = "auction"
 
     def select_entities(self) -> list[Any]:
         return list(self.game.player_list)

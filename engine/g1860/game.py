@@ -456,6 +456,7 @@ class Game1860(EighteenGame):
             for p in self.player_list:
                 p.passed = False
             self.note("The stock round starts again.")
+            self.programs.clear()  # as on 18xx.games: every programmed move is forgotten
             self.round = StockRound1860(self, [HomeTrack, Exchange, BuySellPar])
             self.round.setup()
 

@@ -287,7 +287,7 @@ class BuySellPar(BuySellParShares):
         self.game.note(f"{player.name} buys {company.sym} from the bank for £{company.value}.")
         if company.sym == "FFC":
             self.game.close_other_companies(company)
-        self.track(action, player, None)
+        self.track(action, player, company)
 
     def sellable_companies(self, player: Player) -> list[Company]:
         if self.game.turn <= 1 or self.bought():
@@ -310,7 +310,7 @@ class BuySellPar(BuySellParShares):
         spend(self.game.bank, player, price)
         self.round.companies_sold.setdefault(player, set()).add(company.sym)
         self.game.note(f"{player.name} sells {company.sym} to the bank for £{price}.")
-        self.track(action, player, None)
+        self.track(action, player, company)
         self.game.check_bank_broken()
 
     def process_sell_shares(self, action: dict[str, Any], player: Player) -> None:

@@ -338,17 +338,24 @@ class FuzzGame:
             await self._replay_matches()
 
     async def _replay_matches(self) -> None:
-        """Export the game, import the file into a second service: the same public state."""
+        """Export the game, import the file into a second service: the same public state.
+        What the players' export leaves out until the end (a deck's seed) is put back from
+        the game, as its host would, and nothing else."""
         exported = await self.service.export(self.game_id)
         if exported.error or not exported.files:
             raise Failure(f"export failed: {exported.error}")
         data = json.loads(exported.files[0][1])
+        game = await self._game()
+        hidden = {k: v for k, v in game.file_settings().items() if k in game.hidden_settings}
+        if not game.finished and set(hidden) & set(data["settings"]):
+            raise Failure(f"the export shows what is hidden until the end: {sorted(hidden)}")
+        data["settings"].update(hidden)
         imported = await self.scratch.import_game(self.callers[0], data)
         if imported.error:
             raise Failure(f"the exported game does not import: {imported.error}")
         copy = await self.scratch.peek(imported.game_id or 0, lambda g: g)
         self.report.replays += 1
-        if copy is None or public_state(copy) != public_state(await self._game()):
+        if copy is None or public_state(copy) != public_state(game):
             raise Failure("the exported game replays to a different public state")
 
     async def _write_file(self, folder: Path, about: dict[str, Any]) -> str:

@@ -172,7 +172,7 @@ class ServiceBase:
         if here >= server_cap:
             raise Refused(
                 f"this server has {here} games that are not over yet (at most {server_cap}); "
-                "an admin can abandon old ones with /game abandon"
+                "an admin can abandon old ones with /game-admin abandon"
             )
 
     def _is_admin(self, record: GameRecord, caller: Caller) -> bool:
@@ -196,20 +196,16 @@ class ServiceBase:
         if record.paused:
             raise Refused(
                 f"game #{record.id} is paused; nothing changes until a game admin resumes it "
-                "with /game resume"
+                "with /game-admin resume (its creator: /game status)"
             )
 
     async def _playing_seat(self, record: GameRecord, caller: Caller) -> SeatRecord:
-        self._require_started(record)
-        if record.abandoned:
-            raise Refused(f"game #{record.id} was abandoned")
+        self._require_playable(record)
         if record.status == FINISHED:
             raise Refused(f"game #{record.id} is over")
         seat = seat_of(await self._seats(record.id), caller.user_id)
         if seat is None:
             raise Refused(f"you are not seated in game #{record.id}; spectators can only watch")
-        if record.paused:
-            raise Refused(f"game #{record.id} is paused; a game admin resumes it with /game resume")
         return seat
 
     def _require_turn(self, record: GameRecord, game: Game, seat: SeatRecord) -> None:

@@ -31,9 +31,9 @@ class Playing(ServiceBase):
     ) -> Result:
         """Apply one action the caller typed, for their seat: checked against the title's
         shape of that kind of move first (no internal fields); without an `entity` it acts
-        for whatever the caller acts for now (their seat, or the company they run). On any
-        refusal nothing is stored. The same action sent again before the first was seen
-        applied is applied once."""
+        for whatever the caller acts for now (their seat, or the company they run). A standing
+        order (`Game.any_time`) may be sent off turn. On any refusal nothing is stored. The
+        same action sent again before the first was seen applied is applied once."""
         seen = await self.store.version(game_id)
 
         async def body(record: GameRecord) -> Result:
@@ -43,11 +43,15 @@ class Playing(ServiceBase):
             digest = move_digest(action)
             if await self._repeated(record, seen, caller, digest):
                 return Result(duplicate=True, game_id=record.id, text=ALREADY_HANDLED)
-            self._require_turn(record, game, seat)
             move = action
-            if "entity" not in action:
-                player = player_of(seat)
-                move = _acting_for(action, player, await self._legal(record, game, player))
+            player = player_of(seat)
+            if game.any_time(action):  # e.g. a standing order: for their seat, turn or not
+                if "entity" not in action:
+                    move = {**action, "entity": player, "entity_type": "player"}
+            else:
+                self._require_turn(record, game, seat)
+                if "entity" not in action:
+                    move = _acting_for(action, player, await self._legal(record, game, player))
             return await self._submit(record, game, seat, caller, move, interaction_id, digest)
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
@@ -125,7 +129,7 @@ class Playing(ServiceBase):
             raise Refused(
                 f"this deal takes {game.player_name(other)}'s property and nobody "
                 "holds that seat to agree to it; a game admin can give the seat with "
-                "/game replace"
+                "/game-admin replace"
             )
         # the engine judges the move first, so nobody is asked to agree to an illegal one
         sentence = await asyncio.to_thread(_sentence_if_done, game, action, player_of(seat))
@@ -474,7 +478,7 @@ class Playing(ServiceBase):
             if not 0 <= keep < count:
                 raise Refused(
                     f"game #{record.id} has {count} actions; rewind to a number from "
-                    f"0 to {count - 1} (see /game history)"
+                    f"0 to {count - 1} (see /game view history)"
                     if count
                     else f"game #{record.id} has no action to take back"
                 )

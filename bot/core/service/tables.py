@@ -193,7 +193,7 @@ class Tables(Seating):
                 return await self._changed(
                     record,
                     f"{caller.name} paused game #{record.id}; moves "
-                    "wait until an admin uses /game resume.",
+                    "wait until an admin resumes it (/game-admin resume, or /game status).",
                 )
             game = await self._live(record)
             return await self._changed(record, f"{caller.name} resumed game #{record.id}.", game)
@@ -317,7 +317,7 @@ class Tables(Seating):
             f"({prepared.loaded.processed} actions). Seats: {listing}."
         )
         if not invited and any(uid <= 0 for uid, _, _ in seats):
-            text += " An admin offers an unclaimed seat to a player with /game replace."
+            text += " An admin offers an unclaimed seat to a player with /game-admin replace (or under /game status)."
         changed = await self._changed(record, text, game)
         return replace(
             changed,

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.core.config import MAX_REMIND_HOURS, valid_remind_hours
-from bot.core.results import Prompt, Refused, Result
+from bot.core.results import AdminControls, Caller, Prompt, Refused, Result
 from bot.core.service.base import (
     HISTORY_LIMIT,
     GameMoved,
@@ -189,8 +189,8 @@ class Views(ServiceBase):
     async def open_requests(
         self, game_id: int, *, guild_id: int | None = None
     ) -> list[tuple[int, str]]:
-        """(id, label) of the game's requests awaiting answers (for /game approve, /game
-        reject and the status); none for a game of another server."""
+        """(id, label) of the game's requests awaiting answers (for /play answer and
+        the status); none for a game of another server."""
         record = await self._visible(game_id, guild_id)
         if record is None:
             return []
@@ -206,6 +206,51 @@ class Views(ServiceBase):
                 )
             )
         return out
+
+    async def asked_of(
+        self, user_id: int, *, guild_id: int | None, thread_id: int | None = None
+    ) -> list[tuple[str, str]]:
+        """(value, label) of what the user may answer now: seats offered to them, and the open
+        requests of the thread's game (else of their games here)."""
+        here = await self.game_for_thread(thread_id, guild_id=guild_id) if thread_id else None
+        games = [here] if here else [g.id for g, mine in
+                                     await self.store.games_in_play(user_id, guild_id, 25) if mine]  # fmt: skip
+        out = [
+            (f"i:{i.id}", f"seat {i.seat} of game #{i.game_id}, offered to you")
+            for i in await self.store.invitations_for(user_id)
+            if await self._visible(i.game_id, guild_id) is not None
+        ]
+        for game_id in games:
+            out += [
+                (f"r:{n}", label)
+                for n, label in await self.open_requests(game_id, guild_id=guild_id)
+            ]
+        return out
+
+    async def admin_controls(self, game_id: int, caller: Caller) -> AdminControls | None:
+        """What the caller may administer in the game now (None: they may not)."""
+        record = await self._visible(game_id, caller.guild_id)
+        if record is None or not self._is_admin(record, caller):
+            return None
+        running = record.status == ACTIVE and not record.abandoned
+        actions: tuple[tuple[int, str], ...] = ()
+        if running:
+            async with self._holding(game_id):
+                logged = await self.store.actions(game_id)
+                game = await self._live(record)
+                kept = [(0, "the start")]
+                kept += [(a.seq, self._sentence(game, a)) for a in logged[:-1]]
+            actions = tuple(kept[-25:])
+        seats = tuple((s.seat, s.name) for s in await self.store.seats(game_id))
+        hours = self.remind_hours if record.remind_hours is None else record.remind_hours
+        return AdminControls(
+            running=running,
+            paused=record.paused,
+            over=record.status == FINISHED,
+            remind=hours,
+            actions=actions,
+            seats=seats if record.status == ACTIVE else (),
+        )
 
     async def mark_mentioned(self, game_id: int, user_ids: Sequence[int]) -> None:
         """Remember who was just @mentioned as having to act (see `Prompt.mentioned`)."""
@@ -282,7 +327,7 @@ class Views(ServiceBase):
     async def reference(
         self, game_id: int, topic: str | None = None, *, guild_id: int | None = None
     ) -> Result:
-        """The title's rules reference (`/game info`), all of it or one topic."""
+        """The title's rules reference (`/game view info`), all of it or one topic."""
 
         def look(game: Game) -> str:
             try:
@@ -295,28 +340,32 @@ class Views(ServiceBase):
     async def view(
         self, game_id: int, view: str, renderer: Renderer | None, *, guild_id: int | None = None
     ) -> Result:
-        """One image of the game for a spectator (`files` holds it as `<view>.png`)."""
+        """One image of the game for a spectator (`files` holds it as `<view>.png`); "map" is
+        the title's board whatever the title calls it."""
 
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
             game = await self._live(record)
-            if view not in game.views():
+            view_name = view
+            if view_name == "map" and "map" not in game.views() and game.views():
+                view_name = game.views()[0]
+            if view_name not in game.views():
                 shown = ", ".join(game.views()) or "none"
-                raise Refused(f"{record.title} has no {view} image (it has: {shown})")
+                raise Refused(f"{record.title} has no {view_name} image (it has: {shown})")
             if renderer is None:
                 raise Refused("images are not available here (no renderer installed)")
-            png = await asyncio.to_thread(renderer, game, view)
+            png = await asyncio.to_thread(renderer, game, view_name)
             return Result(
-                text=f"Game #{record.id} · {view}",
+                text=f"Game #{record.id} · {view_name}",
                 game_id=record.id,
                 thread_id=record.thread_id,
-                files=((f"{view}.png", png),),
+                files=((f"{view_name}.png", png),),
             )
 
         return await self._run(game_id, None, body, guild_id)
 
     async def history(self, game_id: int, last: int = 10, *, guild_id: int | None = None) -> Result:
-        """The last `last` actions, numbered as /game rewind takes them."""
+        """The last `last` actions, numbered as /game-admin rewind takes them."""
 
         async def body(record: GameRecord) -> Result:
             self._require_started(record)

@@ -60,6 +60,15 @@ class SeatingTables(StoreBase):
         )
         return [Invitation(**r) for r in rows]
 
+    @reading
+    def invitations_for(self, conn: Conn, user_id: int) -> list[Invitation]:
+        """The seats offered to a user and not yet answered, in every game."""
+        rows = conn.all(
+            "SELECT * FROM invitations WHERE user_id = ? AND status = 'open' ORDER BY id",
+            [user_id],
+        )
+        return [Invitation(**r) for r in rows]
+
     @writing
     def answer_invitation(
         self,

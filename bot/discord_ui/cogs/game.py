@@ -1,56 +1,58 @@
-"""The `/game` command group: open, join and start games; follow them as a spectator; undo;
-administer them (pause, replace a player, rewind, import and export).
+"""The `/game` command group, every player's: open, join and start games, follow them (status,
+views), take moves back and forth, move games in and out as files, and the help.
 
 Each command is a thin translation between an interaction and one service call; rules and
-permissions live in the service and the engine.
+permissions live in the service and the engine. Administration is `/game-admin` (cogs/admin.py).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import replace
-from typing import Literal, cast
+from typing import cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.help_text import help_text
 from bot.core.moves import moves_text
-from bot.core.parsing import parse_action, parse_game_file, parse_options, parse_seat_users
+from bot.core.parsing import parse_game_file, parse_options, parse_seat_users
 from bot.core.results import Result
 from bot.core.routes_input import best_routes_text, route_companies
 from bot.core.service.base import HISTORY_LIMIT
+from bot.discord_ui.admin_controls import admin_view
+from bot.discord_ui.answers import answer, new_thread, opened
 from bot.discord_ui.buttons import undo_confirm_view
 from bot.discord_ui.context import BotContext
+from bot.discord_ui.help_embed import help_embeds
 from bot.discord_ui.io import (
-    add_to_thread,
     caller_of,
     fit,
     fit_latest,
     follow_thread,
     game_or_refuse,
     reply,
-    reply_files,
     resolve_game,
     split_message,
 )
-from bot.discord_ui.suggestions import within_budget
+from bot.discord_ui.suggestions import GAME_HELP, LIMIT, within_budget
 
 log = logging.getLogger(__name__)
 
-AUTOCOMPLETE_LIMIT = 25
-THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: games move slowly
 MAX_IMPORT = 10 * 1024 * 1024
-GAME_HELP = "Game number (default: this thread's game, or your only game here)"
+IMAGES = ("map", "market", "sheet")
+VIEWS = [
+    app_commands.Choice(name=name, value=name)
+    for name in (*IMAGES, "history", "routes", "info", "moves")
+]
+DETAIL_HELP = "history: how many actions; routes: the company; info: the topic"
 
 
 @app_commands.guild_only()
 class GameCog(
     commands.GroupCog,
     group_name="game",
-    group_description="Open, join, follow and administer railway games",
+    group_description="Open, join and follow railway games",
 ):
     def __init__(self, bot: BotContext) -> None:
         self.bot = bot
@@ -69,19 +71,19 @@ class GameCog(
         interaction: discord.Interaction,
         title: str,
         seats: app_commands.Range[int, 1, 25] | None = None,
-        options: str | None = None,
+        options: app_commands.Range[str, 0, 2000] | None = None,
     ) -> None:
         try:
             parsed = parse_options(options)
         except ValueError as exc:
             await reply(interaction, f"Refused: {exc}")
             return
-        check = await self.service.check_new_game(caller_of(interaction), title, seats, parsed)
+        caller = caller_of(interaction)
+        check = await self.service.check_new_game(caller, title, seats, parsed)
         if not check.ok:
             await reply(interaction, f"Refused: {check.error}")
             return
-        caller = caller_of(interaction)
-        thread = await self._new_thread(interaction, f"{title} · {caller.name}'s game")
+        thread = await new_thread(interaction, f"{title} · {caller.name}'s game")
         if thread is None:
             return
         result = await self.service.create_game(
@@ -94,19 +96,21 @@ class GameCog(
             thread_id=thread.id,
             interaction_id=interaction.id,
         )
-        await self._opened(interaction, thread, result)
+        await opened(self.bot, interaction, thread, result)
 
     @new.autocomplete("title")
     @within_budget
-    async def _title_choices(
+    async def _new_titles(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         return self._titles_matching(current)
 
-    @app_commands.command(name="join", description="Take a seat in a game that has not started")
+    @app_commands.command(
+        name="join", description="Take a seat before the start, or the seat offered to you"
+    )
     @app_commands.describe(game=GAME_HELP)
     async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
         result = await self.service.join(game_id, caller_of(interaction), interaction.id)
         if result.changed:
@@ -116,70 +120,123 @@ class GameCog(
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     @app_commands.describe(game=GAME_HELP)
     async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
         await self.bot.poster.publish(
             interaction, await self.service.leave(game_id, caller_of(interaction), interaction.id)
         )
 
-    @app_commands.command(name="start", description="Start the game (creator or admin)")
+    @app_commands.command(name="start", description="Start the game (its creator or an admin)")
     @app_commands.describe(game=GAME_HELP)
     async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
         await self.bot.poster.publish(
             interaction, await self.service.start(game_id, caller_of(interaction), interaction.id)
         )
 
-    # -- playing -------------------------------------------------------------------------------
-    @app_commands.command(name="act", description="Make a move given as a JSON action")
-    @app_commands.describe(
-        action='The move, e.g. {"type": "pass"}; suggestions list your options', game=GAME_HELP
-    )
-    async def act(
-        self, interaction: discord.Interaction, action: str, game: int | None = None
-    ) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
+    @app_commands.command(name="list", description="This server's games (only to you)")
+    @app_commands.describe(finished="Also the games that are over")
+    async def list_games(self, interaction: discord.Interaction, finished: bool = False) -> None:
+        listed = await self.service.list_games(
+            guild_id=interaction.guild_id, include_finished=finished
+        )
+        await reply(interaction, listed.text)
+
+    # -- following (answered only to the caller) -----------------------------------------------
+    @app_commands.command(name="status", description="Where a game stands (only to you)")
+    @app_commands.describe(game=GAME_HELP)
+    async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
-        try:
-            parsed = parse_action(action)
-        except ValueError as exc:
-            await reply(interaction, f"Refused: {exc}")
+        result = await self.service.status(game_id, guild_id=interaction.guild_id)
+        controls = await self.service.admin_controls(game_id, caller_of(interaction))
+        if not result.ok or controls is None:
+            await answer(interaction, result)
             return
-        await self.bot.poster.publish(
-            interaction,
-            await self.service.act(game_id, caller_of(interaction), parsed, interaction.id),
+        await interaction.followup.send(
+            fit(result.text), ephemeral=True, view=admin_view(game_id, controls)
         )
 
-    @act.autocomplete("action")
+    @app_commands.command(
+        name="view", description="An image, the history, routes, rules or your moves (only to you)"
+    )
+    @app_commands.describe(what="What to see", detail=DETAIL_HELP, game=GAME_HELP)
+    @app_commands.choices(what=VIEWS)
+    async def view(
+        self,
+        interaction: discord.Interaction,
+        what: str = "map",
+        detail: app_commands.Range[str, 0, 100] | None = None,
+        game: int | None = None,
+    ) -> None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
+            return
+        detail = (detail or "").strip()
+        guild = interaction.guild_id
+        if what in IMAGES:
+            shown = await self.service.view(game_id, what, self.bot.renderer, guild_id=guild)
+            await answer(interaction, shown)
+        elif what == "history":
+            last = int(detail) if detail.isdigit() else 10
+            result = await self.service.history(game_id, min(last, HISTORY_LIMIT), guild_id=guild)
+            await answer(interaction, replace(result, text=fit_latest(result.text)))
+        elif what == "routes":
+            if not detail:
+                await reply(interaction, "Refused: name the company in `detail`, e.g. PRR")
+                return
+            await answer(
+                interaction,
+                await self.service.inspect(
+                    game_id, lambda g: best_routes_text(g, detail), guild_id=guild
+                ),
+            )
+        elif what == "info":
+            result = await self.service.reference(game_id, detail or None, guild_id=guild)
+            if not result.ok:
+                await reply(interaction, f"Refused: {result.error}")
+                return
+            for part in split_message(result.text):  # one topic per message when it is long
+                await interaction.followup.send(part, ephemeral=True)
+        else:
+            choices = await self.service.legal_actions(game_id, interaction.user.id, guild_id=guild)
+            await reply(interaction, moves_text(choices))
+
+    @view.autocomplete("detail")
     @within_budget
-    async def _action_choices(
+    async def _view_details(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         game_id = (await resolve_game(self.bot, interaction, interaction.namespace.game)).game_id
-        if game_id is None:
+        what = getattr(interaction.namespace, "what", None)
+        if game_id is None or what not in ("routes", "info"):
             return []
-        choices = []
-        for choice in await self.service.legal_actions(
-            game_id, interaction.user.id, guild_id=interaction.guild_id
-        ):
-            value = json.dumps(choice.action, separators=(",", ":"))
-            if current.lower() in choice.label.lower() and len(value) <= 100:
-                choices.append(app_commands.Choice(name=fit(choice.label, 100), value=value))
-        return choices[:AUTOCOMPLETE_LIMIT]
+        if what == "routes":
+            found = await self.service.peek(game_id, route_companies, guild_id=interaction.guild_id)
+            pairs = found or []
+        else:
+            topics = await self.service.peek(
+                game_id, lambda g: g.reference_topics(), guild_id=interaction.guild_id
+            )
+            pairs = [(t, t) for t in topics or ()]
+        return [
+            app_commands.Choice(name=label, value=value)
+            for value, label in pairs
+            if current.strip().casefold() in label.casefold()
+        ][:LIMIT]
 
+    # -- taking moves back ---------------------------------------------------------------------
     @app_commands.command(
         name="undo", description="Take back your last move (others may need to approve)"
     )
     @app_commands.describe(
-        confirm="yes: an admin taking back another player's move confirms "
-        "at once (otherwise a button asks)",
+        confirm="yes: an admin taking back another player's move confirms at once",
         game=GAME_HELP,
     )
     async def undo(
         self, interaction: discord.Interaction, confirm: bool = False, game: int | None = None
     ) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
         result = await self.service.undo(game_id, caller_of(interaction), interaction.id)
         if result.confirm_undo is not None and confirm:
@@ -201,282 +258,23 @@ class GameCog(
     )
     @app_commands.describe(game=GAME_HELP)
     async def redo(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
         await self.bot.poster.publish(
             interaction, await self.service.redo(game_id, caller_of(interaction), interaction.id)
         )
 
-    @app_commands.command(
-        name="approve", description="Accept a proposed deal, or approve an undo request"
-    )
-    @app_commands.describe(request="The deal or undo request number (suggestions: the open ones)")
-    async def approve(self, interaction: discord.Interaction, request: int) -> None:
-        await self._vote(interaction, request, True)
-
-    @app_commands.command(
-        name="reject",
-        description="Decline (or withdraw) a proposed deal, or reject an undo request",
-    )
-    @app_commands.describe(request="The deal or undo request number (suggestions: the open ones)")
-    async def reject(self, interaction: discord.Interaction, request: int) -> None:
-        await self._vote(interaction, request, False)
-
-    @approve.autocomplete("request")
-    @reject.autocomplete("request")
-    @within_budget
-    async def _open_requests(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[int]]:
-        game_id = (await resolve_game(self.bot, interaction, None)).game_id
-        if game_id is None:
-            return []
-        return [
-            app_commands.Choice(name=fit(label, 100), value=request_id)
-            for request_id, label in await self.service.open_requests(
-                game_id, guild_id=interaction.guild_id
-            )
-            if str(current).strip() in label
-        ][:AUTOCOMPLETE_LIMIT]
-
-    async def _vote(self, interaction: discord.Interaction, request: int, approve: bool) -> None:
-        await self.bot.poster.publish(
-            interaction,
-            await self.service.vote(request, caller_of(interaction), approve, interaction.id),
-        )
-
-    @app_commands.command(
-        name="moves", description="List every move you can make now (only to you)"
-    )
-    @app_commands.describe(game=GAME_HELP)
-    async def moves(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
-            return
-        choices = await self.service.legal_actions(
-            game_id, interaction.user.id, guild_id=interaction.guild_id
-        )
-        await reply(interaction, moves_text(choices))
-
-    # -- reading (answered only to the caller) -------------------------------------------------
-    @app_commands.command(name="status", description="Show where a game stands (only to you)")
-    @app_commands.describe(game=GAME_HELP)
-    async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
-            return
-        await _answer(
-            interaction, await self.service.status(game_id, guild_id=interaction.guild_id)
-        )
-
-    @app_commands.command(
-        name="show", description="A current image of the game: map, market, sheet (only to you)"
-    )
-    @app_commands.describe(view="Which image (suggestions: the game's)", game=GAME_HELP)
-    async def show(
-        self, interaction: discord.Interaction, view: str = "map", game: int | None = None
-    ) -> None:
-        await self._image(interaction, game, view.strip().casefold())
-
-    @show.autocomplete("view")
-    @within_budget
-    async def _show_views(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        game_id = (await resolve_game(self.bot, interaction, interaction.namespace.game)).game_id
-        views = (
-            await self.service.peek(game_id, lambda g: g.views(), guild_id=interaction.guild_id)
-            if game_id
-            else None
-        ) or ()
-        return [
-            app_commands.Choice(name=v, value=v) for v in views if current.strip().casefold() in v
-        ][:AUTOCOMPLETE_LIMIT]
-
-    @app_commands.command(
-        name="info",
-        description="Reference: privates and their powers, phases, certificates, market colours",
-    )
-    @app_commands.describe(
-        topic="One topic, e.g. privates, phases, certificates, market (default: all)",
-        game=GAME_HELP,
-    )
-    async def info(
-        self, interaction: discord.Interaction, topic: str | None = None, game: int | None = None
-    ) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
-            return
-        result = await self.service.reference(game_id, topic, guild_id=interaction.guild_id)
-        if not result.ok:
-            await reply(interaction, f"Refused: {result.error}")
-            return
-        for part in split_message(result.text):  # one topic per message when it is long
-            await interaction.followup.send(part, ephemeral=True)
-
-    @app_commands.command(name="history", description="The last actions, numbered (only to you)")
-    @app_commands.describe(last=f"How many actions (1-{HISTORY_LIMIT}, default 10)", game=GAME_HELP)
-    async def history(
-        self,
-        interaction: discord.Interaction,
-        last: app_commands.Range[int, 1, HISTORY_LIMIT] = 10,
-        game: int | None = None,
-    ) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
-            return
-        result = await self.service.history(game_id, last, guild_id=interaction.guild_id)
-        await _answer(interaction, replace(result, text=fit_latest(result.text)))
-
-    @app_commands.command(name="routes", description="A company's best routes now (only to you)")
-    @app_commands.describe(company="The company, e.g. PRR", game=GAME_HELP)
-    async def routes(
-        self, interaction: discord.Interaction, company: str, game: int | None = None
-    ) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
-            return
-        await _answer(
-            interaction,
-            await self.service.inspect(
-                game_id, lambda g: best_routes_text(g, company), guild_id=interaction.guild_id
-            ),
-        )
-
-    @routes.autocomplete("company")
-    @within_budget
-    async def _route_companies(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        game_id = (await resolve_game(self.bot, interaction, interaction.namespace.game)).game_id
-        if game_id is None:
-            return []
-        found = (
-            await self.service.peek(game_id, route_companies, guild_id=interaction.guild_id) or []
-        )
-        return [
-            app_commands.Choice(name=label, value=sym)
-            for sym, label in found
-            if current.strip().casefold() in label.casefold()
-        ][:AUTOCOMPLETE_LIMIT]
-
-    @app_commands.command(name="list", description="List this server's open and running games")
-    async def list_games(self, interaction: discord.Interaction) -> None:
-        await reply(
-            interaction, (await self.service.list_games(guild_id=interaction.guild_id)).text
-        )
-
-    @app_commands.command(name="help", description="Explain the commands, or a title's moves")
-    @app_commands.describe(title="A title, e.g. 1830, for its moves with examples")
-    async def help(self, interaction: discord.Interaction, title: str | None = None) -> None:
-        await reply(interaction, help_text(title))
-
-    @help.autocomplete("title")
-    @within_budget
-    async def _help_titles(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return self._titles_matching(current)
-
-    def _titles_matching(self, current: str) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=t, value=t)
-            for t in self.service.titles()
-            if current.lower() in t.lower()
-        ][:AUTOCOMPLETE_LIMIT]
-
-    # -- administration ------------------------------------------------------------------------
-    @app_commands.command(
-        name="pause", description="Admin: pause the game (no moves, no reminders)"
-    )
-    @app_commands.describe(game=GAME_HELP)
-    async def pause(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
-            return
-        await self.bot.poster.publish(
-            interaction,
-            await self.service.pause(game_id, caller_of(interaction), True, interaction.id),
-        )
-
-    @app_commands.command(name="resume", description="Admin: let a paused game go on")
-    @app_commands.describe(game=GAME_HELP)
-    async def resume(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
-            return
-        await self.bot.poster.publish(
-            interaction,
-            await self.service.pause(game_id, caller_of(interaction), False, interaction.id),
-        )
-
-    @app_commands.command(name="abandon", description="Admin: end the game without a result")
-    @app_commands.describe(game=GAME_HELP)
-    async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
-            return
-        await self.bot.poster.publish(
-            interaction, await self.service.abandon(game_id, caller_of(interaction), interaction.id)
-        )
-
-    @app_commands.command(name="replace", description="Admin: give a seat to another player")
-    @app_commands.describe(
-        seat="Seat number (see /game status)", user="The new player", game=GAME_HELP
-    )
-    async def replace(
-        self,
-        interaction: discord.Interaction,
-        seat: app_commands.Range[int, 1, 25],
-        user: discord.User,
-        game: int | None = None,
-    ) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
-            return
-        result = await self.service.replace_seat(
-            game_id, caller_of(interaction), seat, user.id, user.display_name, interaction.id
-        )
-        if result.changed and user.id == interaction.user.id:  # seated at once
-            await follow_thread(self.bot, result.thread_id, user)
-        await self.bot.poster.publish(interaction, result)
-
-    @app_commands.command(
-        name="rewind", description="Admin: take the game back to just after an action"
-    )
-    @app_commands.describe(action="Action number from /game history (0: the start)", game=GAME_HELP)
-    async def rewind(
-        self,
-        interaction: discord.Interaction,
-        action: app_commands.Range[int, 0],
-        game: int | None = None,
-    ) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
-            return
-        await self.bot.poster.publish(
-            interaction,
-            await self.service.rewind(game_id, caller_of(interaction), action, interaction.id),
-        )
-
-    @app_commands.command(
-        name="remind", description="Admin: hours without a move before a reminder (0: none)"
-    )
-    @app_commands.describe(
-        hours="Idle hours before the thread is reminded (default 24)", game=GAME_HELP
-    )
-    async def remind(
-        self,
-        interaction: discord.Interaction,
-        hours: app_commands.Range[float, 0, 8760],
-        game: int | None = None,
-    ) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
-            return
-        await self.bot.poster.publish(
-            interaction,
-            await self.service.set_reminders(
-                game_id, caller_of(interaction), hours, interaction.id
-            ),
-        )
-
+    # -- files ---------------------------------------------------------------------------------
     @app_commands.command(name="import", description="Open a game from an 18xx.games JSON file")
     @app_commands.describe(
         file="An 18xx.games game export (.json)",
-        players="Who takes each seat, in the file's order: @mentions, - leaves a seat unclaimed",
+        players="Who is offered each seat, in the file's order: @mentions, - leaves one open",
     )
     async def import_file(
-        self, interaction: discord.Interaction, file: discord.Attachment, players: str | None = None
+        self,
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        players: app_commands.Range[str, 0, 500] | None = None,
     ) -> None:
         if file.size > MAX_IMPORT:
             await reply(
@@ -491,14 +289,14 @@ class GameCog(
             await reply(interaction, f"Refused: {file.filename} is not usable: {exc}")
             return
         caller = caller_of(interaction)
-        if interaction.id is not None and await self.service.store.seen_interaction(interaction.id):
+        if await self.service.store.seen_interaction(interaction.id):
             await reply(interaction, "That command was already handled.")
             return
         prepared = await self.service.prepare_import(caller, data, users)
         if isinstance(prepared, Result):  # refused before any thread is made
             await self.bot.poster.publish(interaction, prepared)
             return
-        thread = await self._new_thread(
+        thread = await new_thread(
             interaction, f"{prepared.loaded.game.title} · imported by {caller.name}"
         )
         if thread is None:
@@ -510,86 +308,39 @@ class GameCog(
             thread_id=thread.id,
             interaction_id=interaction.id,
         )
-        await self._opened(interaction, thread, result)
+        await opened(self.bot, interaction, thread, result)
 
     @app_commands.command(name="export", description="The game as an 18xx.games JSON file")
     @app_commands.describe(game=GAME_HELP)
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
-        await _answer(
-            interaction, await self.service.export(game_id, guild_id=interaction.guild_id)
-        )
+        await answer(interaction, await self.service.export(game_id, guild_id=interaction.guild_id))
 
-    # -- shared --------------------------------------------------------------------------------
-    async def _game_id(self, interaction: discord.Interaction, game: int | None) -> int | None:
-        return await game_or_refuse(self.bot, interaction, game)
-
-    async def _image(self, interaction: discord.Interaction, game: int | None, view: str) -> None:
-        if (game_id := await self._game_id(interaction, game)) is None:
-            return
-        await _answer(
-            interaction,
-            await self.service.view(
-                game_id, view, self.bot.renderer, guild_id=interaction.guild_id
-            ),
-        )
-
-    async def _new_thread(
-        self, interaction: discord.Interaction, name: str
-    ) -> discord.Thread | None:
-        """A public thread for a new game in this text channel (the answer is deferred)."""
-        channel = interaction.channel
-        if not isinstance(channel, discord.TextChannel):
-            await reply(
-                interaction,
-                "Refused: open games from a server text channel; the game "
-                "gets its own thread there",
-            )
-            return None
+    # -- help ----------------------------------------------------------------------------------
+    @app_commands.command(name="help", description="The commands, or a title's moves with examples")
+    @app_commands.describe(title="A title, e.g. 1830, for its moves with examples")
+    async def help(self, interaction: discord.Interaction, title: str | None = None) -> None:
         try:
-            return await channel.create_thread(
-                name=name[:100],
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-            )
-        except discord.Forbidden:
-            await reply(
-                interaction,
-                "Refused: I may not create public threads in this channel; "
-                "ask an admin for the Create Public Threads permission",
-            )
-            return None
-
-    async def _opened(
-        self, interaction: discord.Interaction, thread: discord.Thread, result: Result
-    ) -> None:
-        """After creating or importing: keep the thread only if the game exists."""
-        if not result.ok or result.duplicate:
-            await _discard(thread)
-            await self.bot.poster.publish(interaction, result)
+            embeds = help_embeds(title, self.bot.command_ids)
+        except ValueError as exc:
+            await reply(interaction, f"Refused: {exc}")
             return
-        await add_to_thread(thread, interaction.user)
-        self.bot.poster.queue(result)
-        await reply(interaction, f"Game #{result.game_id} is open in {thread.mention}.")
+        await interaction.followup.send(embeds=embeds, ephemeral=True)
 
+    @help.autocomplete("title")
+    @within_budget
+    async def _help_titles(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return self._titles_matching(current)
 
-async def _answer(interaction: discord.Interaction, result: Result) -> None:
-    """A read-only answer, only to the caller (with its files, if any)."""
-    if not result.ok:
-        await reply(interaction, f"Refused: {result.error}")
-    elif result.files:
-        await reply_files(interaction, result.text, result.files)
-    else:
-        await reply(interaction, result.text)
-
-
-async def _discard(thread: discord.Thread) -> None:
-    """Remove the thread of a game that was not created after all (needs Manage Threads)."""
-    try:
-        await thread.delete()
-    except discord.HTTPException as exc:
-        log.warning("could not delete unused thread %s: %s", thread.id, exc)
+    def _titles_matching(self, current: str) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=t, value=t)
+            for t in self.service.titles()
+            if current.lower() in t.lower()
+        ][:LIMIT]
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,8 +1,9 @@
-"""The `/play` command group (one command per kind of move, options suggested from the
-engine's legal choices) and `/notify` (direct messages when it is your turn).
+"""The `/play` command group: any move of any title (`move`, suggested from the engine's legal
+choices or typed), the common ones at hand (pass, lay by picture, run, a String Railway rail
+shown before it is laid), answers to what others ask (`answer`) and hints; and `/notify`.
 
-The commands only gather what the user typed; `bot.core.moves` turns it into one legal action and
-the service applies it, so nothing here knows a rule.
+The commands only gather what the user typed; `bot.core.any_move` and `bot.core.moves` turn it
+into one legal action and the service applies it, so nothing here knows a rule.
 """
 
 from __future__ import annotations
@@ -14,166 +15,104 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.moves import MAX_PICTURED, MOVES, choice_key, resolve, suggest
+from bot.core.any_move import resolve_any, suggest_any
+from bot.core.moves import MAX_PICTURED, MOVES, choice_key, resolve
 from bot.core.results import Refused
 from bot.core.routes_input import routes_from_text
 from bot.discord_ui.buttons import confirm_view, lay_view
 from bot.discord_ui.context import BotContext
-from bot.discord_ui.io import caller_of, fit, game_or_refuse, reply, reply_files, resolve_game
-from bot.discord_ui.suggestions import within_budget
+from bot.discord_ui.io import (
+    caller_of,
+    fit,
+    follow_thread,
+    game_or_refuse,
+    reply,
+    reply_files,
+    resolve_game,
+)
+from bot.discord_ui.suggestions import GAME_HELP, LIMIT, within_budget
 
-AUTOCOMPLETE_LIMIT = 25
-GAME_HELP = "Game number (default: this thread's game, or your only game here)"
-Price = app_commands.Range[int, 0, 1_000_000]
-
-
-def _described(name: str) -> Any:
-    """`app_commands.describe` for a move's options (descriptions kept in bot.core.moves)."""
-    return app_commands.describe(
-        **{o.name: o.description for o in MOVES[name].options}, game=GAME_HELP
-    )
-
-
-def _command(name: str) -> Any:
-    return app_commands.command(name=name, description=MOVES[name].description)
+ANSWERS = [app_commands.Choice(name=n, value=n) for n in ("yes", "no")]
 
 
 @app_commands.guild_only()
-class PlayCog(
-    commands.GroupCog, group_name="play", group_description="Make your move in a railway game"
-):
+class PlayCog(commands.GroupCog, group_name="play", group_description="Make your move"):
     def __init__(self, bot: BotContext) -> None:
         self.bot = bot
         self.service = bot.service
         super().__init__()
 
     async def _play(
-        self, interaction: discord.Interaction, name: str, game: int | None, **args: Any
-    ) -> None:
+        self, interaction: discord.Interaction, game: int | None, build: Any
+    ) -> int | None:
+        """Apply the move `build` picks from the caller's legal choices; the game's id."""
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
-            return
-        await self._submit(interaction, game_id, name, args)
-
-    async def _submit(
-        self, interaction: discord.Interaction, game_id: int, name: str, args: dict[str, Any]
-    ) -> None:
-        move = MOVES[name]
+            return None
         result = await self.service.play(
-            game_id,
-            caller_of(interaction),
-            lambda g, choices: resolve(move, args, choices, g, routes_from_text),
-            interaction_id=interaction.id,
+            game_id, caller_of(interaction), build, interaction_id=interaction.id
         )
         await self.bot.poster.publish(interaction, result)
+        return game_id
 
-    async def _suggest(
-        self, interaction: discord.Interaction, name: str, option: str, current: str
+    # -- any move ------------------------------------------------------------------------------
+    @app_commands.command(name="move", description="Any move: pick a suggestion, or type it")
+    @app_commands.describe(
+        move="Suggestions are your legal moves; or type one, e.g. bid CS 50, par PRR 67",
+        game=GAME_HELP,
+    )
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        move: app_commands.Range[str, 1, 1000],
+        game: int | None = None,
+    ) -> None:
+        await self._play(
+            interaction, game, lambda g, choices: resolve_any(move, choices, g, routes_from_text)
+        )
+
+    @move.autocomplete("move")
+    @within_budget
+    async def _moves(
+        self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         game_id = (await resolve_game(self.bot, interaction, interaction.namespace.game)).game_id
         if game_id is None:
             return []
-        move = MOVES[name]
-        typed = {o.name: getattr(interaction.namespace, o.name, None) for o in move.options}
         choices = await self.service.legal_actions(
-            game_id, interaction.user.id, guild_id=interaction.guild_id, kinds=move.types
+            game_id, interaction.user.id, guild_id=interaction.guild_id
         )
         return [
             app_commands.Choice(name=shown, value=value)
-            for shown, value in suggest(move, option, typed, choices, current, AUTOCOMPLETE_LIMIT)
+            for shown, value in suggest_any(choices, current, LIMIT)
         ]
 
-    # -- the auction and stock rounds ----------------------------------------------------------
-    @_command("bid")
-    @_described("bid")
-    async def bid(
-        self,
-        interaction: discord.Interaction,
-        company: str,
-        price: Price | None = None,
-        game: int | None = None,
-    ) -> None:
-        await self._play(interaction, "bid", game, company=company, price=price)
-
-    @bid.autocomplete("company")
-    @within_budget
-    async def _bid_company(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, "bid", "company", current)
-
-    @_command("pass")
+    @app_commands.command(name="pass", description="Pass, or finish the current step of your turn")
     @app_commands.describe(game=GAME_HELP)
     async def pass_(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self._play(interaction, "pass", game)
+        await self._play(
+            interaction, game, lambda g, choices: resolve(MOVES["pass"], {}, choices, g)
+        )
 
-    @_command("par")
-    @_described("par")
-    async def par(
-        self,
-        interaction: discord.Interaction,
-        company: str,
-        price: Price | None = None,
-        game: int | None = None,
-    ) -> None:
-        await self._play(interaction, "par", game, company=company, price=price)
-
-    @par.autocomplete("company")
-    @within_budget
-    async def _par_company(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, "par", "company", current)
-
-    @_command("buy")
-    @_described("buy")
-    async def buy(
-        self, interaction: discord.Interaction, share: str, game: int | None = None
-    ) -> None:
-        await self._play(interaction, "buy", game, share=share)
-
-    @buy.autocomplete("share")
-    @within_budget
-    async def _buy_share(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, "buy", "share", current)
-
-    @_command("sell")
-    @_described("sell")
-    async def sell(
-        self, interaction: discord.Interaction, shares: str, game: int | None = None
-    ) -> None:
-        await self._play(interaction, "sell", game, shares=shares)
-
-    @sell.autocomplete("shares")
-    @within_budget
-    async def _sell_shares(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, "sell", "shares", current)
-
-    @_command("private")
-    @_described("private")
-    async def private(
-        self,
-        interaction: discord.Interaction,
-        company: str,
-        price: Price | None = None,
-        game: int | None = None,
-    ) -> None:
-        await self._play(interaction, "private", game, company=company, price=price)
-
-    @private.autocomplete("company")
-    @within_budget
-    async def _private_company(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, "private", "company", current)
-
-    # -- the operating rounds ------------------------------------------------------------------
-    @_command("lay")
-    @_described("lay")
+    # -- 18xx: track and trains ----------------------------------------------------------------
+    @app_commands.command(name="lay", description="Lay or upgrade a tile: pick it by picture")
+    @app_commands.describe(
+        hex="The hex, e.g. H14",
+        tile="The tile, e.g. 57 (suggestions: the tiles that fit)",
+        rotation="The rotation (suggestions name each by its exits)",
+        game=GAME_HELP,
+    )
     async def lay(
         self,
         interaction: discord.Interaction,
-        hex: str,
-        tile: str | None = None,
+        hex: app_commands.Range[str, 1, 10],
+        tile: app_commands.Range[str, 0, 20] | None = None,
         rotation: app_commands.Range[int, 0, 5] | None = None,
         game: int | None = None,
     ) -> None:
         args = {"hex": hex, "tile": tile, "rotation": rotation}
+        by_options = lambda g, choices: resolve(MOVES["lay"], args, choices, g)  # noqa: E731
         if rotation is not None or self.bot.renderer is None:
-            await self._play(interaction, "lay", game, **args)
+            await self._play(interaction, game, by_options)
             return
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
@@ -189,10 +128,9 @@ class PlayCog(
                 guild_id=interaction.guild_id,
             )
         except Refused:  # the move's own refusal says what is possible instead
-            await self._submit(interaction, game_id, "lay", args)
-            return
-        if len(lays) == 1 or len(lays) > MAX_PICTURED:
-            await self._submit(interaction, game_id, "lay", args)
+            lays = []
+        if len(lays) <= 1 or len(lays) > MAX_PICTURED:
+            await self._play(interaction, game_id, by_options)
             return
         buttons = [
             (choice_key(lay.action), f"{n}: {lay.words}") for n, lay in enumerate(lays, start=1)
@@ -228,90 +166,38 @@ class PlayCog(
             if str(c.value).isdigit()
         ]
 
-    @_command("token")
-    @_described("token")
-    async def token(
-        self, interaction: discord.Interaction, city: str, game: int | None = None
-    ) -> None:
-        await self._play(interaction, "token", game, city=city)
-
-    @token.autocomplete("city")
-    @within_budget
-    async def _token_city(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, "token", "city", current)
-
-    @_command("run")
-    @_described("run")
+    @app_commands.command(name="run", description="Run your trains: the best routes, or yours")
+    @app_commands.describe(
+        routes="Your routes, every hex passed: 2: E19 F20 F22; 3: F20 G19 (none: the best)",
+        game=GAME_HELP,
+    )
     async def run(
-        self, interaction: discord.Interaction, routes: str | None = None, game: int | None = None
-    ) -> None:
-        await self._play(interaction, "run", game, routes=routes)
-
-    @_command("payout")
-    @app_commands.describe(game=GAME_HELP)
-    async def payout(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self._play(interaction, "payout", game)
-
-    @_command("withhold")
-    @app_commands.describe(game=GAME_HELP)
-    async def withhold(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self._play(interaction, "withhold", game)
-
-    @_command("train")
-    @_described("train")
-    async def train(
         self,
         interaction: discord.Interaction,
-        train: str,
-        price: Price | None = None,
+        routes: app_commands.Range[str, 0, 1000] | None = None,
         game: int | None = None,
     ) -> None:
-        await self._play(interaction, "train", game, train=train, price=price)
+        args = {"routes": routes}
+        await self._play(
+            interaction,
+            game,
+            lambda g, choices: resolve(MOVES["run"], args, choices, g, routes_from_text),
+        )
 
-    @train.autocomplete("train")
-    @within_budget
-    async def _train_train(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, "train", "train", current)
-
-    @_command("discard")
-    @_described("discard")
-    async def discard(
-        self, interaction: discord.Interaction, train: str, game: int | None = None
-    ) -> None:
-        await self._play(interaction, "discard", game, train=train)
-
-    @discard.autocomplete("train")
-    @within_budget
-    async def _discard_train(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, "discard", "train", current)
-
-    @_command("bankrupt")
-    @app_commands.describe(game=GAME_HELP)
-    async def bankrupt(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self._play(interaction, "bankrupt", game)
-
-    # -- String Railway (and any title with typed moves and previews) ------------------------
-    @_command("station")
-    @_described("station")
-    async def station(
-        self, interaction: discord.Interaction, at: str, game: int | None = None
-    ) -> None:
-        await self._play(interaction, "station", game, at=at)
-
-    @station.autocomplete("at")
-    @within_budget
-    async def _station_at(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, "station", "at", current)
-
-    @_command("rail")
-    @_described("rail")
+    # -- String Railway ------------------------------------------------------------------------
+    @app_commands.command(name="rail", description="Lay a rail: see it and its score, then confirm")
+    @app_commands.describe(
+        path="Rail and stops, e.g. short B1 S1 (stations by label, free points x y)",
+        game=GAME_HELP,
+    )
     async def rail(
-        self, interaction: discord.Interaction, path: str, game: int | None = None
+        self,
+        interaction: discord.Interaction,
+        path: app_commands.Range[str, 1, 500],
+        game: int | None = None,
     ) -> None:
-        """Shows the rail and its score only to the caller, with Confirm and Cancel."""
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
-        move = MOVES["rail"]
         drawer = None
         if self.bot.renderer is not None:
             from bot.core.rendering import render_snapshot
@@ -320,7 +206,7 @@ class PlayCog(
         result = await self.service.preview(
             game_id,
             caller_of(interaction),
-            lambda g, choices: resolve(move, {"path": path}, choices, g),
+            lambda g, choices: resolve(MOVES["rail"], {"path": path}, choices, g),
             drawer,
             interaction_id=interaction.id,
         )
@@ -336,29 +222,45 @@ class PlayCog(
     async def _rail_path(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, "rail", "path", current)
 
-    @_command("forfeit")
-    @_described("forfeit")
-    async def forfeit(
-        self, interaction: discord.Interaction, rail: str, game: int | None = None
+    # -- answers and hints ---------------------------------------------------------------------
+    @app_commands.command(
+        name="answer", description="Answer a deal, an undo vote or a seat offered to you"
+    )
+    @app_commands.describe(request="What is asked (suggestions: the open ones)", answer="yes or no")
+    @app_commands.choices(answer=ANSWERS)
+    async def answer(
+        self, interaction: discord.Interaction, request: app_commands.Range[str, 1, 20], answer: str
     ) -> None:
-        await self._play(interaction, "forfeit", game, rail=rail)
+        kind, _, number = request.strip().lstrip("#").partition(":")
+        if not number:
+            kind, number = "r", kind
+        if not number.isdigit() or len(number) > 18 or kind not in ("r", "i"):
+            await reply(interaction, f"Refused: {request!r} names no request; pick a suggestion")
+            return
+        caller, approve = caller_of(interaction), answer == "yes"
+        if kind == "i":
+            result = await self.service.answer_invitation(
+                int(number), caller, approve, interaction.id
+            )
+            if result.changed and approve:
+                await follow_thread(self.bot, result.thread_id, interaction.user)
+        else:
+            result = await self.service.vote(int(number), caller, approve, interaction.id)
+        await self.bot.poster.publish(interaction, result)
 
-    @forfeit.autocomplete("rail")
+    @answer.autocomplete("request")
     @within_budget
-    async def _forfeit_rail(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, "forfeit", "rail", current)
-
-    @_command("reroll")
-    @_described("reroll")
-    async def reroll(
-        self, interaction: discord.Interaction, what: str, game: int | None = None
-    ) -> None:
-        await self._play(interaction, "reroll", game, what=what)
-
-    @reroll.autocomplete("what")
-    @within_budget
-    async def _reroll_what(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, "reroll", "what", current)
+    async def _open_requests(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        asked = await self.service.asked_of(
+            interaction.user.id, guild_id=interaction.guild_id, thread_id=interaction.channel_id
+        )
+        return [
+            app_commands.Choice(name=fit(label, 100), value=value)
+            for value, label in asked
+            if current.strip().casefold() in label.casefold()
+        ][:LIMIT]
 
     @app_commands.command(name="hint", description="The best moves for you now (only to you)")
     @app_commands.describe(game=GAME_HELP)
@@ -369,6 +271,24 @@ class PlayCog(
             interaction, await self.service.hints(game_id, caller_of(interaction))
         )
 
+    async def _suggest(
+        self, interaction: discord.Interaction, name: str, option: str, current: str
+    ) -> list[app_commands.Choice[str]]:
+        from bot.core.moves import suggest
+
+        game_id = (await resolve_game(self.bot, interaction, interaction.namespace.game)).game_id
+        if game_id is None:
+            return []
+        move = MOVES[name]
+        typed = {o.name: getattr(interaction.namespace, o.name, None) for o in move.options}
+        choices = await self.service.legal_actions(
+            game_id, interaction.user.id, guild_id=interaction.guild_id, kinds=move.types
+        )
+        return [
+            app_commands.Choice(name=shown, value=value)
+            for shown, value in suggest(move, option, typed, choices, current, LIMIT)
+        ]
+
 
 class NotifyCog(commands.Cog):
     def __init__(self, bot: BotContext) -> None:
@@ -378,12 +298,7 @@ class NotifyCog(commands.Cog):
         name="notify", description="Get a direct message when it is your turn (on or off)"
     )
     @app_commands.describe(dm="on: a direct message too; off: only the thread mention")
-    @app_commands.choices(
-        dm=[
-            app_commands.Choice(name="on", value="on"),
-            app_commands.Choice(name="off", value="off"),
-        ]
-    )
+    @app_commands.choices(dm=[app_commands.Choice(name=n, value=n) for n in ("on", "off")])
     async def notify(self, interaction: discord.Interaction, dm: str) -> None:
         result = await self.bot.service.set_notify(caller_of(interaction), dm == "on")
         await reply(interaction, result.text)

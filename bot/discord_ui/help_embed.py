@@ -1,0 +1,43 @@
+"""`/game help` as embeds whose commands are clickable: Discord turns `</game new:ID>` into the
+command, filled in when pressed. The ids are the ones Discord gave the commands when they were
+uploaded (or read back at start); a command without one is shown as plain text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import discord
+
+from bot.core.help_text import DEALS, GAME_DEFAULT, SECTIONS, title_help
+
+COLOUR = 0x2D6A4F
+COMMAND = re.compile(r"/(?:(game-admin|game|play) (\w+)|(notify))\b")
+
+
+def clickable(text: str, ids: Mapping[str, int]) -> str:
+    """Each `/group sub` (and `/notify`) of the text as a command mention, where its id is
+    known."""
+
+    def mention(match: re.Match[str]) -> str:
+        group = match[1] or match[3]
+        name = f"{group} {match[2]}" if match[1] else group
+        return f"</{name}:{ids[group]}>" if group in ids else match[0]
+
+    return COMMAND.sub(mention, text)
+
+
+def help_embeds(title: str | None, ids: Mapping[str, int]) -> list[discord.Embed]:
+    """The commands (no title), or a title's moves with its examples; ValueError for an
+    unknown title."""
+    if title is not None:
+        name, _, body = title_help(title).partition("\n")
+        return [
+            discord.Embed(title=name[:256], colour=COLOUR, description=clickable(body, ids)[:4096])
+        ]
+    embed = discord.Embed(title="railchat: the commands", colour=COLOUR)
+    for section, commands in SECTIONS:
+        lines = [clickable(f"/{c.name}", ids) + f" {c.usage} — {c.what}" for c in commands]
+        embed.add_field(name=section, value="\n".join(lines)[:1024], inline=False)
+    embed.set_footer(text=f"{GAME_DEFAULT} {DEALS} /game help title: its moves.")
+    return [embed]
