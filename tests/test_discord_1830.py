@@ -143,7 +143,7 @@ async def test_a_four_player_1830_game_through_discord(world):
     done(
         await table.play(3, "move", move=city.value),
         "PRR places a station token in H10 (Pittsburgh) for $40. PRR skips Run Routes: it has "
-        "no train. Share price: PRR $67 → $65.",
+        "no train. Share price: PRR $67 → $65 (no revenue this turn).",
     )
     assert table.labels == ["Buy a 2-train from the bank for $80"]
     assert "PRR must buy a train" in table.last.embed.fields[0].value
