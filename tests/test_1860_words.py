@@ -19,7 +19,7 @@ from engine.eighteen import io
 from tests.reference_games import game_ids, game_path, reference_states
 
 PAYOUT = re.compile(
-    r"(?P<corp>\S+) pays out £(?P<revenue>\d+) \(£[\d.]+ a share\): (?P<paid>[^;.]*)"
+    r"(?P<corp>\S+) pays out £(?P<revenue>[\d,]+) \(£[\d.,]+ a share\): (?P<paid>[^;.]*)"
     r"(?:; nothing for the (?P<unpaid>[^.]*))?\.(?: (?P=corp) also keeps its "
     r"£(?P<subsidy>\d+) halt subsidy\.)?"
 )
@@ -48,10 +48,11 @@ def test_a_payout_is_told_in_parts_that_add_up(stem: str) -> None:
             continue
         told = PAYOUT.search(sentence)
         assert told is not None and told["corp"] == action["entity"], sentence
-        corp, revenue = told["corp"], int(told["revenue"])
+        corp, revenue = told["corp"], int(told["revenue"].replace(",", ""))
         percents = {}
-        for part in told["paid"].split(", "):
-            name, amount, pct = re.fullmatch(r"(.+) £(\d+) for (\d+)%", part).groups()
+        for part in re.split(r", (?=\D)", told["paid"]):
+            name, amount, pct = re.fullmatch(r"(.+) £([\d,]+) for (\d+)%", part).groups()
+            amount = amount.replace(",", "")
             player = next(p for p in after["players"] if names[p["id"]] == name)
             assert player["shares"].get(corp, 0) == int(pct), (sentence, player)
             assert int(amount) == math.ceil(int(pct) * revenue / 100), sentence

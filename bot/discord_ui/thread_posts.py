@@ -430,14 +430,17 @@ class ThreadPoster:
         self, game_id: int, turn: TurnPost, prompt: Prompt, *, changed: bool, holdings: bool
     ) -> None:
         """The turn's post with its moves so far, its prompt, menu and buttons brought up to
-        date; only images that changed are uploaded again (the sheet when `holdings`)."""
+        date. Every image it carries is drawn again (an image kept from before the move would
+        show an older bank or cash than the prompt beside it), with the sheet when `holdings`;
+        only those whose picture changed are uploaded again."""
         files: dict[str, bytes] = {}
         if changed and self.renderer is not None:
             focus = await self._focus(game_id, turn, prompt.version)
             if focus is not None:
                 files["focus.png"] = focus
+        views = _shown_views(turn) + _turn_views(prompt, holdings=holdings)
         changed_views, _ = await self._images(
-            game_id, _turn_views(prompt, holdings=holdings), prompt.version, always=False
+            game_id, tuple(dict.fromkeys(views)), prompt.version, always=False
         )
         files.update(changed_views)
         new = {name: png for name, png in files.items() if turn.files.get(name) != _digest(png)}
