@@ -10,6 +10,7 @@ import json
 from PIL import Image
 
 from bot.cli.console import Console
+from bot.core.moves import MOVES_HEADER
 from bot.core.rendering import render_view
 from bot.core.service import GameService
 from bot.core.store import Store
@@ -32,19 +33,19 @@ OPENING = [
     "as 3: /game join",
     "as 4: /game join",
     "as 1: /game start",
-    "/play bid company:CS price:50",
-    "as 2: /play bid SV",
-    "as 3: /play bid DH",
-    "as 4: /play bid MH",
-    "as 1: /play bid CA",
-    "as 2: /play bid BO",
-    "/play par B&O 100",
-    "as 3: /play par PRR 67",
-    "as 4: /play buy PRR IPO",
-    "as 1: /play buy PRR IPO",
-    "as 2: /play buy PRR IPO",
-    "as 3: /play buy PRR IPO",
-    "as 4: /play buy PRR IPO",
+    "/play move bid CS 50",
+    "as 2: /play move bid SV",
+    "as 3: /play move bid DH",
+    "as 4: /play move bid MH",
+    "as 1: /play move bid CA",
+    "as 2: /play move bid BO",
+    "/play move par B&O 100",
+    "as 3: /play move par PRR 67",
+    "as 4: /play move buy PRR IPO",
+    "as 1: /play move buy PRR IPO",
+    "as 2: /play move buy PRR IPO",
+    "as 3: /play move buy PRR IPO",
+    "as 4: /play move buy PRR IPO",
     "as 1: /play pass",
     "as 2: /play pass",
     "as 3: /play pass",
@@ -73,16 +74,16 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
         with Image.open(tmp_path / "img" / name) as image:
             assert image.format == "PNG" and image.width > 300 and image.height > 200
 
-    out = await session(console, "as 3: /game moves")
-    assert out[0] == "/play pass: Pass (Lay/Upgrade Track)"
-    assert out[1].startswith("/play lay: Lay tile 57 on H10: track W to H8, E to Altoona; ")
+    out = await session(console, "as 3: /game view moves")
+    assert out[:2] == [MOVES_HEADER, "pass: Pass (Lay/Upgrade Track)"]
+    assert out[2].startswith("lay: Lay tile 57 on H10: track W to H8, E to Altoona; ")
     out = await session(
         console,
         "/play lay hex:H10 tile:9",
         "/play lay H10 tile:57",
-        "/play token H10",
-        "/play train 2-train",
-        "/play train 2-train",
+        "/play move token H10",
+        "/play move train 2-train",
+        "/play move train 2-train",
         "/play pass",
     )
     assert out[0] == "Refused: tile 9 is not possible in a lay now; possible: 57"
@@ -96,15 +97,15 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
         console,
         *(f"as {n}: /play pass" for n in (1, 2, 3, 4)),
         "as 3: /play pass",
-        "/game routes PRR",
+        "/game view routes PRR",
     )
     assert out[-2:] == ["PRR can earn $30:", "  2-train: H10-H12 ($30)"]
     out = await session(
         console,
         "/play run routes:2: H10 H14",
         "/play run routes:2: H10 H12",
-        "/play payout",
-        "/game history 2",
+        "/play move payout",
+        "/game view history 2",
     )
     assert out[0] == (
         "Refused: there is no track from stop to stop along H10-H14 (train 2); "
@@ -140,24 +141,25 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
         "1. Player 1, 2. Player 2, 3. Player 3, 4. Player 4."
     )
     last = await console.service.store.action_count(1)
-    out = await session(console, f"/game rewind {last - 1}", "as 3: /game moves")
+    out = await session(console, f"/game-admin rewind {last - 1}", "as 3: /game view moves")
     assert out == [  # the sentence stored when the move was made, with what it set off
         f"player 1 rewound game #1 to action {last - 1}, taking back from ERIE declares "
         "bankruptcy. Player 4 becomes president of B&M. Player 3 is bankrupt. Game over "
         "(bankrupt): Player 4 $2,212, Player 2 $2,127, Player 1 $1,831, Player 3 $310. Share "
         "prices: NYNH $75 → $70, B&M $75 → $70. Cash also moved: Player 3 -$19 (now $0).",
         "To act: player 3",
-        "/play sell: Sell 10% of NYNH for $75; Sell 20% of NYNH for $150; Sell 10% of B&M for "
+        MOVES_HEADER,
+        "sell: Sell 10% of NYNH for $75; Sell 20% of NYNH for $150; Sell 10% of B&M for "
         "$75; Sell 20% of B&M for $150; Sell 30% of B&M for $225; Sell 40% of B&M for $300; "
         "Sell 50% of B&M for $375",
         # In an emergency a company may also buy another company's train, for at most its face
         # value and what it and its president hold together ($257 here), as on 18xx.games.
-        "/play train: Buy PRR's 6-train for $257; Buy NYC's 5-train for $257; Buy NYC's 6-train "
+        "train: Buy PRR's 6-train for $257; Buy NYC's 5-train for $257; Buy NYC's 6-train "
         "for $257; Buy CPR's 5-train for $257; Buy C&O's D-train for $257; Buy NYNH's 5-train "
         "for $257",
-        "/play bankrupt: Declare ERIE's president bankrupt",
+        "bankrupt: Declare ERIE's president bankrupt",
     ]
-    history = await session(console, "/game history 2")
+    history = await session(console, "/game view history 2")
     assert history == [
         f"Game #1: actions {last - 2}-{last - 1} of {last - 1}",
         f"{last - 2}. ERIE passes (Lay/Upgrade Track).",
@@ -166,8 +168,8 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
     ]  # each as it happened
     out = await session(
         console,
-        "as 2: /play bankrupt",
-        "as 3: /play bankrupt",
+        "as 2: /play move bankrupt",
+        "as 3: /play move bankrupt",
         "/game status",
         f"/game export out:{tmp_path / 'ended.json'}",
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 
 from bot.cli.console import Console
+from bot.core.moves import MOVES_HEADER
 from bot.core.service import GameService
 from bot.core.store import Store
 from tests.reference_games import game_path
@@ -30,29 +31,29 @@ async def test_the_1860_opening_auction_in_the_console(db_path, tmp_path):
         "as 2: /game join",
         "as 3: /game join",
         "as 1: /game start",
-        "as 1: /game moves",
+        "as 1: /game view moves",
     )
-    assert "/play bid: Bid for the pick: £5 to £640 (the right to take the next item)" in out
+    assert "bid: Bid for the pick: £5 to £640 (the right to take the next item)" in out
     out = await session(
         console,
-        "as 1: /play bid company:pick price:20",
-        "as 2: /play bid pick",
+        "as 1: /play move bid pick 20",
+        "as 2: /play move bid pick",
         "as 3: /play pass",
         "as 1: /play pass",
-        "as 2: /game moves",
+        "as 2: /game view moves",
     )
     assert out[0] == "player 1 bids £20 for the pick."
     assert out[2] == "player 2 bids £25 for the pick."
     assert "player 2 wins the pick for £25." in out[6]
-    assert out[-2].startswith("/play bid: Take BHC (Brading Harbour Company) for £30; ")
-    assert out[-1].startswith("/play par: Take the C&N director's certificate at par £100; ")
+    assert out[-2].startswith("bid: Take BHC (Brading Harbour Company) for £30; ")
+    assert out[-1].startswith("par: Take the C&N director's certificate at par £100; ")
     out = await session(
         console,
-        "as 2: /play bid company:RPSC",
+        "as 2: /play move bid RPSC",
         "as 3: /play pass",
         "as 1: /play pass",
         "as 2: /play pass",
-        "as 3: /play par IOW 82",
+        "as 3: /play move par IOW 82",
         "/game status",
     )
     assert out[0] == "player 2 buys RPSC for £130."
@@ -69,11 +70,14 @@ async def test_a_recorded_1860_game_is_finished_in_the_console(db_path, tmp_path
     out = await session(
         console,
         f"as 1: /game import file:{game_path('1860', '19354')} players:1 2",
-        "as 1: /game rewind 456",
-        "as 1: /game moves",
+        "as 1: /game-admin rewind 456",
+        "as 1: /game view moves",
     )
     assert out[0].startswith("player 1 imported a 1860 game as game #1 (460 actions).")
-    assert out[-1] == "/play run: Run best routes for £340"  # the players ran NGStL for £330
+    assert out[-2:] == [
+        MOVES_HEADER,
+        "run: Run best routes for £340",
+    ]  # the players ran NGStL for £330
     out = await session(console, "as 2: /play run", "as 1: /play run", "/game status")
     assert out[0] == "Refused: it is not your turn in game #1; waiting for Player 1"
     assert out[1].startswith("NGStL runs for £340 (9+5-train £340).")
@@ -102,7 +106,7 @@ async def test_the_1860_auction_is_drawn_while_bids_for_the_pick_stand(db_path, 
         "as 2: /game join",
         "as 3: /game join",
         "as 1: /game start",
-        "as 1: /play bid company:pick price:20",
+        "as 1: /play move bid pick 20",
     )
     images = tmp_path / "img"
     assert out[-3:] == [
@@ -118,11 +122,13 @@ async def test_an_import_without_players_says_how_to_seat_them(db_path, tmp_path
     out = await session(console, f"/game import file:{path}")
     assert out[-1] == (
         "Nobody plays seats 1, 2 yet, so no move can be made there. At this keyboard: "
-        "/game replace seat:1 user:1 gives seat 1 to player 1; or import with every seat "
+        "/game-admin replace seat:1 user:1 gives seat 1 to player 1; or import with every seat "
         f"taken: /game import file:{path} players:1 2"
     )
-    out = await session(console, "/game replace seat:1 user:1", "/game replace seat:2 user:2")
+    out = await session(
+        console, "/game-admin replace seat:1 user:1", "/game-admin replace seat:2 user:2"
+    )
     assert out[-1] == "player 1 gave seat 2 (Player 2) of game #1 to player 2."
-    out = await session(console, "/game rewind 41", "menu")
+    out = await session(console, "/game-admin rewind 41", "menu")
     assert out[1] == "To act: player 2"
     assert out[2] == "Moves for player 2 in game #1 (type a number to make one):"

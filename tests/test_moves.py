@@ -95,7 +95,7 @@ def test_an_agreed_price_replaces_the_suggested_one():
     passing = [choice("Pass (Buy Trains)", type="pass", **CORP)]
     assert resolve(MOVES["pass"], {}, passing, None) == {"type": "pass", **CORP}
     with pytest.raises(
-        Refused, match=r"you cannot payout now; you can: /play pass: Pass \(Buy Trains\)$"
+        Refused, match=r"you cannot payout now; you can: /play move Pass \(Buy Trains\)$"
     ):
         resolve(MOVES["payout"], {}, passing, None)
 

@@ -130,13 +130,13 @@ async def test_console_previews_and_confirms(db_path, tmp_path):
             "as 1: /game new string_railway seats:2 options:" + OPTIONS.replace(", ", ","),
             "as 2: /game join",
             "as 1: /game start",
-            "/play station 20 20",
-            "/play station 40 40",
-            "/play station 60 20",
+            "/play move station 20 20",
+            "/play move station 40 40",
+            "/play move station 60 20",
             "/play rail B1 S1 S2",
-            "/play cancel",
+            "/play answer preview no",
             "/play rail long B1 S1 S2",
-            "/play confirm",
+            "/play answer preview yes",
             "/game status",
         ]
     )

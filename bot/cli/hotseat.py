@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.cli.command_line import ConsoleInputError
 from bot.core.moves import MAX_PICTURED, MENU_LIMIT, by_key, choice_key, grouped_moves
+from bot.core.parsing import parse_request
 from bot.core.results import Caller, Refused, Result
 from bot.core.service import GameService
 from bot.core.service.base import Renderer
 from engine.game import Game
 
-
-class ConsoleInputError(ValueError):
-    """A line the console cannot read; the message says how to write it."""
+PREVIEW = "preview"  # /play answer's request for the move previewed to the player
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,7 @@ class Session:
         self.game_id: int | None = None
         self.previews: dict[int, str] = {}  # player -> token of the move shown to confirm
         self.menus: dict[int, Menu] = {}  # player -> the numbered moves last shown to them
+        self.asked: dict[int, list[int]] = {}  # request -> the players it waits for
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -96,6 +97,22 @@ class Session:
             return self.caller()
         return self.caller(acting[0])
 
+    async def answerer(self, request: str) -> Caller:
+        """Who answers when the line names nobody: whoever a vote or deal was put to; for a
+        preview, whoever must act, else the one player shown a move."""
+        if request.strip().casefold() == PREVIEW:
+            mover = await self.mover(self.game_id)
+            shown = list(self.previews)
+            if mover.user_id in self.previews or len(shown) != 1:
+                return mover
+            return self.caller(shown[0])
+        try:
+            kind, number = parse_request(request)
+        except ValueError as exc:
+            raise ConsoleInputError(str(exc)) from None
+        asked = self.asked.get(number) if kind == "r" else None
+        return self.caller(asked[0]) if asked else self.caller()
+
     async def pick(self, caller: Caller, number: int) -> None:
         """Make move `number` of the moves last shown to the caller, if the game has not
         moved on since."""
@@ -122,7 +139,8 @@ class Session:
         await self.show(result, caller)
 
     async def menu(self, caller: Caller, game_id: int) -> None:
-        """The caller's legal moves, numbered, grouped as Discord's menu of moves groups them."""
+        """The caller's legal moves, numbered, grouped as Discord's menu of moves groups them
+        (with the moves of the turn post's buttons among them: the console has no buttons)."""
         version = await self.service.store.version(game_id)
         choices = await self.service.legal_actions(game_id, caller.user_id)
         if not choices or version is None:
@@ -133,14 +151,13 @@ class Session:
             [f"Moves for {caller.name} in game #{game_id} (type a number to make one):"],
             [],
         )
-        for name, members in grouped_moves(choices, MENU_LIMIT):
-            command = "/game act" if name == "act" else f"/play {name}"
+        for _, members in grouped_moves(choices, MENU_LIMIT):
             for choice in members:
                 keys.append(choice_key(choice.action))
-                lines.append(f"{len(keys)}. {choice.label}  [{command}]")
+                lines.append(f"{len(keys)}. {choice.label}")
         more = len({c.label for c in choices}) - len(keys)
         if more > 0:
-            lines.append(f"(and {more} more: /game moves lists them all)")
+            lines.append(f"(and {more} more: /game view what:moves lists them all)")
         self.menus[caller.user_id] = Menu(game_id, version, tuple(keys))
         self.game_id = game_id
         self.say("\n".join(lines))
@@ -189,13 +206,14 @@ class Session:
             self.say(f"File: {self._write(f'game-{result.game_id}-{name}', data)}")
         if result.confirm is not None:
             self.previews[(caller or self.caller()).user_id] = result.confirm
-            self.say("To make it: /play confirm (or /play cancel)")
+            self.say("To make it: /play answer request:preview answer:yes (answer:no drops it)")
         if result.changed and result.views and self.renderer and result.game_id is not None:
             await self.write_images(result.game_id, result.views, self.renderer)
         names = ", ".join(f"player {u}" for u in result.notify)
         if result.vote is not None:
+            self.asked[result.vote] = list(result.notify)
             self.say(
-                f"To answer: {names} (/game approve {result.vote} or /game reject {result.vote})"
+                f"To answer: {names} (/play answer request:{result.vote} answer:yes, or answer:no)"
             )
         elif result.notify and result.changed:
             self.say(f"To act: {names}")

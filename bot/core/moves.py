@@ -440,14 +440,12 @@ def _why_not(move: Move, game: Game | None, text: str) -> str:
 
 
 def _open_moves(choices: Sequence[Choice]) -> str:
-    """The caller's legal moves, each group named by its kind of move."""
+    """The caller's legal moves (every kind keeping a fair share), each as a command to type
+    as it reads: `/play move` takes a move's whole label, in Discord and the console alike."""
     groups = grouped_moves(choices, SHOWN_OPTIONS)
-    shown = "; ".join(
-        f"{_KIND_NAMES.get(name, name)}: " + " or ".join(c.label for c in members)
-        for name, members in groups
-    )
+    shown = "; ".join(f"/play move {c.label}" for _, members in groups for c in members)
     more = len({c.label for c in choices}) - sum(len(m) for _, m in groups)
-    return shown + (f"; and {more} more (/game view moves lists them)" if more > 0 else "")
+    return shown + (f"; and {more} more (/game view what:moves lists them)" if more > 0 else "")
 
 
 def _typed(
@@ -521,12 +519,15 @@ def suggest(
     return []
 
 
+MOVES_HEADER = "Your moves (each typed as it reads after /play move):"
+
+
 def moves_text(choices: Sequence[Choice]) -> str:
-    """The caller's legal moves grouped by kind (each made with /play move, or the turn post's
-    menu and buttons)."""
+    """The caller's legal moves grouped by kind, each made by typing it as it reads after
+    /play move (in Discord also from the turn post's menu and buttons)."""
     if not choices:
         return "You have no move to make now."
-    lines = ["Your moves (/play move, or the turn post's menu):"]
+    lines = [MOVES_HEADER]
     used: set[int] = set()
     for move in MOVES.values():
         mine = _of_move(move, choices)
@@ -535,11 +536,8 @@ def moves_text(choices: Sequence[Choice]) -> str:
             lines.append(f"{move.name}: " + "; ".join(dict.fromkeys(c.label for c in mine)))
     rest = [c.label for c in choices if id(c) not in used]
     if rest:
-        lines.append(f"{_KIND_NAMES['act']}: " + "; ".join(rest))
+        lines.append("other: " + "; ".join(rest))  # no kind names them (typed as they read)
     return "\n".join(lines)
-
-
-_KIND_NAMES = {"act": "other"}  # the moves no kind names (made as /play move or JSON)
 
 
 def grouped_moves(choices: Sequence[Choice], limit: int) -> list[tuple[str, list[Choice]]]:

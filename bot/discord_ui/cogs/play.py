@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.core.any_move import resolve_any, suggest_any
 from bot.core.moves import MAX_PICTURED, MOVES, choice_key, resolve
+from bot.core.parsing import parse_request
 from bot.core.results import Refused
 from bot.core.routes_input import routes_from_text
 from bot.discord_ui.buttons import confirm_view, lay_view
@@ -231,21 +232,18 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Make your
     async def answer(
         self, interaction: discord.Interaction, request: app_commands.Range[str, 1, 20], answer: str
     ) -> None:
-        kind, _, number = request.strip().lstrip("#").partition(":")
-        if not number:
-            kind, number = "r", kind
-        if not number.isdigit() or len(number) > 18 or kind not in ("r", "i"):
-            await reply(interaction, f"Refused: {request!r} names no request; pick a suggestion")
+        try:
+            kind, number = parse_request(request)
+        except ValueError as exc:
+            await reply(interaction, f"Refused: {exc}")
             return
         caller, approve = caller_of(interaction), answer == "yes"
         if kind == "i":
-            result = await self.service.answer_invitation(
-                int(number), caller, approve, interaction.id
-            )
+            result = await self.service.answer_invitation(number, caller, approve, interaction.id)
             if result.changed and approve:
                 await follow_thread(self.bot, result.thread_id, interaction.user)
         else:
-            result = await self.service.vote(int(number), caller, approve, interaction.id)
+            result = await self.service.vote(number, caller, approve, interaction.id)
         await self.bot.poster.publish(interaction, result)
 
     @answer.autocomplete("request")
