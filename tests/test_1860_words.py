@@ -85,6 +85,13 @@ def test_a_won_pick_is_told_once() -> None:
     )
 
 
+def test_a_private_bought_from_the_bank_is_told_once() -> None:
+    """Spec: from the first 6+3-train the Fishbourne Ferry (face value £200) is sold by the
+    bank; the purchase is one sentence, saying from whom, not that sentence twice."""
+    [ffc] = [s for _, a, s in _said("19354", upto=456) if a.get("company") == "FFC"]
+    assert ffc == "Player 1 buys FFC from the bank for £200."
+
+
 def _game(upto: int):
     return io.load(json.loads(game_path("1860", "19354").read_text()), upto=upto).game
 

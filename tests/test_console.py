@@ -104,7 +104,7 @@ async def test_a_short_game_is_played_to_its_end(console):
         "as 1: /game start",
         "/game-admin act " + ADD % (3, 1),
         "as 2: /game-admin act " + ADD % (3, 2),
-        "/game view moves",
+        "as 2: /game view moves",
         "as 1: /game-admin act " + ADD % (4, 1),
         "/game status",
         "/game view moves",

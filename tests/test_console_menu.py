@@ -93,6 +93,9 @@ async def test_menu_and_numbers_follow_whoever_must_act(console):
     assert out[-2:] == ["player 2 buys CS for $40.", "To act: player 3"]
     # `as N:` names another player: their menu, even when it is empty
     assert await session(console, "as 1: menu game:1") == ["player 1 has no move to make now."]
+    # the list of moves, too, is the acting player's unless a line names another
+    assert (await session(console, "/game view moves"))[1].startswith("bid: Buy DH ")
+    assert await session(console, "as 1: /game view moves") == ["You have no move to make now."]
     # and the numbers of a player who must act are theirs, whoever `as N:` named before
     out = await session(console, "menu game:1", "5")
     assert out[0] == "Moves for player 3 in game #1 (type a number to make one):"

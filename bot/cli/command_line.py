@@ -53,6 +53,7 @@ class Command:
     description: str
     run: Handler
     group: str = "/game"  # "" for a top-level command such as /notify
+    by_mover: bool = False  # without `as N:`, whoever must act types it (a move, your moves)
 
     @property
     def path(self) -> str:

@@ -3,8 +3,9 @@ typed as text, hot-seat, on the same service and store.
 
 A line looks like `as 2: /play move bid CS 50`. Options are written `name:value`, or in order
 without their names (`/game status 3`, `/play lay H14 57 2`; see `bot.cli.command_line`). A
-move (`/play ...`, `menu`, a number) is made by whoever must act, an answer by whoever is asked;
-`as N:` makes it player N's instead, and stays in force for the commands that are not moves.
+move (`/play ...`, `menu`, a number) is made, and `/game view moves` listed, for whoever must
+act, an answer by whoever is asked; `as N:` makes it player N's instead, and stays in force for
+the commands that are not moves.
 `menu` numbers the legal moves (the turn post's menu and buttons in one list), `/play lay HEX`
 numbers the lays on that hex (drawn as a picture), and a line holding only a number makes that
 move. A previewed move is made with `/play answer request:preview answer:yes`, the console's
@@ -106,7 +107,7 @@ class Console(Session):
         caller = self.caller()
         if command.name == "answer" and command.group == "/play" and not named:
             caller = await self.answerer(str(args["request"]))
-        elif command.group == "/play" and not named:
+        elif (command.group == "/play" or command.by_mover) and not named:
             caller = await self.mover(await self.game(args))
         await command.run(self, caller, args)
 
@@ -122,8 +123,8 @@ def console_help(topic: str | None = None) -> str:
             "",
             "In this console (options by name, or in this order without their names):",
             *usages,
-            "A move (/play ..., menu, a number) is made by whoever must act, an answer by whoever "
-            "is asked; prefix a line with 'as N:' to act as player N instead (it stays for the "
+            "A move (/play ..., menu, a number) is made by whoever must act (/game view moves "
+            "lists their moves), an answer by whoever is asked; prefix a line with 'as N:' to act as player N instead (it stays for the "
             "other commands). menu numbers the moves (a number makes one); /play lay HEX numbers "
             "the lays on that hex and draws them; a previewed move is made with /play answer "
             "request:preview answer:yes; 'quit' ends the session.",
@@ -397,6 +398,7 @@ GAME_COMMANDS: dict[str, Command] = {
             (Param("what", str, word=True), Param("detail", str), GAME),
             "map (default), market, sheet (an image), history, routes, info or moves",
             _view,
+            by_mover=True,  # moves: those of whoever must act
         ),
         Command(
             "undo",

@@ -225,6 +225,9 @@ def _buy_company(game: Any, who: str, action: dict[str, Any], flows: Flows) -> s
     if seller is not None:
         flows.take(seller, paid)
     from_whom = f" from {seller}" if seller else ""
+    told = [e for e in getattr(game, "events", []) if e.startswith(f"{who} buys {sym} from ")]
+    if seller is None and told:  # the title's own sentence names the seller (1860: the bank)
+        return told[0]
     return f"{who} buys {sym}{from_whom} for {game.money(paid or action.get('price'))}."
 
 
