@@ -44,7 +44,15 @@ def test_a_payout_is_told_in_parts_that_add_up(stem: str) -> None:
     payouts, after = 0, states[-1]
     for idx, action, sentence in _said(stem):
         before, after = after, states[idx]
-        if action["type"] != "dividend" or action.get("kind") != "payout":
+        if action["type"] == "run_routes":  # paid out with the run (British Rail, spec 13.3)
+            corp = action["entity"]
+            gained = [
+                p for p in after["players"]
+                if p["shares"].get(corp) and p["cash"] > _cash(before, p["id"])
+            ]  # fmt: skip
+            if not gained:
+                continue
+        elif action["type"] != "dividend" or action.get("kind") != "payout":
             continue
         told = PAYOUT.search(sentence)
         assert told is not None and told["corp"] == action["entity"], sentence
@@ -65,6 +73,10 @@ def test_a_payout_is_told_in_parts_that_add_up(stem: str) -> None:
         assert corp_gain == int(told["subsidy"] or 0), sentence  # the company's only money
         payouts += 1
     assert payouts > 5
+
+
+def _cash(state: dict, player_id: int) -> int:
+    return next(p["cash"] for p in state["players"] if p["id"] == player_id)
 
 
 def test_a_run_without_revenue_says_why_the_price_fell() -> None:

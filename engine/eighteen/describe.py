@@ -188,7 +188,10 @@ def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
             f"{_kind(r.get('train', '?'))}-train {game.money(rev)}"
             for r, rev in zip(routes, revenues)
         )
-        return f"{who} runs for {game.money(sum(revenues))}" + (f" ({parts})." if parts else ".")
+        ran = f"{who} runs for {game.money(sum(revenues))}" + (f" ({parts})." if parts else ".")
+        if sum(revenues) and _holders_paid(flows, who):  # paid out at once (1860's end game)
+            return f"{ran} {_dividend(game, who, {'entity': action.get('entity'), 'kind': 'payout'}, flows)}"
+        return ran
     if t == "dividend":
         return _dividend(game, who, action, flows)
     if t == "buy_train":
@@ -250,6 +253,13 @@ def _lay_sentence(game: Any, who: str, action: dict[str, Any], flows: Flows) -> 
 def _halt_subsidy(game: Any) -> int:
     """The subsidy a halt stop pays the company (1860), 0 in titles without halts."""
     return int(getattr(game, "HALT_SUBSIDY", 0))
+
+
+def _holders_paid(flows: Flows, corp: str) -> bool:
+    """Some holder of the company's shares was paid in this action (a payout made with it)."""
+    return any(
+        flows.untold(h) > 0 for (h, sym), pct in flows.after.holdings.items() if sym == corp and pct
+    )
 
 
 def _dividend(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str:
