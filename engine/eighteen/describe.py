@@ -190,7 +190,8 @@ def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
         )
         ran = f"{who} runs for {game.money(sum(revenues))}" + (f" ({parts})." if parts else ".")
         if sum(revenues) and _holders_paid(flows, who):  # paid out at once (1860's end game)
-            return f"{ran} {_dividend(game, who, {'entity': action.get('entity'), 'kind': 'payout'}, flows)}"
+            payout = {"entity": action.get("entity"), "kind": "payout"}
+            return f"{ran} {_dividend(game, who, payout, flows)}"
         return ran
     if t == "dividend":
         return _dividend(game, who, action, flows)
