@@ -180,7 +180,7 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
         "Share prices: NYNH $75 → $70, B&M $75 → $70. Cash also moved: Player 3 -$19 (now $0).",
         "The game is over. /game status shows the result.",
     ]
-    assert "Result: Player 4 2212, Player 2 2127, Player 1 1831, Player 3 310" in out
+    assert "Result: Player 4 $2,212, Player 2 $2,127, Player 1 $1,831, Player 3 $310" in out
     assert out[-1] == f"File: {tmp_path / 'ended.json'}"  # where out: says, not among images
     assert json.loads((tmp_path / "ended.json").read_text())["title"] == "1830"
 

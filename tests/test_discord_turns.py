@@ -145,13 +145,13 @@ async def test_the_game_over_post_ranks_the_players_and_status_works_in_the_thre
     post = posts(thread)[-1]
     assert "Game over (bankrupt)" in post.text
     assert post.text.endswith(
-        "**Final ranking:** 1. Player 2 1477, 2. Player 3 951, 3. Player 1 887, 4. Player 4 416"
+        "**Final ranking:** 1. Player 2 $1,477, 2. Player 3 $951, 3. Player 1 $887, 4. Player 4 $416"
     )
     assert sorted(post.files) == ["map.png", "market.png", "sheet.png"]
     assert post.buttons == []
     sent = await world.run("status", world.interaction(2, where=thread.id), game=None)
     assert sent[-1].ephemeral and "finished" in sent[-1].text
-    assert "Result: Player 2 1477" in sent[-1].text
+    assert "Result: Player 2 $1,477" in sent[-1].text
 
 
 async def test_direct_messages_carry_the_turn_prompt(world):

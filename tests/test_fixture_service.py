@@ -81,7 +81,8 @@ async def test_a_fixture_played_through_the_service_ends_as_railchat_replay(path
     final = await GameService(Store(db_path)).status(gid)  # rebuilt from the stored log
     expected = replay_result(path)
     names = {str(p["id"]): p["name"] for p in data["players"]}
-    shown = ", ".join(f"{names[k]} {v}" for k, v in sorted(expected.items(), key=lambda kv: -kv[1]))
+    ranked = sorted(expected.items(), key=lambda kv: -kv[1])
+    shown = ", ".join(f"{names[k]} ${v:,}" for k, v in ranked)  # 1830's money
     assert final.text.endswith(f"Result: {shown}")
     assert (await service.store.game(gid)).status == "finished"
     assert expected == data["result"]

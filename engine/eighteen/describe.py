@@ -372,7 +372,8 @@ def status(game: Any) -> str:
         lines.append(
             "Companies: "
             + "; ".join(
-                f"{c.sym} {game.money(c.share_price.price)} (cash {game.money(c.cash)}, trains {','.join(t.name for t in c.trains) or '-'})"
+                f"{c.sym} {game.money(c.share_price.price)} (treasury {game.money(c.cash)}; "
+                f"trains: {', '.join(f'{t.name}-train' for t in c.trains) or 'none'})"
                 for c in floated
             )
         )

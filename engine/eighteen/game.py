@@ -443,7 +443,12 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
 
     def end_reason_text(self) -> str:
         reason = self.game_end_reason or ""
-        said = {"bank": "the bank broke", "dnf": f"did not finish by stock round {self.LAST_TURN}"}
+        said = {
+            "bank": "the bank broke",
+            "dnf": f"did not finish by stock round {self.LAST_TURN}",
+            "stock_market": "a share price reached the market's end",
+            "nationalization": "nationalisation completed",
+        }
         return said.get(reason, reason)
 
     def end_game(self, reason: str) -> None:
@@ -569,6 +574,9 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
 
     def result(self) -> dict[PlayerId, int]:
         return {p.id: self.player_value(p) for p in self.player_list}
+
+    def score_text(self, score: int) -> str:
+        return self.money(score)
 
     def views(self) -> tuple[str, ...]:
         return ("map", "market", "sheet")

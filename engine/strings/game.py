@@ -405,6 +405,9 @@ class StringRailway(Game):
             }
         return {c.player: c.vp for c in self.companies}
 
+    def score_text(self, score: int) -> str:
+        return f"{score} VP"
+
     def winners(self) -> list[str]:
         """Names of the winners (ties share the win); two persons compare best, then other."""
         if self.persons == 2:

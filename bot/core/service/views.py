@@ -112,7 +112,8 @@ class Views(ServiceBase):
             if game.finished:
                 scores = sorted(game.result().items(), key=lambda kv: -kv[1])
                 lines.append(
-                    "Result: " + ", ".join(f"{game.player_name(p)} {v}" for p, v in scores)
+                    "Result: "
+                    + ", ".join(f"{game.player_name(p)} {game.score_text(v)}" for p, v in scores)
                 )
             return Result(
                 text="\n".join(lines),
@@ -160,7 +161,7 @@ class Views(ServiceBase):
             seats = await self._seats(record.id)
             ranking = (
                 tuple(
-                    (game.player_name(p), v)
+                    (game.player_name(p), game.score_text(v))
                     for p, v in sorted(game.result().items(), key=lambda kv: -kv[1])
                 )
                 if game.finished
