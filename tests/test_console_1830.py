@@ -190,6 +190,9 @@ async def test_a_lay_is_picked_by_its_picture_in_the_console(db_path, tmp_path):
     (Discord's lay picture), and a number makes one; a rotation may be named by its exits."""
     console = _console(db_path, tmp_path, renderer=lambda game, view: b"")
     await session(console, *OPENING)
+    assert await session(console, "/game view routes") == [  # which company? those that run
+        "Refused: name the company in detail: PRR (e.g. /game view routes PRR)"
+    ]
     out = await session(console, "/play lay H14")
     assert out == [
         f"5 ways to lay on H14, drawn in {tmp_path / 'img' / 'game-1-lays.png'}; type a number "

@@ -44,7 +44,7 @@ from bot.core.parsing import (
     parse_seat_users,
 )
 from bot.core.results import Caller
-from bot.core.routes_input import best_routes_text, routes_from_text
+from bot.core.routes_input import best_routes_text, route_companies, routes_from_text
 from bot.core.service import GameService
 from bot.core.service.base import HISTORY_LIMIT, Renderer
 
@@ -180,8 +180,16 @@ async def _view(console: Console, caller: Caller, args: dict) -> None:
             raise ConsoleInputError(f"detail for history is how many actions, not {detail!r}")
         await console.show(await service.history(game_id, min(int(detail or 10), HISTORY_LIMIT)))
     elif what == "routes":
-        if not detail:
-            raise ConsoleInputError("name the company in detail, e.g. /game view routes PRR")
+        if not detail:  # the companies Discord suggests for detail
+            running = [sym for sym, _ in await service.peek(game_id, route_companies) or []]
+            raise ConsoleInputError(
+                "name the company in detail"
+                + (
+                    f": {', '.join(running)} (e.g. /game view routes {running[0]})"
+                    if running
+                    else ""
+                )
+            )
         await console.show(await service.inspect(game_id, lambda g: best_routes_text(g, detail)))
     elif what == "info":
         await console.show(await service.reference(game_id, detail or None))
