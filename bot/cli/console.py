@@ -195,13 +195,20 @@ async def _view(console: Console, caller: Caller, args: dict) -> None:
         await console.show(await service.reference(game_id, detail or None))
     elif what == "moves":
         console.say(moves_text(await service.legal_actions(game_id, caller.user_id)))
+    elif what == "chart":
+        drawer = None
+        if console.renderer is not None:
+            from bot.core.rendering import draw_chart  # render/ loads on first drawing
+
+            drawer = draw_chart
+        await console.show(await service.chart(game_id, detail, drawer))
     elif what in VIEWS:
         await console.show(await service.view(game_id, what, console.renderer))
     else:
         raise ConsoleInputError(f"what is one of {', '.join(VIEWS)}; not {what[:30]!r}")
 
 
-VIEWS = ("map", "market", "sheet", "history", "routes", "info", "moves")
+VIEWS = ("map", "market", "sheet", "chart", "history", "routes", "info", "moves")
 
 
 async def _undo(console: Console, caller: Caller, args: dict) -> None:
@@ -404,7 +411,7 @@ GAME_COMMANDS: dict[str, Command] = {
         Command(
             "view",
             (Param("what", str, word=True), Param("detail", str), GAME),
-            "map (default), market, sheet (an image), history, routes, info or moves",
+            "map (default), market, sheet, chart (images), history, routes, info or moves",
             _view,
             by_mover=True,  # moves: those of whoever must act
         ),

@@ -110,10 +110,8 @@ class Views(ServiceBase):
                 for _, label in await self.open_requests(record.id, guild_id=guild_id)
             ]
             if game.finished:
-                scores = sorted(game.result().items(), key=lambda kv: -kv[1])
                 lines.append(
-                    "Result: "
-                    + ", ".join(f"{game.player_name(p)} {game.score_text(v)}" for p, v in scores)
+                    "Result: " + ", ".join(f"{n} {game.score_text(v)}" for n, v in game.ranking())
                 )
             return Result(
                 text="\n".join(lines),
@@ -160,12 +158,7 @@ class Views(ServiceBase):
             game = await self._live(record)
             seats = await self._seats(record.id)
             ranking = (
-                tuple(
-                    (game.player_name(p), game.score_text(v))
-                    for p, v in sorted(game.result().items(), key=lambda kv: -kv[1])
-                )
-                if game.finished
-                else ()
+                tuple((n, game.score_text(v)) for n, v in game.ranking()) if game.finished else ()
             )
             prompt = Prompt(
                 record.id,
