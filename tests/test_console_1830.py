@@ -193,6 +193,13 @@ async def test_a_lay_is_picked_by_its_picture_in_the_console(db_path, tmp_path):
     assert await session(console, "/game view routes") == [  # which company? those that run
         "Refused: name the company in detail: PRR (e.g. /game view routes PRR)"
     ]
+    chart = tmp_path / "img" / "game-1-chart-prices.png"  # as Discord's /game view what:chart
+    assert await session(console, "/game view chart prices") == [
+        "Game #1 · prices",
+        f"File: {chart}",
+    ]
+    with Image.open(chart) as image:
+        assert image.format == "PNG" and image.width > 300
     out = await session(console, "/play lay H14")
     assert out == [
         f"5 ways to lay on H14, drawn in {tmp_path / 'img' / 'game-1-lays.png'}; type a number "
