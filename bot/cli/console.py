@@ -182,14 +182,8 @@ async def _view(console: Console, caller: Caller, args: dict) -> None:
     elif what == "routes":
         if not detail:  # the companies Discord suggests for detail
             running = [sym for sym, _ in await service.peek(game_id, route_companies) or []]
-            raise ConsoleInputError(
-                "name the company in detail"
-                + (
-                    f": {', '.join(running)} (e.g. /game view routes {running[0]})"
-                    if running
-                    else ""
-                )
-            )
+            named = f": {', '.join(running)} (e.g. /game view routes {running[0]})"
+            raise ConsoleInputError(f"name the company in detail{named if running else ''}")
         await console.show(await service.inspect(game_id, lambda g: best_routes_text(g, detail)))
     elif what == "info":
         await console.show(await service.reference(game_id, detail or None))
