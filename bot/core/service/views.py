@@ -77,19 +77,6 @@ class Views(ServiceBase):
             except (Refused, GameError):
                 return None
 
-    async def list_games(
-        self, *, guild_id: int | None = None, include_finished: bool = False
-    ) -> Result:
-        statuses = (OPEN, ACTIVE, FINISHED) if include_finished else (OPEN, ACTIVE)
-        records = await self.store.games(guild_id=guild_id, statuses=statuses)
-        if not records:
-            return Result(text="No games here yet. Start one with /game new.")
-        lines = []
-        for r in records:
-            names = ", ".join(s.name for s in await self.store.seats(r.id)) or "nobody seated"
-            lines.append(f"#{r.id} · {r.title} · {status_word(r)} · {names}")
-        return Result(text="\n".join(lines))
-
     async def status(self, game_id: int, *, guild_id: int | None = None) -> Result:
         async def body(record: GameRecord) -> Result:
             seats = await self._seats(record.id)

@@ -83,6 +83,24 @@ class GameTables(StoreBase):
         ]
 
     @reading
+    def game_listing(
+        self, conn: Conn, user_id: int, guild_id: int | None, limit: int
+    ) -> list[tuple[GameRecord, list[SeatRecord]]]:
+        """The games of one server (None: the console) a user may want to name: theirs (in
+        play first, then over) and the others still open to join, newest first, with their
+        seats; one indexed query and one per game listed, whatever the server holds."""
+        rows = conn.all(
+            "SELECT g.* FROM games g LEFT JOIN seats s ON s.game_id = g.id AND s.user_id = ? "
+            "WHERE (g.guild_id = ? OR (g.guild_id IS NULL AND CAST(? AS BIGINT) IS NULL)) "
+            "AND (s.user_id IS NOT NULL OR g.status = ?) "
+            "ORDER BY CASE WHEN g.status = ? THEN 1 ELSE 0 END, "
+            "CASE WHEN s.user_id IS NULL THEN 1 ELSE 0 END, g.updated_at DESC, g.id DESC "
+            "LIMIT ?",
+            [user_id, guild_id, guild_id, OPEN, FINISHED, limit],
+        )
+        return [(game_record(r), _seats(conn, r["id"])) for r in rows]
+
+    @reading
     def open_game_counts(
         self, conn: Conn, guild_id: int | None, creator_id: int
     ) -> tuple[int, int]:

@@ -309,3 +309,16 @@ def m010_consent_and_bounds(conn: Conn, t: Types) -> None:
     conn.execute("CREATE INDEX seats_user ON seats (user_id, game_id)")
     conn.execute("CREATE INDEX games_creator ON games (creator_id, status)")
     conn.execute("CREATE TABLE bot_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+
+@migration
+def m014_lobby_posts(conn: Conn, t: Types) -> None:
+    """The public lobby message of each game (in its channel, or the first post of its forum
+    thread), so that every join, leave, start and end edits the same message, after a restart
+    too."""
+    conn.execute(f"""
+        CREATE TABLE lobby_posts (
+            game_id {t.big} PRIMARY KEY REFERENCES games (id),
+            channel_id {t.big} NOT NULL,
+            message_id {t.big} NOT NULL
+        )""")

@@ -22,6 +22,7 @@ TABLES = (
     "previews",
     "invitations",
     "turn_posts",
+    "lobby_posts",
     "notify_prefs",
     "bot_state",
 )
