@@ -31,6 +31,7 @@ from tests.fake_discord.limits import check_commands
 from tests.fake_discord.payloads import (
     APP_ID,
     BOT_USER,
+    FORUM_ID,
     GUILD_ID,
     UPLOAD_LIMIT,
     Posted,
@@ -469,6 +470,15 @@ class FakeDiscord:
         found = self.world.add_thread(name)
         await self._flush()
         return found
+
+    async def forum_post(self, who: dict[str, Any], name: str, text: str) -> dict[str, Any]:
+        """A user opens a post in the forum (its first message theirs): somewhere to type
+        commands, which a forum itself has no box for."""
+        body = {"name": name, "message": {"content": text}}
+        thread = self.world.start_thread(FORUM_ID, body, [])
+        self.messages[int(thread["id"])].author = who
+        await self._flush()
+        return thread
 
     async def archive(self, tid: int, *, locked: bool = False) -> None:
         """A thread archived (by a moderator, or after its auto-archive duration); `locked`:
