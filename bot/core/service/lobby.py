@@ -97,10 +97,16 @@ class Lobbies(ServiceBase):
         """(game id, label) suggestions for a `game:` option, matching what was typed (a
         number, or words of the title or state)."""
         typed = current.strip().lstrip("#").casefold()
+
+        def matches(entry: GameEntry) -> bool:
+            if typed.isdigit():  # a game number, as far as it is typed
+                return str(entry.game_id).startswith(typed)
+            return typed in entry.label.casefold()
+
         return [
             (e.game_id, e.label)
             for e in await self.game_entries(user_id, guild_id=guild_id, limit=LISTED)
-            if typed in e.label.casefold()
+            if matches(e)
         ][:SUGGESTED]
 
     async def list_games(
