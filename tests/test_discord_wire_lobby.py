@@ -99,6 +99,20 @@ async def test_a_game_in_a_forum_is_a_post_whose_first_message_is_its_lobby(conn
     assert [p.id for p in fake.posts(tid)][0] == tid
 
 
+async def test_a_forum_that_requires_tags_is_refused_clearly(connect) -> None:
+    wire = await connect()
+    fake = wire.fake
+    post = await fake.forum_post(ANN, "tables", "new table")
+    fake.require_tags(FORUM_ID)
+    await fake.command(7851, ANN, "game", "new", where=post, title="tally", seats=2)
+    assert await answer_of(fake, 7851) == (
+        "Refused: this forum requires a tag on every post and I set none; an admin can turn "
+        'off its "Require tags to post" setting'
+    )
+    assert [r.code for r in fake.calls("POST", rf"/channels/{FORUM_ID}/threads -> 400")] == [40067]
+    assert len(fake.threads) == 2 and len(await wire.service.store.games()) == 1
+
+
 async def test_the_lobby_buttons_work_after_a_restart(db_path, monkeypatch) -> None:
     fake = await started_fake(monkeypatch)
 

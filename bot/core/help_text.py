@@ -33,11 +33,13 @@ PLAYING = (
     Command("notify", "on|off", "also a direct message when it is your turn"),
 )
 GAMES = (
-    Command("game new", "title [seats] [options]", "open a game in a new thread; you take seat 1"),
+    Command(
+        "game new", "title [seats] [options]", "open a game: a lobby here and its thread; seat 1"
+    ),
     Command("game join", "", "take a seat before the start, or the seat offered to you"),
     Command("game leave", "", "give up your seat before the start"),
     Command("game start", "", "start the game (its creator or an admin)"),
-    Command("game list", "[finished]", "this server's games"),
+    Command("game list", "[finished]", "your games here and the games open to join"),
     Command("game status", "", "where the game stands; its creator gets its controls there"),
     Command("game view", "what [detail]", "map, market, sheet, history, routes, info or moves"),
     Command("game undo", "[confirm]", "take back your last move (others approve if they moved)"),

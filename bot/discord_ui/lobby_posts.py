@@ -30,6 +30,7 @@ from bot.discord_ui.side_posts import edit_refused, mentions
 log = logging.getLogger(__name__)
 
 UNKNOWN_CHANNEL = 10003
+TAG_REQUIRED = 40067  # a post in a forum that requires tags on posts
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: games move slowly
 
 
@@ -73,6 +74,15 @@ async def open_table(interaction: discord.Interaction, name: str, opening: str) 
             interaction,
             "Refused: I may not open a game here; an admin can allow me Send Messages and "
             "Create Public Threads in this channel (in a forum: Send Messages)",
+        )
+        return None
+    except discord.HTTPException as exc:
+        if exc.code != TAG_REQUIRED:
+            raise
+        await reply(
+            interaction,
+            "Refused: this forum requires a tag on every post and I set none; an admin can "
+            'turn off its "Require tags to post" setting',
         )
         return None
     await reply(
@@ -128,7 +138,7 @@ class LobbyPoster:
         """Edit the game's lobby to what it shows now (a game without one is left alone)."""
         async with self._locks.setdefault(game_id, asyncio.Lock()):
             where = await self.bot.service.lobby_post(game_id)
-            lobby = await self.bot.service.lobby(game_id)
+            lobby = await self.bot.service.lobby(game_id) if where is not None else None
             if where is None or lobby is None:
                 return
             link = f"Played in <#{lobby.thread_id}>" if lobby.thread_id else ""

@@ -12,6 +12,7 @@ CHANNEL_ID = 1002
 THREAD_ID = 1003
 FORUM_ID = 1004  # a forum channel: its posts are threads, it holds no message itself
 TEXT, FORUM, PUBLIC_THREAD = 0, 15, 11  # channel types (channel.mdx, "Channel Types")
+REQUIRE_TAG = 1 << 4  # a forum's flag: its posts need a tag (channel.mdx, "Channel Flags")
 UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes a message may upload without server boosts
 # Permission bits (docs/topics/permissions.md) of the permissions the fake checks.
 PERMISSION_BITS = {

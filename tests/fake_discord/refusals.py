@@ -37,6 +37,10 @@ OLD_MESSAGE_EDITS = Refusal(
     429, 30046, "Maximum number of edits to messages older than 1 hour reached. Try again later"
 )
 TOO_LARGE = Refusal(413, 40005, "Request entity too large")
+# A post in a forum whose REQUIRE_TAG flag is set, made without `applied_tags` (channel.mdx,
+# "Channel Flags": "whether a tag is required to be specified when creating a thread in a
+# GUILD_FORUM"); the status as seen in the field ("400 Bad Request (error code: 40067)").
+TAG_REQUIRED = Refusal(400, 40067, "A tag is required to create a forum post in this channel")
 ALREADY_ACKNOWLEDGED = Refusal(400, 40060, "Interaction has already been acknowledged")
 MISSING_ACCESS = Refusal(403, 50001, "Missing Access")
 CANNOT_DM = Refusal(403, 50007, "Cannot send messages to this user")

@@ -33,6 +33,7 @@ from tests.fake_discord.payloads import (
     BOT_USER,
     FORUM_ID,
     GUILD_ID,
+    REQUIRE_TAG,
     UPLOAD_LIMIT,
     Posted,
     Upload,
@@ -479,6 +480,10 @@ class FakeDiscord:
         self.messages[int(thread["id"])].author = who
         await self._flush()
         return thread
+
+    def require_tags(self, cid: int) -> None:
+        """A moderator turns on "Require tags to post" in a forum."""
+        self.world.channels[cid]["flags"] |= REQUIRE_TAG
 
     async def archive(self, tid: int, *, locked: bool = False) -> None:
         """A thread archived (by a moderator, or after its auto-archive duration); `locked`:

@@ -26,6 +26,7 @@ from tests.fake_discord.payloads import (
     FORUM_ID,
     GUILD_ID,
     PUBLIC_THREAD,
+    REQUIRE_TAG,
     TEXT,
     THREAD_ID,
     Attachment,
@@ -46,6 +47,7 @@ from tests.fake_discord.refusals import (
     MISSING_PERMISSIONS,
     NON_TEXT,
     OLD_MESSAGE_EDITS,
+    TAG_REQUIRED,
     THREAD_EXISTS,
     UNKNOWN_CHANNEL,
     UNKNOWN_GUILD,
@@ -224,6 +226,8 @@ class World:
         name, archive = body.get("name") or "", body.get("auto_archive_duration", 4320)
         if self.channels[cid]["type"] != FORUM:
             return self.add_thread(name, body.get("type", PUBLIC_THREAD), archive, cid)
+        if self.channels[cid]["flags"] & REQUIRE_TAG and not body.get("applied_tags"):
+            raise Rejected(TAG_REQUIRED)
         message = body.get("message")
         if not isinstance(message, dict) or not (
             files or any(message.get(k) for k in ("content", "embeds", "sticker_ids", "components"))
