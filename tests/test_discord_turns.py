@@ -27,7 +27,12 @@ async def test_the_menu_offers_the_legal_moves_grouped_and_makes_the_one_picked(
     # 1830's auction: a bid (or purchase) for each private, and the pass
     assert labels[0].startswith("Buy SV (Schuylkill Valley) for $20") and len(labels) <= 25
     assert all(label.startswith(("Buy ", "Bid ")) for label in labels)  # Pass is a button
-    assert [label for _, label in post.buttons if label] == ["Pass (Bid on Companies)"]
+    assert [label for _, label in post.buttons if label] == [
+        "Pass (Bid on Companies)",
+        "Map",
+        "Market",
+        "Sheet",
+    ]
     ca = next(o for o in post.menu if o.label.startswith("Bid CA"))
     menu_id = next(cid for cid, _ in post.buttons if cid.startswith("rc:s:"))
     sent = await world.select(menu_id, post.menu, ca.value, table.at(1))
@@ -147,8 +152,9 @@ async def test_the_game_over_post_ranks_the_players_and_status_works_in_the_thre
     assert post.text.endswith(
         "**Final ranking:** 1. Player 2 1477, 2. Player 3 951, 3. Player 1 887, 4. Player 4 416"
     )
-    assert sorted(post.files) == ["map.png", "market.png", "sheet.png"]
-    assert post.buttons == []
+    # a phone's images; the full ones stay one tap away, answered privately
+    assert sorted(post.files) == ["market_compact.png"]
+    assert [label for _, label in post.buttons] == ["Map", "Market", "Sheet"]
     sent = await world.run("status", world.interaction(2, where=thread.id), game=None)
     assert sent[-1].ephemeral and "finished" in sent[-1].text
     assert "Result: Player 2 1477" in sent[-1].text
