@@ -178,3 +178,64 @@ async def test_a_lobby_whose_channel_was_deleted_is_let_go(connect) -> None:
     await settled(fake)
     later = [r for r in fake.requests[before:] if r.path.startswith(f"/channels/{tid}/messages")]
     assert [r for r in later if r.method == "PATCH"] == []  # no more edits of the lost lobby
+
+
+async def test_the_game_option_is_suggested_over_the_wire(connect) -> None:
+    wire = await connect()
+    fake = wire.fake
+    await fake.command(7971, CY, "game", "new", where=channel_data(), title="tally", seats=4)
+    await answer_of(fake, 7971)
+    [open_id] = [g.id for g in await wire.service.store.games() if g.id != wire.game_id]
+    for iid, who, typed, expected in (
+        (
+            7972,
+            ANN,
+            "",
+            [f"#{wire.game_id} · tally · your turn", f"#{open_id} · tally · open, 1 of 4 seats"],
+        ),
+        (
+            7973,
+            BOB,
+            "",
+            [
+                f"#{wire.game_id} · tally · waiting for ann",
+                f"#{open_id} · tally · open, 1 of 4 seats",
+            ],
+        ),
+        (7974, BOB, str(open_id), [f"#{open_id} · tally · open, 1 of 4 seats"]),
+    ):
+        await fake.autocomplete(iid, who, "game", "join", "game", where=channel_data(), game=typed)
+        await until(lambda iid=iid: fake.interaction(iid).answer, "the suggestions")
+        choices = fake.interaction(iid).choices or []
+        assert [c["name"] for c in choices] == expected
+    [pick] = fake.interaction(7974).choices or []
+    await fake.command(7975, BOB, "game", "join", where=channel_data(), game=pick["value"])
+    assert (await answer_of(fake, 7975)).startswith("Done (posted in <#")
+    await settled(fake)
+    assert len(await wire.service.store.seats(open_id)) == 2
+
+
+async def test_a_lobby_in_an_archived_post_is_kept_up_to_date(connect) -> None:
+    """The game's post archived (a week without a message): the change's thread post reopens
+    it, as Discord does for a message sent to an archived, unlocked thread, and the lobby is
+    then edited in place; the join is not lost even though bob could not be added while the
+    post was archived (50083)."""
+    wire = await connect()
+    fake = wire.fake
+    post = await fake.forum_post(ANN, "tables", "new table")
+    await fake.command(7981, ANN, "game", "new", where=post, title="tally", seats=3)
+    await answer_of(fake, 7981)
+    [tid] = [t for t, data in fake.threads.items() if data["name"] == "tally · ann's game"]
+    game_id = (await wire.service.store.game_by_thread(tid)).id
+    lobby = fake.messages[tid]
+    await until(lambda: buttons(lobby), "the lobby's buttons")
+    await settled(fake)
+    await fake.archive(tid)
+    await fake.command(7982, BOB, "game", "join", where=fake.threads[THREAD_ID], game=game_id)
+    await answer_of(fake, 7982)
+    await until(lambda: "2 of 3 seats" in lobby.content, "the lobby edited")
+    await settled(fake)
+    assert [r.path for r in fake.refused(50083)] == [f"/channels/{tid}/thread-members/12 -> 400"]
+    assert not fake.threads[tid]["thread_metadata"]["archived"]
+    assert [p.id for p in fake.posts(tid) if p.content.startswith("**Game")] == [tid]
+    assert await wire.service.lobby_post(game_id) == (tid, tid)
