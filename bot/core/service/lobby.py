@@ -5,6 +5,7 @@ message is."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from bot.core.lobby import GameEntry, Lobby, entry_state
 from bot.core.results import Refused, Result
@@ -48,15 +49,13 @@ class Lobbies(ServiceBase):
             except (Refused, GameError):
                 return lobby
             ranking = sorted(game.result().items(), key=lambda kv: -kv[1])
-            return Lobby(
-                **{
-                    **lobby.__dict__,
-                    "round": game.round_name(),
-                    "to_act": tuple(game.player_name(p) for p in game.active_players()),
-                    "ranking": tuple((game.player_name(p), v) for p, v in ranking)
-                    if game.finished
-                    else (),
-                }
+            return replace(
+                lobby,
+                round=game.round_name(),
+                to_act=tuple(game.player_name(p) for p in game.active_players()),
+                ranking=tuple((game.player_name(p), v) for p, v in ranking)
+                if game.finished
+                else (),
             )
 
     async def lobby_post(self, game_id: int) -> tuple[int, int] | None:
