@@ -322,6 +322,8 @@ async def test_a_forum_takes_posts_made_with_their_first_message_and_nothing_els
     await fake.archive(post.id)
     starter = post.get_partial_message(first.id).edit(content="x")
     assert await refused(starter, discord.HTTPException) == (400, 50083)
+    await fake.delete_channel(FORUM_ID)  # its posts go with it
+    assert await refused(post.send("x"), discord.NotFound) == (404, 10003)
 
 
 async def test_a_thread_started_from_a_message_has_its_id_once(connected) -> None:

@@ -261,11 +261,14 @@ class World:
         return thread
 
     def delete_channel(self, cid: int) -> dict[str, Any]:
-        """Delete a channel or thread (what may do so is checked by the caller)."""
+        """Delete a channel or thread (what may do so is checked by the caller); a channel's
+        threads (a forum's posts) go with it."""
         found = self.threads.get(cid) or self.channels[cid]
         self.deleted.append(cid)
         kind = "THREAD_DELETE" if cid in self.threads else "CHANNEL_DELETE"
         self.outbox.append((kind, found))
+        if cid in self.channels:
+            self.deleted += [t for t, data in self.threads.items() if data["parent_id"] == str(cid)]
         return found
 
     # -- users and direct messages -------------------------------------------------------------
