@@ -41,7 +41,9 @@ GAMES = (
     Command("game start", "", "start the game (its creator or an admin)"),
     Command("game list", "[finished]", "your games here and the games open to join"),
     Command("game status", "", "where the game stands; its creator gets its controls there"),
-    Command("game view", "what [detail]", "map, market, sheet, history, routes, info or moves"),
+    Command(
+        "game view", "what [detail]", "map, market, sheet, chart, history, routes, info or moves"
+    ),
     Command("game undo", "[confirm]", "take back your last move (others approve if they moved)"),
     Command("game redo", "", "put back what the undos took back, while nobody moved since"),
     Command("game import", "file [players]", "open an 18xx.games file; players are offered seats"),

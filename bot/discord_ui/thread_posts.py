@@ -9,9 +9,9 @@ rapid moves are gathered, Discord's rate limits respected) with a close-up of th
 turn changed (tiles, tokens, runs drawn in colour) and the compact market, each uploaded again
 only when its picture changed (see PHONE_FORMS). The turn's post is stored (its message id,
 the moves shown, digests of its images), so a restarted bot goes on editing it. When the game
-ends, a post gives the final ranking. Chat that buries the live prompt gets it posted again
-below (see BUMP_AFTER). Requests that others must answer (undo votes, deals) get a post of
-their own with their buttons, pinging who must answer.
+ends, a post gives the final ranking (an embed) and the charts of how the game went. Chat that
+buries the live prompt gets it posted again below (see BUMP_AFTER). Requests that others must
+answer (undo votes, deals) get a post of their own with their buttons, pinging who must answer.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ import asyncio
 import hashlib
 import io
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
 
 from bot.core.moves import quick_moves
-from bot.core.rendering import runs_of
+from bot.core.rendering import draw_chart, runs_of
 from bot.core.results import Prompt, Result
 from bot.core.service.base import GameMoved, Renderer
 from bot.discord_ui.buttons import turn_view
@@ -41,7 +41,7 @@ from bot.discord_ui.side_posts import (
     request_post,
     strip_controls,
 )
-from bot.discord_ui.turn_prompt import menu_options, prompt_embed
+from bot.discord_ui.turn_prompt import menu_options, prompt_embed, ranking_embed
 
 log = logging.getLogger(__name__)
 
@@ -355,6 +355,12 @@ class ThreadPoster:
         views = tuple(dict.fromkeys(views))
         always = full or again is not None
         images, notes = await self._images(game_id, views, prompt.version, always=always)
+        ranking = None
+        if prompt.finished:
+            ranking, charts = await self._final_charts(game_id, prompt.version, images)
+            images.update(charts)
+            if ranking is not None:  # the embed tells the ranking, the text need not
+                prompt = replace(prompt, ranking=())
         ping = [u for u in prompt.notify if u not in prompt.mentioned]
         tail = self._text([], prompt, ping)
         older, newest = chunks(batch.lines + notes, MAX_MESSAGE - len(tail) - 1)
@@ -378,7 +384,7 @@ class ThreadPoster:
             "files": [discord.File(io.BytesIO(png), filename=name) for name, png in images.items()],
             "allowed_mentions": mentions(ping),
         }
-        embed = prompt_embed(prompt.turn, prompt.player_names)
+        embed = ranking or prompt_embed(prompt.turn, prompt.player_names)
         if embed is not None:
             kwargs["embed"] = embed
         view = self._view(prompt)
@@ -515,6 +521,26 @@ class ThreadPoster:
         except Exception:
             log.exception("drawing the focus view of game %s failed", game_id)
             return None
+
+    async def _final_charts(
+        self, game_id: int, version: int, attached: dict[str, bytes]
+    ) -> tuple[discord.Embed | None, dict[str, bytes]]:
+        """The final ranking and every chart of how the game went, as much of them as the
+        upload limit leaves room for beside the images `attached`."""
+        drawer = draw_chart if self.renderer is not None else None
+        try:
+            series, charts = await self.bot.service.final_charts(game_id, drawer, version=version)
+        except GameMoved:
+            raise
+        except Exception:
+            log.exception("drawing the charts of game %s failed", game_id)
+            return None, {}
+        room = MAX_UPLOAD - sum(len(png) for png in attached.values())
+        kept = {}
+        for name, png in charts.items():
+            if len(png) <= room:
+                kept[name], room = png, room - len(png)
+        return (ranking_embed(series) if series is not None else None), kept
 
     async def _images(
         self, game_id: int, views: tuple[str, ...], version: int, *, always: bool

@@ -174,10 +174,12 @@ def candidates(
                 else:
                     prices = [company.value]
                 seller = company.owner
-                source = f" from {seller.name}" if isinstance(seller, (Player, Corporation)) else ""
+                sold_by = (
+                    f" from {seller.name}" if isinstance(seller, (Player, Corporation)) else ""
+                )
                 for price in prices:
                     yield (
-                        f"Buy {company.sym}{source} for {game.money(price)}",
+                        f"Buy {company.sym}{sold_by} for {game.money(price)}",
                         {**base, "company": company.sym, "price": price},
                     )
         elif t == "lay_tile":
