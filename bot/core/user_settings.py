@@ -96,6 +96,7 @@ def first_free(users: Iterable[UserSettings], due: datetime) -> datetime | None:
     return None
 
 
+@functools.cache
 def zone_named(name: str | None) -> tzinfo | None:
     if not name:
         return None

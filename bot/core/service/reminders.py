@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from bot.core.config import MAX_REMIND_HOURS, valid_remind_hours
 from bot.core.service.base import store_time, stored_time
 from bot.core.service.turns import DirectMessage, Turns, away_notes
-from bot.core.store import ACTIVE, GameRecord, SeatRecord
+from bot.core.store import GameRecord, ReminderClock, SeatRecord
 from bot.core.turn_list import duration_label
 from bot.core.user_settings import UserSettings, first_free
 
@@ -52,14 +52,15 @@ class Reminders(Turns):
         """Every reminder and held direct message due at `now` (stored as sent), and when the
         next one falls due (None: nothing waits)."""
         later: list[datetime] = []
-        due: list[GameRecord] = []
-        for record in await self.store.games(statuses=[ACTIVE], limit=10**6):
-            at = None if record.paused else self._due_at(record)
+        due_ids: list[int] = []
+        for clock in await self.store.reminder_clocks():
+            at = self._due_at(clock)
             if at is not None and at <= now:
-                due.append(record)
+                due_ids.append(clock.id)
             elif at is not None:
                 later.append(at)
-        seats, settings = await self.store.seats_and_settings([r.id for r in due])
+        due = await self.store.games_by_id(due_ids) if due_ids else []
+        seats, settings = await self.store.seats_and_settings(due_ids) if due else ({}, {})
         reminders = []
         for record in due:
             reminder, wait = await self._remind(record, seats.get(record.id, []), settings, now)
@@ -67,7 +68,8 @@ class Reminders(Turns):
                 reminders.append(reminder)
             if wait is not None:
                 later.append(wait)
-        await self.store.mark_reminded([r.game_id for r in reminders], store_time(now))
+        if reminders:
+            await self.store.mark_reminded([r.game_id for r in reminders], store_time(now))
         messages, held = await self.due_messages(now)
         if held is not None:
             later.append(held)
@@ -113,31 +115,29 @@ class Reminders(Turns):
             )
             for user in by_dm
         )
-        after = self._remind_after(record)
+        after = self._remind_after(record.id, record.remind_hours)
         in_thread = bool(ping) or not by_dm
         reminder = Reminder(record.id, record.thread_id, text, ping, in_thread, messages)
         return reminder, now + after if after is not None else None
 
-    def _remind_after(self, record: GameRecord) -> timedelta | None:
+    def _remind_after(self, game_id: int, stored: float | None) -> timedelta | None:
         """The game's reminder period; a stored value out of range (written by an older
         version or by hand) counts as the longest period, never as an error."""
-        hours = self.remind_hours if record.remind_hours is None else record.remind_hours
+        hours = self.remind_hours if stored is None else stored
         if not valid_remind_hours(hours):
-            log.warning(
-                "game %s has reminder hours %r; using %g", record.id, hours, MAX_REMIND_HOURS
-            )
+            log.warning("game %s has reminder hours %r; using %g", game_id, hours, MAX_REMIND_HOURS)
             hours = MAX_REMIND_HOURS
         return timedelta(hours=hours) if hours > 0 else None
 
-    def _due_at(self, record: GameRecord) -> datetime | None:
+    def _due_at(self, clock: ReminderClock) -> datetime | None:
         """When the game's next reminder falls due (None: none); a stored time that cannot
         be read skips the game, so one bad row cannot stop the reminders of all games."""
-        after = self._remind_after(record)
-        if after is None or not record.turn_since:
+        after = self._remind_after(clock.id, clock.remind_hours)
+        if after is None or not clock.turn_since:
             return None
         try:
-            stored_time(record.turn_since)
-            return stored_time(record.reminded_at or record.turn_since) + after
+            stored_time(clock.turn_since)
+            return stored_time(clock.reminded_at or clock.turn_since) + after
         except (ValueError, TypeError, OverflowError) as exc:
-            log.warning("game %s has an unreadable reminder time: %s", record.id, exc)
+            log.warning("game %s has an unreadable reminder time: %s", clock.id, exc)
             return None

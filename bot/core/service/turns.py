@@ -160,7 +160,8 @@ class Turns(ServiceBase):
                 later.append(until)
                 continue
             out.append(await self._message(record, h.user_id, h.request_id, now))
-        await self.store.drop_dms(due)
+        if due:
+            await self.store.drop_dms(due)
         return out, min(later, default=None)
 
     async def _still_waiting(self, record: GameRecord, user_id: int, request: int | None) -> bool:

@@ -5,7 +5,7 @@ game, and row conversions."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -133,6 +133,20 @@ class StoreBase:
             Request(**{**r, "action": None if r["action"] is None else json.loads(r["action"])})
             for r in rows
         ]
+
+
+CHUNK = 500  # ids per IN list: far below SQLite's and PostgreSQL's parameter limits
+
+
+def chunks(ids: Sequence[int]) -> Iterator[Sequence[int]]:
+    """Ids in lists short enough for one IN (...) each."""
+    for start in range(0, len(ids), CHUNK):
+        yield ids[start : start + CHUNK]
+
+
+def marks(ids: Sequence[int]) -> str:
+    """The placeholders of an IN list."""
+    return ", ".join("?" * len(ids))
 
 
 def seats_json(seats: Sequence[int] | None) -> str | None:

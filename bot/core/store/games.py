@@ -7,7 +7,15 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.core.store.base import StoreBase, action_record, game_record, now, seats_json
+from bot.core.store.base import (
+    StoreBase,
+    action_record,
+    chunks,
+    game_record,
+    marks,
+    now,
+    seats_json,
+)
 from bot.core.store.connection import Conn, reading, writing
 from bot.core.store.records import (
     ACTIVE,
@@ -467,8 +475,10 @@ class GameTables(StoreBase):
 
     @writing
     def mark_reminded(self, conn: Conn, game_ids: Sequence[int], when: str) -> None:
-        for game_id in game_ids:
-            conn.execute("UPDATE games SET reminded_at = ? WHERE id = ?", [when, game_id])
+        for part in chunks(game_ids):
+            conn.execute(
+                f"UPDATE games SET reminded_at = ? WHERE id IN ({marks(part)})", [when, *part]
+            )
 
     @writing
     def set_acting(self, conn: Conn, game_id: int, version: int, seats: Sequence[int]) -> bool:

@@ -4,17 +4,23 @@ are seated in across every server (read in one go, whatever their number)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from bot.core.store.base import StoreBase, game_record
+from bot.core.store.base import StoreBase, chunks, game_record, marks
 from bot.core.store.connection import Conn, reading, writing
 from bot.core.store.games import _seat_record
-from bot.core.store.records import ACTIVE, OPEN, GameRecord, PendingDM, SeatRecord
+from bot.core.store.records import (
+    ACTIVE,
+    OPEN,
+    GameRecord,
+    PendingDM,
+    ReminderClock,
+    SeatRecord,
+)
 from bot.core.user_settings import UserSettings
 
-CHUNK = 500  # ids per IN list: far below SQLite's and PostgreSQL's parameter limits
 SETTING_COLUMNS = frozenset(
     {"turn_dm", "reminder_dm", "time_zone", "quiet_start", "quiet_end", "away_until"}
 )
@@ -64,9 +70,9 @@ class PlayerTables(StoreBase):
     ) -> tuple[dict[int, UserSettings], dict[int, bool]]:
         """The users' settings and their choices for this one game, where they made one."""
         chosen: dict[int, bool] = {}
-        for part in _chunks(user_ids):
+        for part in chunks(user_ids):
             rows = conn.all(
-                f"SELECT user_id, dm FROM game_dms WHERE game_id = ? AND user_id IN ({_marks(part)})",
+                f"SELECT user_id, dm FROM game_dms WHERE game_id = ? AND user_id IN ({marks(part)})",
                 [game_id, *part],
             )
             chosen.update({r["user_id"]: bool(r["dm"]) for r in rows})
@@ -106,8 +112,8 @@ class PlayerTables(StoreBase):
         self, conn: Conn, user_id: int
     ) -> tuple[list[GameRecord], dict[int, list[SeatRecord]], dict[int, UserSettings]]:
         """The open and running games the user is seated in, in every server; every seat of
-        those games; and the settings of everyone seated in them: three queries, whatever the
-        number of games."""
+        those games; and the settings of those who must act in them: three queries, whatever
+        the number of games."""
         mine = "SELECT game_id FROM seats WHERE user_id = ?"
         rows = conn.all(
             f"SELECT * FROM games WHERE id IN ({mine}) AND status IN (?, ?) ORDER BY id",
@@ -119,8 +125,30 @@ class PlayerTables(StoreBase):
             f"game_id IN (SELECT id FROM games WHERE id IN ({mine}) AND status IN (?, ?))",
             [user_id, OPEN, ACTIVE],
         )
-        users = sorted({s.user_id for game in seats.values() for s in game if s.user_id > 0})
-        return games, seats, _settings(conn, users)
+        acting = {(g.id, seat) for g in games for seat in g.acting or ()}
+        users = sorted(
+            {s.user_id for game in seats.values() for s in game if (s.game_id, s.seat) in acting}
+        )
+        return games, seats, _settings(conn, [u for u in users if u > 0])
+
+    @reading
+    def reminder_clocks(self, conn: Conn) -> list[ReminderClock]:
+        """The turn clock of every running game not paused: all the reminders read of each
+        game, whatever their number (the games due are read whole after)."""
+        rows = conn.all(
+            "SELECT id, remind_hours, turn_since, reminded_at FROM games "
+            "WHERE status = ? AND paused = 0 ORDER BY id",
+            [ACTIVE],
+        )
+        return [ReminderClock(**r) for r in rows]
+
+    @reading
+    def games_by_id(self, conn: Conn, game_ids: Sequence[int]) -> list[GameRecord]:
+        found = []
+        for part in chunks(game_ids):
+            rows = conn.all(f"SELECT * FROM games WHERE id IN ({marks(part)})", list(part))
+            found += [game_record(r) for r in rows]
+        return sorted(found, key=lambda g: g.id)
 
     @reading
     def seats_and_settings(
@@ -128,18 +156,16 @@ class PlayerTables(StoreBase):
     ) -> tuple[dict[int, list[SeatRecord]], dict[int, UserSettings]]:
         """The seats of these games and the settings of everyone seated in them."""
         seats: dict[int, list[SeatRecord]] = {}
-        for part in _chunks(game_ids):
-            seats.update(_seats_where(conn, f"game_id IN ({_marks(part)})", list(part)))
+        for part in chunks(game_ids):
+            seats.update(_seats_where(conn, f"game_id IN ({marks(part)})", list(part)))
         users = sorted({s.user_id for game in seats.values() for s in game if s.user_id > 0})
         return seats, _settings(conn, users)
 
 
 def _settings(conn: Conn, user_ids: Sequence[int]) -> dict[int, UserSettings]:
     found = {u: UserSettings(u) for u in user_ids}
-    for part in _chunks(user_ids):
-        rows = conn.all(
-            f"SELECT * FROM user_settings WHERE user_id IN ({_marks(part)})", list(part)
-        )
+    for part in chunks(user_ids):
+        rows = conn.all(f"SELECT * FROM user_settings WHERE user_id IN ({marks(part)})", list(part))
         found.update({r["user_id"]: _user_settings(r) for r in rows})
     return found
 
@@ -170,12 +196,3 @@ def _seats_where(conn: Conn, where: str, params: list[Any]) -> dict[int, list[Se
     for r in conn.all(f"SELECT * FROM seats WHERE {where} ORDER BY game_id, seat", params):
         out.setdefault(r["game_id"], []).append(_seat_record(r))
     return out
-
-
-def _chunks(ids: Sequence[int]) -> Iterator[Sequence[int]]:
-    for start in range(0, len(ids), CHUNK):
-        yield ids[start : start + CHUNK]
-
-
-def _marks(ids: Sequence[int]) -> str:
-    return ", ".join("?" * len(ids))

@@ -60,6 +60,17 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
+class ReminderClock:
+    """What the reminders read of a running game: its period (None: the bot's default) and
+    when its turn began and was last reminded."""
+
+    id: int
+    remind_hours: float | None
+    turn_since: str | None
+    reminded_at: str | None
+
+
+@dataclass(frozen=True)
 class SeatRecord:
     game_id: int
     seat: int
