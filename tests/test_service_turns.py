@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.core.results import Caller
 from bot.core.service import GameService
@@ -14,6 +16,8 @@ from bot.core.store import Store
 from bot.core.store.connection import SqliteBackend
 from bot.core.store.migrations import MIGRATIONS, SQLITE, _record_table
 from bot.core.turn_list import TurnList
+from bot.core.user_settings import DAY as MINUTES
+from bot.core.user_settings import UserSettings, first_free, parse_away, parse_quiet_hours
 from tests.raw_sql import execute, scalar
 from tests.test_service import ANN, BOB, CY, EVE, add, started
 
@@ -281,8 +285,6 @@ async def test_a_turn_dm_sums_up_the_other_games_waiting(service):
 
 
 def test_days_are_read_as_people_write_them():
-    from bot.core.user_settings import parse_away, parse_quiet_hours
-
     today = date(2030, 12, 20)
     assert parse_away("3 Jan", today) == date(2031, 1, 3)  # the next such day
     assert parse_away("Dec 24", today) == date(2030, 12, 24)
@@ -290,3 +292,33 @@ def test_days_are_read_as_people_write_them():
     assert parse_away("off", today) is None
     assert parse_quiet_hours("22:30 - 7:15") == (22 * 60 + 30, 7 * 60 + 15)
     assert parse_quiet_hours("22 to 24") == (22 * 60, 0)
+
+
+ZONES = ("UTC", "Europe/Paris", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(ZONES),
+            st.integers(0, 23 * 4).map(lambda q: q * 15),
+            st.integers(1, 18 * 4).map(lambda q: q * 15),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    st.datetimes(datetime(2030, 1, 1), datetime(2031, 1, 1)).map(lambda d: d.replace(tzinfo=UTC)),
+)
+def test_quiet_hours_end_when_they_say_across_time_zones_and_clock_changes(spells, due):
+    users = [
+        UserSettings(n, time_zone=zone, quiet=(start, (start + length) % MINUTES))
+        for n, (zone, start, length) in enumerate(spells)
+    ]
+    for user in users:
+        end = user.quiet_ends(due)
+        assert due <= end <= due + DAY and not user.quiet_at(end)
+        assert end == due or user.quiet_at(end - timedelta(seconds=1))  # no sooner
+    free = first_free(users, due)
+    if free is not None:
+        assert free >= due and not any(u.quiet_at(free) for u in users)
