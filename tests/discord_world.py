@@ -8,7 +8,9 @@ alone, through the item class whose template matches it.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -371,21 +373,37 @@ def move_text(kind: str, options: dict[str, Any]) -> str:
     return " ".join([kind, *values])
 
 
+# What each view of an 18xx title draws of its snapshot (see render/): a header, then its own.
+HEADER = ("title", "round", "turn", "round_num", "phase", "bank", "active", "finished")
+SHOWN = {
+    "map": ("tiles", "tokens"),
+    "market": ("corporations",),
+    "sheet": ("players", "corporations", "companies", "trains", "depot"),
+}
+
+
+def drawn_from(game, view: str, focus: tuple[object, ...]) -> object:
+    """What a picture of `view` shows: it changes exactly when this does. Titles without a
+    snapshot: the log's length."""
+    snapshot = getattr(game, "snapshot", None)
+    if not callable(snapshot):
+        return len(game.actions)
+    state = snapshot()
+    if view == "focus":  # the close-up: the map around the places, no header
+        return [{k: state[k] for k in SHOWN["map"]}, list(focus)]
+    return {k: state[k] for k in HEADER + SHOWN.get(view, ())}
+
+
 def fake_renderer(game, view: str, *focus: object) -> bytes:
-    """A stand-in for render/: a tiny PNG whose pixel encodes the view and the log length
-    (`focus`: the places and runs of a close-up, which it ignores)."""
+    """A stand-in for render/: a tiny PNG whose colour is a digest of the view and of what it
+    shows, so that it changes exactly when the real picture would."""
     from io import BytesIO
 
     from PIL import Image
 
+    shown = json.dumps([view, drawn_from(game, view, focus)], sort_keys=True, default=str)
+    colour = tuple(hashlib.sha1(shown.encode()).digest()[:3])
     buffer = BytesIO()
-    shade = len(game.actions) % 256
-    colour = {
-        "map": (shade, 0, 0),
-        "market": (0, shade, 0),
-        "sheet": (shade, shade, 0),
-        "focus": (0, 0, shade),
-    }.get(view, (shade, shade, shade))
     Image.new("RGB", (2, 2), colour).save(buffer, format="PNG")
     return buffer.getvalue()
 

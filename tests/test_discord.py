@@ -429,7 +429,7 @@ async def test_images_stay_within_the_upload_limit(db_path):
     await world.run("start", world.interaction(1, where=thread.id), game=None)
     post = posts(thread)[-1]
     assert post.files == {}
-    assert "(The board image is too large to attach; use /game show board.)" in post.text
+    assert "(The board image is too large to attach; use /game view board.)" in post.text
 
 
 async def test_a_failing_renderer_still_posts_the_move(db_path, caplog):
@@ -443,7 +443,7 @@ async def test_a_failing_renderer_still_posts_the_move(db_path, caplog):
     post = posts(thread)[-1]
     assert (
         post.files == {}
-        and "(The images could not be drawn this time; /game show map shows them.)" in post.text
+        and "(The images could not be drawn this time; /game view map shows them.)" in post.text
     )
     assert "drawing game 1 failed" in caplog.text
 

@@ -147,9 +147,9 @@ async def test_a_four_player_1830_game_through_discord(world):
     )
     assert table.labels == ["Buy a 2-train from the bank for $80"]
     assert "PRR must buy a train" in table.last.embed.fields[0].value
-    assert sheets() == 1
+    assert sheets() == 2  # the token's $40 left PRR's treasury for the bank: both on the sheet
     done(await table.press(3, "Buy a 2-train"), "PRR buys a 2-train from the bank for $80.")
-    assert sheets() == 2 and table.thread.messages[-1] is message  # a train: a new sheet
+    assert sheets() == 3 and table.thread.messages[-1] is message  # a train: a new sheet
     done(await table.play(3, "train", train="2-train"), "PRR buys a 2-train from the bank for $80.")
     done(await table.press(3, "Done"), "PRR passes (Buy Trains).")
     for user in (1, 2, 3, 4):  # stock round 2: everybody passes

@@ -70,9 +70,10 @@ async def failed(fake: FakeDiscord, failure: str) -> None:
         assert [r for r in fake.requests if r.path.endswith(f" -> {failure}")]
 
 
-async def test_the_bot_subscribes_to_server_events_only(wire) -> None:
-    """No message, typing or presence events: the bot reads nothing but interactions."""
-    assert wire.fake.intents == 1  # GUILDS, bit 0
+async def test_the_bot_subscribes_to_server_events_and_new_messages_only(wire) -> None:
+    """Servers and their channels, and that a message was posted (to keep the live prompt in
+    sight); never what messages say, nor typing or presence."""
+    assert wire.fake.intents == 1 | 1 << 9  # GUILDS, GUILD_MESSAGES; not MESSAGE_CONTENT
 
 
 async def test_commands_are_uploaded_again_only_when_they_changed(db_path, monkeypatch) -> None:
@@ -318,7 +319,7 @@ async def test_an_image_over_the_upload_limit_is_left_out_with_a_note(connect) -
     await move(fake, 7501, ANN, 3)
     await until(lambda: thread_posts(fake), "the turn post")
     await fake.command(7502, ANN, "game", "view", what="map")
-    await until(lambda: answered(fake, 7502), "the answer to /game show")
+    await until(lambda: answered(fake, 7502), "the answer to /game view")
     await settled(fake)
     [post] = fake.posts(THREAD_ID)
     assert post.attachments == [] and "board image is too large to attach" in post.content

@@ -49,15 +49,18 @@ class RailchatBot(commands.Bot):
         renderer: Renderer | None = None,
         post_delay: float = DEFAULT_DELAY,
     ) -> None:
-        # Slash commands and components only: the bot reads no message and needs only to know
-        # its servers and their channels and threads.
+        # Slash commands and components; the bot knows its servers, channels and threads, and
+        # is told that a message was posted (not what it says: no message content intent) so
+        # that chat never buries a game's live prompt. No message is cached.
         intents = discord.Intents.none()
         intents.guilds = True
+        intents.guild_messages = True
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
             intents=intents,
             tree_cls=RailchatTree,
+            max_messages=None,
         )
         self.service = service
         self.sync_guild_id = sync_guild_id
@@ -156,6 +159,11 @@ class RailchatBot(commands.Bot):
         except TimeoutError:
             log.warning("closing with posts still unsent after %.0f s", CLOSE_SECONDS)
         await super().close()
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Chat in a game's thread (no prefix commands: the bot has slash commands only)."""
+        if self.user is not None and message.author.id != self.user.id:
+            await self.poster.heard(message.channel, self.user.id)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, self.user and self.user.id)

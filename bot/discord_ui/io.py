@@ -174,7 +174,7 @@ async def add_to_thread(thread: discord.Thread, user: discord.abc.Snowflake) -> 
 
 def fit_latest(text: str, size: int = MAX_MESSAGE) -> str:
     """Shorten a heading plus lines, oldest first, by dropping the oldest lines after the
-    heading (a long /game history keeps its newest actions)."""
+    heading (a long /game view history keeps its newest actions)."""
     head, *lines = text.split("\n")
     while lines and len("\n".join([head, "…", *lines])) > size:
         lines.pop(0)

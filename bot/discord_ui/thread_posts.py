@@ -9,7 +9,8 @@ a close-up of the map area the turn changed (tiles, tokens, runs drawn in colour
 market when it changed, and the player sheet when a move changed what someone owns (a bid,
 shares, a private, a train) and its picture changed. The turn's post is stored (its message id, the moves shown, digests of
 its images), so a restarted bot goes on editing it. When a round ends the next post carries the full map, market and sheet;
-when the game ends, a post gives the final ranking with them. Requests that others must answer
+when the game ends, a post gives the final ranking with them. Chat that buries the live prompt
+gets it posted again below (see BUMP_AFTER). Requests that others must answer
 (undo votes, deals) get a post of their own with their buttons, pinging who must answer.
 """
 
@@ -63,6 +64,11 @@ HOLDING_MOVES = frozenset(
     }
 )
 DEFAULT_DELAY = 2.0  # seconds a change waits for the next one before the post goes out
+# Chat below a live prompt pushes it out of sight (a phone shows about five messages): after
+# BUMP_AFTER messages from others, once the thread has been quiet BUMP_QUIET seconds, the
+# prompt is posted again below (its older copy deleted), and the next move goes there too.
+BUMP_AFTER = 5
+BUMP_QUIET = 60.0
 MISSING_PERMISSIONS = 50013
 NO_IMAGES = "(No picture: I may not attach files in this channel; an admin can allow it.)"
 
@@ -135,6 +141,10 @@ class ThreadPoster:
         self._turns: dict[int, TurnPost] = {}
         self._drawn: dict[tuple[int, str], str] = {}  # digest of the last image shown
         self._hurry = asyncio.Event()  # set when closing: post what waits at once
+        self.bump_quiet = BUMP_QUIET
+        self._games: dict[int, int | None] = {}  # thread id: its game (None: not a game's)
+        self._chat: dict[int, int] = {}  # game id: others' messages below its turn post
+        self._bumps: dict[int, asyncio.Task[None]] = {}
 
     async def publish(self, interaction: discord.Interaction, result: Result) -> None:
         """Refusals and duplicates answer only the caller; changes are acknowledged to the
@@ -183,6 +193,8 @@ class ThreadPoster:
         if now:
             self.delay = 0.0
             self._hurry.set()
+            for bump in self._bumps.values():
+                bump.cancel()
         while self._tasks:
             await asyncio.gather(*list(self._tasks))
 
@@ -204,6 +216,7 @@ class ThreadPoster:
             thread = await game_thread(self.bot, batch.thread_id)
             if thread is None:
                 return
+            self._games[thread.id] = game_id
             prompt = await self.bot.service.prompt(game_id)
             if batch.version is not None and prompt.version > batch.version:
                 self._again(game_id, batch)  # a newer change is on its way: tell it too
@@ -254,6 +267,17 @@ class ThreadPoster:
             and prompt.notify
             and set(prompt.notify) == set(turn.owners)
         ):
+            if self._chat.get(game_id, 0) >= BUMP_AFTER:  # chat pushed it up: again below
+                both = Batch(
+                    batch.thread_id, turn.lines + batch.lines, list(turn.places), list(turn.runs)
+                )
+                both.places += [p for p in batch.places if p not in both.places]
+                both.runs += batch.runs
+                shown = _shown_views(turn) + _turn_views(
+                    prompt, holdings=bool(batch.kinds & HOLDING_MOVES)
+                )
+                await self._open_turn(game_id, thread, prompt, both, full=False, again=shown)
+                return
             if len(self._text(turn.lines + batch.lines, prompt, [])) >= MAX_MESSAGE:
                 await self._open_turn(game_id, thread, prompt, batch, full=False)
                 return  # the turn goes on in a new post; the full one keeps its lines
@@ -281,20 +305,78 @@ class ThreadPoster:
                 new_round = True  # its images went with it
         await self._open_turn(game_id, thread, prompt, batch, full=new_round or prompt.finished)
 
+    # -- chat below the prompt -----------------------------------------------------------------
+    async def heard(self, thread: Any, bot_user_id: int | None) -> None:
+        """Someone wrote in a channel: in a game's thread, chat that pushed its live prompt
+        out of sight gets the prompt posted again below once the thread is quiet."""
+        if thread.id not in self._games:  # not seen since the start: only the bot's threads
+            if bot_user_id is None or getattr(thread, "owner_id", None) != bot_user_id:
+                return
+            self._games[thread.id] = await self.bot.service.game_for_thread(thread.id)
+        game_id = self._games[thread.id]
+        if game_id is None:
+            return
+        self._chat[game_id] = self._chat.get(game_id, 0) + 1
+        if self._chat[game_id] < BUMP_AFTER:
+            return
+        waiting = self._bumps.pop(game_id, None)
+        if waiting is not None:
+            waiting.cancel()  # the quiet starts again
+        self._bumps[game_id] = asyncio.create_task(self._bump_later(game_id, thread.id))
+
+    async def _bump_later(self, game_id: int, thread_id: int) -> None:
+        await asyncio.sleep(self.bump_quiet)
+        self._bumps.pop(game_id, None)
+        try:
+            await self.bump(game_id, thread_id)
+        except Exception:  # the next move posts below anyway
+            log.exception("posting the prompt of game %s again failed", game_id)
+
+    async def bump(self, game_id: int, thread_id: int) -> None:
+        """Post the live prompt again below the chat, with the images it showed, and delete
+        its older copy (its lines go with it: nothing is lost)."""
+        async with self._locks.setdefault(game_id, asyncio.Lock()):
+            if game_id in self._pending or self._chat.get(game_id, 0) < BUMP_AFTER:
+                return  # a post is on its way, which goes below the chat anyway
+            thread = await game_thread(self.bot, thread_id)
+            if thread is None:
+                return
+            turn = self._turns.get(game_id) or await self._restore(game_id, thread)
+            prompt = await self.bot.service.prompt(game_id)
+            if turn is None or prompt.finished or not prompt.notify:
+                return
+            lines = Batch(thread.id, list(turn.lines), list(turn.places), list(turn.runs))
+            await self._open_turn(
+                game_id, thread, prompt, lines, full=False, again=_shown_views(turn)
+            )
+
     # -- a turn's post -----------------------------------------------------------------------------
     async def _open_turn(
-        self, game_id: int, thread: discord.Thread, prompt: Prompt, batch: Batch, *, full: bool
+        self,
+        game_id: int,
+        thread: discord.Thread,
+        prompt: Prompt,
+        batch: Batch,
+        *,
+        full: bool,
+        again: tuple[str, ...] | None = None,
     ) -> None:
         """A new post: the moves that passed the turn, then whoever must act now (mentioned
         once); the whole board at a new round or the end, else what the moves changed. The
         post it follows loses its buttons; lines beyond one message go first, in posts of
-        their own, so the newest stay with the prompt."""
-        views = (
-            prompt.views
-            if full
-            else _turn_views(prompt, holdings=bool(batch.kinds & HOLDING_MOVES))
-        )
-        images, notes = await self._images(game_id, views, prompt.version, always=full)
+        their own, so the newest stay with the prompt. `again`: the post is made again below
+        chat, with these views drawn whether they changed or not, and its older copy is
+        deleted."""
+        views = again
+        if views is None:
+            views = (
+                prompt.views
+                if full
+                else _turn_views(prompt, holdings=bool(batch.kinds & HOLDING_MOVES))
+            )
+        views = tuple(dict.fromkeys(views))
+        always = full or again is not None
+        images, notes = await self._images(game_id, views, prompt.version, always=always)
         ping = [u for u in prompt.notify if u not in prompt.mentioned]
         tail = self._text([], prompt, ping)
         older, newest = chunks(batch.lines + notes, MAX_MESSAGE - len(tail) - 1)
@@ -336,9 +418,10 @@ class ThreadPoster:
             turn.lines = newest
             turn.message = await thread.send(self._text(newest, prompt, ping), **kwargs)
         turn.files = {name: _digest(png) for name, png in images.items()}
+        self._chat[game_id] = 0
         await self._keep(game_id, turn)
         if previous is not None and previous.message is not None:
-            await strip_controls(previous.message)
+            await (_delete if again is not None else strip_controls)(previous.message)
         if prompt.notify and prompt.notify != prompt.mentioned:
             await self.bot.service.mark_mentioned(game_id, prompt.notify)
         await direct_messages(self.bot, game_id, ping, embed=embed)
@@ -347,14 +430,17 @@ class ThreadPoster:
         self, game_id: int, turn: TurnPost, prompt: Prompt, *, changed: bool, holdings: bool
     ) -> None:
         """The turn's post with its moves so far, its prompt, menu and buttons brought up to
-        date; only images that changed are uploaded again (the sheet when `holdings`)."""
+        date. Every image it carries is drawn again (an image kept from before the move would
+        show an older bank or cash than the prompt beside it), with the sheet when `holdings`;
+        only those whose picture changed are uploaded again."""
         files: dict[str, bytes] = {}
         if changed and self.renderer is not None:
             focus = await self._focus(game_id, turn, prompt.version)
             if focus is not None:
                 files["focus.png"] = focus
+        views = _shown_views(turn) + _turn_views(prompt, holdings=holdings)
         changed_views, _ = await self._images(
-            game_id, _turn_views(prompt, holdings=holdings), prompt.version, always=False
+            game_id, tuple(dict.fromkeys(views)), prompt.version, always=False
         )
         files.update(changed_views)
         new = {name: png for name, png in files.items() if turn.files.get(name) != _digest(png)}
@@ -460,19 +546,32 @@ class ThreadPoster:
             raise
         except Exception:
             log.exception("drawing game %s failed", game_id)
-            return {}, ["(The images could not be drawn this time; /game show map shows them.)"]
+            return {}, ["(The images could not be drawn this time; /game view map shows them.)"]
         out, notes, total = {}, [], 0
         for view, png in images.items():
             digest = _digest(png)
             if not always and self._drawn.get((game_id, view)) == digest:
                 continue
             if total + len(png) > MAX_UPLOAD:
-                notes.append(f"(The {view} image is too large to attach; use /game show {view}.)")
+                notes.append(f"(The {view} image is too large to attach; use /game view {view}.)")
                 continue
             total += len(png)
             self._drawn[(game_id, view)] = digest
             out[f"{view}.png"] = png
         return out, notes
+
+
+def _shown_views(turn: TurnPost) -> tuple[str, ...]:
+    """The views whose images a turn's post carries (the close-up is drawn from its places)."""
+    return tuple(name.removesuffix(".png") for name in turn.files if name != "focus.png")
+
+
+async def _delete(message: Any) -> None:
+    """Delete an older copy of a post (best effort: it may be gone already)."""
+    try:
+        await message.delete()
+    except discord.HTTPException as exc:
+        log.info("could not delete an older copy of a turn post: %s", exc)
 
 
 def _digest(png: bytes) -> str:

@@ -98,6 +98,7 @@ class Posted:
     channel: int = THREAD_ID
     loading: bool = False  # a deferred answer not given yet ("railchat is thinking...")
     edit_limited: bool = False  # over an hour old and past Discord's limit of edits of those
+    author: dict[str, Any] | None = None  # a user's message (None: the bot's)
 
 
 def thread_data(
@@ -187,7 +188,7 @@ def message_data(message: Posted, base: str) -> dict[str, Any]:
     return {
         "id": str(message.id),
         "channel_id": str(message.channel),
-        "author": BOT_USER,
+        "author": message.author or BOT_USER,
         "content": message.content,
         "timestamp": TIMESTAMP,
         "edited_timestamp": "2026-01-01T00:00:01+00:00" if message.edits else None,

@@ -42,6 +42,8 @@ from tests.fake_discord.payloads import (
 from tests.fake_discord.refusals import NO_ROUTE, TOO_LARGE, Rejected
 from tests.fake_discord.world import Clock, Guild, Op, World
 
+GUILD_MESSAGES, MESSAGE_CONTENT = 1 << 9, 1 << 15  # gateway intents
+
 # (method, path) patterns and the FakeDiscord method that answers them
 ROUTES = [
     ("GET", r"/gateway(?:/bot)?", "_gateway_url"),
@@ -130,6 +132,10 @@ class FakeDiscord:
     @property
     def deleted(self) -> list[int]:
         return self.world.deleted
+
+    @property
+    def deleted_messages(self) -> list[int]:
+        return self.world.deleted_messages
 
     def calls(self, method: str, pattern: str) -> list[Request]:
         return [r for r in self.requests if r.method == method and re.fullmatch(pattern, r.path)]
@@ -271,6 +277,8 @@ class FakeDiscord:
         message = self.world.message(int(cid), int(mid))
         if method == "DELETE":
             del self.messages[message.id]
+            self.world.deleted_messages.append(message.id)
+            self.world.outbox.append(("MESSAGE_DELETE", _deletion(message)))
             return None
         if method == "PATCH":
             message = self.world.edit(message, body or {}, files)
@@ -334,8 +342,11 @@ class FakeDiscord:
         return ws
 
     async def dispatch(self, kind: str, data: Any) -> None:
-        """Send an event; while the connection is down it waits for the resume. The window of
-        an INTERACTION_CREATE starts now, as the user acted now."""
+        """Send an event (message events only to a bot subscribed to GUILD_MESSAGES); while
+        the connection is down it waits for the resume. The window of an INTERACTION_CREATE
+        starts now, as the user acted now."""
+        if kind.startswith("MESSAGE_") and not (self.intents or 0) & GUILD_MESSAGES:
+            return
         if kind == "INTERACTION_CREATE":
             self.desk.register(data)
         event = {"op": 0, "t": kind, "s": len(self.events) + 1, "d": data}
@@ -395,6 +406,19 @@ class FakeDiscord:
         )
         await self.dispatch("INTERACTION_CREATE", payload)
 
+    async def say(self, who: dict[str, Any], text: str, where: int | None = None) -> Posted:
+        """A user writes in a thread (default: the first). The bot hears of it only when it
+        subscribed to GUILD_MESSAGES, and reads the words only with MESSAGE_CONTENT (or when
+        they mention it), as Discord sends MESSAGE_CREATE."""
+        tid = where if where is not None else next(iter(self.threads))
+        message = Posted(self.world.new_id(), tid, text, channel=tid, author=who)
+        self.messages[message.id] = message
+        data = {**message_data(message, self.base), "guild_id": str(GUILD_ID)}
+        if not (self.intents or 0) & MESSAGE_CONTENT and f"<@{APP_ID}>" not in text:
+            data["content"] = ""
+        await self.dispatch("MESSAGE_CREATE", data)
+        return message
+
     async def press(
         self, iid: int, who: dict[str, Any], message_id: int, custom_id: str, *values: str
     ) -> None:
@@ -451,8 +475,8 @@ class FakeDiscord:
     async def delete_message(self, mid: int) -> None:
         """A moderator deletes a message in the Discord client."""
         message = self.messages.pop(mid)
-        data = {"id": str(mid), "channel_id": str(message.channel), "guild_id": str(GUILD_ID)}
-        await self.dispatch("MESSAGE_DELETE", data)
+        self.world.deleted_messages.append(mid)
+        await self.dispatch("MESSAGE_DELETE", _deletion(message))
 
     def limit_old_edits(self, mid: int) -> None:
         """The message is over an hour old and Discord's limit of edits of those is reached."""
@@ -512,3 +536,7 @@ def _json(data: Any, status: int = 200) -> web.Response:
         status=status,
         headers={"Content-Type": "application/json", "Via": "1.1 google"},
     )
+
+
+def _deletion(message: Posted) -> dict[str, Any]:
+    return {"id": str(message.id), "channel_id": str(message.channel), "guild_id": str(GUILD_ID)}

@@ -91,6 +91,7 @@ class World:
     )
     threads: dict[int, dict[str, Any]] = field(default_factory=lambda: {THREAD_ID: thread_data()})
     deleted: list[int] = field(default_factory=list)  # channels and threads deleted
+    deleted_messages: list[int] = field(default_factory=list)
     permissions: set[str] = field(default_factory=lambda: set(BOT_PERMISSIONS))  # the bot's
     denied: dict[int, set[str]] = field(default_factory=dict)  # channel: permissions taken away
     guild: Guild = Guild.PRESENT
