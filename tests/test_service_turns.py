@@ -274,6 +274,16 @@ async def test_a_turn_dm_in_quiet_hours_waits_and_lapses_when_the_turn_passed(se
     assert (await service.sweep(MONDAY + timedelta(hours=2))).messages == ()
 
 
+async def test_a_held_turn_dm_is_not_sent_once_dms_are_turned_off(service):
+    gid = await started(service, ANN, BOB)
+    assert (await service.set_turn_dm(ANN, "on")).ok
+    assert (await service.set_quiet_hours(ANN, "10-14")).ok
+    assert await service.direct_messages(gid, [ANN.user_id], now=MONDAY) == []
+    assert (await service.set_turn_dm(ANN, "off", gid)).ok
+    assert (await service.sweep(MONDAY + timedelta(hours=2))).messages == ()
+    assert await service.store.held_dms() == []  # nothing held any more
+
+
 async def test_a_turn_dm_sums_up_the_other_games_waiting(service):
     first = await started(service, ANN, BOB)
     second = await started(service, ANN, CY)

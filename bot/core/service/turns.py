@@ -123,7 +123,7 @@ class Turns(ServiceBase):
         out = []
         for user in dict.fromkeys(users):
             mine = settings[user]
-            if not chosen.get(user, mine.turn_dm):
+            if not _wants_dm(mine, chosen):
                 continue
             request = request_id if user in asked else None
             if mine.quiet_at(now):
@@ -153,7 +153,10 @@ class Turns(ServiceBase):
             record = await self.store.game(h.game_id)
             if record is None or not await self._still_waiting(record, h.user_id, h.request_id):
                 continue
-            settings = (await self.store.user_settings([h.user_id]))[h.user_id]
+            found, chosen = await self.store.dm_choices([h.user_id], h.game_id)
+            settings = found[h.user_id]
+            if not _wants_dm(settings, chosen):  # they no longer want it
+                continue
             if settings.quiet_at(now):  # their quiet hours changed meanwhile
                 until = settings.quiet_ends(now)
                 await self.store.hold_dm(h.user_id, h.game_id, store_time(until), h.request_id)
@@ -172,7 +175,7 @@ class Turns(ServiceBase):
             return found is not None and found.status == "open"
         mine = [s.seat for s in await self.store.seats(record.id) if s.user_id == user_id]
         acting = record.acting if record.acting is not None else await self._acting_now(record)
-        return bool(acting) and any(seat in (acting or ()) for seat in mine)
+        return any(seat in (acting or ()) for seat in mine)
 
 
 def _entry(
@@ -199,6 +202,11 @@ def _entry(
         seated=len(seats),
         seat_limit=record.seat_limit,
     )
+
+
+def _wants_dm(settings: UserSettings, chosen: Mapping[int, bool]) -> bool:
+    """The user's choice for this game (`chosen`), else for all their games."""
+    return chosen.get(settings.user_id, settings.turn_dm)
 
 
 def away_notes(
