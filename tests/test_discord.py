@@ -54,6 +54,9 @@ async def test_command_tree_fits_discord_limits(world):
     assert sum(_check_payload(p) for p in payloads) > len(payloads)
     by_name = {p["name"]: p for p in payloads}
     assert set(by_name) == {"game", "game-admin", "play", "settings", "turns"}
+    # a player's own commands work in a direct message with the bot too; the games' do not
+    assert [by_name[n]["dm_permission"] for n in ("turns", "settings", "game", "play")] == [
+        True, True, False, False]  # fmt: skip
     players = {o["name"] for o in by_name["game"]["options"]}
     assert players == {"new", "join", "leave", "start", "list", "status", "view", "undo",
                        "redo", "import", "export", "help"}  # fmt: skip
