@@ -23,6 +23,7 @@ TESTS = [
     "tests/test_discord_wire.py",
     "tests/test_discord_wire_components.py",
     "tests/test_store.py",
+    "tests/test_db_copy.py",  # PostgreSQL too, when RAILCHAT_TEST_POSTGRES is set
     "tests/test_string_rules.py",
     "tests/test_render_map.py",
     "tests/test_render_market.py",
@@ -34,7 +35,7 @@ def minimums() -> list[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     pins = []
     for requirement in project["dependencies"]:
-        found = re.match(r"^([A-Za-z0-9_.\-]+)\s*>=\s*([0-9][^,;\s]*)", requirement)
+        found = re.match(r"^([A-Za-z0-9_.\-]+(?:\[[^\]]*\])?)\s*>=\s*([0-9][^,;\s]*)", requirement)
         if found is None:
             raise SystemExit(f"no lower bound to check in {requirement!r}")
         pins.append(f"{found[1]}=={found[2]}")

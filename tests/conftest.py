@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tests import titles_for_tests
+from tests.backends import make_store, postgres_url, store_url
+
+__all__ = ["make_store", "postgres_url", "store_url"]  # fixtures for every test module
 
 
 @pytest.fixture(autouse=True, scope="session")

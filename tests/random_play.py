@@ -67,7 +67,7 @@ class Tally:
             ] += 1
 
 
-async def setup_game(db_path: Path) -> int:
+async def setup_game(db_path: str | Path) -> int:
     """A started, free-for-all Tally game for the three seats; returns its id."""
     service = GameService(Store(db_path), new_seed=lambda: 1)
     created = await service.create_game(
@@ -80,7 +80,9 @@ async def setup_game(db_path: Path) -> int:
     return created.game_id
 
 
-async def play(db_path: Path, game_id: int, *, seconds: float, tasks: int, seed: int) -> Tally:
+async def play(
+    db_path: str | Path, game_id: int, *, seconds: float, tasks: int, seed: int
+) -> Tally:
     """Random play for `seconds` by `tasks` asyncio tasks through one service (one process)."""
     service = GameService(Store(db_path))
     tally = Tally()
@@ -127,15 +129,16 @@ async def play(db_path: Path, game_id: int, *, seconds: float, tasks: int, seed:
 
 
 def main() -> None:
-    """`python -m tests.random_play DB GAME SECONDS TASKS SEED`: one process's share, as JSON
-    (after a first line "ready", printed once loaded, so that a test starts its own share then)."""
+    """`python -m tests.random_play DB GAME SECONDS TASKS SEED`: one process's share on DB (a
+    SQLite path or a PostgreSQL URL), as JSON (after a first line "ready", printed once
+    loaded, so that a test starts its own share then)."""
     from tests.titles_for_tests import register
 
     register()
     db, game, seconds, tasks, seed = sys.argv[1:6]
     print("ready", flush=True)
     tally = asyncio.run(
-        play(Path(db), int(game), seconds=float(seconds), tasks=int(tasks), seed=int(seed))
+        play(db, int(game), seconds=float(seconds), tasks=int(tasks), seed=int(seed))
     )
     print(
         json.dumps({"applied": tally.applied, "outcomes": dict(tally.outcomes), "bad": tally.bad})

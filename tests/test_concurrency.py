@@ -1,14 +1,15 @@
 """One database, several writers: the bot and `railchat local` (two processes), many asyncio
-tasks, stale caches, a held write lock, and the same move sent twice."""
+tasks, stale caches, a held write lock, and the same move sent twice; on SQLite and on
+PostgreSQL."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import subprocess
 import sys
-import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,8 @@ from bot.core.moves import MOVES, resolve
 from bot.core.results import Caller
 from bot.core.service import GameService
 from bot.core.service.base import ALREADY_HANDLED, BUSY, STALE
-from bot.core.store import StaleGame, Store
+from bot.core.store import StaleGame, Store, StoreBusy
+from bot.core.store.migrations import LOCK, MIGRATIONS
 from tests.random_play import play, setup_game
 from tests.raw_sql import scalar
 
@@ -40,10 +42,10 @@ async def log_of(store: Store, game_id: int) -> list[int]:
     return [a.seq for a in await store.actions(game_id)]
 
 
-async def test_a_process_with_a_stale_copy_reloads_instead_of_appending(db_path):
+async def test_a_process_with_a_stale_copy_reloads_instead_of_appending(make_store):
     """The bot (a) holds game 1 in its cache; the console (b) undoes a move; the bot's next
     move is judged on the reloaded game and the log has no gap."""
-    bot, console = GameService(Store(db_path)), GameService(Store(db_path))
+    bot, console = GameService(make_store()), GameService(make_store())
     gid = await two_player_game(bot, free_for_all=True)
     for n in range(4):
         assert (await bot.act(gid, [ANN, BOB][n % 2], add(n % 2 + 1, 2))).changed
@@ -51,16 +53,16 @@ async def test_a_process_with_a_stale_copy_reloads_instead_of_appending(db_path)
     after = await bot.act(gid, ANN, add(1, 5))
     assert after.changed, after.error
     assert await log_of(bot.store, gid) == [1, 2, 3]
-    fresh = GameService(Store(db_path))
+    fresh = GameService(make_store())
     assert (await fresh.status(gid)).text == (await bot.status(gid)).text
     assert "Total" in (await fresh.status(gid)).text
 
 
-async def test_a_write_racing_another_process_is_refused_whole(db_path, monkeypatch):
+async def test_a_write_racing_another_process_is_refused_whole(make_store, monkeypatch):
     """Between the bot reading the game and storing its move, the console takes a move back:
     the bot's append is refused (nothing stored), the user reads why, and the next command
     works on the reloaded game."""
-    bot, console = GameService(Store(db_path)), GameService(Store(db_path))
+    bot, console = GameService(make_store()), GameService(make_store())
     gid = await two_player_game(bot, free_for_all=True)
     for n in range(3):
         await bot.act(gid, ANN, add(1, n + 1))
@@ -82,39 +84,95 @@ async def test_a_write_racing_another_process_is_refused_whole(db_path, monkeypa
     assert await log_of(bot.store, gid) == [1, 2, 3]
 
 
-def hold_write_lock(path: Path, seconds: float, ready: threading.Event) -> None:
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("BEGIN IMMEDIATE")
-    conn.execute("UPDATE games SET updated_at = updated_at")
-    ready.set()
-    threading.Event().wait(seconds)
-    conn.execute("COMMIT")
-    conn.close()
+@contextmanager
+def lock_held(db: str, key: int) -> Iterator[None]:
+    """Another process holds the write lock of game `key` (`migrations.LOCK`: of the schema;
+    on SQLite, of the whole file) while the block runs."""
+    holder = subprocess.Popen(
+        [sys.executable, "-m", "tests.hold_game_lock", db, str(key)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdin is not None and holder.stdout is not None
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        yield
+    finally:
+        holder.stdin.close()
+        assert holder.wait(timeout=60) == 0
 
 
-async def test_a_held_write_lock_is_waited_for_then_a_clear_refusal(db_path):
-    quick = GameService(Store(db_path, busy_timeout=0.2))
+async def test_a_held_write_lock_is_waited_for_then_a_clear_refusal(make_store, store_url):
+    quick = GameService(make_store(busy_timeout=0.2))
     gid = await two_player_game(quick)
-    ready = threading.Event()
-    holder = threading.Thread(target=hold_write_lock, args=(db_path, 1.0, ready))
-    holder.start()
-    ready.wait()
-    refused = await quick.act(gid, ANN, add(1))
-    holder.join()
+    with lock_held(store_url, gid):
+        refused = await quick.act(gid, ANN, add(1))
     assert refused.error == BUSY and await quick.store.action_count(gid) == 0
     # with the default timeout a writer waits for the other one to finish
-    patient = GameService(Store(db_path))
-    ready.clear()
-    holder = threading.Thread(target=hold_write_lock, args=(db_path, 0.3, ready))
-    holder.start()
-    ready.wait()
-    waited = await patient.act(gid, ANN, add(1))
-    holder.join()
+    patient = GameService(make_store())
+    with lock_held(store_url, gid):
+        waiting = asyncio.create_task(patient.act(gid, ANN, add(1)))
+        await asyncio.sleep(0.3)  # time to reach the lock (it waits however long this takes)
+        assert not waiting.done()
+    waited = await waiting
     assert waited.changed and await patient.store.action_count(gid) == 1
 
 
-async def test_the_same_button_or_play_command_twice_applies_once(db_path):
-    service = GameService(Store(db_path))
+async def test_a_game_lock_holds_back_writes_to_that_game_alone(postgres_url):
+    """On PostgreSQL another process's write of one game makes a write of that game wait, and
+    lets the other games' writes through (SQLite has one write lock for the whole file)."""
+    store = Store(postgres_url, busy_timeout=0.2)
+    try:
+        service = GameService(store)
+        held, free = await two_player_game(service), await two_player_game(service)
+        with lock_held(postgres_url, held):
+            assert (await service.act(free, ANN, add(1))).changed
+            assert (await service.act(held, ANN, add(1))).error == BUSY
+        assert (await service.act(held, ANN, add(1))).changed
+        assert [await store.action_count(g) for g in (held, free)] == [1, 1]
+    finally:
+        store.close()
+
+
+async def test_opening_a_store_waits_for_the_schema_lock(store_url):
+    Store(store_url).close()
+    with lock_held(store_url, LOCK), pytest.raises(StoreBusy):
+        Store(store_url, busy_timeout=0.2)
+
+
+def test_two_processes_opening_a_new_database_migrate_it_once(store_url):
+    opener = (
+        "import sys; from bot.core.store import Store; print('ready', flush=True); "
+        "sys.stdin.readline(); Store(sys.argv[1]).close()"
+    )
+    both = [
+        subprocess.Popen(
+            [sys.executable, "-c", opener, store_url],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    for p in both:  # both loaded, then both told to open the database at once
+        assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+    for p in both:
+        assert p.stdin is not None
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    for p in both:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    applied = scalar(store_url, "SELECT count(*) FROM schema_migrations")
+    assert applied == len(MIGRATIONS)
+
+
+async def test_the_same_button_or_play_command_twice_applies_once(make_store):
+    service = GameService(make_store())
     gid = await two_player_game(service, free_for_all=True)  # a second pass would be legal
     version = (await service.store.game(gid)).version
 
@@ -137,10 +195,12 @@ async def test_the_same_button_or_play_command_twice_applies_once(db_path):
     assert (await service.play(gid, ANN, pass_move)).changed
 
 
-async def test_two_processes_and_many_tasks_play_one_game_without_gap_or_duplicate(db_path):
-    gid = await setup_game(db_path)
+async def test_two_processes_and_many_tasks_play_one_game_without_gap_or_duplicate(
+    make_store, store_url
+):
+    gid = await setup_game(store_url)
     other = subprocess.Popen(
-        [sys.executable, "-m", "tests.random_play", str(db_path), str(gid), "4", "6", "2"],
+        [sys.executable, "-m", "tests.random_play", store_url, str(gid), "4", "6", "2"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -149,15 +209,15 @@ async def test_two_processes_and_many_tasks_play_one_game_without_gap_or_duplica
     assert other.stdout is not None
     # both shares start together however long the other process takes to load on a busy machine
     assert (await asyncio.to_thread(other.stdout.readline)).strip() == "ready"
-    here = await play(db_path, gid, seconds=4, tasks=6, seed=1)
+    here = await play(store_url, gid, seconds=4, tasks=6, seed=1)
     out, err = other.communicate(timeout=120)
     assert other.returncode == 0, err
     there = json.loads(out)
     assert here.bad == [] and there["bad"] == []
-    store = Store(db_path)
+    store = make_store()
     seqs = await log_of(store, gid)
     assert seqs == list(range(1, len(seqs) + 1))  # no gap, no seq twice
-    undone = scalar(db_path, "SELECT count(*) FROM undone_actions WHERE game_id = ?", [gid])
+    undone = scalar(store_url, "SELECT count(*) FROM undone_actions WHERE game_id = ?", [gid])
     # every move a user was told was stored is in the log or was taken back, exactly once
     assert here.applied + there["applied"] == len(seqs) + undone
     assert here.applied > 20 and there["applied"] > 20

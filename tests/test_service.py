@@ -13,7 +13,6 @@ import pytest
 
 from bot.core.results import Caller
 from bot.core.service import GameService
-from bot.core.store import Store
 
 ANN, BOB, CY, EVE = (Caller(10, "Ann"), Caller(11, "Bob"), Caller(12, "Cy"), Caller(99, "Eve"))
 
@@ -23,8 +22,8 @@ def add(entity: int, amount: int = 1) -> dict:
 
 
 @pytest.fixture
-def service(db_path):
-    return GameService(Store(db_path), new_seed=lambda: 4242)
+def service(make_store):
+    return GameService(make_store(), new_seed=lambda: 4242)
 
 
 async def started(service: GameService, *callers: Caller, **options) -> int:
@@ -213,7 +212,9 @@ async def test_concurrent_duplicate_interactions_apply_once(service):
     assert await stored(service, gid) == [add(1)]
 
 
-async def test_concurrent_actions_are_serialised_and_a_repeated_move_is_applied_once(service):
+async def test_concurrent_actions_are_serialised_and_a_repeated_move_is_applied_once(
+    service, make_store
+):
     """27 different moves sent at once are all applied in some order; each sent a second time
     against the same game version (another click, a retried request) is applied once."""
     gid = await started(service, ANN, BOB, CY, free_for_all=True, target=10_000)
@@ -232,7 +233,7 @@ async def test_concurrent_actions_are_serialised_and_a_repeated_move_is_applied_
         (caller.user_id, action["amount"]) for caller, action in moves
     )
     live = (await service.status(gid)).text
-    fresh = GameService(Store(service.store.path))
+    fresh = GameService(make_store())
     assert (await fresh.status(gid)).text == live
 
 
@@ -250,8 +251,8 @@ async def test_fifty_concurrent_turn_actions_all_accounted_for(service):
     assert len(await stored(service, gid)) == len(accepted)
 
 
-async def test_cache_is_bounded_and_rebuilds(db_path):
-    service = GameService(Store(db_path), cache_size=2)
+async def test_cache_is_bounded_and_rebuilds(make_store):
+    service = GameService(make_store(), cache_size=2)
     games = [await started(service, ANN, BOB) for _ in range(4)]
     for gid in games:
         assert (await service.act(gid, ANN, add(1, 2))).ok
@@ -261,7 +262,7 @@ async def test_cache_is_bounded_and_rebuilds(db_path):
         assert (await service.act(gid, BOB, add(2, 1))).ok
 
 
-async def test_restart_recovery_in_a_new_process(service, db_path):
+async def test_restart_recovery_in_a_new_process(service, store_url):
     gid = await started(service, ANN, BOB)
     for i in range(6):
         assert (await service.act(gid, [ANN, BOB][i % 2], add(i % 2 + 1, i + 1))).ok
@@ -273,7 +274,7 @@ async def test_restart_recovery_in_a_new_process(service, db_path):
         from bot.core.service import GameService
         from bot.core.store import Store
         register()
-        print(asyncio.run(GameService(Store({str(db_path)!r})).status({gid})).text)
+        print(asyncio.run(GameService(Store({store_url!r})).status({gid})).text)
     """)
     out = subprocess.run(
         [sys.executable, "-c", script],

@@ -8,7 +8,6 @@ import pytest
 
 from bot.core.results import Caller
 from bot.core.service import GameService
-from bot.core.store import Store
 from engine.errors import IllegalAction
 from tests.raw_sql import execute
 from tests.test_service import ANN, BOB, CY, EVE, add, started, stored
@@ -28,8 +27,8 @@ def take(entity: int, source: int, amount: int) -> dict:
 
 
 @pytest.fixture
-def service(db_path):
-    return GameService(Store(db_path), new_seed=lambda: 4242)  # scores Ann 6, Bob 2, Cy 0
+def service(make_store):
+    return GameService(make_store(), new_seed=lambda: 4242)  # scores Ann 6, Bob 2, Cy 0
 
 
 async def test_a_deal_waits_for_the_other_owner_and_is_made_when_accepted(service):
@@ -199,12 +198,12 @@ async def test_a_seat_nobody_holds_cannot_be_asked(service):
     )
 
 
-async def test_a_deal_survives_a_restart(db_path):
-    first = GameService(Store(db_path), new_seed=lambda: 4242)
+async def test_a_deal_survives_a_restart(make_store):
+    first = GameService(make_store(), new_seed=lambda: 4242)
     gid = await started(first, ANN, BOB, CY)
     await first.act(gid, ANN, take(1, 2, 2), interaction_id=501)
     first.store.close()
-    again = GameService(Store(db_path))
+    again = GameService(make_store())
     assert await again.open_requests(gid) == [(1, "deal #1 from Ann: Ann took 2 from Bob.")]
     accepted = await again.vote(1, BOB, True, interaction_id=502)
     assert accepted.ok and (await stored(again, gid)) == [take(1, 2, 2)]

@@ -10,15 +10,14 @@ import pytest
 
 from bot.core.results import Caller, Refused
 from bot.core.service import GameService
-from bot.core.store import Store
 from tests.test_service import ANN, BOB, CY, EVE, add, started, stored
 
 ADMIN = Caller(50, "Mod", is_admin=True)
 
 
 @pytest.fixture
-def service(db_path):
-    return GameService(Store(db_path), new_seed=lambda: 4242, remind_hours=24)
+def service(make_store):
+    return GameService(make_store(), new_seed=lambda: 4242, remind_hours=24)
 
 
 def pick(label: str):
@@ -254,11 +253,11 @@ async def test_reminders_once_per_idle_period(service):
     assert (await service.sweep(moved + timedelta(days=9))).next_due is None
 
 
-async def test_reminder_state_survives_a_restart(service, db_path):
+async def test_reminder_state_survives_a_restart(service, make_store):
     gid = await started(service, ANN, BOB)
     start = datetime.fromisoformat((await service.store.game(gid)).turn_since)
     assert len((await service.sweep(start + timedelta(hours=30))).reminders) == 1
-    restarted = GameService(Store(db_path), remind_hours=24)
+    restarted = GameService(make_store(), remind_hours=24)
     sweep = await restarted.sweep(start + timedelta(hours=31))
     assert sweep.reminders == () and sweep.next_due == start + timedelta(hours=54)
 

@@ -7,15 +7,14 @@ import pytest
 
 from bot.core.results import Caller
 from bot.core.service import GameService
-from bot.core.store import Store
 from tests.test_service import ANN, BOB, CY, EVE, add, started, stored
 
 DAN = Caller(13, "Dan")
 
 
 @pytest.fixture
-def service(db_path):
-    return GameService(Store(db_path), new_seed=lambda: 4242)
+def service(make_store):
+    return GameService(make_store(), new_seed=lambda: 4242)
 
 
 async def test_a_replaced_player_loses_every_power_of_the_seat(service):

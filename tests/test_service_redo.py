@@ -8,15 +8,14 @@ import pytest
 
 from bot.core.results import Caller
 from bot.core.service import GameService
-from bot.core.store import Store
 from tests.test_service import ANN, BOB, CY, add, started, stored
 
 ADMIN = Caller(50, "Mod", is_admin=True)
 
 
 @pytest.fixture
-def service(db_path):
-    return GameService(Store(db_path), new_seed=lambda: 4242)
+def service(make_store):
+    return GameService(make_store(), new_seed=lambda: 4242)
 
 
 async def test_a_redo_puts_back_what_the_undo_took_back(service):
@@ -80,12 +79,12 @@ async def test_a_rewind_of_several_actions_is_redone_whole(service):
     assert len(await stored(service, gid)) == 5
 
 
-async def test_a_redo_survives_a_restart(db_path):
-    first = GameService(Store(db_path), new_seed=lambda: 4242)
+async def test_a_redo_survives_a_restart(make_store):
+    first = GameService(make_store(), new_seed=lambda: 4242)
     gid = await started(first, ANN, BOB)
     assert (await first.act(gid, ANN, add(1, 3))).ok
     assert (await first.undo(gid, ANN)).ok
-    again = GameService(Store(db_path), new_seed=lambda: 4242)
+    again = GameService(make_store(), new_seed=lambda: 4242)
     assert (await again.redo(gid, ANN)).text == "Ann redid action 1: Ann added 3."
 
 

@@ -1,6 +1,7 @@
 """A player's turns across all games, their settings, and reminders and direct messages that
-respect them (quiet hours, absences), through the service with the Tally title. Every time is
-passed in (the turn clock is set in the file where a test needs a known hour)."""
+respect them (quiet hours, absences), through the service with the Tally title, on SQLite and
+PostgreSQL. Every time is passed in (the turn clock is set in the database where a test needs
+a known hour)."""
 
 from __future__ import annotations
 
@@ -26,9 +27,9 @@ DAY = timedelta(days=1)
 
 
 @pytest.fixture
-def service(db_path):
+def service(make_store):
     return GameService(
-        Store(db_path),
+        make_store(),
         new_seed=lambda: 4242,
         remind_hours=24,
         game_caps=(1000, 1000),

@@ -13,6 +13,7 @@ import logging
 import sys
 
 from bot.core.config import ConfigError, Settings, load_settings
+from bot.core.db_url import OPTION_HELP, shown
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +25,7 @@ EXTRA_COMMAND_MODULES: tuple[str, ...] = (
     "render.cli",
     "bot.cli.export",
     "bot.cli.fuzz",
+    "bot.cli.db",
 )
 
 
@@ -48,9 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sync.set_defaults(func=cmd_sync)
     for sub in (run, local, sync):
-        sub.add_argument(
-            "--db", help="SQLite database file (default: RAILCHAT_DB or ./railchat.db)"
-        )
+        sub.add_argument("--db", help=OPTION_HELP)
     for name in EXTRA_COMMAND_MODULES:
         importlib.import_module(name).add_parser(commands)
     return parser
@@ -79,7 +79,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from bot.discord_ui.app import run_bot
 
     _configure_logging(settings.log_level or "INFO")
-    log.info("starting the Discord bot on %s", settings.db_path)
+    log.info("starting the Discord bot on %s", shown(settings.db_path))
     try:
         run_bot(settings)
     except discord.LoginFailure:
@@ -132,7 +132,7 @@ def _local(settings: Settings) -> int:
         service = GameService(
             store, remind_hours=settings.remind_hours, game_caps=settings.game_caps
         )
-        asyncio.run(play(service, settings.db_path, renderer=render_view))
+        asyncio.run(play(service, shown(settings.db_path), renderer=render_view))
     except KeyboardInterrupt:
         pass
     finally:

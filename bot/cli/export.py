@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.config import load_settings
+from bot.core.db_url import OPTION_HELP, is_postgres
 
 
 def add_parser(subparsers: Any) -> None:
     export = subparsers.add_parser("export", help="write a stored game as an 18xx.games JSON file")
     export.add_argument("game_id", type=int, metavar="GAME_ID", help="the game's number")
-    export.add_argument("--db", help="SQLite database file (default: RAILCHAT_DB or ./railchat.db)")
+    export.add_argument("--db", help=OPTION_HELP)
     export.add_argument("--out", help="file to write (default: standard output)")
     export.set_defaults(func=cmd_export)
 
@@ -25,7 +26,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from bot.core.store import Store
 
     db_path = args.db or load_settings().db_path
-    if not Path(db_path).is_file():
+    if not (is_postgres(db_path) or Path(db_path).is_file()):
         print(f"railchat: there is no database {db_path}", file=sys.stderr)
         return 1
     store = Store(db_path)

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.core.db_url import shown
+
 DEFAULT_DB = "railchat.db"
 DEFAULT_REMIND_HOURS = 24.0
 MAX_REMIND_HOURS = 8760.0  # a year: the longest reminder period
@@ -27,7 +29,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Settings:
     token: str | None
-    db_path: str
+    db_path: str  # a SQLite file, or a postgresql:// URL
     guild_id: int | None
     log_level: str | None  # None: each mode picks its own default
     remind_hours: float = DEFAULT_REMIND_HOURS
@@ -36,7 +38,7 @@ class Settings:
     def __repr__(self) -> str:  # never let the token reach a log line
         token = "set" if self.token else "unset"
         return (
-            f"Settings(token={token}, db_path={self.db_path!r}, guild_id={self.guild_id}, "
+            f"Settings(token={token}, db_path={shown(self.db_path)!r}, guild_id={self.guild_id}, "
             f"log_level={self.log_level!r}, remind_hours={self.remind_hours}, "
             f"game_caps={self.game_caps})"
         )

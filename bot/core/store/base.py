@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot.core.db_url import is_postgres
 from bot.core.store import migrations
 from bot.core.store.connection import BUSY_TIMEOUT, Backend, Conn, SqliteBackend, reading
 from bot.core.store.records import (
@@ -34,15 +35,20 @@ class StoreBase:
         durable: bool = True,
         backend: Backend | None = None,
     ) -> None:
-        """A SQLite file at `path` (or another `backend`), migrated to the newest schema.
-        `durable=False` skips the disk flush of each commit (a throwaway database, such as the
-        fuzzer's: what it checks does not depend on surviving a power cut)."""
+        """The database at `path`, a SQLite file or a `postgresql://` URL (or another
+        `backend`), migrated to the newest schema. `durable=False` skips the disk flush of
+        each commit (a throwaway database, such as the fuzzer's: what it checks does not
+        depend on surviving a power cut)."""
         if backend is None:
             assert path is not None, "a store needs a path or a backend"
-            backend = SqliteBackend(str(path), busy_timeout=busy_timeout, durable=durable)
+            backend = open_backend(str(path), busy_timeout=busy_timeout, durable=durable)
         self.backend = backend
         self.path = str(path) if path is not None else backend.dialect
-        migrations.migrate(backend.write_now, backend.dialect)
+        try:
+            migrations.migrate(backend.write_now, backend.dialect)
+        except BaseException:
+            backend.close()
+            raise
 
     def close(self) -> None:
         self.backend.close()
@@ -66,8 +72,11 @@ class StoreBase:
         game_id: int | None,
         version: int | None = None,
     ) -> None:
-        """The checks and record every change begins with: with a `version`, only while the
-        game is still at that version; the interaction id that asked for it, once."""
+        """The lock, checks and record every change begins with: the game's write lock (see
+        `Conn.lock`), so what follows sees its last committed change; with a `version`, only
+        while the game is still at that version; the interaction id that asked for it, once."""
+        if game_id is not None:
+            conn.lock(game_id)
         if version is not None and game_id is not None:
             stored = StoreBase._version(conn, game_id)
             if stored != version:
@@ -133,6 +142,15 @@ class StoreBase:
             Request(**{**r, "action": None if r["action"] is None else json.loads(r["action"])})
             for r in rows
         ]
+
+
+def open_backend(target: str, *, busy_timeout: float, durable: bool) -> Backend:
+    """The backend for a SQLite path or a PostgreSQL URL (its driver loads only then)."""
+    if is_postgres(target):
+        from bot.core.store.postgres import PostgresBackend
+
+        return PostgresBackend(target, busy_timeout=busy_timeout, durable=durable)
+    return SqliteBackend(target, busy_timeout=busy_timeout, durable=durable)
 
 
 CHUNK = 500  # ids per IN list: far below SQLite's and PostgreSQL's parameter limits

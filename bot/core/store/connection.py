@@ -2,10 +2,11 @@
 
 Every store method is a short synchronous body run on a worker thread: a write in one
 transaction begun IMMEDIATE on the writer connection (so it waits for another process's write
-lock there, never on the loop, and is never refused half-way), a read on a reader connection
-that WAL lets run beside a write. One thread per connection keeps each connection on one thread
-at a time. SQL is written once, with `?` placeholders and rows as dicts (`Conn`), so another
-backend only needs its own `Backend`.
+lock there, never on the loop, and is never refused half-way), a read in one read transaction
+(one snapshot, however many statements) on a reader connection that WAL lets run beside a
+write. One thread per connection keeps each connection on one thread at a time. SQL is written
+once, with `?` placeholders and rows as dicts (`Conn`); PostgreSQL has its own `Backend` and
+`Conn` (`postgres`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import sqlite3
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
@@ -29,17 +30,22 @@ BUSY_TIMEOUT = 15.0  # seconds a write waits for another connection's write to f
 
 
 class Conn:
-    """One DB-API connection as the store's SQL uses it."""
+    """One DB-API connection as the store's SQL uses it (SQLite's; `postgres.PgConn` is
+    PostgreSQL's)."""
 
-    def __init__(self, raw: Any, placeholder: str = "?") -> None:
+    def __init__(self, raw: Any) -> None:
         self.raw = raw
-        self._placeholder = placeholder
 
     def _sql(self, sql: str) -> str:
-        return sql if self._placeholder == "?" else sql.replace("?", self._placeholder)
+        """The statement in the driver's placeholder style."""
+        return sql
+
+    def _values(self, params: Sequence[Any]) -> list[Any]:
+        """The parameters as the driver stores them."""
+        return list(params)
 
     def all(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        cursor = self.raw.execute(self._sql(sql), list(params))
+        cursor = self.raw.execute(self._sql(sql), self._values(params))
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row)) for row in cursor.fetchall()]
 
@@ -48,13 +54,26 @@ class Conn:
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run a statement; the number of rows it changed."""
-        return int(self.raw.execute(self._sql(sql), list(params)).rowcount)
+        return int(self.raw.execute(self._sql(sql), self._values(params)).rowcount)
 
     def insert(self, sql: str, params: Sequence[Any]) -> int:
         """Run an INSERT ... RETURNING id; the new row's id."""
         row = self.one(sql, params)
         assert row is not None, sql
         return int(row["id"])
+
+    def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement for each row of parameters (a bulk copy)."""
+        self.raw.cursor().executemany(self._sql(sql), (self._values(r) for r in rows))
+
+    def lock(self, key: int) -> None:
+        """Serialise this write transaction with every other one that takes the same key, in
+        any process, until it ends (a game's id; `migrations.LOCK` for the schema). SQLite
+        has nothing to do: its BEGIN IMMEDIATE already serialises every write to the file."""
+
+    def renumber(self, table: str) -> None:
+        """After rows were inserted with their own ids: the next auto-numbered id of `table`
+        follows the largest stored one. SQLite numbers from the largest id by itself."""
 
 
 class Backend(Protocol):
@@ -93,21 +112,13 @@ class SqliteBackend:
         )
 
     async def read(self, body: Callable[[Conn], R]) -> R:
-        return await _off_loop(self._read_thread, _mapped_errors, body, self._reader)
+        return await off_loop(self._read_thread, _transaction, "BEGIN", body, self._reader)
 
     async def write(self, body: Callable[[Conn], R]) -> R:
-        return await _off_loop(self._write_thread, self.write_now, body)
+        return await off_loop(self._write_thread, self.write_now, body)
 
     def write_now(self, body: Callable[[Conn], R]) -> R:
-        conn = self._writer
-        _mapped_errors(lambda c: c.raw.execute("BEGIN IMMEDIATE"), conn)
-        try:
-            out = _mapped_errors(body, conn)
-        except BaseException:
-            conn.raw.execute("ROLLBACK")
-            raise
-        conn.raw.execute("COMMIT")
-        return out
+        return _transaction("BEGIN IMMEDIATE", body, self._writer)
 
     def close(self) -> None:
         self._write_thread.shutdown(wait=True)
@@ -134,6 +145,18 @@ def _connect(path: str, busy_timeout: float, durable: bool) -> sqlite3.Connectio
     return raw
 
 
+def _transaction(begin: str, body: Callable[[Conn], R], conn: Conn) -> R:
+    """The body in one transaction, committed if it returns, rolled back if it raises."""
+    _mapped_errors(lambda c: c.raw.execute(begin), conn)
+    try:
+        out = _mapped_errors(body, conn)
+    except BaseException:
+        conn.raw.execute("ROLLBACK")
+        raise
+    conn.raw.execute("COMMIT")
+    return out
+
+
 def _mapped_errors(body: Callable[[Conn], R], conn: Conn) -> R:
     """The body's result; SQLite's lock timeout and constraint failures as the store's errors."""
     try:
@@ -146,7 +169,7 @@ def _mapped_errors(body: Callable[[Conn], R], conn: Conn) -> R:
         raise StaleGame(f"conflicting write: {exc}") from exc
 
 
-async def _off_loop(pool: ThreadPoolExecutor, fn: Callable[..., R], *args: Any) -> R:
+async def off_loop(pool: ThreadPoolExecutor, fn: Callable[..., R], *args: Any) -> R:
     return await asyncio.get_running_loop().run_in_executor(pool, functools.partial(fn, *args))
 
 

@@ -81,7 +81,7 @@ class GameTables(StoreBase):
         rows = conn.all(
             "SELECT g.*, s.user_id IS NOT NULL AS mine FROM games g LEFT JOIN seats s "
             "ON s.game_id = g.id AND s.user_id = ? WHERE (g.guild_id = ? OR "
-            "(g.guild_id IS NULL AND ? IS NULL)) AND g.status IN (?, ?) "
+            "(g.guild_id IS NULL AND CAST(? AS BIGINT) IS NULL)) AND g.status IN (?, ?) "
             "ORDER BY mine DESC, g.updated_at DESC, g.id DESC LIMIT ?",
             [user_id, guild_id, guild_id, OPEN, ACTIVE, limit],
         )
@@ -97,7 +97,7 @@ class GameTables(StoreBase):
         """How many games not yet over the server has, and the creator has opened."""
         row = conn.one(
             "SELECT (SELECT count(*) FROM games WHERE (guild_id = ? OR (guild_id IS NULL AND "
-            "? IS NULL)) AND status IN (?, ?)) AS here, (SELECT count(*) FROM games WHERE "
+            "CAST(? AS BIGINT) IS NULL)) AND status IN (?, ?)) AS here, (SELECT count(*) FROM games WHERE "
             "creator_id = ? AND status IN (?, ?)) AS theirs",
             [guild_id, guild_id, OPEN, ACTIVE, creator_id, OPEN, ACTIVE],
         )
@@ -129,7 +129,7 @@ class GameTables(StoreBase):
         `since` or later (the same move sent twice against one version is applied once)."""
         row = conn.one(
             "SELECT 1 AS x FROM actions WHERE game_id = ? AND version >= ? AND "
-            "user_id = ? AND (? IS NULL OR digest = ?)",
+            "user_id = ? AND (CAST(? AS TEXT) IS NULL OR digest = ?)",
             [game_id, since, user_id, digest, digest],
         )
         return row is not None

@@ -30,6 +30,8 @@ POSTGRES = Types(
 )
 TYPES = {"sqlite": SQLITE, "postgresql": POSTGRES}
 
+LOCK = -1  # the advisory lock key of the schema (game ids, the other keys, are positive)
+
 Migration = Callable[[Conn, Types], None]
 MIGRATIONS: list[Migration] = []
 
@@ -46,7 +48,9 @@ def pending(conn: Conn) -> list[str]:
 
 
 def migrate(write: Callable[[Callable[[Conn], bool]], bool], dialect: str) -> None:
-    """Apply what is pending, one transaction per migration (`write` runs a body in one)."""
+    """Apply what is pending, one transaction per migration (`write` runs a body in one),
+    each holding the schema's lock: of two processes opening one new database, the second
+    waits, then finds nothing pending."""
     types = TYPES[dialect]
     write(lambda conn: _record_table(conn, dialect))
     while write(lambda conn: _apply_next(conn, types)):
@@ -54,6 +58,7 @@ def migrate(write: Callable[[Callable[[Conn], bool]], bool], dialect: str) -> No
 
 
 def _record_table(conn: Conn, dialect: str) -> bool:
+    conn.lock(LOCK)
     conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, "
         "applied_at TEXT NOT NULL)"
@@ -72,6 +77,7 @@ def _record_table(conn: Conn, dialect: str) -> bool:
 
 def _apply_next(conn: Conn, types: Types) -> bool:
     """Apply the first pending migration, if any; whether one was applied."""
+    conn.lock(LOCK)
     names = pending(conn)
     if not names:
         return False

@@ -27,6 +27,7 @@ class RequestTables(StoreBase):
         keep: int,
     ) -> None:
         """Store a previewed move; the game keeps only its `keep` newest previews."""
+        conn.lock(game_id)
         row = conn.one(
             "SELECT coalesce(max(shown), 0) + 1 AS n FROM previews WHERE game_id = ?", [game_id]
         )

@@ -80,8 +80,8 @@ class SeatingTables(StoreBase):
     ) -> Invitation:
         """The invited user's answer: accepted, they hold the seat (under `name`), if it is
         still offered to them and nobody holds it; `StaleGame` when that changed meanwhile."""
-        found = _invitation(conn, invitation_id)
-        self._change(conn, interaction_id, "answer", found.game_id)
+        self._change(conn, interaction_id, "answer", _invitation(conn, invitation_id).game_id)
+        found = _invitation(conn, invitation_id)  # again, under the game's lock
         if found.status != "open":
             raise StaleGame(f"invitation {invitation_id} is {found.status}")
         if accept:
