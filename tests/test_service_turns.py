@@ -239,6 +239,35 @@ async def test_nobody_is_reminded_while_away(service):
     assert (await service.set_away(ANN, "off")).text.startswith("Welcome back")
 
 
+async def test_programmed_moves_still_run_for_one_away(service):
+    """1830: the privates bought one each (cheapest first), B&O parred; Ann, away, programs a
+    pass; when the stock round reaches her the program passes for her and the turn goes on."""
+    players = (ANN, BOB, CY, EVE)
+    by_id = {p.user_id: p for p in players}
+    created = await service.create_game(ANN, "1830", seats=4)
+    gid = created.game_id
+    for p in players[1:]:
+        assert (await service.join(gid, p)).ok
+    assert (await service.start(gid, ANN)).ok
+
+    async def first_move() -> str:
+        prompt = await service.prompt(gid)
+        made = await service.play(gid, by_id[prompt.notify[0]], lambda game, ch: ch[0].action)
+        assert made.ok, made.error
+        return made.text
+
+    for _ in range(7):  # six privates, then Bob pars B&O for BO
+        await first_move()
+    assert (await service.set_away(ANN, "2030-01-10")).ok
+    program = {"type": "program_share_pass", "entity": 1, "entity_type": "player"}
+    assert (await service.act(gid, ANN, {**program, "unconditional": True})).ok
+    assert (await service.prompt(gid)).notify == (CY.user_id,)  # after Bob, the last buyer
+    await first_move()  # Cy
+    assert "Programmed moves: Ann passes" in await first_move()  # Eve, then Ann's program
+    prompt = await service.prompt(gid)
+    assert prompt.notify == (BOB.user_id,) and prompt.away == ()
+
+
 async def test_later_reminders_come_by_direct_message_to_those_who_take_them(service):
     gid = await started(service, ANN, BOB, CY, free_for_all=True)
     at(service, gid)
