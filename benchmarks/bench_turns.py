@@ -3,7 +3,9 @@ games, and one reminder sweep over 2,000 running games (every one due: the worst
 due: the usual look every quarter hour). Reports the store's round trips and SQL statements and
 the time taken (median of `--runs`). Neither replays a game: who must act is stored.
 
-Run: python benchmarks/bench_turns.py [--games 500] [--running 2000] [--runs 7]
+Run: python benchmarks/bench_turns.py [--games 500] [--running 2000] [--runs 7] [--db URL]
+(`--db postgresql://...`: on that PostgreSQL database, in a schema made for the run and
+dropped after it; without it, a SQLite file in a temporary folder.)
 """
 
 from __future__ import annotations
@@ -11,14 +13,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -116,9 +121,30 @@ async def timed(
     )
 
 
-async def main(games: int, running: int, runs: int) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        store = Store(Path(tmp) / "bench.db", durable=False)
+@contextmanager
+def database(url: str | None) -> Iterator[str]:
+    """Where to fill the games: a schema of `url` made and dropped here, or a SQLite file."""
+    if url is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            yield str(Path(tmp) / "bench.db")
+        return
+    import psycopg
+
+    schema = f"bench_turns_{os.getpid()}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    parts = urlsplit(url)
+    options = urlencode({"options": f"-csearch_path={schema}"})
+    try:
+        yield urlunsplit(parts._replace(query=f"{parts.query}&{options}".lstrip("&")))
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+async def main(games: int, running: int, runs: int, db: str | None) -> None:
+    with database(db) as target:
+        store = Store(target, durable=False)
         fill(store, games, running)
         service = GameService(store, remind_hours=24)
         counts = Counts(store)
@@ -159,5 +185,6 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--running", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--db", help="a postgresql:// URL (default: SQLite)")
     args = parser.parse_args()
-    asyncio.run(main(args.games, args.running, args.runs))
+    asyncio.run(main(args.games, args.running, args.runs, args.db))
