@@ -188,7 +188,7 @@ def draw(post: Any, command: str) -> Image.Image:
             canvas.wrapped(left + 14, field.name, 13, NAME, body - 24)
             canvas.wrapped(left + 14, field.value.replace("**", ""), 13, TEXT, body - 24)
         canvas.y += 14
-    for name, png in post.files.items():
+    for png in post.files.values():
         canvas.picture(left, png, body)
     if post.menu:
         canvas.draw.rounded_rectangle(
