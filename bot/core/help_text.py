@@ -47,7 +47,9 @@ GAMES = (
     Command("game start", "", "start the game (its creator or an admin)"),
     Command("game list", "[finished]", "this server's games"),
     Command("game status", "", "where the game stands; its creator gets its controls there"),
-    Command("game view", "what [detail]", "map, market, sheet, history, routes, info or moves"),
+    Command(
+        "game view", "what [detail]", "map, market, sheet, chart, history, routes, info or moves"
+    ),
     Command("game undo", "[confirm]", "take back your last move (others approve if they moved)"),
     Command("game redo", "", "put back what the undos took back, while nobody moved since"),
     Command("game import", "file [players]", "open an 18xx.games file; players are offered seats"),

@@ -33,6 +33,7 @@ from bot.core.store import (
 )
 from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerId, PlayerInfo
+from engine.series import ChartSeries
 from engine.titles import create_game, find_title
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,8 @@ class ServiceBase:
         self._choices: OrderedDict[tuple[Any, ...], list[Choice]] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._seat_memo: dict[int, list[SeatRecord]] = {}
+        # (game, version_key): the game's chart series (see service/charts.py)
+        self._series: OrderedDict[tuple[int, tuple[int, str]], ChartSeries] = OrderedDict()
 
     async def _run(
         self,
@@ -289,7 +292,7 @@ class ServiceBase:
         seats moved (another process changed the game), else rebuilt from the stored log."""
         seats = await self._seats(record.id)
         cached = self._cache.get(record.id)
-        if cached is not None and cached[0] == _cache_key(record.version, seats):
+        if cached is not None and cached[0] == version_key(record.version, seats):
             game = cached[1]
         else:
             # sqlite stays on this thread; only the engine's replay runs in a worker
@@ -307,7 +310,7 @@ class ServiceBase:
     ) -> None:
         if seats is None:
             seats = await self._seats(game_id)
-        self._cache[game_id] = (_cache_key(version, seats), game)
+        self._cache[game_id] = (version_key(version, seats), game)
         self._cache.move_to_end(game_id)
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
@@ -411,7 +414,7 @@ def move_digest(action: Action) -> str:
     return hashlib.sha256(json.dumps(action, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
-def _cache_key(version: int, seats: list[SeatRecord]) -> tuple[int, str]:
+def version_key(version: int, seats: list[SeatRecord]) -> tuple[int, str]:
     """What a cached game was built for: the log's version and the seats' names (a seat
     handed over elsewhere renames a player without a new version)."""
     return version, json.dumps([(s.player_id, s.name) for s in seats], default=str)

@@ -112,10 +112,7 @@ class Views(ServiceBase):
                 for _, label in await self.open_requests(record.id, guild_id=guild_id)
             ]
             if game.finished:
-                scores = sorted(game.result().items(), key=lambda kv: -kv[1])
-                lines.append(
-                    "Result: " + ", ".join(f"{game.player_name(p)} {v}" for p, v in scores)
-                )
+                lines.append("Result: " + ", ".join(f"{n} {v}" for n, v in game.ranking()))
             return Result(
                 text="\n".join(lines),
                 game_id=record.id,
@@ -160,14 +157,7 @@ class Views(ServiceBase):
                 return Prompt(record.id, record.thread_id, record.version)
             game = await self._live(record)
             seats = await self._seats(record.id)
-            ranking = (
-                tuple(
-                    (game.player_name(p), v)
-                    for p, v in sorted(game.result().items(), key=lambda kv: -kv[1])
-                )
-                if game.finished
-                else ()
-            )
+            ranking = game.ranking() if game.finished else ()
             acting = acting_seats(game, seat_players(seats))
             if record.status == ACTIVE and record.acting is None:  # stored before it was kept
                 await self.store.set_acting(record.id, record.version, acting)
