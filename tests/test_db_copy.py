@@ -30,8 +30,7 @@ def source_and_target(request, db_path, postgres_url) -> tuple[str, str]:
 async def fill(url: str) -> list[int]:
     """A store with a row in every table: an open game, a running one with an undone move,
     requests, votes, a preview, an invitation, a turn post, settings, a game's DM choice and a
-    held DM, and a finished
-    one; the running and finished games' ids."""
+    held DM, and a finished one; the running and finished games' ids."""
     service = GameService(Store(url), new_seed=lambda: 4242)
     store = service.store
     try:
