@@ -62,7 +62,6 @@ async def test_games_are_named_for_each_user(make_store):
     running = await opened(service, ANN, seats=2)
     await service.join(running, BOB)
     await service.start(running, ANN)
-    await service.store.set_mentioned(running, [1])  # the thread told Ann to act
     waiting = await opened(service, CY)
     elsewhere = await service.create_game(Caller(9, "Eve", guild_id=OTHER), "tally", guild_id=OTHER)
     for user, expected in (

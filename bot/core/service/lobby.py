@@ -69,8 +69,7 @@ class Lobbies(ServiceBase):
     ) -> list[GameEntry]:
         """The games of server `guild_id` a user may mean: theirs (in play first) and the
         others open to join, each with how it stands for them. Whose turn it is comes from the
-        live game when it is cached at its version, else from who was last told to act: no
-        game is rebuilt for a list."""
+        store (who must act is kept with every change): no game is rebuilt for a list."""
         listed = await self.store.game_listing(user_id, guild_id, limit)
         return [
             GameEntry(
@@ -83,12 +82,15 @@ class Lobbies(ServiceBase):
             for record, seats in listed
         ]
 
-    def _acting(self, record: GameRecord, seats: list[SeatRecord]) -> tuple[int, ...]:
-        cached = self._cache.get(record.id)
-        if record.status != ACTIVE or cached is None or cached[0][0] != record.version:
+    @staticmethod
+    def _acting(record: GameRecord, seats: list[SeatRecord]) -> tuple[int, ...]:
+        """The users who must act: as stored with the game's last change, else (a game stored
+        before that was kept) who was last told to act in its thread."""
+        if record.status != ACTIVE:
+            return ()
+        if record.acting is None:
             return record.mentioned
-        active = cached[1].active_players()
-        return tuple(s.user_id for s in seats if s.player_id in active and s.user_id > 0)
+        return tuple(s.user_id for s in seats if s.seat in record.acting and s.user_id > 0)
 
     async def game_choices(
         self, user_id: int, current: str, *, guild_id: int | None = None

@@ -23,7 +23,9 @@ TABLES = (
     "invitations",
     "turn_posts",
     "lobby_posts",
-    "notify_prefs",
+    "user_settings",
+    "game_dms",
+    "pending_dms",
     "bot_state",
 )
 
