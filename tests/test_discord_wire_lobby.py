@@ -22,7 +22,17 @@ from tests.fake_discord import (
     Posted,
     channel_data,
 )
-from tests.wire_bot import ANN, BOB, answered, bots, settled, started_fake, thread_posts, until
+from tests.wire_bot import (
+    ANN,
+    BOB,
+    Wire,
+    answered,
+    bots,
+    settled,
+    started_fake,
+    thread_posts,
+    until,
+)
 
 CY = {**BOB, "id": "13", "username": "cy", "global_name": "cy"}
 
@@ -48,6 +58,20 @@ def buttons(post: Posted) -> dict[str, str]:
         for i in row["components"]
         if i["type"] == 2
     }
+
+
+async def forum_game(wire: Wire, iid: int) -> tuple[int, int]:
+    """A three-seat game ann opens from a post of the forum: its post's id and its number,
+    once its lobby shows its buttons."""
+    fake = wire.fake
+    post = await fake.forum_post(ANN, "tables", "new table")
+    await fake.command(iid, ANN, "game", "new", where=post, title="tally", seats=3)
+    await answer_of(fake, iid)
+    [tid] = [t for t, data in fake.threads.items() if data["name"] == "tally · ann's game"]
+    record = await wire.service.store.game_by_thread(tid)
+    assert record is not None
+    await until(lambda: buttons(fake.messages[tid]), "the lobby's buttons")
+    return tid, record.id
 
 
 async def test_a_game_in_a_forum_is_a_post_whose_first_message_is_its_lobby(connect) -> None:
@@ -154,12 +178,7 @@ async def test_a_lobby_whose_channel_was_deleted_is_let_go(connect) -> None:
     the game goes on (bob's join is stored and answered)."""
     wire = await connect()
     fake = wire.fake
-    post = await fake.forum_post(ANN, "tables", "new table")
-    await fake.command(7951, ANN, "game", "new", where=post, title="tally", seats=3)
-    await answer_of(fake, 7951)
-    [tid] = [t for t, data in fake.threads.items() if data["name"] == "tally · ann's game"]
-    game_id = (await wire.service.store.game_by_thread(tid)).id
-    await until(lambda: buttons(fake.messages[tid]), "the lobby's buttons")
+    tid, game_id = await forum_game(wire, 7951)
     fake.world.delete_channel(tid)
     held = fake.world.outbox.pop()  # its THREAD_DELETE is late: the bot still knows the post
     assert held[0] == "THREAD_DELETE"
@@ -222,13 +241,8 @@ async def test_a_lobby_in_an_archived_post_is_kept_up_to_date(connect) -> None:
     post was archived (50083)."""
     wire = await connect()
     fake = wire.fake
-    post = await fake.forum_post(ANN, "tables", "new table")
-    await fake.command(7981, ANN, "game", "new", where=post, title="tally", seats=3)
-    await answer_of(fake, 7981)
-    [tid] = [t for t, data in fake.threads.items() if data["name"] == "tally · ann's game"]
-    game_id = (await wire.service.store.game_by_thread(tid)).id
+    tid, game_id = await forum_game(wire, 7981)
     lobby = fake.messages[tid]
-    await until(lambda: buttons(lobby), "the lobby's buttons")
     await settled(fake)
     await fake.archive(tid)
     await fake.command(7982, BOB, "game", "join", where=fake.threads[THREAD_ID], game=game_id)
