@@ -39,12 +39,12 @@ class Table:
     @property
     def labels(self) -> list[str]:
         """The last post's buttons (the menu of moves left out)."""
-        return [label for cid, label in self.last.buttons if not cid.startswith(("rc:s:", "rc:i:"))]
+        return [label for cid, label in self.last.buttons if not cid.startswith(("rc:s:", "rc:v:"))]
 
     @property
     def image_buttons(self) -> list[str]:
         """The last post's buttons that show a full image privately."""
-        return [label for cid, label in self.last.buttons if cid.startswith("rc:i:")]
+        return [label for cid, label in self.last.buttons if cid.startswith("rc:v:")]
 
     async def press(self, user: int, label_start: str) -> list[Sent]:
         """Press the last post's button whose label starts so, as `user`."""

@@ -173,10 +173,14 @@ async def test_the_game_over_post_ranks_the_players_and_status_works_in_the_thre
 
 
 async def test_direct_messages_carry_the_turn_prompt(world):
-    await world.run("notify", world.interaction(2), group=None, dm="on")
+    await world.run("turn-dm", world.interaction(2), group="settings", dm="on", game=None)
     table = await open_table(world)
     await table.play(1, "bid", company="CS", price=50)
-    assert world.dms[-1] == (2, f"Your move in game #1: {table.thread.jump_url}", "To act: user2")
+    assert world.dms[-1] == (
+        2,
+        f"Your move in game #1 (1830): {table.thread.jump_url}",
+        "To act: user2",
+    )
 
 
 async def test_an_autocomplete_asks_the_engine_only_for_its_command_s_moves(world, monkeypatch):

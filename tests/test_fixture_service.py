@@ -167,7 +167,13 @@ async def test_discord_import_opens_a_playable_thread_and_exports(db_path):
     assert "Seats: 1. Player 1 (unclaimed), 2. Player 2 (unclaimed), 3. Player 3 (unclaimed)." \
         in post.text  # fmt: skip
     assert post.pinged == []  # nobody is seated yet, so nobody is pinged to act
-    assert sorted(post.files) == ["map.png", "market.png", "sheet.png"]
+    # a phone's image; the full map, market and sheet one tap away
+    assert sorted(post.files) == ["market_compact.png"]
+    assert [label for cid, label in post.buttons if cid.startswith("rc:v:")] == [
+        "Map",
+        "Market",
+        "Sheet",
+    ]
     service = world.bot.service
     assert [s.user_id for s in await service.store.seats(1)] == [-1, -2, -3]  # none agreed yet
     take_1, _, take_3, _ = (cid for cid, _ in offered.buttons)
