@@ -243,7 +243,7 @@ async def test_help_lists_every_command(console):
     for group in GROUPS.values():
         for command in group.values():
             assert command.usage in out
-    assert "/notify dm:<text>" in out
+    assert "/turns [page:<number>]" in out and "/settings turn-dm dm:<text> [game:<number>]" in out
     assert "Titles: " in out and "tally" in out
     title_help = "\n".join(await session(console, "/game help 1830"))
     assert title_help.startswith(
@@ -434,3 +434,18 @@ async def test_each_database_keeps_its_images_beside_it(tmp_path):
         assert f"Images in {tmp_path / f'{name}-images'}: game-1-board.png" in out.getvalue()
     assert (tmp_path / "first-images" / "game-1-board.png").read_bytes() == _png("red")
     assert (tmp_path / "second-images" / "game-1-board.png").read_bytes() == _png("blue")
+
+
+async def test_turns_and_settings_are_the_named_players(console):
+    """`/turns` and `/settings` as in Discord, for the player `as N:` last named."""
+    await session(console, "as 1: /game new tally seats:2", "as 2: /game join", "as 1: /game start")
+    assert (await session(console, "as 2: /turns"))[0] == "Your games: 1 (your turn in none):"
+    assert (await session(console, "as 1: /turns"))[0] == "Your games: 1 (your turn in 1):"
+    await session(console, "/settings timezone Europe/Paris", "/settings turn-dm on")
+    shown = await session(console, "/settings show")
+    assert any(line.startswith("• Time zone: Europe/Paris, where it is ") for line in shown)
+    assert "• Direct message when it is your turn: in all your games (/settings turn-dm)" in shown
+    assert "• Time zone: UTC (not set)" in " ".join(await session(console, "as 2: /settings show"))
+    assert await session(console, "/settings reminder-dm maybe") == [
+        "Refused: dm is on or off, not 'maybe'"
+    ]

@@ -1,5 +1,5 @@
-"""Console play: the Discord commands (`/game ...`, `/game-admin ...`, `/play ...`, `/notify`)
-typed as text, hot-seat, on the same service and store.
+"""Console play: the Discord commands (`/game ...`, `/game-admin ...`, `/play ...`, `/turns`,
+`/settings ...`) typed as text, hot-seat, on the same service and store.
 
 A line looks like `as 2: /play move bid CS 50`. Options are written `name:value`, or in order
 without their names (`/game status 3`, `/play lay H14 57 2`; see `bot.cli.command_line`). A
@@ -32,6 +32,7 @@ from bot.cli.command_line import (
     parse_arguments,
 )
 from bot.cli.hotseat import PREVIEW, Session, images_dir_for
+from bot.cli.settings_commands import SETTINGS_COMMANDS, TURNS
 from bot.core.any_move import resolve_any
 from bot.core.help_text import help_text
 from bot.core.moves import MOVES, Move, moves_text, resolve
@@ -305,7 +306,7 @@ async def _act(console: Console, caller: Caller, args: dict) -> None:
     await console.show(await console.service.act((await console.game(args)), caller, action))
 
 
-# -- /play and /notify -----------------------------------------------------------------------------
+# -- /play --------------------------------------------------------------------------------------
 async def _move(console: Console, caller: Caller, args: dict) -> None:
     text = args["move"]
     result = await console.service.play(
@@ -373,13 +374,6 @@ async def _hint(console: Console, caller: Caller, args: dict) -> None:
 
 async def _menu(console: Console, caller: Caller, args: dict) -> None:
     await console.menu(caller, await console.game(args))
-
-
-async def _notify(console: Console, caller: Caller, args: dict) -> None:
-    dm = args["dm"].strip().lower()
-    if dm not in ("on", "off"):
-        raise ConsoleInputError(f"dm is on or off, not {args['dm']!r}")
-    await console.show(await console.service.set_notify(caller, dm == "on"))
 
 
 def _lay_params() -> tuple[Param, ...]:
@@ -537,16 +531,9 @@ GROUPS: dict[str, dict[str, Command]] = {
     "/game": GAME_COMMANDS,
     "/game-admin": ADMIN_COMMANDS,
     "/play": PLAY_COMMANDS,
+    "/settings": SETTINGS_COMMANDS,
 }
-TOP_LEVEL: dict[str, Command] = {
-    "notify": Command(
-        "notify",
-        (Param("dm", str, True, word=True),),
-        "on: a direct message when it is your turn",
-        _notify,
-        "",
-    )
-}
+TOP_LEVEL: dict[str, Command] = {"turns": TURNS}
 
 
 def stdin_lines(stream: TextIO = sys.stdin) -> Iterator[str]:
