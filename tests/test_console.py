@@ -449,3 +449,15 @@ async def test_turns_and_settings_are_the_named_players(console):
     assert await session(console, "/settings reminder-dm maybe") == [
         "Refused: dm is on or off, not 'maybe'"
     ]
+
+
+async def test_answers_that_name_nothing_are_refused(console):
+    await session(console, "as 1: /game new tally seats:2", "as 2: /game join", "as 1: /game start")
+    assert await session(console, "/play answer x yes", "/play answer 1 maybe") == [
+        "Refused: 'x' names no request: give its number (3) or pick a suggestion",
+        "Refused: answer is yes or no, not 'maybe'",
+    ]
+    assert await session(console, "/play answer preview yes") == [
+        "Refused: no move is shown to player 1 to confirm; preview one first (e.g. /play rail "
+        "short B1 S1)"
+    ]

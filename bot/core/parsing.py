@@ -90,7 +90,7 @@ def parse_request(text: str) -> tuple[str, int]:
     if not number:
         kind, number = "r", kind
     if not number.isdigit() or len(number) > 18 or kind not in ("r", "i"):
-        raise ValueError(f"{text!r} names no request; pick a suggestion")
+        raise ValueError(f"{text!r} names no request: give its number (3) or pick a suggestion")
     return kind, int(number)
 
 
