@@ -180,7 +180,7 @@ async def test_a_whole_game_with_a_computer_seat_in_the_console(tmp_path):
             "/game new title:tally seats:3 computers:2 level:random options:target=40",
             "/game start",
         ]
-        + ["/game act action:" + '{"type": "add", "amount": 9}'] * 12
+        + ["/game-admin act action:" + '{"type": "add", "amount": 9}'] * 12
     )
     text = out.getvalue()
     assert "2 of them played by the computer (random)" in text

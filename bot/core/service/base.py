@@ -10,8 +10,9 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Mapping
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from bot.core.config import DEFAULT_GAME_CAPS, DEFAULT_REMIND_HOURS
@@ -64,6 +65,21 @@ def random_seed() -> int:
     return secrets.randbelow(2**31)
 
 
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def stored_time(text: str) -> datetime:
+    """A time as stored (ISO 8601, UTC); one without a zone is taken as UTC."""
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def store_time(when: datetime) -> str:
+    """A time as the store writes it (UTC, to the second)."""
+    return when.astimezone(UTC).isoformat(timespec="seconds")
+
+
 class ServiceBase:
     """State shared by the command mixins; see `bot.core.service.GameService`."""
 
@@ -75,9 +91,13 @@ class ServiceBase:
         new_seed: Callable[[], int] = random_seed,
         remind_hours: float = DEFAULT_REMIND_HOURS,
         game_caps: tuple[int, int] = DEFAULT_GAME_CAPS,
+        clock: Callable[[], datetime] = utc_now,
     ) -> None:
-        """`game_caps`: how many games not yet over one server, and one user, may have opened."""
+        """`game_caps`: how many games not yet over one server, and one user, may have opened.
+        `clock` is the front end's time (the engine never reads one), for what depends on it:
+        reminders, absences, quiet hours, how long a turn has waited."""
         self.store = store
+        self.clock = clock
         self.game_caps = game_caps
         self.cache_size = cache_size
         self.remind_hours = remind_hours
@@ -357,6 +377,20 @@ def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRec
         raise Refused(f"game #{record.id} cannot be rebuilt from its log: {exc}") from exc
     log.info("rebuilt game %s from %d actions", record.id, len(actions))
     return game
+
+
+def acting_seats(game: Game, seats: Iterable[tuple[int, PlayerId | None]]) -> tuple[int, ...]:
+    """The seats (number, engine player) whose players must act now; none once the game is
+    over. Stored with each change of the log, so a player's turns in all their games are
+    found without replaying them."""
+    if game.finished:
+        return ()
+    active = game.active_players()
+    return tuple(seat for seat, player in seats if player is not None and player in active)
+
+
+def seat_players(seats: Iterable[SeatRecord]) -> list[tuple[int, PlayerId | None]]:
+    return [(s.seat, s.player_id) for s in seats]
 
 
 def player_of(seat: SeatRecord) -> PlayerId:

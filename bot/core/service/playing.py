@@ -13,9 +13,11 @@ from bot.core.service.base import (
     IMPORTED_BY,
     MoveBuilder,
     ServiceBase,
+    acting_seats,
     move_digest,
     player_of,
     seat_of,
+    seat_players,
 )
 from bot.core.store import DEAL, UNDO, ActionRecord, GameRecord, Request, SeatRecord, StaleGame
 from engine.errors import GameError
@@ -221,6 +223,7 @@ class Playing(ServiceBase):
                 answers=answers,
                 version=record.version,
                 digest=digest,
+                acting=acting_seats(game, seat_players(await self._seats(record.id))),
             )
         except BaseException:
             self._forget(record.id)  # the live game is ahead of the log: rebuild next time
@@ -327,22 +330,23 @@ class Playing(ServiceBase):
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def redo(self, game_id: int, caller: Caller, interaction_id: int | None = None) -> Result:
-        """Put back what the last undo (or rewind) took back, while nobody has acted, undone
-        or redone since; by whoever undid it or a game admin. Each action is checked by the
-        engine again and made for the player who first made it."""
+        """Put back what the newest undo (or rewind) took back, while nobody has acted
+        since; by whoever undid it or a game admin. After undos in a row, redos in a row put
+        back each in turn, newest first. Each action is checked by the engine again and made
+        for the player who first made it."""
 
         async def body(record: GameRecord) -> Result:
             self._require_playable(record)
             undone = await self.store.last_undone(record.id)
             if undone is None:
                 raise Refused(
-                    f"nothing was undone in game #{record.id}, so there is nothing to redo"
+                    f"nothing undone in game #{record.id} is left to redo (every undo "
+                    "was redone, or nothing was undone)"
                 )
             if undone.redo_version != record.version:
                 raise Refused(
-                    "a redo puts back the last undo only while nobody has moved "
-                    "since; the game has changed since that undo (a move, an undo "
-                    "or a redo), so it cannot be redone"
+                    "a redo puts back an undo only while nobody has moved since it; "
+                    "a move was made after the last undo, so it cannot be redone"
                 )
             if caller.user_id != undone.undone_by and not self._is_admin(record, caller):
                 raise Refused(
@@ -369,6 +373,7 @@ class Playing(ServiceBase):
                     finished=game.finished,
                     version=record.version,
                     interaction_id=interaction_id,
+                    acting=acting_seats(game, seat_players(seats)),
                 )
             except BaseException:
                 self._forget(record.id)
@@ -557,6 +562,8 @@ class Playing(ServiceBase):
             await asyncio.to_thread(game.rewind_to, keep)  # from its nearest checkpoint
             await self._remember(record.id, game, fresh.version)
         game = await self._live(fresh)
+        acting = acting_seats(game, seat_players(await self._seats(record.id)))
+        await self.store.set_acting(record.id, fresh.version, acting)
         more = f" ({len(undone)} actions)" if len(undone) > 1 else ""
         return await self._changed(
             await self.store.game(record.id) or record,
