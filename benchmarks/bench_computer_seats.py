@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.bench_loop_stall import ticker  # noqa: E402
 from bot.computer.levels import Computer  # noqa: E402
 from bot.core.results import Caller, Result  # noqa: E402
 from bot.core.service import GameService  # noqa: E402
@@ -31,15 +32,6 @@ from bot.core.service.computers import MARK  # noqa: E402
 from bot.core.store import Store  # noqa: E402
 
 PERSON = Caller(10, "Ann")
-
-
-async def ticker(stop: asyncio.Event, gaps: list[float]) -> None:
-    last = time.perf_counter()
-    while not stop.is_set():
-        await asyncio.sleep(0.01)
-        now = time.perf_counter()
-        gaps.append(now - last - 0.01)
-        last = now
 
 
 def _computer_moves(result: Result | None) -> int:
