@@ -1,6 +1,6 @@
 """Discord offline with the Tally title: a deal that takes another player's property is asked
 in the thread (the other owner @mentioned, Accept/Decline buttons that work after a restart),
-answered by button or by /game approve and /game reject; and a restart does not mention again
+answered by button or by /play answer; and a restart does not mention again
 whoever was already mentioned for the turn."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def restart(db_path, thread) -> World:
 async def test_a_deal_is_asked_in_the_thread_and_accepted_by_button_after_a_restart(db_path):
     world = await make_world(db_path)
     thread = await three_players(world)
-    await world.run("notify", world.interaction(2), group=None, dm="on")
+    await world.run("turn-dm", world.interaction(2), group="settings", dm="on", game=None)
     sent = await world.run(
         "act", world.interaction(1, where=thread.id), game=None, action=take(1, 2, 2)
     )

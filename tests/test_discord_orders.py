@@ -115,7 +115,7 @@ async def test_the_turn_menu_shows_whoever_picks_its_entry_their_own_programs(wo
 async def test_why_a_program_stopped_is_told_to_its_player_alone(world, dm):
     table = await open_table(world)
     if dm:
-        await world.run("notify", table.at(4), dm="on")
+        await world.run("turn-dm", table.at(4), group="settings", dm="on", game=None)
     await auto(table, 3, "set", "away")
     await auto(table, 4, "set", "pass in the auction until another player bids on CA")
     await table.play(1, "bid", company="CA", price="170")

@@ -117,7 +117,7 @@ async def test_the_reference_is_at_hand(world):
     sent = await table.game(2, "view", what="info", game=None)
     assert all(len(s.text) <= 2000 for s in sent) and len(sent) >= 2
     text = "\n".join(s.text for s in sent)
-    assert "**Private companies**" in text and "**Stock market colours**" in text
+    assert "**Private companies**" in text and "**Stock market zones**" in text
     topics = await world.suggest("view", "detail", table.at(2, what="info"), "")
     assert [t.value for t in topics] == ["privates", "phases", "certificates", "market"]
     sent = await table.game(2, "view", what="info", detail="weather", game=None)
@@ -171,14 +171,18 @@ async def test_the_game_over_post_ranks_the_players_and_status_works_in_the_thre
     assert [label for _, label in post.buttons] == ["Map", "Market", "Sheet"]
     sent = await world.run("status", world.interaction(2, where=thread.id), game=None)
     assert sent[-1].ephemeral and "finished" in sent[-1].text
-    assert "Result: Player 2 1477" in sent[-1].text
+    assert "Result: Player 2 $1,477" in sent[-1].text
 
 
 async def test_direct_messages_carry_the_turn_prompt(world):
-    await world.run("notify", world.interaction(2), group=None, dm="on")
+    await world.run("turn-dm", world.interaction(2), group="settings", dm="on", game=None)
     table = await open_table(world)
     await table.play(1, "bid", company="CS", price=50)
-    assert world.dms[-1] == (2, f"Your move in game #1: {table.thread.jump_url}", "To act: user2")
+    assert world.dms[-1] == (
+        2,
+        f"Your move in game #1 (1830): {table.thread.jump_url}",
+        "To act: user2",
+    )
 
 
 async def test_an_autocomplete_asks_the_engine_only_for_its_command_s_moves(world, monkeypatch):

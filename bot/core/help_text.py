@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.core.routes_input import route_example
 from engine.errors import GameError
 from engine.titles import find_title, title_names
 
@@ -35,14 +36,28 @@ PLAYING = (
         "play answer", "request yes|no", "answer a deal, an undo vote or a seat offered to you"
     ),
     Command("play hint", "", "the best moves for you now (only to you)"),
-    Command("notify", "on|off", "also a direct message when it is your turn"),
+    Command("play away", "[level]", "the computer plays your seat until you are back"),
+    Command("play back", "", "play your seat again after /play away"),
+)
+YOURS = (
+    Command("turns", "[page]", "your games in every server, your turns first, with links"),
+    Command("settings show", "", "your settings"),
+    Command("settings turn-dm", "on|off [game]", "a direct message on your turn: all games or one"),
+    Command("settings reminder-dm", "on|off", "reminders after the first by direct message"),
+    Command("settings timezone", "zone", "your time zone, for quiet hours"),
+    Command("settings quiet-hours", "from-to|off", "no DM and no reminder ping then (23-8)"),
+    Command("settings away", "day|off", "away until a day: others see it, reminders wait"),
 )
 GAMES = (
-    Command("game new", "title [seats] [options]", "open a game in a new thread; you take seat 1"),
+    Command(
+        "game new",
+        "title [seats] [options] [computers] [level]",
+        "open a game: a lobby here and its thread; seat 1, the computer the next `computers`",
+    ),
     Command("game join", "", "take a seat before the start, or the seat offered to you"),
     Command("game leave", "", "give up your seat before the start"),
     Command("game start", "", "start the game (its creator or an admin)"),
-    Command("game list", "[finished]", "this server's games"),
+    Command("game list", "[finished]", "your games here and the games open to join"),
     Command("game status", "", "where the game stands; its creator gets its controls there"),
     Command(
         "game view", "what [detail]", "map, market, sheet, chart, history, routes, info or moves"
@@ -58,11 +73,12 @@ ADMIN = (
     Command("game-admin resume", "", "let a paused game go on"),
     Command("game-admin abandon", "", "end the game without a result (the log is kept)"),
     Command("game-admin replace", "seat user", "offer a seat, with all it owns, to a member"),
+    Command("game-admin computer", "seat level|off", "the computer plays a seat, or stops"),
     Command("game-admin rewind", "action", "take the game back to just after that action"),
     Command("game-admin remind", "hours", "idle hours before a reminder (0: none; at least 1)"),
     Command("game-admin act", "action", "a move as JSON, for what no other command makes"),
 )
-SECTIONS = (("Playing", PLAYING), ("Games", GAMES), ("Admins", ADMIN))
+SECTIONS = (("Playing", PLAYING), ("Games", GAMES), ("Yours, everywhere", YOURS), ("Admins", ADMIN))
 # Where `game:` is left out: the thread's game, or your only game here.
 GAME_DEFAULT = "Without game: a command means the game of its thread, or your only game here."
 DEALS = (
@@ -90,8 +106,8 @@ TITLE_NOTES = {
         "one more), place it by its centre (x y in cm, or a map cell like D4), then lay a short "
         "(30) or long (60) rail from your base or a station you reach: stations by label, free "
         "points as x y or a cell. Stations score when first reached, crossings cost 1 (on a "
-        "station free). Before the first station the river's and mountain's seats may reroll "
-        "them."
+        "station free). Before the first station the river's and mountain's seats may roll "
+        "them again or lay them by hand through points x y."
     ),
 }
 # Each title's moves as a player types them, with what they do.
@@ -114,7 +130,10 @@ EXAMPLES = {
         ("/play move buy C&N", "buy a certificate (or exchange a private for its share)"),
         ("/play move sell IOW 10%", "sell shares (all of one company at once)"),
         ("/play lay F4", "pick a tile for F4 by picture"),
-        ("/play run 2+1: E7 F8 G7", "run a 2+1-train on your route (no routes: the best)"),
+        (
+            f"/play run {route_example('1860')}",
+            "run a 2+1-train on your route (no routes: the best)",
+        ),
         ("/play move train 3+2", "buy the next train"),
     ),
     "string_railway": (
@@ -125,7 +144,8 @@ EXAMPLES = {
         ),
         ("/play move forfeit short", "give up a rail you cannot lay"),
         ("/play move reroll river", "before the first station: another river (or mountain)"),
-        ("/play hint", "the best rails for you now"),
+        ("/play move reroll river 10 20, 40 35, 70 50", "...or yours, laid by hand through points"),
+        ("/play hint", "the best rails for you now (while placing: the best spots)"),
     ),
 }
 

@@ -79,7 +79,8 @@ class Prompt:
     older turn is recognised), who must act, who was last @mentioned as having to act (stored,
     so a restart does not mention them again), and the legal choices of the first of them;
     the turn as the title tells it (for whom, step, cash, what is compulsory), the round under
-    way, and at the end the final ranking (name, score) best first."""
+    way, who of those to act is away, and at the end the final ranking (name, score) best
+    first."""
 
     game_id: int
     thread_id: int | None
@@ -93,19 +94,21 @@ class Prompt:
     round: str = ""
     moved: int = 0  # the version of the last change the thread is told of (`GameRecord.moved`)
     finished: bool = False
-    ranking: tuple[tuple[str, int], ...] = ()
+    ranking: tuple[tuple[str, str], ...] = ()  # (name, score as the title writes it)
     views: tuple[str, ...] = ()
     close_ups: bool = False  # the title names the map places a move changed (focus views)
     orders: bool = False  # players may set standing orders (programmed moves) now
     # the programmed moves everyone may be told of ("Bob passes automatically in ...")
     programmed: tuple[str, ...] = ()
+    away: tuple[str, ...] = ()  # who of those to act is away ("Ann is away until 3 Dec")
 
 
 @dataclass(frozen=True)
 class AdminControls:
     """What a game's administration offers now (to one who administers it): pause or resume
     while it runs, its reminder period, the points it can be rewound to (action number kept,
-    its sentence; 0 is the start) and its seats (number, holder's name)."""
+    its sentence; 0 is the start), its seats (number, holder's name) and which of them the
+    computer plays."""
 
     running: bool
     paused: bool
@@ -113,3 +116,4 @@ class AdminControls:
     remind: float
     actions: tuple[tuple[int, str], ...] = ()
     seats: tuple[tuple[int, str], ...] = ()
+    computers: tuple[int, ...] = ()  # the seats the computer plays

@@ -1,5 +1,6 @@
 """The Discord bot: a discord.py `Bot` that loads the command cogs, registers the persistent
-buttons, posts to game threads, sends the idle-turn reminders and closes cleanly on SIGTERM."""
+buttons, posts to game threads, sends the idle-turn reminders, makes the computer seats' moves
+that commands left due, and closes cleanly on SIGTERM."""
 
 from __future__ import annotations
 
@@ -18,17 +19,27 @@ from discord.ext import commands
 from bot.core.config import Settings
 from bot.core.service import GameService
 from bot.core.service.base import Renderer
+from bot.core.service.reminders import Sweep
 from bot.core.store import Store
 from bot.discord_ui.admin_controls import ADMIN_ITEMS
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
-from bot.discord_ui.side_posts import post_now
+from bot.discord_ui.direct import send_all
+from bot.discord_ui.lobby_posts import LobbyPoster
+from bot.discord_ui.side_posts import post_reminder
+from bot.discord_ui.suggestions import suggest_games_everywhere
 from bot.discord_ui.thread_posts import DEFAULT_DELAY, ThreadPoster
 from bot.discord_ui.tree import RailchatTree
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.discord_ui.cogs.game", "bot.discord_ui.cogs.play", "bot.discord_ui.cogs.admin")
+EXTENSIONS = (
+    "bot.discord_ui.cogs.game",
+    "bot.discord_ui.cogs.play",
+    "bot.discord_ui.cogs.admin",
+    "bot.discord_ui.cogs.settings",
+)
 REMINDER_CHECK_SECONDS = 15 * 60  # the longest sleep between two looks at due reminders
+COMPUTER_CHECK_SECONDS = 60.0  # the longest sleep between two looks at computer moves due
 CLOSE_SECONDS = 8.0  # a stop waits this long for the posts still to go out
 SYNCED_KEY = "synced_commands"  # bot_state: the digest of the command tree last synced
 
@@ -59,7 +70,9 @@ class RailchatBot(commands.Bot):
         self.sync_guild_id = sync_guild_id
         self.renderer = renderer
         self.poster = ThreadPoster(self, renderer, delay=post_delay)
+        self.lobbies = LobbyPoster(self)
         self._reminders: asyncio.Task[None] | None = None
+        self._computers: asyncio.Task[None] | None = None
         self.command_ids: dict[str, int] = {}  # top-level command name: Discord's id (help)
         self._working: set[asyncio.Task[object]] = set()  # commands and presses under way
 
@@ -74,10 +87,12 @@ class RailchatBot(commands.Bot):
         await self.load_cogs()
         await self.sync_commands()
         self._reminders = asyncio.create_task(self.remind_forever())
+        self._computers = asyncio.create_task(self.play_computers_forever())
 
     async def load_cogs(self) -> None:
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        suggest_games_everywhere(self.tree)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *ADMIN_ITEMS)  # buttons work after a restart
 
     def command_digest(self) -> str:
@@ -111,15 +126,18 @@ class RailchatBot(commands.Bot):
         await self.service.store.set_bot_value(SYNCED_KEY, digest)
         return True
 
-    async def send_reminders(self, now: datetime) -> int:
-        """Post every due reminder; the service stores that it was sent."""
-        due = await self.service.due_reminders(now)
-        for result in due:
+    async def send_reminders(self, now: datetime) -> Sweep:
+        """Post every reminder due at `now` and send the direct messages due (the service
+        stores that they were sent); what was due, and when the next one falls due."""
+        sweep = await self.service.sweep(now)
+        for reminder in sweep.reminders:
             try:
-                await post_now(self, result)
+                await post_reminder(self, reminder)
             except discord.HTTPException as exc:
-                log.warning("reminder for game %s not posted: %s", result.game_id, exc)
-        return len(due)
+                log.warning("reminder for game %s not posted: %s", reminder.game_id, exc)
+            await send_all(self, reminder.messages)
+        await send_all(self, sweep.messages)
+        return sweep
 
     async def remind_forever(self) -> None:
         """Sleep until the next reminder is due (as stored), post, repeat."""
@@ -127,8 +145,7 @@ class RailchatBot(commands.Bot):
         while not self.is_closed():
             due = None
             try:
-                await self.send_reminders(datetime.now(UTC))
-                due = await self.service.next_reminder()
+                due = (await self.send_reminders(datetime.now(UTC))).next_due
             except Exception:
                 log.exception("sending reminders failed")
             wait = (
@@ -136,11 +153,46 @@ class RailchatBot(commands.Bot):
             )
             await asyncio.sleep(min(max(wait, 1.0), REMINDER_CHECK_SECONDS))
 
+    async def play_due_computers(self, *, stored: bool = False) -> int:
+        """Make the computer seats' moves that commands left due (`stored`: in every stored
+        game, as after a restart), a bounded number per game and call, each game's batch
+        posted like any move; how many games moved."""
+        moved = 0
+        for game_id in await self.service.due_computer_games(stored=stored):
+            try:
+                result = await self.service.play_computers(game_id)
+            except Exception:  # one game's failure must not stop the others'
+                log.exception("computer moves in game %s failed", game_id)
+                continue
+            if result is not None:
+                self.poster.queue(result)
+                moved += 1
+        return moved
+
+    async def play_computers_forever(self) -> None:
+        """Wait until a game has computer moves due (the service says so), make them, repeat;
+        first those of every stored game."""
+        await self.wait_until_ready()
+        stored = True
+        while not self.is_closed():
+            try:
+                await self.play_due_computers(stored=stored)
+                stored = False
+            except Exception:
+                log.exception("making computer moves failed")
+            try:
+                await asyncio.wait_for(
+                    self.service.computers_waiting.wait(), COMPUTER_CHECK_SECONDS
+                )
+            except TimeoutError:
+                pass
+
     async def close(self) -> None:
         """Let the commands under way finish, post what waits (without the gathering delay),
         then disconnect; all within CLOSE_SECONDS."""
-        if self._reminders is not None:
-            self._reminders.cancel()
+        for task in (self._reminders, self._computers):
+            if task is not None:
+                task.cancel()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CLOSE_SECONDS
         if self._working:

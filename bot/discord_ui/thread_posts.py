@@ -31,11 +31,10 @@ from bot.core.results import Prompt, Result
 from bot.core.service.base import GameMoved, Renderer
 from bot.discord_ui.buttons import turn_view
 from bot.discord_ui.context import BotContext
+from bot.discord_ui.direct import direct_messages, dm_notes
 from bot.discord_ui.io import MAX_MESSAGE, MAX_UPLOAD, fit, game_thread, reply
 from bot.discord_ui.side_posts import (
     chunks,
-    direct_messages,
-    dm_notes,
     edit_refused,
     mentions,
     offers_post,
@@ -151,7 +150,7 @@ class ThreadPoster:
             aside = f"\n{result.aside}" if result.aside else ""
             await reply(interaction, f"Done{where}: {result.text.splitlines()[0]}{aside}")
         if result.noted:
-            await dm_notes(self.bot, result.noted, interaction.guild_id)
+            await dm_notes(self.bot, result.game_id, result.noted, interaction.guild_id)
 
     def queue(self, result: Result) -> None:
         assert result.game_id is not None
@@ -198,6 +197,10 @@ class ThreadPoster:
             await self.post(game_id)
         except Exception:  # a failed post must not stop later ones; the log is in the store
             log.exception("posting to the thread of game %s failed", game_id)
+        try:
+            await self.bot.lobbies.refresh(game_id)
+        except Exception:  # the next change tries again
+            log.exception("updating the lobby of game %s failed", game_id)
 
     async def post(self, game_id: int) -> None:
         async with self._locks.setdefault(game_id, asyncio.Lock()):
@@ -408,7 +411,7 @@ class ThreadPoster:
             await (_delete if again is not None else strip_controls)(previous.message)
         if prompt.notify and prompt.notify != prompt.mentioned:
             await self.bot.service.mark_mentioned(game_id, prompt.notify)
-        await direct_messages(self.bot, game_id, thread, ping, (), embed)
+        await direct_messages(self.bot, game_id, ping, embed=embed)
 
     async def _edit(self, game_id: int, turn: TurnPost, prompt: Prompt, *, changed: bool) -> None:
         """The turn's post with its moves so far, its prompt, menu and buttons brought up to
@@ -491,6 +494,8 @@ class ThreadPoster:
                 tail.append("To act: " + ", ".join(prompt.names))
         elif prompt is not None and prompt.names:
             tail.append("To act: " + ", ".join(prompt.names))
+        if prompt is not None and not prompt.finished and prompt.away:
+            tail.append("; ".join(prompt.away) + ".")
         end = "\n".join(tail)
         body = "\n".join(lines)
         room = MAX_MESSAGE - len(end) - 1

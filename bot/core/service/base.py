@@ -10,7 +10,7 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -65,6 +65,21 @@ def random_seed() -> int:
     return secrets.randbelow(2**31)
 
 
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def stored_time(text: str) -> datetime:
+    """A time as stored (ISO 8601, UTC); one without a zone is taken as UTC."""
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def store_time(when: datetime) -> str:
+    """A time as the store writes it (UTC, to the second)."""
+    return when.astimezone(UTC).isoformat(timespec="seconds")
+
+
 class ServiceBase:
     """State shared by the command mixins; see `bot.core.service.GameService`."""
 
@@ -76,10 +91,12 @@ class ServiceBase:
         new_seed: Callable[[], int] = random_seed,
         remind_hours: float = DEFAULT_REMIND_HOURS,
         game_caps: tuple[int, int] = DEFAULT_GAME_CAPS,
-        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        clock: Callable[[], datetime] = utc_now,
     ) -> None:
-        """`game_caps`: how many games not yet over one server, and one user, may have opened;
-        `clock`: the time now (standing orders end at a date)."""
+        """`game_caps`: how many games not yet over one server, and one user, may have opened.
+        `clock` is the front end's time (the engine never reads one), for what depends on it:
+        reminders, absences, quiet hours, how long a turn has waited, standing orders' end
+        dates."""
         self.store = store
         self.clock = clock
         self.game_caps = game_caps
@@ -92,6 +109,9 @@ class ServiceBase:
         self._choices: OrderedDict[tuple[Any, ...], list[Choice]] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._seat_memo: dict[int, list[SeatRecord]] = {}
+        # games whose computer seats have moves due past one command's share (`computers`)
+        self._computers_due: set[int] = set()
+        self.computers_waiting = asyncio.Event()  # set when a game joins that list
         # (game, version_key): the game's chart series (see service/charts.py)
         self._series: OrderedDict[tuple[int, tuple[int, str]], ChartSeries] = OrderedDict()
 
@@ -325,19 +345,20 @@ class ServiceBase:
         self._cache.pop(game_id, None)
 
     async def _to_notify(self, record: GameRecord, game: Game) -> tuple[int, ...]:
-        """Users who must act (an unclaimed seat of an imported game has no user to ping)."""
+        """Users who must act (an unclaimed seat has no user to ping; a seat the computer
+        plays is never pinged: it moves at once)."""
         if game.finished:
             return ()
         active = game.active_players()
         return tuple(
-            s.user_id
-            for s in await self._seats(record.id)
-            if s.player_id in active and s.user_id > 0
+            s.user_id for s in await self._seats(record.id) if s.player_id in active and s.human
         )
 
     async def _changed(self, record: GameRecord, text: str, game: Game | None = None) -> Result:
         if game is None:
             return Result(text=text, game_id=record.id, thread_id=record.thread_id, changed=True)
+        played, places = await self._computer_turns(record, game)
+        text = "\n".join(t for t in (text, played) if t)
         if game.finished:
             text += "\nThe game is over. /game status shows the result."
         cached = self._cache.get(record.id)  # the live game is remembered at its version
@@ -349,7 +370,12 @@ class ServiceBase:
             views=tuple(game.views()),
             notify=await self._to_notify(record, game),
             version=cached[0][0] if cached is not None and cached[1] is game else None,
+            places=places,
         )
+
+    async def _computer_turns(self, record: GameRecord, game: Game) -> tuple[str, tuple[str, ...]]:
+        """The computer seats' moves made after a change: none here (see `computers`)."""
+        return "", ()
 
 
 _STATUS_WORDS = {OPEN: "waiting for players", ACTIVE: "in play", FINISHED: "finished"}
@@ -374,6 +400,20 @@ def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRec
         raise Refused(f"game #{record.id} cannot be rebuilt from its log: {exc}") from exc
     log.info("rebuilt game %s from %d actions", record.id, len(actions))
     return game
+
+
+def acting_seats(game: Game, seats: Iterable[tuple[int, PlayerId | None]]) -> tuple[int, ...]:
+    """The seats (number, engine player) whose players must act now; none once the game is
+    over. Stored with each change of the log, so a player's turns in all their games are
+    found without replaying them."""
+    if game.finished:
+        return ()
+    active = game.active_players()
+    return tuple(seat for seat, player in seats if player is not None and player in active)
+
+
+def seat_players(seats: Iterable[SeatRecord]) -> list[tuple[int, PlayerId | None]]:
+    return [(s.seat, s.player_id) for s in seats]
 
 
 def player_of(seat: SeatRecord) -> PlayerId:

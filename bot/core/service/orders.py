@@ -14,6 +14,7 @@ from bot.core.moves import _by_text, _fit, _listing, _words_match, choice_key
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import player_of, seat_of
 from bot.core.service.playing import Playing
+from bot.core.service.turns import wants_dm
 from bot.core.store import ACTIVE, GameRecord, Note, SeatRecord
 from engine.game import Action, Choice, Game, PlayerId
 
@@ -207,6 +208,11 @@ class Orders(Playing):
 
     async def notes_delivered(self, notes: list[Note]) -> None:
         await self.store.mark_delivered([n.id for n in notes])
+
+    async def wants_dm(self, user_id: int, game_id: int) -> bool:
+        """Whether the user takes direct messages of this game (their turns' choice)."""
+        settings, chosen = await self.store.dm_choices([user_id], game_id)
+        return wants_dm(settings[user_id], chosen)
 
 
 def _spread(choices: list[Choice], limit: int) -> list[Choice]:

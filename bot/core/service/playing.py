@@ -5,22 +5,38 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import (
     ALREADY_HANDLED,
     MoveBuilder,
     ServiceBase,
+    acting_seats,
     move_digest,
     player_of,
     seat_of,
+    seat_players,
 )
 from bot.core.store import DEAL, GameRecord, Request, SeatRecord
 from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerId
 
 MAX_MESSAGES = 5  # a player's messages in a row in the game's log, between two moves
+
+
+@dataclass(frozen=True)
+class Stored:
+    """One action processed and stored: as recorded, its sentence, the requests it made lapse;
+    what it did to standing orders, told to the one who asked (`aside`) and by notes to the
+    users `noted`; `quiet` when it only set one, so nobody else is told."""
+
+    action: Action
+    text: str
+    lapsing: list[Request]
+    aside: str
+    noted: tuple[int, ...]
+    quiet: bool
 
 
 class Playing(ServiceBase):
@@ -126,6 +142,11 @@ class Playing(ServiceBase):
                 record, game, caller, action, interaction_id, by=player_of(seat), digest=digest
             )
         seller = next((s for s in await self._seats(record.id) if s.player_id == other), None)
+        if seller is not None and seller.computer is not None:
+            raise Refused(
+                f"this deal takes {seller.name}'s property, and the computer plays that seat: "
+                "it makes no deals"
+            )
         if seller is None or seller.user_id <= 0:
             raise Refused(
                 f"this deal takes {game.player_name(other)}'s property and nobody "
@@ -175,16 +196,55 @@ class Playing(ServiceBase):
         standing orders is told to their players alone: to the one who asked (`asker`, by
         default the caller) in `aside`, to the others by notes stored with it. A standing order
         set that makes no move at once is quiet: nobody else is told of it."""
+        stored = await self._store_move(
+            record,
+            game,
+            caller.user_id,
+            action,
+            by=by,
+            interaction_id=interaction_id,
+            answers=answers,
+            digest=digest,
+            asker=caller.user_id if asker is None else asker,
+        )
+        if stored.quiet:
+            return Result(
+                text=stored.aside, game_id=record.id, thread_id=record.thread_id, noted=stored.noted
+            )
+        places = game.changed_places()
+        changed = await self._changed(
+            record, head + stored.text + await self._lapsed(record, stored.lapsing), game
+        )
+        places += tuple(p for p in changed.places if p not in places)  # the computers' too
+        return replace(
+            changed, action=stored.action, places=places, aside=stored.aside, noted=stored.noted
+        )
+
+    async def _store_move(
+        self,
+        record: GameRecord,
+        game: Game,
+        user_id: int,
+        action: Action,
+        *,
+        by: PlayerId,
+        interaction_id: int | None = None,
+        answers: int | None = None,
+        digest: str | None = None,
+        asker: int = 0,
+    ) -> Stored:
+        """Process one action of player `by` and append it to the log at the record's
+        version, for `user_id`, with what it did to standing orders (told to `asker` in
+        `aside`, to the other players by notes stored with it)."""
         recorded = await asyncio.to_thread(game.process, action, by)
         text = self._describe(game, recorded)
-        asker = caller.user_id if asker is None else asker
         aside, notes = await self._told(record, game.order_news(), asker)
         quiet = game.order_text(recorded) is not None and not recorded.get("auto_actions")
         try:
             lapsing = await self.store.append_action(
                 record.id,
                 len(game.actions),
-                caller.user_id,
+                user_id,
                 recorded,
                 finished=game.finished,
                 interaction_id=interaction_id,
@@ -194,20 +254,14 @@ class Playing(ServiceBase):
                 digest=digest,
                 quiet=quiet,
                 notes=notes,
+                acting=acting_seats(game, seat_players(await self._seats(record.id))),
             )
         except BaseException:
             self._forget(record.id)  # the live game is ahead of the log: rebuild next time
             raise
         await self._remember(record.id, game, record.version + 1)
         noted = tuple(dict.fromkeys(user for user, _ in notes))
-        if quiet:
-            return Result(text=aside, game_id=record.id, thread_id=record.thread_id, noted=noted)
-        changed = await self._changed(
-            record, head + text + await self._lapsed(record, lapsing), game
-        )
-        return replace(
-            changed, action=recorded, places=game.changed_places(), aside=aside, noted=noted
-        )
+        return Stored(recorded, text, lapsing, aside, noted, quiet)
 
     async def _answer_deal(
         self,

@@ -10,9 +10,17 @@ import logging
 from dataclasses import replace
 
 from bot.core.results import Caller, Refused, Result
-from bot.core.service.base import IMPORTED_BY, seat_of
+from bot.core.service.base import IMPORTED_BY, acting_seats, seat_of, seat_players
 from bot.core.service.playing import Playing
-from bot.core.store import DEAL, UNDO, ActionRecord, GameRecord, Request, StaleGame
+from bot.core.store import (
+    DEAL,
+    UNDO,
+    ActionRecord,
+    GameRecord,
+    Request,
+    SeatRecord,
+    StaleGame,
+)
 from engine.errors import GameError
 from engine.game import Game
 
@@ -42,6 +50,19 @@ class Undoing(Playing):
             if not actions:
                 raise Refused(f"game #{record.id} has no action to undo")
             last = actions[-1]
+            mine = [a for a in actions if a.user_id == caller.user_id]
+            seats = await self._seats(record.id)
+            if mine and last.user_id != caller.user_id:
+                later = [a for a in actions if a.seq > mine[-1].seq]
+                if not _affected(later, caller.user_id, seats):  # only the computer since
+                    return await self._rewind(
+                        record,
+                        mine[-1].seq - 1,
+                        caller,
+                        f"{caller.name} took back actions {mine[-1].seq}-{last.seq} (the "
+                        "computer's since theirs too), from ",
+                        interaction_id,
+                    )
             admin = self._is_admin(record, caller)
             if admin and last.user_id != caller.user_id and confirmed != record.version:
                 if confirmed is not None:
@@ -65,7 +86,6 @@ class Undoing(Playing):
                     f"{caller.name} undid action {last.seq}: ",
                     interaction_id,
                 )
-            mine = [a for a in actions if a.user_id == caller.user_id]
             if not mine:
                 raise Refused(
                     "only the player who made the last action, or a game admin, can undo it"
@@ -75,7 +95,7 @@ class Undoing(Playing):
                 raise Refused(
                     "actions imported from a game file can only be undone by a game admin"
                 )
-            affected = _affected(later, caller.user_id)
+            affected = _affected(later, caller.user_id, seats)
             asked = [
                 r
                 for r in await self.store.open_requests(record.id)
@@ -107,22 +127,23 @@ class Undoing(Playing):
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def redo(self, game_id: int, caller: Caller, interaction_id: int | None = None) -> Result:
-        """Put back what the last undo (or rewind) took back, while nobody has acted, undone
-        or redone since; by whoever undid it or a game admin. Each action is checked by the
-        engine again and made for the player who first made it."""
+        """Put back what the newest undo (or rewind) took back, while nobody has acted
+        since; by whoever undid it or a game admin. After undos in a row, redos in a row put
+        back each in turn, newest first. Each action is checked by the engine again and made
+        for the player who first made it."""
 
         async def body(record: GameRecord) -> Result:
             self._require_playable(record)
             undone = await self.store.last_undone(record.id)
             if undone is None:
                 raise Refused(
-                    f"nothing was undone in game #{record.id}, so there is nothing to redo"
+                    f"nothing undone in game #{record.id} is left to redo (every undo "
+                    "was redone, or nothing was undone)"
                 )
             if undone.redo_version != record.version:
                 raise Refused(
-                    "a redo puts back the last undo only while nobody has moved "
-                    "since; the game has changed since that undo (a move, an undo "
-                    "or a redo), so it cannot be redone"
+                    "a redo puts back an undo only while nobody has moved since it; "
+                    "a move was made after the last undo, so it cannot be redone"
                 )
             if caller.user_id != undone.undone_by and not self._is_admin(record, caller):
                 raise Refused(
@@ -149,6 +170,7 @@ class Undoing(Playing):
                     finished=game.finished,
                     version=record.version,
                     interaction_id=interaction_id,
+                    acting=acting_seats(game, seat_players(seats)),
                 )
             except BaseException:
                 self._forget(record.id)
@@ -204,7 +226,7 @@ class Undoing(Playing):
         actions = await self.store.actions(record.id)
         game = await self._live(record)
         later = _counted(game, actions[request.keep :], request.requested_by)
-        affected = _affected(later, request.requested_by)
+        affected = _affected(later, request.requested_by, await self._seats(record.id))
         admin = self._is_admin(record, caller)
         if caller.user_id not in affected and not admin:
             names = ", ".join([await self._seat_name(record, u) for u in affected])
@@ -289,6 +311,8 @@ class Undoing(Playing):
             await asyncio.to_thread(game.rewind_to, keep)  # from its nearest checkpoint
             await self._remember(record.id, game, fresh.version)
         game = await self._live(fresh)
+        acting = acting_seats(game, seat_players(await self._seats(record.id)))
+        await self.store.set_acting(record.id, fresh.version, acting)
         keeper = caller.user_id if keeper is None else keeper
         moved = await self._set_again(fresh, game, [a for a in undone if _quiet(game, a, keeper)])
         shown = [a for a in undone if not _quiet(game, a, keeper)]
@@ -349,10 +373,12 @@ def _counted(game: Game, actions: list[ActionRecord], keeper: int) -> list[Actio
     return [a for a in actions if not _quiet(game, a, keeper)]
 
 
-def _affected(actions: list[ActionRecord], requester: int) -> list[int]:
-    """Users (other than the requester) whose actions an undo would take back, in order."""
+def _affected(actions: list[ActionRecord], requester: int, seats: list[SeatRecord]) -> list[int]:
+    """Users (other than the requester) whose actions an undo would take back, in order; a
+    seat the computer plays is not asked (it has no say, and would only hold the vote up)."""
+    computer = {s.user_id for s in seats if s.computer is not None}
     out: list[int] = []
     for a in actions:
-        if a.user_id != requester and a.user_id not in out:
+        if a.user_id != requester and a.user_id not in out and a.user_id not in computer:
             out.append(a.user_id)
     return out

@@ -7,7 +7,15 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.core.store.base import StoreBase, action_record, game_record, now
+from bot.core.store.base import (
+    StoreBase,
+    action_record,
+    chunks,
+    game_record,
+    marks,
+    now,
+    seats_json,
+)
 from bot.core.store.connection import Conn, reading, writing
 from bot.core.store.records import (
     ACTIVE,
@@ -21,7 +29,7 @@ from bot.core.store.records import (
     StaleGame,
     Undone,
 )
-from bot.core.store.seating import _offer
+from bot.core.store.seating import _offer, unclaimed
 from engine.game import Action, PlayerId
 
 
@@ -83,6 +91,24 @@ class GameTables(StoreBase):
         ]
 
     @reading
+    def game_listing(
+        self, conn: Conn, user_id: int, guild_id: int | None, limit: int
+    ) -> list[tuple[GameRecord, list[SeatRecord]]]:
+        """The games of one server (None: the console) a user may want to name: theirs (in
+        play first, then over) and the others still open to join, newest first, with their
+        seats; one indexed query and one per game listed, whatever the server holds."""
+        rows = conn.all(
+            "SELECT g.* FROM games g LEFT JOIN seats s ON s.game_id = g.id AND s.user_id = ? "
+            "WHERE (g.guild_id = ? OR (g.guild_id IS NULL AND CAST(? AS BIGINT) IS NULL)) "
+            "AND (s.user_id IS NOT NULL OR g.status = ?) "
+            "ORDER BY CASE WHEN g.status = ? THEN 1 ELSE 0 END, "
+            "CASE WHEN s.user_id IS NULL THEN 1 ELSE 0 END, g.updated_at DESC, g.id DESC "
+            "LIMIT ?",
+            [user_id, guild_id, guild_id, OPEN, FINISHED, limit],
+        )
+        return [(game_record(r), _seats(conn, r["id"])) for r in rows]
+
+    @reading
     def open_game_counts(
         self, conn: Conn, guild_id: int | None, creator_id: int
     ) -> tuple[int, int]:
@@ -134,7 +160,8 @@ class GameTables(StoreBase):
 
     @reading
     def last_undone(self, conn: Conn, game_id: int) -> Undone | None:
-        """The actions the game's latest undo or rewind took back (None: nothing was)."""
+        """The actions the game's newest undo or rewind not yet redone took back (None:
+        there is none)."""
         row = conn.one(
             "SELECT max(redo_version) AS v FROM undone_actions WHERE game_id = ?", [game_id]
         )
@@ -160,8 +187,11 @@ class GameTables(StoreBase):
         channel_id: int | None = None,
         thread_id: int | None = None,
         first_seat: tuple[int, str] | None = None,
+        computers: Sequence[tuple[str, str]] = (),
         interaction_id: int | None = None,
     ) -> GameRecord:
+        """A new open game; `computers` (name, level) take the seats after the first, held by
+        nobody (`unclaimed`) and played by the computer."""
         when = now()
         self._change(conn, interaction_id, "new", None)
         game_id = conn.insert(
@@ -183,6 +213,8 @@ class GameTables(StoreBase):
         )
         if first_seat is not None:
             _insert_seat(conn, game_id, 1, *first_seat)
+        for seat, (name, level) in enumerate(computers, start=2 if first_seat else 1):
+            _insert_seat(conn, game_id, seat, unclaimed(seat), name, computer=level)
         self._link_interaction(conn, interaction_id, game_id)
         return self._game(conn, game_id)
 
@@ -228,10 +260,11 @@ class GameTables(StoreBase):
             "SELECT seat FROM seats WHERE game_id = ? AND seat > ? ORDER BY seat",
             [game_id, row["seat"]],
         )
-        for r in later:
+        for r in later:  # a seat nobody holds keeps the user id of its number
             conn.execute(
-                "UPDATE seats SET seat = ? WHERE game_id = ? AND seat = ?",
-                [r["seat"] - 1, game_id, r["seat"]],
+                "UPDATE seats SET seat = ?, user_id = CASE WHEN user_id < 0 THEN ? "
+                "ELSE user_id END WHERE game_id = ? AND seat = ?",
+                [r["seat"] - 1, -(r["seat"] - 1), game_id, r["seat"]],
             )
         self._touch(conn, game_id)
 
@@ -245,8 +278,10 @@ class GameTables(StoreBase):
         interaction_id: int | None = None,
         *,
         version: int | None = None,
+        acting: Sequence[int] = (),
     ) -> None:
-        """Fix the seat order: seat i (1-based) plays as player_ids[i-1]."""
+        """Fix the seat order: seat i (1-based) plays as player_ids[i-1]; `acting`: the seats
+        that must act first."""
         self._change(conn, interaction_id, "start", game_id, version)
         for seat, pid in enumerate(player_ids, start=1):
             conn.execute(
@@ -256,8 +291,8 @@ class GameTables(StoreBase):
         when = now()
         conn.execute(
             "UPDATE games SET status = ?, seed = ?, updated_at = ?, version = version + 1, "
-            "moved_version = NULL, turn_since = ? WHERE id = ?",
-            [ACTIVE, seed, when, when, game_id],
+            "moved_version = NULL, turn_since = ?, acting = ? WHERE id = ?",
+            [ACTIVE, seed, when, when, seats_json(acting), game_id],
         )
 
     # -- the log -------------------------------------------------------------------------------
@@ -278,13 +313,15 @@ class GameTables(StoreBase):
         digest: str | None = None,
         quiet: bool = False,
         notes: Sequence[tuple[int, str]] = (),
+        acting: Sequence[int] | None = None,
     ) -> list[Request]:
-        """Store one accepted action (seq = its 1-based place in the log), its sentence and
-        the game status; `answers` is the deal it carries out (done; the other requests lapse,
-        and are returned). `digest` names the move as the user sent it (see `repeated`); the
-        row keeps the game version it was applied at. A `quiet` action moves nothing others
-        see (a standing order set: see `_advance_quietly`). `notes` are (user, text) told to
-        one user alone, kept until delivered (see `pending_notes`)."""
+        """Store one accepted action (seq = its 1-based place in the log), its sentence, the
+        game status and the seats that must act now; `answers` is the deal it carries out
+        (done; the other requests lapse, and are returned). `digest` names the move as the
+        user sent it (see `repeated`); the row keeps the game version it was applied at. A
+        `quiet` action moves nothing others see (a standing order set: see
+        `_advance_quietly`). `notes` are (user, text) told to one user alone, kept until
+        delivered (see `pending_notes`)."""
         when = now()
         self._change(conn, interaction_id, "act", game_id, version)
         if answers is not None:
@@ -298,7 +335,7 @@ class GameTables(StoreBase):
         if quiet:
             self._advance_quietly(conn, game_id, when)
             return []
-        return self._advance(conn, game_id, FINISHED if finished else ACTIVE, when)
+        return self._advance(conn, game_id, FINISHED if finished else ACTIVE, when, acting)
 
     @writing
     def redo(
@@ -311,16 +348,40 @@ class GameTables(StoreBase):
         finished: bool,
         version: int,
         interaction_id: int | None = None,
+        acting: Sequence[int] | None = None,
     ) -> None:
         """Put undone actions back at the end of the log, each by its original user, with
-        the sentences the engine wrote for them now; only while the game is at `version`."""
+        the sentences the engine wrote for them now; only while the game is at `version`,
+        the one the newest undo left. The undos made one right after another before it
+        become redoable at the version this leaves, so redo after redo walks back through
+        them all (until somebody moves)."""
         when = now()
         self._change(conn, interaction_id, "redo", game_id, version)
         for action, text in zip(actions, texts, strict=True):
             _insert_action(
                 conn, game_id, action.seq, action.user_id, action.payload, when, text, None
             )
-        self._advance(conn, game_id, FINISHED if finished else ACTIVE, when)
+        conn.execute(  # redone: kept as history, never redone again
+            "UPDATE undone_actions SET redo_version = NULL WHERE game_id = ? AND redo_version = ?",
+            [game_id, version],
+        )
+        rows = conn.all(
+            "SELECT DISTINCT redo_version AS v FROM undone_actions WHERE game_id = ? "
+            "AND redo_version < ? ORDER BY v DESC",
+            [game_id, version],
+        )
+        chain: list[int] = []  # each undo made at the version the one before it left
+        for row in rows:
+            if row["v"] != version - 1 - len(chain):
+                break
+            chain.append(row["v"])
+        if chain:  # the whole chain moves up by two, so its links stay one version apart
+            conn.execute(
+                "UPDATE undone_actions SET redo_version = redo_version + 2 WHERE game_id = ? "
+                "AND redo_version >= ? AND redo_version <= ?",
+                [game_id, chain[-1], chain[0]],
+            )
+        self._advance(conn, game_id, FINISHED if finished else ACTIVE, when, acting)
 
     async def undo_last_action(
         self, game_id: int, undone_by: int, interaction_id: int | None = None
@@ -343,7 +404,8 @@ class GameTables(StoreBase):
         version: int | None = None,
     ) -> list[ActionRecord]:
         """Keep the first `keep` actions; move the later ones to `undone_actions` (returned,
-        oldest first), redoable at the version this leaves. The game is active again."""
+        oldest first), redoable at the version this leaves. The game is active again; who
+        must act is not known until the service replays it (`set_acting`)."""
         when = now()
         self._change(conn, interaction_id, "undo", game_id, version)
         redo_version = (self._version(conn, game_id) or 0) + 1  # see _advance
@@ -370,7 +432,7 @@ class GameTables(StoreBase):
             )
         conn.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", [game_id, keep])
         conn.execute("UPDATE games SET abandoned_at = NULL WHERE id = ?", [game_id])
-        self._advance(conn, game_id, ACTIVE, when)
+        self._advance(conn, game_id, ACTIVE, when, None)
         return [action_record(r) for r in rows]
 
     @writing
@@ -387,6 +449,7 @@ class GameTables(StoreBase):
         texts: Sequence[str],
         finished: bool,
         offers: Sequence[tuple[int, int]] = (),
+        acting: Sequence[int] = (),
         guild_id: int | None = None,
         channel_id: int | None = None,
         thread_id: int | None = None,
@@ -394,13 +457,14 @@ class GameTables(StoreBase):
     ) -> GameRecord:
         """A started game with its seats (user id, name, engine player id) and whole log,
         stored in one transaction (the actions are recorded as made by user 0, the import),
-        and its `offers`: (seat, user id) of the unclaimed seats offered to users."""
+        its `offers`: (seat, user id) of the unclaimed seats offered to users, and the seats
+        that must act."""
         when = now()
         self._change(conn, interaction_id, "import", None)
         game_id = conn.insert(
             "INSERT INTO games (title, options, seat_limit, status, creator_id, guild_id, "
-            "channel_id, thread_id, seed, created_at, updated_at, version, turn_since) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?) RETURNING id",
+            "channel_id, thread_id, seed, created_at, updated_at, version, turn_since, acting) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id",
             [
                 title,
                 json.dumps(options, sort_keys=True),
@@ -414,6 +478,7 @@ class GameTables(StoreBase):
                 when,
                 when,
                 when,
+                seats_json(acting),
             ],
         )
         for seat, (user_id, name, player_id) in enumerate(seats, start=1):
@@ -470,22 +535,39 @@ class GameTables(StoreBase):
         conn.execute("UPDATE games SET remind_hours = ? WHERE id = ?", [hours, game_id])
 
     @writing
-    def mark_reminded(self, conn: Conn, game_id: int, when: str) -> None:
-        conn.execute("UPDATE games SET reminded_at = ? WHERE id = ?", [when, game_id])
+    def mark_reminded(self, conn: Conn, game_ids: Sequence[int], when: str) -> None:
+        for part in chunks(game_ids):
+            conn.execute(
+                f"UPDATE games SET reminded_at = ? WHERE id IN ({marks(part)})", [when, *part]
+            )
+
+    @writing
+    def set_acting(self, conn: Conn, game_id: int, version: int, seats: Sequence[int]) -> bool:
+        """The seats that must act at game `version` (nothing is written once the game moved
+        on); whether they were stored."""
+        return (
+            conn.execute(
+                "UPDATE games SET acting = ? WHERE id = ? AND version = ?",
+                [seats_json(seats), game_id, version],
+            )
+            > 0
+        )
 
 
 def _seats(conn: Conn, game_id: int) -> list[SeatRecord]:
     rows = conn.all("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", [game_id])
-    return [
-        SeatRecord(
-            r["game_id"],
-            r["seat"],
-            r["user_id"],
-            r["name"],
-            None if r["player_id"] is None else json.loads(r["player_id"]),
-        )
-        for r in rows
-    ]
+    return [_seat_record(r) for r in rows]
+
+
+def _seat_record(row: dict[str, Any]) -> SeatRecord:
+    return SeatRecord(
+        row["game_id"],
+        row["seat"],
+        row["user_id"],
+        row["name"],
+        None if row["player_id"] is None else json.loads(row["player_id"]),
+        row["computer"],
+    )
 
 
 def _action_count(conn: Conn, game_id: int) -> int:
@@ -500,10 +582,19 @@ def _insert_seat(
     user_id: int,
     name: str,
     player_id: PlayerId | None = None,
+    computer: str | None = None,
 ) -> None:
     conn.execute(
-        "INSERT INTO seats (game_id, seat, user_id, name, player_id) VALUES (?, ?, ?, ?, ?)",
-        [game_id, seat, user_id, name, None if player_id is None else json.dumps(player_id)],
+        "INSERT INTO seats (game_id, seat, user_id, name, player_id, computer) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            game_id,
+            seat,
+            user_id,
+            name,
+            None if player_id is None else json.dumps(player_id),
+            computer,
+        ],
     )
 
 

@@ -312,6 +312,47 @@ def m010_consent_and_bounds(conn: Conn, t: Types) -> None:
 
 
 @migration
+def m011_players_settings(conn: Conn, t: Types) -> None:
+    """Each player's settings (direct messages for turns and reminders, time zone, quiet
+    hours, an absence) replace the turn DM opt-in, which they keep; a player's choice of
+    direct messages for one game; direct messages that wait for quiet hours to end (a move to
+    make, or the request `request_id` to answer); and the seats that must act in each game
+    (a JSON list, NULL while not known), stored with each change of the log, so that a
+    player's turns in every game are found without replaying any."""
+    conn.execute(f"""
+        CREATE TABLE user_settings (
+            user_id {t.big} PRIMARY KEY,
+            turn_dm {t.big} NOT NULL DEFAULT 0,
+            reminder_dm {t.big} NOT NULL DEFAULT 0,
+            time_zone TEXT,
+            quiet_start {t.big},
+            quiet_end {t.big},
+            away_until TEXT
+        )""")
+    conn.execute(
+        "INSERT INTO user_settings (user_id, turn_dm) SELECT user_id, dm FROM notify_prefs"
+    )
+    conn.execute("DROP TABLE notify_prefs")
+    conn.execute(f"""
+        CREATE TABLE game_dms (
+            user_id {t.big} NOT NULL,
+            game_id {t.big} NOT NULL REFERENCES games (id),
+            dm {t.big} NOT NULL,
+            PRIMARY KEY (user_id, game_id)
+        )""")
+    conn.execute(f"""
+        CREATE TABLE pending_dms (
+            user_id {t.big} NOT NULL,
+            game_id {t.big} NOT NULL REFERENCES games (id),
+            due_at TEXT NOT NULL,
+            request_id {t.big},
+            PRIMARY KEY (user_id, game_id)
+        )""")
+    conn.execute("CREATE INDEX pending_dms_due ON pending_dms (due_at)")
+    conn.execute("ALTER TABLE games ADD COLUMN acting TEXT")
+
+
+@migration
 def m012_programmed_moves(conn: Conn, t: Types) -> None:
     """Standing orders: the version of a game's last change others see (a standing order set
     quietly leaves it; NULL: the current version), and what is told to one user alone (a
@@ -327,3 +368,25 @@ def m012_programmed_moves(conn: Conn, t: Types) -> None:
             delivered_at TEXT
         )""")
     conn.execute("CREATE INDEX notes_waiting ON notes (user_id, delivered_at)")
+
+
+@migration
+def m014_lobby_posts(conn: Conn, t: Types) -> None:
+    """The public lobby message of each game (in its channel, or the first post of its forum
+    thread), so that every join, leave, start and end edits the same message, after a restart
+    too."""
+    conn.execute(f"""
+        CREATE TABLE lobby_posts (
+            game_id {t.big} PRIMARY KEY REFERENCES games (id),
+            channel_id {t.big} NOT NULL,
+            message_id {t.big} NOT NULL
+        )""")
+
+
+@migration
+def m015_computer_seats(conn: Conn, t: Types) -> None:
+    """The computer level playing each seat (NULL: its holder plays it): a seat opened for
+    the computer, handed to it by an admin, or left to it by a player while away. The seat's
+    holder and everything its player owns stay as they are."""
+    conn.execute("ALTER TABLE seats ADD COLUMN computer TEXT")
+    conn.execute("CREATE INDEX seats_computer ON seats (computer, game_id)")

@@ -55,6 +55,7 @@ class GameRecord:
     # the version of the last change others see (None: the current one); only standing orders
     # set since (`Store.append_action(quiet=True)`), so buttons and requests of it stand
     moved_version: int | None = None
+    acting: tuple[int, ...] | None = None  # the seats that must act (None: not known yet)
 
     @property
     def moved(self) -> int:
@@ -66,12 +67,29 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
+class ReminderClock:
+    """What the reminders read of a running game: its period (None: the bot's default) and
+    when its turn began and was last reminded."""
+
+    id: int
+    remind_hours: float | None
+    turn_since: str | None
+    reminded_at: str | None
+
+
+@dataclass(frozen=True)
 class SeatRecord:
     game_id: int
     seat: int
     user_id: int
     name: str
     player_id: PlayerId | None
+    computer: str | None = None  # the computer level playing the seat; None: its holder
+
+    @property
+    def human(self) -> bool:
+        """Whether a person plays the seat now (holds it and has not left it to the computer)."""
+        return self.user_id > 0 and self.computer is None
 
 
 @dataclass(frozen=True)
@@ -132,6 +150,17 @@ class Note:
     user_id: int
     game_id: int
     text: str
+
+
+@dataclass(frozen=True)
+class PendingDM:
+    """A direct message held back by the user's quiet hours until `due_at`: their move in
+    the game, or (`request_id`) a request to answer; sent then only if it still waits."""
+
+    user_id: int
+    game_id: int
+    due_at: str
+    request_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,10 @@ TABLES = (
     "invitations",
     "notes",
     "turn_posts",
-    "notify_prefs",
+    "lobby_posts",
+    "user_settings",
+    "game_dms",
+    "pending_dms",
     "bot_state",
 )
 
