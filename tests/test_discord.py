@@ -53,7 +53,10 @@ async def test_command_tree_fits_discord_limits(world):
     payloads = [c.to_dict(world.bot.tree) for c in commands]
     assert sum(_check_payload(p) for p in payloads) > len(payloads)
     by_name = {p["name"]: p for p in payloads}
-    assert set(by_name) == {"game", "game-admin", "play", "notify"}
+    assert set(by_name) == {"game", "game-admin", "play", "settings", "turns"}
+    # a player's own commands work in a direct message with the bot too; the games' do not
+    assert [by_name[n]["dm_permission"] for n in ("turns", "settings", "game", "play")] == [
+        True, True, False, False]  # fmt: skip
     players = {o["name"] for o in by_name["game"]["options"]}
     assert players == {"new", "join", "leave", "start", "list", "status", "view", "undo",
                        "redo", "import", "export", "help"}  # fmt: skip
@@ -70,7 +73,7 @@ async def test_command_tree_fits_discord_limits(world):
     view = next(o for o in by_name["game"]["options"] if o["name"] == "view")
     what = next(o for o in view["options"] if o["name"] == "what")
     assert [c["value"] for c in what["choices"]] == [
-        "map", "market", "sheet", "history", "routes", "info", "moves"]  # fmt: skip
+        "map", "market", "sheet", "chart", "history", "routes", "info", "moves"]  # fmt: skip
 
 
 async def test_limit_check_catches_bad_payloads():
@@ -116,8 +119,20 @@ async def started_game(world: World):
 async def test_new_opens_a_thread_and_posts_there(world):
     game_id, thread = await open_game(world)
     kwargs = world.channel.create_thread.call_args.kwargs
-    assert kwargs["type"] == discord.ChannelType.public_thread
+    [lobby] = world.channel.messages  # the thread is started from the lobby message
+    assert kwargs["message"] is lobby and thread.id == lobby.id
     assert kwargs["name"] == "tally · user1's game"
+    assert lobby.content.splitlines() == [
+        f"**Game #{game_id} · tally** · open: 1 of 2 seats taken (2 needed to start)",
+        "Seated: 1. user1",
+        "Join to take a seat; user1 (or a server admin) starts the game.",
+        f"Played in <#{thread.id}>",
+    ]
+    assert [item.item.custom_id for item in lobby.view.children] == [
+        f"rc:g:{game_id}:join",
+        f"rc:g:{game_id}:leave",
+        f"rc:g:{game_id}:start",
+    ]
     [post] = posts(thread)
     assert post.text.startswith(f"user1 opened game #{game_id} of tally for up to 2 players")
     assert post.files == {} and post.buttons == []  # nothing to draw before the start
@@ -237,25 +252,39 @@ async def test_a_resubmitted_interaction_is_ignored(world):
     assert len(await world.bot.service.store.seats(game_id)) == 2
 
 
+def game_id_thread(world: World, game_id: int) -> int:
+    [thread] = [t.id for t in world.threads.values()]
+    return thread
+
+
 async def test_list_and_help(world):
     sent = await world.run("list", world.interaction(1))
     assert sent[0].text.startswith("No games here yet")
     game_id, _ = await open_game(world)
     sent = await world.run("list", world.interaction(1))
-    assert sent == [Sent(f"#{game_id} · tally · waiting for players · user1", ephemeral=True)]
+    assert sent[0].text.splitlines() == [
+        "Your games:",
+        f"#{game_id} · tally · open, 1 of 2 seats · <#{game_id_thread(world, game_id)}>",
+        "No other game is open to join here; open one with /game new.",
+    ]
+    sent = await world.run("list", world.interaction(2))  # a stranger sees it open to join
+    assert sent[0].text.splitlines() == [
+        "Open to join:",
+        f"#{game_id} · tally · open, 1 of 2 seats · <#{game_id_thread(world, game_id)}>",
+    ]
     sent = await world.run("help", world.interaction(1), title=None)
     [embed] = sent[0].embeds
-    assert [f.name for f in embed.fields] == ["Playing", "Games", "Admins"]
+    assert [f.name for f in embed.fields] == ["Playing", "Games", "Yours, everywhere", "Admins"]
     games = embed.fields[1].value
     for usage in ("/game new title [seats] [options] — ", "/game view what [detail] — "):
         assert usage in games
-    assert "/game-admin rewind action — take the game back" in embed.fields[2].value
+    assert "/game-admin rewind action — take the game back" in embed.fields[3].value
     world.bot.command_ids = {"game": 11, "play": 12}  # known once Discord listed them
     sent = await world.run("help", world.interaction(1), title=None)
     [embed] = sent[-1].embeds
     assert "</game new:11> title [seats] [options]" in embed.fields[1].value
     assert "</play move:12> move" in embed.fields[0].value
-    assert "/game-admin rewind" in embed.fields[2].value  # no id known: plain
+    assert "/game-admin rewind" in embed.fields[3].value  # no id known: plain
     sent = await world.run("help", world.interaction(1), title="1830")
     [embed] = sent[-1].embeds
     assert embed.title == "1830: Railways & Robber Barons"
@@ -384,12 +413,12 @@ async def test_whoever_must_act_is_mentioned_once(world):
 
 
 async def test_direct_messages_for_those_who_opted_in(world):
-    sent = await world.run("notify", world.interaction(2), group=None, dm="on")
+    sent = await world.run("turn-dm", world.interaction(2), group="settings", dm="on", game=None)
     assert sent == [Sent("I will also send you a direct message when it is your turn.", True)]
     game_id, thread = await started_game(world)
     await world.run("act", world.interaction(1, where=thread.id), game=None, action=ADD4)
-    assert world.dms == [(2, f"Your move in game #{game_id}: {thread.jump_url}")]
-    await world.run("notify", world.interaction(2), group=None, dm="off")
+    assert world.dms == [(2, f"Your move in game #{game_id} (tally): {thread.jump_url}")]
+    await world.run("turn-dm", world.interaction(2), group="settings", dm="off", game=None)
     await world.run("undo", world.interaction(1, where=thread.id), game=None)
     await world.run("act", world.interaction(1, where=thread.id), game=None, action=ADD4)
     assert len(world.dms) == 1

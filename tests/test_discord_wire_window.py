@@ -152,6 +152,7 @@ async def test_every_button_and_menu_is_acknowledged_in_time(slow, item) -> None
         "rc:d:1:yes",
         "rc:i:1:yes",
         "rc:c:0a1b:yes",
+        f"rc:g:{game_id}:join",
     ]
     matching = [s for s in samples if item.__discord_ui_compiled_template__.fullmatch(s)]
     assert matching, f"add a custom id of {item.__name__} to the samples"

@@ -18,16 +18,25 @@ from discord.ext import commands
 from bot.core.config import Settings
 from bot.core.service import GameService
 from bot.core.service.base import Renderer
+from bot.core.service.reminders import Sweep
 from bot.core.store import Store
 from bot.discord_ui.admin_controls import ADMIN_ITEMS
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
-from bot.discord_ui.side_posts import post_now
+from bot.discord_ui.direct import send_all
+from bot.discord_ui.lobby_posts import LobbyPoster
+from bot.discord_ui.side_posts import post_reminder
+from bot.discord_ui.suggestions import suggest_games_everywhere
 from bot.discord_ui.thread_posts import DEFAULT_DELAY, ThreadPoster
 from bot.discord_ui.tree import RailchatTree
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.discord_ui.cogs.game", "bot.discord_ui.cogs.play", "bot.discord_ui.cogs.admin")
+EXTENSIONS = (
+    "bot.discord_ui.cogs.game",
+    "bot.discord_ui.cogs.play",
+    "bot.discord_ui.cogs.admin",
+    "bot.discord_ui.cogs.settings",
+)
 REMINDER_CHECK_SECONDS = 15 * 60  # the longest sleep between two looks at due reminders
 CLOSE_SECONDS = 8.0  # a stop waits this long for the posts still to go out
 SYNCED_KEY = "synced_commands"  # bot_state: the digest of the command tree last synced
@@ -59,6 +68,7 @@ class RailchatBot(commands.Bot):
         self.sync_guild_id = sync_guild_id
         self.renderer = renderer
         self.poster = ThreadPoster(self, renderer, delay=post_delay)
+        self.lobbies = LobbyPoster(self)
         self._reminders: asyncio.Task[None] | None = None
         self.command_ids: dict[str, int] = {}  # top-level command name: Discord's id (help)
         self._working: set[asyncio.Task[object]] = set()  # commands and presses under way
@@ -78,6 +88,7 @@ class RailchatBot(commands.Bot):
     async def load_cogs(self) -> None:
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        suggest_games_everywhere(self.tree)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *ADMIN_ITEMS)  # buttons work after a restart
 
     def command_digest(self) -> str:
@@ -111,15 +122,18 @@ class RailchatBot(commands.Bot):
         await self.service.store.set_bot_value(SYNCED_KEY, digest)
         return True
 
-    async def send_reminders(self, now: datetime) -> int:
-        """Post every due reminder; the service stores that it was sent."""
-        due = await self.service.due_reminders(now)
-        for result in due:
+    async def send_reminders(self, now: datetime) -> Sweep:
+        """Post every reminder due at `now` and send the direct messages due (the service
+        stores that they were sent); what was due, and when the next one falls due."""
+        sweep = await self.service.sweep(now)
+        for reminder in sweep.reminders:
             try:
-                await post_now(self, result)
+                await post_reminder(self, reminder)
             except discord.HTTPException as exc:
-                log.warning("reminder for game %s not posted: %s", result.game_id, exc)
-        return len(due)
+                log.warning("reminder for game %s not posted: %s", reminder.game_id, exc)
+            await send_all(self, reminder.messages)
+        await send_all(self, sweep.messages)
+        return sweep
 
     async def remind_forever(self) -> None:
         """Sleep until the next reminder is due (as stored), post, repeat."""
@@ -127,8 +141,7 @@ class RailchatBot(commands.Bot):
         while not self.is_closed():
             due = None
             try:
-                await self.send_reminders(datetime.now(UTC))
-                due = await self.service.next_reminder()
+                due = (await self.send_reminders(datetime.now(UTC))).next_due
             except Exception:
                 log.exception("sending reminders failed")
             wait = (

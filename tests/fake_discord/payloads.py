@@ -10,6 +10,9 @@ APP_ID = 900
 GUILD_ID = 1001
 CHANNEL_ID = 1002
 THREAD_ID = 1003
+FORUM_ID = 1004  # a forum channel: its posts are threads, it holds no message itself
+TEXT, FORUM, PUBLIC_THREAD = 0, 15, 11  # channel types (channel.mdx, "Channel Types")
+REQUIRE_TAG = 1 << 4  # a forum's flag: its posts need a tag (channel.mdx, "Channel Flags")
 UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes a message may upload without server boosts
 # Permission bits (docs/topics/permissions.md) of the permissions the fake checks.
 PERMISSION_BITS = {
@@ -99,16 +102,21 @@ class Posted:
     loading: bool = False  # a deferred answer not given yet ("railchat is thinking...")
     edit_limited: bool = False  # over an hour old and past Discord's limit of edits of those
     author: dict[str, Any] | None = None  # a user's message (None: the bot's)
+    thread: int | None = None  # the thread started from this message
 
 
 def thread_data(
-    tid: int = THREAD_ID, name: str = "railchat game", kind: int = 11, archive: int = 10080
+    tid: int = THREAD_ID,
+    name: str = "railchat game",
+    kind: int = PUBLIC_THREAD,
+    archive: int = 10080,
+    parent: int = CHANNEL_ID,
 ) -> dict[str, Any]:
     return {
         "id": str(tid),
         "type": kind,
         "guild_id": str(GUILD_ID),
-        "parent_id": str(CHANNEL_ID),
+        "parent_id": str(parent),
         "name": name,
         "owner_id": str(APP_ID),
         "message_count": 0,
@@ -126,11 +134,28 @@ def thread_data(
 def channel_data() -> dict[str, Any]:
     return {
         "id": str(CHANNEL_ID),
-        "type": 0,
+        "type": TEXT,
         "name": "games",
         "position": 0,
         "permission_overwrites": [],
         "guild_id": str(GUILD_ID),
+    }
+
+
+def forum_data() -> dict[str, Any]:
+    """A forum channel (channel.mdx: "GUILD_FORUM 15, Channel that can only contain
+    threads"), with no tags."""
+    return {
+        **channel_data(),
+        "id": str(FORUM_ID),
+        "type": FORUM,
+        "name": "game-forum",
+        "position": 1,
+        "available_tags": [],
+        "default_reaction_emoji": None,
+        "default_sort_order": None,
+        "default_forum_layout": 0,
+        "flags": 0,
     }
 
 
@@ -161,7 +186,7 @@ def guild_data(threads: list[dict[str, Any]]) -> dict[str, Any]:
                 "mentionable": False,
             }
         ],
-        "channels": [channel_data()],
+        "channels": [channel_data(), forum_data()],
         "threads": [t for t in threads if not t["thread_metadata"]["archived"]],
         "members": [],
         "voice_states": [],

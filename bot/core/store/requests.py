@@ -1,6 +1,5 @@
 """What waits on players and the thread: undo votes and deals awaiting answers, previewed
-moves awaiting Confirm, who was last mentioned, each game's turn post, and notification
-preferences."""
+moves awaiting Confirm, who was last mentioned, and each game's turn post."""
 
 from __future__ import annotations
 
@@ -70,20 +69,7 @@ class RequestTables(StoreBase):
             [key, value],
         )
 
-    # -- notifications -------------------------------------------------------------------------
-    @reading
-    def wants_dm(self, conn: Conn, user_id: int) -> bool:
-        row = conn.one("SELECT dm FROM notify_prefs WHERE user_id = ?", [user_id])
-        return bool(row and row["dm"])
-
-    @writing
-    def set_dm(self, conn: Conn, user_id: int, dm: bool) -> None:
-        conn.execute(
-            "INSERT INTO notify_prefs (user_id, dm) VALUES (?, ?) "
-            "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm",
-            [user_id, int(dm)],
-        )
-
+    # -- the thread -----------------------------------------------------------------------------
     @writing
     def set_mentioned(self, conn: Conn, game_id: int, user_ids: Sequence[int]) -> None:
         """Who was last mentioned as having to act in the game's thread."""
@@ -108,6 +94,28 @@ class RequestTables(StoreBase):
             "ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id, "
             "state = excluded.state",
             [game_id, message_id, json.dumps(state, sort_keys=True)],
+        )
+
+    @reading
+    def lobby_post(self, conn: Conn, game_id: int) -> tuple[int, int] | None:
+        """The channel and message id of the game's public lobby message."""
+        row = conn.one(
+            "SELECT channel_id, message_id FROM lobby_posts WHERE game_id = ?", [game_id]
+        )
+        return (row["channel_id"], row["message_id"]) if row else None
+
+    @writing
+    def set_lobby_post(self, conn: Conn, game_id: int, where: tuple[int, int] | None) -> None:
+        """Remember the game's lobby message (channel id, message id); None: it has none any
+        more (its channel is gone)."""
+        if where is None:
+            conn.execute("DELETE FROM lobby_posts WHERE game_id = ?", [game_id])
+            return
+        conn.execute(
+            "INSERT INTO lobby_posts (game_id, channel_id, message_id) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, "
+            "message_id = excluded.message_id",
+            [game_id, *where],
         )
 
     # -- undo votes and deals ------------------------------------------------------------------

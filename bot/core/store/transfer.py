@@ -22,7 +22,10 @@ TABLES = (
     "previews",
     "invitations",
     "turn_posts",
-    "notify_prefs",
+    "lobby_posts",
+    "user_settings",
+    "game_dms",
+    "pending_dms",
     "bot_state",
 )
 
