@@ -119,6 +119,10 @@ class Game(ABC):
     def result(self) -> dict[PlayerId, int]:
         """Final (or current) score per player id."""
 
+    def score_text(self, score: int) -> str:
+        """A score as players read it in a ranking (18xx: money, "$1,477")."""
+        return str(score)
+
     @abstractmethod
     def describe(self, action: Action) -> str:
         """One sentence for the channel: what this (already applied) action did."""
@@ -167,6 +171,13 @@ class Game(ABC):
     def hints(self, player: PlayerId) -> list[Choice]:
         """Good moves for the player now, best first, as complete actions (none by default)."""
         return []
+
+    def player_view(self) -> Game:
+        """The game as any seated player sees it, for a computer player to judge moves on: a
+        title that keeps something hidden (String Railway's undrawn stations) gives a copy
+        without it. Titles without hidden information give the game itself, to be read (or
+        tried on with `try_out`), never changed."""
+        return self
 
     @classmethod
     def check_options(cls, options: Mapping[str, Any]) -> None:

@@ -25,6 +25,7 @@ EXTRA_COMMAND_MODULES: tuple[str, ...] = (
     "render.cli",
     "bot.cli.export",
     "bot.cli.fuzz",
+    "bot.cli.arena",
     "bot.cli.db",
 )
 

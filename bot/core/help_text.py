@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.core.routes_input import route_example
 from engine.errors import GameError
 from engine.titles import find_title, title_names
 
@@ -30,6 +31,8 @@ PLAYING = (
         "play answer", "request yes|no", "answer a deal, an undo vote or a seat offered to you"
     ),
     Command("play hint", "", "the best moves for you now (only to you)"),
+    Command("play away", "[level]", "the computer plays your seat until you are back"),
+    Command("play back", "", "play your seat again after /play away"),
 )
 YOURS = (
     Command("turns", "[page]", "your games in every server, your turns first, with links"),
@@ -42,7 +45,9 @@ YOURS = (
 )
 GAMES = (
     Command(
-        "game new", "title [seats] [options]", "open a game: a lobby here and its thread; seat 1"
+        "game new",
+        "title [seats] [options] [computers] [level]",
+        "open a game: a lobby here and its thread; seat 1, the computer the next `computers`",
     ),
     Command("game join", "", "take a seat before the start, or the seat offered to you"),
     Command("game leave", "", "give up your seat before the start"),
@@ -63,6 +68,7 @@ ADMIN = (
     Command("game-admin resume", "", "let a paused game go on"),
     Command("game-admin abandon", "", "end the game without a result (the log is kept)"),
     Command("game-admin replace", "seat user", "offer a seat, with all it owns, to a member"),
+    Command("game-admin computer", "seat level|off", "the computer plays a seat, or stops"),
     Command("game-admin rewind", "action", "take the game back to just after that action"),
     Command("game-admin remind", "hours", "idle hours before a reminder (0: none; at least 1)"),
     Command("game-admin act", "action", "a move as JSON, for what no other command makes"),
@@ -95,8 +101,8 @@ TITLE_NOTES = {
         "one more), place it by its centre (x y in cm, or a map cell like D4), then lay a short "
         "(30) or long (60) rail from your base or a station you reach: stations by label, free "
         "points as x y or a cell. Stations score when first reached, crossings cost 1 (on a "
-        "station free). Before the first station the river's and mountain's seats may reroll "
-        "them."
+        "station free). Before the first station the river's and mountain's seats may roll "
+        "them again or lay them by hand through points x y."
     ),
 }
 # Each title's moves as a player types them, with what they do.
@@ -119,7 +125,10 @@ EXAMPLES = {
         ("/play move buy C&N", "buy a certificate (or exchange a private for its share)"),
         ("/play move sell IOW 10%", "sell shares (all of one company at once)"),
         ("/play lay F4", "pick a tile for F4 by picture"),
-        ("/play run 2+1: E7 F8 G7", "run a 2+1-train on your route (no routes: the best)"),
+        (
+            f"/play run {route_example('1860')}",
+            "run a 2+1-train on your route (no routes: the best)",
+        ),
         ("/play move train 3+2", "buy the next train"),
     ),
     "string_railway": (
@@ -130,7 +139,8 @@ EXAMPLES = {
         ),
         ("/play move forfeit short", "give up a rail you cannot lay"),
         ("/play move reroll river", "before the first station: another river (or mountain)"),
-        ("/play hint", "the best rails for you now"),
+        ("/play move reroll river 10 20, 40 35, 70 50", "...or yours, laid by hand through points"),
+        ("/play hint", "the best rails for you now (while placing: the best spots)"),
     ),
 }
 

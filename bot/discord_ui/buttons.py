@@ -7,7 +7,8 @@ one-click move, `rc:s:<game>:<version>` for the menu, whose options carry the mo
 `rc:l:<game>:<version>:<key>` for a lay picked by picture, `rc:x:<game>:<version>` for an
 admin's confirmed undo, `rc:u:<request>:<yes|no>` for an undo vote, `rc:d:<request>:<yes|no>`
 for a deal, `rc:i:<offer>:<yes|no>` for a seat offer, `rc:c:<token>:<yes|no>` for a previewed
-move and `rc:g:<game>:<join|leave|start>` under a lobby), so it works after a restart without
+move, `rc:g:<game>:<join|leave|start>` under a lobby and `rc:v:<game>:<view>` for a full
+image shown privately), so it works after a restart without
 any view kept in memory; the game version lets the service refuse a component from an older
 turn, and a request that was answered or lapsed is refused by the service from its stored
 status. Every component answers the press first (`GameItem`), then asks the service.
@@ -103,7 +104,7 @@ class MoveButton(
 class ViewButton(
     GameItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"^rc:i:(?P<game>\d+):(?P<view>[a-z_]+)$",
+    template=r"^rc:v:(?P<game>\d+):(?P<view>[a-z_]+)$",
 ):
     """A full image (map, market, sheet) of the game as it stands, shown only to who asks: a
     post shows what reads on a phone, the rest is one tap away."""
@@ -113,7 +114,7 @@ class ViewButton(
             discord.ui.Button(
                 label=view.replace("_", " ").capitalize(),
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"rc:i:{game_id}:{view}",
+                custom_id=f"rc:v:{game_id}:{view}",
                 row=4,  # the last row, under the moves
             )
         )

@@ -3,6 +3,7 @@ choices, the contract's listings and the snapshot the renderer draws."""
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any
@@ -14,7 +15,7 @@ from engine.strings import history, notation
 from engine.strings import options as opts
 from engine.strings import snapshot as table
 from engine.strings.board import RAIL_KINDS, Board, Company, RailPlan
-from engine.strings.choices import choices, free_spots
+from engine.strings.choices import choices, free_spots, placement_hints
 from engine.strings.geometry import Point, fmt
 from engine.strings.hint import best_rails
 from engine.strings.host import StringRailwayHost
@@ -33,6 +34,7 @@ from engine.strings.setup import (
 from engine.strings.stations import TYPES
 
 SETUP_TYPES = ("reroll", "set_shape")
+SHAPES = ("river", "mountain")
 
 
 class StringRailway(Game):
@@ -302,6 +304,12 @@ class StringRailway(Game):
             f"{company.name} gave up a {rail} rail.",
         )
 
+    def _setup_words(self, what: str) -> str:
+        """What the seat laying the river or mountain may still do with it."""
+        left = self.max_rolls - self.rolls[what]
+        again = f"roll the {what} again ({left} left) or " if left > 0 else ""
+        return f"{self.companies[self.setup_seat(what)].name} may {again}lay the {what} by hand"
+
     def _setup_check(self, action: Action) -> str:
         what = action.get("what")
         if what not in ("river", "mountain"):
@@ -389,14 +397,7 @@ class StringRailway(Game):
             f"{c.name} {todo} ({left})."
         )
         if not self.started:
-            head += (
-                " Before the first station: "
-                + "; ".join(
-                    f"{self.companies[self.setup_seat(w)].name} may reroll or set the {w}"
-                    for w in ("river", "mountain")
-                )
-                + "."
-            )
+            head += " Before the first station: " + "; ".join(map(self._setup_words, SHAPES)) + "."
         return f"{head} {scores}."
 
     def result(self) -> dict[PlayerId, int]:
@@ -405,6 +406,9 @@ class StringRailway(Game):
                 p.id: max(c.vp for c in self.companies if c.player == p.id) for p in self.players
             }
         return {c.player: c.vp for c in self.companies}
+
+    def score_text(self, score: int) -> str:
+        return f"{score} VP"
 
     def winners(self) -> list[str]:
         """Names of the winners (ties share the win); two persons compare best, then other."""
@@ -471,6 +475,8 @@ class StringRailway(Game):
     def hints(self, player: PlayerId) -> list[Choice]:
         if self.finished or self.current.player != player:
             return []
+        if self.pending:  # a drawn station first: where the company's next rail reaches it
+            return placement_hints(self, player)
         out = []
         for plan in best_rails(self):
             stops = " ".join(
@@ -488,6 +494,23 @@ class StringRailway(Game):
                 )
             )
         return out
+
+    def player_view(self) -> StringRailway:
+        """A copy without what no player sees: the stations not drawn yet (the deck keeps only
+        those drawn), the seed (which deals the deck and the rerolled river and mountain, so a
+        reroll on the copy shows some shape, not the one to come) and a `station_order` given
+        at creation. The history is left out too: its saved states hold the seed."""
+        hidden = {k: v for k, v in self.options.items() if k != "station_order"}
+        unchanged = type(self._unchanged)()
+        memo: dict[int, Any] = {
+            id(self.order): self.order[: self.deck_pos],
+            id(self.options): hidden,
+            id(self._history): [],
+            id(self._unchanged): unchanged,
+        }
+        view = copy.deepcopy(self, memo)
+        view.seed = 0
+        return view
 
     def legal_actions(self, player: PlayerId, kinds: Collection[str] | None = None) -> list[Choice]:
         found = choices(self, player, kinds)

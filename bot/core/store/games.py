@@ -29,7 +29,7 @@ from bot.core.store.records import (
     StaleGame,
     Undone,
 )
-from bot.core.store.seating import _offer
+from bot.core.store.seating import _offer, unclaimed
 from engine.game import Action, PlayerId
 
 
@@ -160,7 +160,8 @@ class GameTables(StoreBase):
 
     @reading
     def last_undone(self, conn: Conn, game_id: int) -> Undone | None:
-        """The actions the game's latest undo or rewind took back (None: nothing was)."""
+        """The actions the game's newest undo or rewind not yet redone took back (None:
+        there is none)."""
         row = conn.one(
             "SELECT max(redo_version) AS v FROM undone_actions WHERE game_id = ?", [game_id]
         )
@@ -186,8 +187,11 @@ class GameTables(StoreBase):
         channel_id: int | None = None,
         thread_id: int | None = None,
         first_seat: tuple[int, str] | None = None,
+        computers: Sequence[tuple[str, str]] = (),
         interaction_id: int | None = None,
     ) -> GameRecord:
+        """A new open game; `computers` (name, level) take the seats after the first, held by
+        nobody (`unclaimed`) and played by the computer."""
         when = now()
         self._change(conn, interaction_id, "new", None)
         game_id = conn.insert(
@@ -209,6 +213,8 @@ class GameTables(StoreBase):
         )
         if first_seat is not None:
             _insert_seat(conn, game_id, 1, *first_seat)
+        for seat, (name, level) in enumerate(computers, start=2 if first_seat else 1):
+            _insert_seat(conn, game_id, seat, unclaimed(seat), name, computer=level)
         self._link_interaction(conn, interaction_id, game_id)
         return self._game(conn, game_id)
 
@@ -254,10 +260,11 @@ class GameTables(StoreBase):
             "SELECT seat FROM seats WHERE game_id = ? AND seat > ? ORDER BY seat",
             [game_id, row["seat"]],
         )
-        for r in later:
+        for r in later:  # a seat nobody holds keeps the user id of its number
             conn.execute(
-                "UPDATE seats SET seat = ? WHERE game_id = ? AND seat = ?",
-                [r["seat"] - 1, game_id, r["seat"]],
+                "UPDATE seats SET seat = ?, user_id = CASE WHEN user_id < 0 THEN ? "
+                "ELSE user_id END WHERE game_id = ? AND seat = ?",
+                [r["seat"] - 1, -(r["seat"] - 1), game_id, r["seat"]],
             )
         self._touch(conn, game_id)
 
@@ -331,12 +338,35 @@ class GameTables(StoreBase):
         acting: Sequence[int] | None = None,
     ) -> None:
         """Put undone actions back at the end of the log, each by its original user, with
-        the sentences the engine wrote for them now; only while the game is at `version`."""
+        the sentences the engine wrote for them now; only while the game is at `version`,
+        the one the newest undo left. The undos made one right after another before it
+        become redoable at the version this leaves, so redo after redo walks back through
+        them all (until somebody moves)."""
         when = now()
         self._change(conn, interaction_id, "redo", game_id, version)
         for action, text in zip(actions, texts, strict=True):
             _insert_action(
                 conn, game_id, action.seq, action.user_id, action.payload, when, text, None
+            )
+        conn.execute(  # redone: kept as history, never redone again
+            "UPDATE undone_actions SET redo_version = NULL WHERE game_id = ? AND redo_version = ?",
+            [game_id, version],
+        )
+        rows = conn.all(
+            "SELECT DISTINCT redo_version AS v FROM undone_actions WHERE game_id = ? "
+            "AND redo_version < ? ORDER BY v DESC",
+            [game_id, version],
+        )
+        chain: list[int] = []  # each undo made at the version the one before it left
+        for row in rows:
+            if row["v"] != version - 1 - len(chain):
+                break
+            chain.append(row["v"])
+        if chain:  # the whole chain moves up by two, so its links stay one version apart
+            conn.execute(
+                "UPDATE undone_actions SET redo_version = redo_version + 2 WHERE game_id = ? "
+                "AND redo_version >= ? AND redo_version <= ?",
+                [game_id, chain[-1], chain[0]],
             )
         self._advance(conn, game_id, FINISHED if finished else ACTIVE, when, acting)
 
@@ -523,6 +553,7 @@ def _seat_record(row: dict[str, Any]) -> SeatRecord:
         row["user_id"],
         row["name"],
         None if row["player_id"] is None else json.loads(row["player_id"]),
+        row["computer"],
     )
 
 
@@ -538,10 +569,19 @@ def _insert_seat(
     user_id: int,
     name: str,
     player_id: PlayerId | None = None,
+    computer: str | None = None,
 ) -> None:
     conn.execute(
-        "INSERT INTO seats (game_id, seat, user_id, name, player_id) VALUES (?, ?, ?, ?, ?)",
-        [game_id, seat, user_id, name, None if player_id is None else json.dumps(player_id)],
+        "INSERT INTO seats (game_id, seat, user_id, name, player_id, computer) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            game_id,
+            seat,
+            user_id,
+            name,
+            None if player_id is None else json.dumps(player_id),
+            computer,
+        ],
     )
 
 

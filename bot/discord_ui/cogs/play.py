@@ -16,7 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.any_move import resolve_any, suggest_any
-from bot.core.moves import MOVES, choice_key, resolve
+from bot.core.moves import MAX_PICTURED, MOVES, choice_key, resolve
+from bot.core.parsing import parse_request
 from bot.core.results import Refused
 from bot.core.routes_input import routes_from_text
 from bot.discord_ui.buttons import confirm_view, lay_view
@@ -30,9 +31,8 @@ from bot.discord_ui.io import (
     reply_files,
     resolve_game,
 )
-from bot.discord_ui.suggestions import GAME_HELP, LIMIT, within_budget
+from bot.discord_ui.suggestions import COMPUTER_LEVELS, GAME_HELP, LIMIT, within_budget
 
-MAX_PICTURED = 8  # more lays than this on one hex: the refusal asks for the tile first
 ANSWERS = [app_commands.Choice(name=n, value=n) for n in ("yes", "no")]
 
 
@@ -232,21 +232,18 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Make your
     async def answer(
         self, interaction: discord.Interaction, request: app_commands.Range[str, 1, 20], answer: str
     ) -> None:
-        kind, _, number = request.strip().lstrip("#").partition(":")
-        if not number:
-            kind, number = "r", kind
-        if not number.isdigit() or len(number) > 18 or kind not in ("r", "i"):
-            await reply(interaction, f"Refused: {request!r} names no request; pick a suggestion")
+        try:
+            kind, number = parse_request(request)
+        except ValueError as exc:
+            await reply(interaction, f"Refused: {exc}")
             return
         caller, approve = caller_of(interaction), answer == "yes"
         if kind == "i":
-            result = await self.service.answer_invitation(
-                int(number), caller, approve, interaction.id
-            )
+            result = await self.service.answer_invitation(number, caller, approve, interaction.id)
             if result.changed and approve:
                 await follow_thread(self.bot, result.thread_id, interaction.user)
         else:
-            result = await self.service.vote(int(number), caller, approve, interaction.id)
+            result = await self.service.vote(number, caller, approve, interaction.id)
         await self.bot.poster.publish(interaction, result)
 
     @answer.autocomplete("request")
@@ -271,6 +268,34 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Make your
         await self.bot.poster.publish(
             interaction, await self.service.hints(game_id, caller_of(interaction))
         )
+
+    # -- away ----------------------------------------------------------------------------------
+    @app_commands.command(
+        name="away", description="The computer plays your seat until you are back (/play back)"
+    )
+    @app_commands.describe(
+        level="How the computer plays (default: the best it can)", game=GAME_HELP
+    )
+    @app_commands.choices(level=COMPUTER_LEVELS)
+    async def away(
+        self, interaction: discord.Interaction, level: str | None = None, game: int | None = None
+    ) -> None:
+        await self._computer(interaction, game, True, level)
+
+    @app_commands.command(name="back", description="Play your seat again after /play away")
+    @app_commands.describe(game=GAME_HELP)
+    async def back(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self._computer(interaction, game, False)
+
+    async def _computer(
+        self, interaction: discord.Interaction, game: int | None, on: bool, level: str | None = None
+    ) -> None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
+            return
+        result = await self.service.computer_seat(
+            game_id, caller_of(interaction), None, on, level, interaction.id
+        )
+        await self.bot.poster.publish(interaction, result)
 
     async def _suggest(
         self, interaction: discord.Interaction, name: str, option: str, current: str
