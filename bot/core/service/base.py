@@ -8,7 +8,9 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
 import secrets
+import socket
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
 from contextlib import asynccontextmanager
@@ -16,6 +18,7 @@ from typing import Any, TypeVar
 
 from bot.core.config import DEFAULT_GAME_CAPS, DEFAULT_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
+from bot.core.shards import Shards
 from bot.core.store import (
     ACTIVE,
     DEAL,
@@ -43,6 +46,7 @@ STALE = (
 )
 BUSY = "the game's database is busy; nothing was stored, try again in a moment"
 HISTORY_LIMIT = 50
+LEASE_SECONDS = 120.0  # how long a process that died holding a lease delays that work
 CHOICE_CACHE = 64
 IMPORTED_BY = 0  # user id recorded for the actions of an imported game file
 
@@ -74,9 +78,15 @@ class ServiceBase:
         new_seed: Callable[[], int] = random_seed,
         remind_hours: float = DEFAULT_REMIND_HOURS,
         game_caps: tuple[int, int] = DEFAULT_GAME_CAPS,
+        shards: Shards | None = None,
     ) -> None:
-        """`game_caps`: how many games not yet over one server, and one user, may have opened."""
+        """`game_caps`: how many games not yet over one server, and one user, may have opened;
+        `shards`: the Discord shards this process serves (None: every server), whose games
+        alone its sweeps (reminders) take up."""
         self.store = store
+        self.shards = shards
+        # this process, as it signs the leases it holds (see `_leased`)
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.game_caps = game_caps
         self.cache_size = cache_size
         self.remind_hours = remind_hours
@@ -108,6 +118,17 @@ class ServiceBase:
             except (StaleGame, StoreBusy) as exc:
                 self._forget(game_id)
                 return Result(error=storage_refusal(exc, game_id), game_id=game_id)
+
+    @asynccontextmanager
+    async def _leased(self, name: str, seconds: float = LEASE_SECONDS) -> AsyncIterator[bool]:
+        """Whether this process got the lease `name` (see `Store.claim_lease`): work that
+        every process's sweep may find is done by the one that got it, which lets go after."""
+        got = await self.store.claim_lease(name, self.holder, seconds)
+        try:
+            yield got
+        finally:
+            if got:
+                await self.store.release_lease(name, self.holder)
 
     @asynccontextmanager
     async def _holding(self, game_id: int) -> AsyncIterator[None]:

@@ -425,8 +425,8 @@ class Views(ServiceBase):
             return None
 
     async def _running(self) -> list[GameRecord]:
-        found = await self.store.games(statuses=[ACTIVE], limit=10**6)
-        return [r for r in found if not r.paused]
+        found = await self.store.games(statuses=[ACTIVE], limit=10**6, shards=self.shards)
+        return [r for r in found if _in_play(r)]
 
     async def next_reminder(self) -> datetime | None:
         """When the next reminder falls due (None: no running game needs one)."""
@@ -435,13 +435,19 @@ class Views(ServiceBase):
 
     async def due_reminders(self, now: datetime) -> list[Result]:
         """Reminders for every running game idle for its period, at most one per period (the
-        time is stored, so a restart neither repeats nor forgets one)."""
+        time is stored, so a restart neither repeats nor forgets one). Of several bot
+        processes, the one serving the game's server takes it up, under its lease, and reads
+        the game again there: sent once whichever processes are up."""
         out = []
-        for record in await self._running():
-            due = self._due_at(record)
+        for found in await self._running():
+            due = self._due_at(found)
             if due is None or now < due:
                 continue
-            async with self._holding(record.id):
+            async with self._leased(f"remind:{found.id}") as mine, self._holding(found.id):
+                record = await self.store.game(found.id) if mine else None
+                due = None if record is None or not _in_play(record) else self._due_at(record)
+                if record is None or due is None or now < due:
+                    continue  # another process has it, or sent it since the look above
                 try:
                     game = await self._live(record)
                 except Refused:
@@ -460,6 +466,10 @@ class Views(ServiceBase):
                 )
             )
         return out
+
+
+def _in_play(record: GameRecord) -> bool:
+    return record.status == ACTIVE and not record.paused
 
 
 def _since(record: GameRecord) -> datetime:

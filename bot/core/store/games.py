@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot.core.shards import Shards
 from bot.core.store.base import StoreBase, action_record, game_record, now
 from bot.core.store.connection import Conn, reading, writing
 from bot.core.store.records import (
@@ -45,10 +46,18 @@ class GameTables(StoreBase):
         guild_id: int | None = ANY_GUILD,
         statuses: Iterable[str] | None = None,
         limit: int = 50,
+        shards: Shards | None = None,
     ) -> list[GameRecord]:
-        """Newest first; filters combine (`guild_id` None: the console's games)."""
+        """Newest first; filters combine (`guild_id` None: the console's games; `shards`:
+        only games of the servers those shards serve)."""
         where: list[str] = []
         params: list[Any] = []
+        if shards is not None:
+            where.append(
+                "guild_id IS NOT NULL AND (guild_id >> 22) % CAST(? AS BIGINT) "
+                f"IN ({', '.join('CAST(? AS BIGINT)' for _ in shards.ids)})"
+            )
+            params += [shards.count, *shards.ids]
         if guild_id is None:
             where.append("guild_id IS NULL")
         elif guild_id != ANY_GUILD:

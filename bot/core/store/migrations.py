@@ -309,3 +309,17 @@ def m010_consent_and_bounds(conn: Conn, t: Types) -> None:
     conn.execute("CREATE INDEX seats_user ON seats (user_id, game_id)")
     conn.execute("CREATE INDEX games_creator ON games (creator_id, status)")
     conn.execute("CREATE TABLE bot_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+
+@migration
+def m011_leases(conn: Conn, t: Types) -> None:
+    """Leases on work that several bot processes could each find (a due reminder, a
+    programmed or computer move): one process holds a name until it lets go or until
+    `expires_at` (seconds since the epoch) passes, so a process that died holding one only
+    delays that work."""
+    conn.execute(f"""
+        CREATE TABLE leases (
+            name TEXT PRIMARY KEY,
+            holder TEXT NOT NULL,
+            expires_at {t.real} NOT NULL
+        )""")
