@@ -11,6 +11,7 @@ import logging
 import signal
 import threading
 from datetime import UTC, datetime
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -18,6 +19,7 @@ from discord.ext import commands
 from bot.core.config import Settings
 from bot.core.service import GameService
 from bot.core.service.base import Renderer
+from bot.core.shards import Shards
 from bot.core.store import Store
 from bot.discord_ui.admin_controls import ADMIN_ITEMS
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
@@ -33,7 +35,12 @@ CLOSE_SECONDS = 8.0  # a stop waits this long for the posts still to go out
 SYNCED_KEY = "synced_commands"  # bot_state: the digest of the command tree last synced
 
 
-class RailchatBot(commands.Bot):
+class RailchatBot(commands.AutoShardedBot):
+    """The bot on the Discord shards its service serves (`GameService.shards`; None: every
+    shard Discord recommends, in this one process). An interaction arrives on the shard of
+    its server, so the process that made a move posts it; sweeps take up only the games of
+    the servers this process serves (see `bot.core.shards`)."""
+
     def __init__(
         self,
         service: GameService,
@@ -54,6 +61,7 @@ class RailchatBot(commands.Bot):
             intents=intents,
             tree_cls=RailchatTree,
             max_messages=None,
+            **_sharding(service.shards),
         )
         self.service = service
         self.sync_guild_id = sync_guild_id
@@ -160,16 +168,23 @@ class RailchatBot(commands.Bot):
         log.info("logged in as %s (%s)", self.user, self.user and self.user.id)
 
 
-def _bot(settings: Settings, store: Store) -> RailchatBot:
+def _sharding(shards: Shards | None) -> dict[str, Any]:
+    """discord.py's options for the shards served (none: all Discord advises)."""
+    return {} if shards is None else {"shard_ids": list(shards.ids), "shard_count": shards.count}
+
+
+def _bot(settings: Settings, store: Store, shards: Shards | None = None) -> RailchatBot:
     from bot.core.rendering import render_view
 
-    service = GameService(store, remind_hours=settings.remind_hours, game_caps=settings.game_caps)
+    service = GameService(
+        store, remind_hours=settings.remind_hours, game_caps=settings.game_caps, shards=shards
+    )
     return RailchatBot(service, sync_guild_id=settings.guild_id, renderer=render_view)
 
 
-def run_bot(settings: Settings) -> None:
+def run_bot(settings: Settings, shards: Shards | None = None) -> None:
     """Connect to Discord and serve until interrupted (Ctrl-C or SIGTERM: both close cleanly,
-    posting what waits)."""
+    posting what waits); `shards`: only those (see `bot.core.shards`)."""
     assert settings.token, "run_bot needs DISCORD_TOKEN"
     from bot.core.memory import freeze_loaded_code
     from bot.core.rendering import warm_up
@@ -181,7 +196,7 @@ def run_bot(settings: Settings) -> None:
     threading.Thread(target=prepare, name="render-warm-up", daemon=True).start()
     store = Store(settings.db_path)
     try:
-        asyncio.run(_serve(_bot(settings, store), settings.token))
+        asyncio.run(_serve(_bot(settings, store, shards), settings.token))
     finally:
         store.close()
 
