@@ -312,7 +312,7 @@ def m010_consent_and_bounds(conn: Conn, t: Types) -> None:
 
 
 @migration
-def m011_leases(conn: Conn, t: Types) -> None:
+def m013_leases(conn: Conn, t: Types) -> None:
     """Leases on work that several bot processes could each find (a due reminder, a
     programmed or computer move): one process holds a name until it lets go or until
     `expires_at` (seconds since the epoch) passes, so a process that died holding one only
