@@ -1,8 +1,9 @@
 """Two bot processes on one database, each serving half of the Discord shards (the real
 RailchatBot on the fake Discord, which sends each server's events to the session of its
 shard): each is told of its own servers only, answers the interactions of those and posts to
-their threads; a process that died is replaced by a new one on its shards, which goes on
-editing the turn posts the store remembers."""
+their threads; a process that died is replaced by a new one on its shards, which posts the
+move the dead one stored but did not post, and goes on editing the turn posts the store
+remembers."""
 
 from __future__ import annotations
 
@@ -92,18 +93,30 @@ async def test_two_processes_each_serve_their_shards_and_a_replacement_goes_on(
             own = {games[g] for g in GUILDS[shard::2]}
             await until(lambda b=bot, o=own: set(b.poster._turns) == o, "the turn posts kept")
 
-        # the process of shard 1 dies (no clean stop); a new one takes its shard
+        # the process of shard 1 dies (no clean stop) between storing a move of server 3's
+        # game and posting it; a new process takes its shard and posts that move
         dead, dead_runner = running.pop()
         dead_runner.cancel()
+        late = GameService(Store(store_url))
+        ann = Caller(11, "ann", guild_id=GUILDS[3])
+        assert (await late.act(games[GUILDS[3]], ann, {"type": "add", "amount": 6})).changed
+        (*_, stored), before = await late.store.actions(games[GUILDS[3]]), len(fake.requests)
+        late.store.close()
         running.append(await start(store_url, 1))
         assert fake.identifies == 3 and len(fake.sessions) == 2
+        missed = threads[GUILDS[3]]
+        await until(lambda: stored.text in posts_in(fake, missed)[-1].content, "the missed move")
+        assert not any(  # the other games of its servers were shown whole: not posted again
+            r.method == "POST" and str(threads[GUILDS[1]]["id"]) in r.path
+            for r in fake.requests[before:]
+        )
         guild = GUILDS[1]
         first = posts_in(fake, threads[guild])
         await add(fake, 8200, threads[guild], 7)
         await until(lambda: "7" in posts_in(fake, threads[guild])[-1].content, "the edit")
         after = posts_in(fake, threads[guild])
         assert [m.id for m in after] == [m.id for m in first]  # the same turn post, edited
-        assert set(running[1][0].poster._turns) == {games[guild]}
+        assert set(running[1][0].poster._turns) == {games[g] for g in GUILDS[1::2]}
         assert [a.payload["amount"] for a in await running[1][0].service.store.actions(
             games[guild])] == [2, 7]  # fmt: skip
         await dead.close()

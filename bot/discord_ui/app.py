@@ -68,6 +68,7 @@ class RailchatBot(commands.AutoShardedBot):
         self.renderer = renderer
         self.poster = ThreadPoster(self, renderer, delay=post_delay)
         self._reminders: asyncio.Task[None] | None = None
+        self._catch_up: asyncio.Task[int] | None = None
         self.command_ids: dict[str, int] = {}  # top-level command name: Discord's id (help)
         self._working: set[asyncio.Task[object]] = set()  # commands and presses under way
 
@@ -82,6 +83,7 @@ class RailchatBot(commands.AutoShardedBot):
         await self.load_cogs()
         await self.sync_commands()
         self._reminders = asyncio.create_task(self.remind_forever())
+        self._catch_up = asyncio.create_task(self.post_missed())
 
     async def load_cogs(self) -> None:
         for extension in EXTENSIONS:
@@ -129,6 +131,21 @@ class RailchatBot(commands.AutoShardedBot):
                 log.warning("reminder for game %s not posted: %s", result.game_id, exc)
         return len(due)
 
+    async def post_missed(self) -> int:
+        """Once connected: post the moves a previous run stored but did not post (it was
+        killed between the two), so its servers' threads go on from the stored state."""
+        await self.wait_until_ready()
+        try:
+            missed = await self.service.unposted()
+        except Exception:
+            log.exception("looking for moves not posted failed")
+            return 0
+        for result in missed:
+            self.poster.queue(result)
+        if missed:
+            log.info("posting the moves of %d games that were stored but not posted", len(missed))
+        return len(missed)
+
     async def remind_forever(self) -> None:
         """Sleep until the next reminder is due (as stored), post, repeat."""
         await self.wait_until_ready()
@@ -147,8 +164,9 @@ class RailchatBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Let the commands under way finish, post what waits (without the gathering delay),
         then disconnect; all within CLOSE_SECONDS."""
-        if self._reminders is not None:
-            self._reminders.cancel()
+        for task in (self._reminders, self._catch_up):
+            if task is not None:
+                task.cancel()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CLOSE_SECONDS
         if self._working:

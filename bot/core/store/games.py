@@ -53,11 +53,9 @@ class GameTables(StoreBase):
         where: list[str] = []
         params: list[Any] = []
         if shards is not None:
-            where.append(
-                "guild_id IS NOT NULL AND (guild_id >> 22) % CAST(? AS BIGINT) "
-                f"IN ({', '.join('CAST(? AS BIGINT)' for _ in shards.ids)})"
-            )
-            params += [shards.count, *shards.ids]
+            served, values = self._served(shards)
+            where.append(served)
+            params += values
         if guild_id is None:
             where.append("guild_id IS NULL")
         elif guild_id != ANY_GUILD:
