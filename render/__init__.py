@@ -1,6 +1,7 @@
 """Rendering: a game snapshot (the plain dict from `game.snapshot()`) in, PNG bytes out.
 
-Three images for the chat: the map, the stock market with its par chart, and the company sheet.
+Images for the chat: the map, the stock market with its par chart, the company sheet, and a
+compact market legible on a phone.
 Nothing here knows game rules; every fact shown is read from the snapshot or the title's data.
 The drawing modules (cairosvg, fonts) load on first use, so that a command that only imports
 `render.cli` to list its options starts fast.
@@ -17,6 +18,7 @@ __all__ = [
     "render_all",
     "render_map",
     "render_market",
+    "render_market_compact",
     "render_sheet",
     "render_string_board",
 ]
@@ -24,12 +26,18 @@ __all__ = [
 _LAZY = {
     "render_map": "render.mapview",
     "render_market": "render.market",
+    "render_market_compact": "render.market_compact",
     "render_sheet": "render.sheet",
     "render_string_board": "render.strings",
 }
 Drawer = Callable[[Mapping[str, Any], Collection[str]], bytes]
 # The views a title can name in `Game.views()` (the 18xx images), and titles' own drawings
-_VIEWS = {"map": "render_map", "market": "render_market", "sheet": "render_sheet"}
+_VIEWS = {
+    "map": "render_map",
+    "market": "render_market",
+    "market_compact": "render_market_compact",
+    "sheet": "render_sheet",
+}
 _TITLE_VIEWS = {("string_railway", "map"): "render_string_board"}
 
 

@@ -1,9 +1,11 @@
 """Cropped views of the map for a phone: the area a move changed, and the tile choices for one
 hex drawn in place.
 
-A crop is drawn afresh (not cut from the full map) at a scale that makes it about
-`PANEL_WIDTH` pixels wide, with place names enlarged: a phone shows a post's image about
-400 px wide, and the names must stay readable there (at least 11 px).
+A crop is drawn afresh (not cut from the full map) `PANEL_WIDTH` px wide. A phone shows a
+post's image about 400 px wide, where text under 9 px cannot be read: so no text in a crop is
+smaller than `LEGIBLE` of its width. Labels grow to that size where the crop is wide (and are
+placed at the size they are drawn), and a crop is never wider than `MAX_WIDTH` hex radii, where
+the letters in a token would have to shrink below it.
 """
 
 from __future__ import annotations
@@ -18,20 +20,26 @@ from PIL import Image, ImageDraw
 
 from render import palette as pal
 from render.board import Board, board_for
+from render.face import HEADER, Geometry, TextSize, draw_face, geometry
 from render.fonts import pil_font, text_width
-from render.mapview import HEADER, Geometry, _laid, _overlay, draw_face, geometry
-from render.runs import run_hexes
+from render.mapview import _laid, _overlay
+from render.runs import legend, run_hexes
 from render.snapshot import SnapshotError, need, reading
 from render.svg import Svg, Text, draw_texts, encode_png, rasterize_document
 from render.tileart import layout
 
-PANEL_WIDTH = 520  # px of one cropped view
-NAME_BOOST = 1.5  # place names are drawn this much larger than on the full map
+PANEL_WIDTH = 640  # px of the close-up
+CHOICE_WIDTH = 520  # px of one tile choice (two side by side)
+LEGIBLE = 0.024  # smallest text as a share of the image width (9 px of 400 is 0.0225)
 HEX_PAD_X = 2.6  # hex radii around a changed hex: it and its neighbours
 HEX_PAD_Y = 2.4
-RUN_PAD = 1.1  # around the hexes of a run
-MAX_SINGLE_WIDTH = 8.0  # radii: changed hexes further apart than this get a view each
+RUN_PAD = 1.2  # around the hexes of a run
+MAX_WIDTH = 6.5  # hex radii: the widest crop
+NAME_BOOST = 1.4  # place names are the way about a close-up: set larger than on the map
+MAX_HEIGHT = 7.0
+TALLEST = 1.1  # height / width of a crop at most (it is widened to that)
 CAPTION_SIZE = 21
+LEGEND_SIZE = 22  # px of the train names under a close-up with runs
 NUMBER_SIZE = 34
 
 
@@ -61,6 +69,11 @@ class Window:
         )
 
 
+def text_floor(width: float) -> float:
+    """The smallest text, in map px, that stays legible in a crop `width` map px wide."""
+    return LEGIBLE * width
+
+
 def _around(g: Geometry, coords: Sequence[str], pad_x: float, pad_y: float) -> Window:
     xs = [g.centre(c)[0] for c in coords]
     ys = [g.centre(c)[1] for c in coords]
@@ -79,7 +92,9 @@ def _inside(g: Geometry, board: Board, w: Window) -> set[str]:
 
 
 @lru_cache(maxsize=2048)
-def _printed_face(board: Board, coord: str, offboard: str | None) -> tuple[str, tuple[Text, ...]]:
+def _printed_face(
+    board: Board, coord: str, offboard: str | None, text: TextSize
+) -> tuple[str, tuple[Text, ...]]:
     """A hex as printed, which never changes (placing its labels is the slow part)."""
     g = geometry(board)
     h = board.hexes[coord]
@@ -94,6 +109,7 @@ def _printed_face(board: Board, coord: str, offboard: str | None) -> tuple[str, 
         tile=None,
         terrain=h.terrain,
         offboard=offboard,
+        text=text,
     )
     return "".join(svg.parts), tuple(svg.texts)
 
@@ -107,16 +123,17 @@ def _draw(
 ) -> Image.Image:
     """The window drawn `width` px wide: printed hexes, then what the snapshot adds."""
     g = geometry(board)
+    text = TextSize(round(text_floor(w.width), 1), NAME_BOOST)  # rounded: faces are cached by it
     hexes = _inside(g, board, w)
     laid = _laid(board, snapshot)
-    overlay = _overlay(board, snapshot, runs, only=hexes)
+    overlay = _overlay(board, snapshot, runs, only=hexes, text=text)
     base: list[str] = [
         f'<rect x="{w.x0:.1f}" y="{w.y0:.1f}" width="{w.width:.1f}" '
         f'height="{w.height:.1f}" fill="{pal.PAGE}"/>'
     ]
     printed = Svg(g.width, g.height)
     for coord in sorted(hexes - set(laid)):
-        parts, texts = _printed_face(board, coord, snapshot.get("offboard_color"))
+        parts, texts = _printed_face(board, coord, snapshot.get("offboard_color"), text)
         printed.parts.append(parts)
         printed.texts.extend(texts)
     k = width / w.width
@@ -127,12 +144,12 @@ def _draw(
         f'stroke-linecap="round">' + "".join(base + printed.parts + overlay.parts) + "</svg>"
     )
     image = rasterize_document(document).convert("RGB")
-    placed = [
+    scaled = [
         Text(
             (t.x - w.x0) * k,
             (t.y - w.y0) * k,
             t.text,
-            t.size * k * (NAME_BOOST if t.halo else 1.0),
+            t.size * k,
             t.fill,
             t.bold,
             t.anchor,
@@ -142,7 +159,75 @@ def _draw(
         for t in [*printed.texts, *overlay.texts]
         if t.y > HEADER and w.x0 - g.r <= t.x <= w.x1 + g.r and w.y0 - g.r <= t.y <= w.y1 + g.r
     ]
-    return draw_texts(image, placed)
+    return draw_texts(image, scaled)
+
+
+def focus_window(
+    board: Board, hexes: Sequence[str], runs: Sequence[Mapping[str, Any]]
+) -> Window | None:
+    """One window around the changed hexes and the runs' hexes, taken in that order as long as
+    the window stays within `MAX_WIDTH` by `MAX_HEIGHT` radii (a run reaching further is cut
+    at the edge), widened where it is taller than `TALLEST` times its width; None when none
+    of them is on the map."""
+    g = geometry(board)
+    changed = [h for h in dict.fromkeys(hexes) if h in board.hexes]
+    stops = [h for h in run_hexes(runs) if h in board.hexes]
+    wanted = [(h, HEX_PAD_X, HEX_PAD_Y) for h in changed] + [(h, RUN_PAD, RUN_PAD) for h in stops]
+    if not wanted:
+        return None
+    first, pad_x, pad_y = wanted[0]
+    window = _around(g, [first], max(pad_x, HEX_PAD_X), max(pad_y, HEX_PAD_Y))
+    for coord, pad_x, pad_y in wanted[1:]:
+        grown = window.union(_around(g, [coord], pad_x, pad_y))
+        if grown.width <= MAX_WIDTH * g.r and grown.height <= MAX_HEIGHT * g.r:
+            window = grown
+    widen = max(0.0, window.height / TALLEST - window.width) / 2  # a phone shrinks tall images
+    return Window(window.x0 - widen, window.y0, window.x1 + widen, window.y1)
+
+
+def render_focus(
+    snapshot: Mapping[str, Any],
+    hexes: Sequence[str],
+    options: Collection[str] = (),
+    runs: Sequence[Mapping[str, Any]] = (),
+) -> bytes | None:
+    """PNG of the map around `hexes` (what a move changed) and the `runs` drawn in colour, in
+    one crop; None when there is nothing on the map to show."""
+    with reading("focus"):
+        board = board_for(str(need(snapshot, "title", str)), options)
+        window = focus_window(board, hexes, runs)
+        if window is None:
+            return None
+        image = _draw(board, snapshot, window, PANEL_WIDTH, runs)
+        return encode_png(_with_legend(image, legend(runs)) if runs else image)
+
+
+def _with_legend(image: Image.Image, entries: Sequence[tuple[str, str]]) -> Image.Image:
+    """The image over a band naming the train of each run colour ("━ 4 train"), in rows."""
+    size = LEGEND_SIZE
+    row_h = round(size * 1.8)
+    items = [(colour, f"{train} train") for colour, train in entries]
+    rows: list[list[tuple[str, str]]] = [[]]
+    x = 12.0
+    for colour, text in items:
+        w = 2.2 * size + text_width(text, size, True) + size
+        if rows[-1] and x + w > image.width:
+            rows.append([])
+            x = 12.0
+        rows[-1].append((colour, text))
+        x += w
+    band = Image.new("RGB", (image.width, image.height + len(rows) * row_h + 6), pal.PANEL)
+    band.paste(image, (0, 0))
+    draw = ImageDraw.Draw(band)
+    font = pil_font(True, size)
+    for r, row in enumerate(rows):
+        y = image.height + 3 + r * row_h + row_h / 2
+        x = 12.0
+        for colour, text in row:
+            draw.line([(x, y), (x + 1.6 * size, y)], fill=colour, width=round(size * 0.45))
+            draw.text((x + 2.2 * size, y), text, fill=pal.INK, font=font, anchor="lm")
+            x += 2.2 * size + text_width(text, size, True) + size
+    return band
 
 
 def _stack(images: Sequence[Image.Image], columns: int = 1, gap: int = 6) -> Image.Image:
@@ -155,64 +240,6 @@ def _stack(images: Sequence[Image.Image], columns: int = 1, gap: int = 6) -> Ima
     for n, image in enumerate(images):
         out.paste(image, ((n % columns) * (cell_w + gap), (n // columns) * (cell_h + gap)))
     return out
-
-
-def focus_windows(
-    board: Board, hexes: Sequence[str], runs: Sequence[Mapping[str, Any]]
-) -> list[Window]:
-    """One window around the changed hexes, or one per group when they lie far apart; the
-    runs' hexes in one window of their own when they do not fit beside the changes."""
-    g = geometry(board)
-    changed = [h for h in dict.fromkeys(hexes) if h in board.hexes]
-    windows: list[Window] = []
-    for coord in changed:
-        w = _around(g, [coord], HEX_PAD_X, HEX_PAD_Y)
-        for i, other in enumerate(windows):
-            joined = other.union(w)
-            if joined.width <= MAX_SINGLE_WIDTH * g.r * 1.2:
-                windows[i] = joined
-                break
-        else:
-            windows.append(w)
-    stops = [h for h in run_hexes(runs) if h in board.hexes]
-    if stops:
-        w = _around(g, stops, RUN_PAD * 1.8, RUN_PAD * 1.8)
-        merged = next(
-            (i for i, o in enumerate(windows) if o.union(w).width <= max(o.width, w.width) * 1.1),
-            None,
-        )
-        if merged is None:
-            windows.append(w)
-        else:
-            windows[merged] = windows[merged].union(w)
-    return windows
-
-
-def render_focus(
-    snapshot: Mapping[str, Any],
-    hexes: Sequence[str],
-    options: Collection[str] = (),
-    runs: Sequence[Mapping[str, Any]] = (),
-) -> bytes | None:
-    """PNG of the map around `hexes` (what a move changed) and the `runs` drawn in colour;
-    None when there is nothing on the map to show."""
-    with reading("focus"):
-        board = board_for(str(need(snapshot, "title", str)), options)
-        windows = focus_windows(board, hexes, runs)
-        if not windows:
-            return None
-        g = geometry(board)
-        images = [
-            _draw(
-                board,
-                snapshot,
-                w,
-                max(PANEL_WIDTH, round(PANEL_WIDTH * w.width / (2 * HEX_PAD_X * g.r))),
-                runs,
-            )
-            for w in windows
-        ]
-        return encode_png(_stack(images))
 
 
 def _wrap_words(text: str, size: float, width: float) -> list[str]:
@@ -272,7 +299,7 @@ def render_lay_options(
         g = geometry(board)
         w = _around(g, [hex_id], HEX_PAD_X, HEX_PAD_Y * 0.95)
         panels = [
-            _caption(_draw(board, snap, w, PANEL_WIDTH), number, caption)
+            _caption(_draw(board, snap, w, CHOICE_WIDTH), number, caption)
             for number, snap, caption in choices
         ]
         height = max(p.height for p in panels)

@@ -2,14 +2,14 @@
 
 The preprinted board (hexes, terrain, preprinted track, offboard values for the current phase
 colour, the coordinate frame) never changes during a game, so it is rasterised once per board
-and offboard colour; each state draws only tiles, tokens and marks over it.
+and offboard colour; each state draws only tiles, tokens and marks over it. One hex face is
+drawn by render.face.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -17,390 +17,14 @@ from PIL import Image
 
 from engine.eighteen.board.hexgrid import split_coordinate
 from render import palette as pal
-from render.board import APOTHEM, Art, Board, board_for, edge_dir
-from render.fonts import text_width
+from render.board import APOTHEM, Board, board_for, edge_dir
+from render.face import FRAME, FULL_MAP, MARGIN, Geometry, TextSize, draw_face, geometry
 from render.runs import draw_runs
-from render.snapshot import SnapshotError, header_line, money, need, reading
+from render.snapshot import SnapshotError, header_line, need, reading
 from render.svg import Svg, Text, draw_texts, finish, rasterize
-from render.tileart import (
-    BAR_LEN,
-    BAR_W,
-    CITY_R,
-    HALT_R,
-    TERMINAL_TIP,
-    TOWN_R,
-    Layout,
-    Pt,
-    Segment,
-    Stop,
-    edge_mid,
-    hex_corners,
-    layout,
-    ring,
-)
-
-TARGET_WIDTH = 1450  # px of board; the frame and margins come on top
-MAX_RADIUS = 84.0
-HEADER = 58
-FRAME = 26
-MARGIN = 8
-TRACK_W = 0.085  # in hex radii
-CASING = 0.05
-OPTIONAL_LABELS = ("label", "tile")  # left out where they would cover something
+from render.tileart import CITY_R, Layout, edge_mid, layout
 
 
-@dataclass(frozen=True, eq=False)
-class Geometry:
-    """Where the board sits in the image: hex radius in px and the offset of unit coordinates."""
-
-    board: Board
-    r: float
-    ox: float
-    oy: float
-    width: int
-    height: int
-
-    def centre(self, coord: str) -> tuple[float, float]:
-        h = self.board.hexes[coord]
-        return self.ox + h.x * self.r, self.oy + h.y * self.r
-
-    def px(self, coord: str, p: Pt) -> tuple[float, float]:
-        cx, cy = self.centre(coord)
-        return cx + p[0] * self.r, cy + p[1] * self.r
-
-    def hex_points(self, coord: str, shrink: float = 0.0) -> list[tuple[float, float]]:
-        return [
-            self.px(coord, (x * (1 - shrink), y * (1 - shrink)))
-            for x, y in hex_corners(self.board.orientation)
-        ]
-
-
-@lru_cache(maxsize=8)
-def geometry(board: Board) -> Geometry:
-    x0, y0, x1, y1 = board.bounds()
-    r = min(MAX_RADIUS, TARGET_WIDTH / (x1 - x0))
-    ox = MARGIN + FRAME - x0 * r
-    oy = HEADER + FRAME - y0 * r
-    width = math.ceil((x1 - x0) * r + 2 * (MARGIN + FRAME))
-    height = math.ceil(HEADER + (y1 - y0) * r + 2 * FRAME + MARGIN)
-    return Geometry(board, r, ox, oy, width, height)
-
-
-# -- drawing one hex face -------------------------------------------------------------------
-def _segment_d(g: Geometry, coord: str, seg: Segment) -> str:
-    x0, y0 = g.px(coord, seg.p0)
-    x1, y1 = g.px(coord, seg.p1)
-    if seg.centre is None:
-        return f"M{x0:.1f},{y0:.1f}L{x1:.1f},{y1:.1f}"
-    r = seg.radius * g.r
-    return f"M{x0:.1f},{y0:.1f}A{r:.1f},{r:.1f} 0 0 {seg.sweep()} {x1:.1f},{y1:.1f}"
-
-
-def _sub(seg: Segment, t0: float, t1: float) -> Segment:
-    return Segment(seg.point(t0), seg.point(t1), seg.centre)
-
-
-def _crossings(tracks: list[Segment]) -> list[list[float]]:
-    """For each track, where (0..1 along it) it passes over a track drawn earlier without sharing
-    an end with it: there the later track gets a white casing so the crossing reads."""
-    samples = [[seg.point(i / 24) for i in range(25)] for seg in tracks]
-    out: list[list[float]] = [[] for _ in tracks]
-    for i in range(len(tracks)):
-        for j in range(i):
-            best = min(((math.dist(p, q), k) for k, p in enumerate(samples[i]) for q in samples[j]))
-            t = best[1] / 24
-            if best[0] < TRACK_W and 0.12 < t < 0.88:
-                out[i].append(t)
-    return out
-
-
-def draw_face(
-    svg: Svg,
-    g: Geometry,
-    coord: str,
-    art: Art,
-    lay: Layout,
-    *,
-    name: str | None,
-    tile: str | None,
-    terrain: tuple[tuple[str, int], ...],
-    offboard: str | None,
-) -> None:
-    """One hex: its colour, track (with a white casing where track passes over track), stations,
-    revenues and labels placed where the track leaves room."""
-    r = g.r
-    svg.polygon(g.hex_points(coord), pal.TILE.get(art.color, pal.TILE["white"]), pal.HEX_EDGE, 1.0)
-    for seg, ts in zip(lay.tracks, _crossings(lay.tracks)):
-        for t in ts:
-            svg.path(
-                _segment_d(g, coord, _sub(seg, max(0.0, t - 0.16), min(1.0, t + 0.16))),
-                pal.TRACK_CASING,
-                (TRACK_W + 2 * CASING) * r,
-                extra=' stroke-linecap="butt"',
-            )
-        svg.path(_segment_d(g, coord, seg), pal.TRACK, TRACK_W * r, extra=' stroke-linecap="butt"')
-    for e in lay.terminals:
-        svg.polygon(_terminal(g, coord, e), pal.TRACK)
-    for stop in lay.stops:
-        _draw_stop(svg, g, coord, stop)
-    work = Layout(
-        lay.orientation, lay.tracks, lay.terminals, lay.stops, lay.revenues, list(lay.occupied)
-    )
-    for label in _labels(g, art, lay, name, tile, terrain):
-        spot, clear = work.free_spot(
-            label.half_w, label.half_h, label.candidates, label.near, label.kind == "name"
-        )
-        if clear < 0 and label.kind in OPTIONAL_LABELS:
-            continue
-        work.claim(spot, label.half_w, label.half_h)
-        x, y = g.px(coord, spot)
-        label.draw(svg, x, y, art, offboard)
-
-
-@dataclass(frozen=True)
-class _Label:
-    """A piece of text (or a terrain or offboard-value box) to be placed on a hex face."""
-
-    kind: str
-    text: str
-    size: float  # font size in px
-    width: float  # px
-    lines: int
-    candidates: list[Pt]
-    r: float
-    near: Pt | None = None
-
-    @property
-    def half_w(self) -> float:
-        return self.width / 2 / self.r + 0.02
-
-    @property
-    def half_h(self) -> float:
-        return self.lines * self.size * 1.15 / 2 / self.r
-
-    def draw(self, svg: Svg, x: float, y: float, art: Art, offboard: str | None) -> None:
-        if self.kind == "terrain":
-            _draw_terrain(svg, x - self.width / 2, y, self.text, self.size)
-        elif self.kind == "offboard":
-            _draw_offboard_values(svg, x, y, art, offboard, self.size)
-        elif self.kind == "revenue":
-            svg.circle(x, y, self.width / 2, "#FFFFFF", pal.INK, 1.0)
-            svg.text(x, y + self.size * 0.36, self.text, self.size, pal.INK, bold=True)
-        else:
-            lines = self.text.split("\n")
-            for i, line in enumerate(lines):
-                ly = y + (i - (len(lines) - 1) / 2) * self.size * 1.1 + self.size * 0.36
-                svg.text(
-                    x,
-                    ly,
-                    line,
-                    self.size,
-                    pal.MUTED if self.kind == "tile" else pal.INK,
-                    bold=self.kind == "label",
-                    halo=pal.TILE.get(art.color) if self.kind == "name" else None,
-                )
-
-
-_GRID = [
-    (x * 0.1, y * 0.1)
-    for y in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6)
-    for x in (0, -2, 2, -4, 4)
-]
-_NAME_SPOTS = [
-    (x, y)
-    for y in (0.58, -0.58, 0.5, -0.5, 0.42, -0.42, 0.3, -0.3, 0.15, -0.15, 0.0)
-    for x in (0.0, 0.1, -0.1, 0.2, -0.2, 0.3, -0.3)
-]
-_REVENUE_SPOTS = ring(0.6, 12, 0.0) + ring(0.38, 12, 15.0)
-
-
-def _labels(
-    g: Geometry,
-    art: Art,
-    lay: Layout,
-    name: str | None,
-    tile: str | None,
-    terrain: tuple[tuple[str, int], ...],
-) -> list[_Label]:
-    """The labels of a face, largest first (they have the fewest places to go)."""
-    r = g.r
-    out: list[_Label] = []
-    if art.offboards:
-        size = 0.17 * r
-        out.append(_Label("offboard", "", size, len(art.offboards[0]) * 2.0 * size, 1, _GRID, r))
-    if name:
-        size = 0.145 * r
-        text = _wrap(name, 1.2 * r, size)
-        lines = text.split("\n")
-        out.append(
-            _Label(
-                "name",
-                text,
-                size,
-                max(text_width(t, size) for t in lines),
-                len(lines),
-                _NAME_SPOTS,
-                r,
-            )
-        )
-    for near, value in lay.revenues:
-        size = 0.155 * r
-        out.append(_Label("revenue", str(value), size, 0.26 * r, 1, _REVENUE_SPOTS, r, near))
-    if art.label:
-        size = 0.2 * r
-        out.append(
-            _Label(
-                "label",
-                art.label,
-                size,
-                text_width(art.label, size, True),
-                1,
-                [(0.0, 0.0)] + ring(0.45, 12, 0.0) + ring(0.6, 12, 15.0),
-                r,
-            )
-        )
-    for kind, cost in terrain:
-        size = 0.15 * r
-        text = f"{kind}:{money(g.board.title, cost)}"
-        out.append(
-            _Label(
-                "terrain",
-                text,
-                size,
-                2.0 * size + text_width(text.split(":")[1], size),
-                1,
-                _GRID,
-                r,
-            )
-        )
-    if tile:
-        size = 0.13 * r
-        out.append(
-            _Label(
-                "tile",
-                tile,
-                size,
-                text_width(tile, size),
-                1,
-                ring(0.62, 12, 15.0) + ring(0.5, 12, 0.0),
-                r,
-            )
-        )
-    return out
-
-
-def _terminal(g: Geometry, coord: str, edge: int) -> list[tuple[float, float]]:
-    """Track running into an offboard area: a stub from the edge tapering to a point."""
-    mx, my = edge_mid(g.board.orientation, edge)
-    dx, dy = edge_dir(g.board.orientation, edge)
-    w = TRACK_W * 0.9
-    nx, ny = -dy, dx
-    base = 0.15
-    pts = [
-        (mx + nx * w, my + ny * w),
-        (mx - dx * base + nx * w, my - dy * base + ny * w),
-        (dx * TERMINAL_TIP, dy * TERMINAL_TIP),
-        (mx - dx * base - nx * w, my - dy * base - ny * w),
-        (mx - nx * w, my - ny * w),
-    ]
-    return [g.px(coord, p) for p in pts]
-
-
-def _draw_stop(svg: Svg, g: Geometry, coord: str, stop: Stop) -> None:
-    r = g.r
-    x, y = g.px(coord, stop.pos)
-    if stop.kind == "city":
-        centres = [g.px(coord, c) for c in stop.slot_centres()]
-        if stop.slots > 1:  # the slots sit in one white pill
-            (ax, ay), (bx, by) = centres[0], centres[-1]
-            d = f"M{ax:.1f},{ay:.1f}L{bx:.1f},{by:.1f}"
-            svg.path(d, pal.INK, 2 * CITY_R * r + 3.0)
-            svg.path(d, "#FFFFFF", 2 * CITY_R * r)
-        for cx, cy in centres:
-            svg.circle(cx, cy, CITY_R * r, "#FFFFFF", pal.INK, 1.5)
-    elif stop.bar:
-        deg = math.degrees(stop.angle)
-        svg.rect(
-            x - BAR_LEN * r / 2,
-            y - BAR_W * r / 2,
-            BAR_LEN * r,
-            BAR_W * r,
-            pal.INK,
-            rx=2,
-            extra=f' transform="rotate({deg:.1f},{x:.1f},{y:.1f})"',
-        )
-    elif stop.kind == "town":
-        svg.circle(x, y, TOWN_R * r, pal.INK, "#FFFFFF", 1.5)
-    else:  # halt: a small hollow station
-        svg.circle(x, y, HALT_R * r, "#FFFFFF", pal.INK, 0.035 * r)
-
-
-def _wrap(name: str, width: float, size: float) -> str:
-    """Break a long place name into two lines, after an '&' when it has one."""
-    if text_width(name, size) <= width or " " not in name:
-        return name
-    if " & " in name:
-        a, b = name.split(" & ", 1)
-        return f"{a} &\n{b}"
-    words = name.split(" ")
-    half = len(words) // 2 or 1
-    return " ".join(words[:half]) + "\n" + " ".join(words[half:])
-
-
-def _draw_terrain(svg: Svg, x0: float, y: float, text: str, size: float) -> None:
-    """A mountain or water sign followed by the cost, starting at x0."""
-    kind, cost = text.split(":", 1)
-    ix = x0 + size * 0.8
-    if kind == "mountain":
-        svg.polygon(
-            [
-                (ix - size * 0.75, y + size * 0.45),
-                (ix, y - size * 0.6),
-                (ix + size * 0.75, y + size * 0.45),
-            ],
-            pal.MOUNTAIN,
-        )
-    else:
-        for dy in (-size * 0.22, size * 0.3):
-            svg.path(
-                f"M{ix - size * 0.75:.1f},{y + dy:.1f} q{size * 0.375:.1f},{-size * 0.45:.1f} "
-                f"{size * 0.75:.1f},0 t{size * 0.75:.1f},0",
-                pal.WATER,
-                size * 0.2,
-            )
-    svg.text(x0 + size * 1.9, y + size * 0.36, cost, size, pal.INK, anchor="start")
-
-
-def _draw_offboard_values(
-    svg: Svg, x: float, y: float, art: Art, current: str | None, size: float
-) -> None:
-    """One box per phase colour; the value paid now is bold in a heavy frame."""
-    values = art.offboards[0] if art.offboards else ()
-    bw, bh = size * 2.0, size * 1.5
-    x0 = x - bw * len(values) / 2
-    for i, (colour, value) in enumerate(values):
-        bx = x0 + i * bw
-        now = colour == current
-        svg.rect(
-            bx,
-            y - bh / 2,
-            bw,
-            bh,
-            pal.TILE.get(colour, "#FFFFFF"),
-            pal.INK if now else pal.MUTED,
-            2.2 if now else 0.8,
-        )
-        svg.text(
-            bx + bw / 2,
-            y + size * 0.36,
-            str(value),
-            size * (1.05 if now else 0.85),
-            pal.INK if now else "#4A4A4A",
-            bold=now,
-        )
-
-
-# -- the whole map ------------------------------------------------------------------------------
 def _frame(svg: Svg, g: Geometry) -> None:
     """Coordinates around the board: numbers and letters where the hexes are."""
     b = g.board
@@ -481,7 +105,7 @@ def _edge_points(
 
 @lru_cache(maxsize=4096)
 def _tile_fragment(
-    board: Board, coord: str, tile: str, rotation: int
+    board: Board, coord: str, tile: str, rotation: int, text: TextSize = FULL_MAP
 ) -> tuple[str, tuple[Text, ...]]:
     """The drawing of a laid tile, which stays the same until the hex is upgraded."""
     g = geometry(board)
@@ -497,6 +121,7 @@ def _tile_fragment(
         tile=tile,
         terrain=(),
         offboard=None,
+        text=text,
     )
     return "".join(svg.parts), tuple(svg.texts)
 
@@ -541,9 +166,17 @@ def _slot_xy(g: Geometry, lay: Layout, coord: str, city: int, slot: int) -> tupl
 
 
 def _token(
-    svg: Svg, g: Geometry, x: float, y: float, sym: str, fill: str, ghost: bool = False
+    svg: Svg,
+    g: Geometry,
+    x: float,
+    y: float,
+    sym: str,
+    fill: str,
+    ghost: bool = False,
+    text: TextSize = FULL_MAP,
 ) -> None:
-    """A station token: the company's colour with its abbreviation. A home not yet taken (the
+    """A station token: the company's colour with its abbreviation, condensed further than
+    other text so that five letters stay legible in a close-up. A home not yet taken (the
     company has not floated) shows as a dashed ring in the colour around the abbreviation."""
     radius = CITY_R * g.r - 2.0
     if ghost:
@@ -554,8 +187,8 @@ def _token(
     else:
         svg.circle(x, y, radius, fill, pal.INK, 1.5)
         ink, inner = pal.text_on(fill), radius
-    size = 0.2 * g.r
-    svg.text(x, y + size * 0.36, sym, size, ink, bold=True, fit=2 * inner * 0.88)
+    size = max(0.2 * g.r, text.floor)
+    svg.text(x, y + size * 0.36, sym, size, ink, bold=True, fit=2 * inner * 0.92, min_squeeze=0.6)
 
 
 def _company_order(board: Board, snapshot: Mapping[str, Any]) -> list[str]:
@@ -569,9 +202,11 @@ def _overlay(
     snapshot: Mapping[str, Any],
     runs: Sequence[Mapping[str, Any]] = (),
     only: Collection[str] | None = None,
+    text: TextSize = FULL_MAP,
 ) -> Svg:
     """Tiles, borders, tokens, home markers, runs and the last move over the printed board;
-    `only`: just the hexes a cropped view shows (the rest is skipped, not drawn and cut)."""
+    `only`: just the hexes a cropped view shows (the rest is skipped, not drawn and cut);
+    `text`: how that view sets text."""
     g = geometry(board)
     svg = Svg(g.width, g.height)
     svg.header(*header_line(snapshot), MARGIN + 6)
@@ -580,7 +215,7 @@ def _overlay(
     for coord, (tile, rotation) in laid.items():
         if only is not None and coord not in only:
             continue
-        parts, texts = _tile_fragment(board, coord, tile, rotation)
+        parts, texts = _tile_fragment(board, coord, tile, rotation, text)
         svg.raw(parts)
         svg.texts.extend(texts)
 
@@ -611,7 +246,7 @@ def _overlay(
         for t in placed:
             city, slot, corp = int(t.get("city", 0)), int(t.get("slot", 0)), str(t.get("corp"))
             x, y = _slot_xy(g, lay, coord, city, slot)
-            _token(svg, g, x, y, corp, pal.company_colour(title, corp, order))
+            _token(svg, g, x, y, corp, pal.company_colour(title, corp, order), text=text)
             occupied.add((coord, city, slot))
 
     for sym, corp in snapshot.get("corporations", {}).items():
@@ -633,7 +268,7 @@ def _overlay(
         if free is None:
             continue
         x, y = g.px(spec.home, stop.slot_centres()[free])
-        _token(svg, g, x, y, sym, pal.company_colour(title, sym, order), ghost=True)
+        _token(svg, g, x, y, sym, pal.company_colour(title, sym, order), ghost=True, text=text)
         occupied.add((spec.home, city, free))
 
     _highlight(svg, g, board, laid, snapshot.get("last_action"))

@@ -101,7 +101,7 @@ def _background(board: Board) -> Image.Image:
     return draw_texts(rasterize(svg), svg.texts)
 
 
-def _pill(
+def pill(
     svg: Svg, x: float, y: float, w: float, h: float, sym: str, fill: str, ghost: bool = False
 ) -> None:
     """A company marker: its colour with its abbreviation (colour is never the only cue)."""
@@ -115,9 +115,10 @@ def _pill(
     svg.text(x + w / 2, y + h / 2 + size * 0.36, sym, size, ink, bold=True, fit=w - 6)
 
 
-def _markers(
+def markers(
     snapshot: Mapping[str, Any], lay: MarketLayout, title: str
 ) -> dict[tuple[int, int], list[str]]:
+    """The companies on each market cell, first in the stack first."""
     stacks: dict[tuple[int, int], list[tuple[int, str]]] = {}
     for sym, corp in need(snapshot, "corporations", dict).items():
         where = corp.get("market")
@@ -141,7 +142,7 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
     svg = Svg(lay.width, lay.height)
     svg.header(*header_line(snapshot), MARGIN)
 
-    for key, syms in _markers(snapshot, lay, title).items():
+    for key, syms in markers(snapshot, lay, title).items():
         cell = lay.cells[key]
         top = cell.y + 19
         cols = 1 if len(syms) <= 2 else 2
@@ -150,7 +151,7 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
         w = (cell.w - 8 - (cols - 1) * 2) / cols
         for i, sym in enumerate(syms):  # first in the stack at the top left
             r, c = divmod(i, cols)
-            _pill(
+            pill(
                 svg,
                 cell.x + 4 + c * (w + 2),
                 top + r * (h + 1),
@@ -178,7 +179,7 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
         ]
         pw = min(64.0, (slot_w - 12) / max(len(parred), 1) - 3)
         for j, sym in enumerate(parred):
-            _pill(
+            pill(
                 svg,
                 bx + 8 + j * (pw + 3),
                 lay.par_top + 24,
@@ -192,7 +193,7 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
         y = lay.par_top + PAR_H - 22
         svg.text(MARGIN, y + 13, "Not yet started:", 13, pal.MUTED, anchor="start")
         for j, sym in enumerate(waiting):
-            _pill(
+            pill(
                 svg,
                 MARGIN + 112 + j * 62,
                 y,

@@ -1,8 +1,10 @@
-"""Train runs drawn over the map: one colour per train, a line through the hexes it passes,
-a dot on each stop and the train's name where it starts, so a player sees where each ran.
+"""Train runs drawn over the map: one colour per train, a line through the hexes it passes and
+a dot on each stop, so a player sees where each ran; `legend` names the train of each colour
+(beside the map, where it covers no label).
 
 A run is plain data (no rules): `{"train": "2", "connections": [["F20", "G19"], ...]}` where
-each connection lists the hexes from one stop to the next, as in 18xx.games' `run_routes`.
+each connection lists the hexes from one stop to the next, as in 18xx.games' `run_routes`
+(1860 writes a leg inside one hex as the hex and its two stations, "F2 0.1").
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ from typing import Any
 from render.snapshot import SnapshotError
 from render.svg import Svg
 
-# Bright colours far from the tile colours and the last-move magenta; each run also carries
-# its train's name, so colour is never the only cue.
+# Bright colours far from the tile colours and the last-move magenta.
 RUN_COLOURS = ("#E6194B", "#1F5BD8", "#0A9E3A", "#F58231", "#7A1FA2", "#00A3A3")
 CASING = "#FFFFFF"
 
@@ -35,7 +36,8 @@ def _chains(run: Mapping[str, Any]) -> list[list[str]]:
     chains = run.get("connections")
     if not isinstance(chains, list) or not all(isinstance(c, list) for c in chains):
         raise SnapshotError(f"a run needs 'connections': lists of hexes, got {chains!r}")
-    return [[str(h) for h in c] for c in chains]
+    # a leg between two stations of one hex names the hex and the stations: "F2 1.2"
+    return [[str(h).split(" ")[0] for h in c] for c in chains]
 
 
 def draw_runs(
@@ -48,7 +50,7 @@ def draw_runs(
     """Draw each run; trains of one company are shifted apart so shared hexes show both."""
     n = len(runs)
     for i, run in enumerate(runs):
-        colour = RUN_COLOURS[i % len(RUN_COLOURS)]
+        colour = run_colour(i)
         shift = (i - (n - 1) / 2) * 0.16 * r
         dx, dy = shift * 0.6, shift * 0.8
 
@@ -70,19 +72,12 @@ def draw_runs(
         for hex_id in stops:
             x, y = at(hex_id)
             svg.circle(x, y, 0.11 * r, colour, CASING, 0.04 * r)
-        if chains and chains[0]:
-            x, y = at(chains[0][0])
-            label = str(run.get("train", "?"))
-            size = 0.24 * r
-            w = size * (0.75 * len(label) + 0.9)
-            svg.rect(
-                x - w / 2,
-                y - 0.55 * r - size * 0.8,
-                w,
-                size * 1.3,
-                colour,
-                CASING,
-                1.5,
-                rx=size * 0.35,
-            )
-            svg.text(x, y - 0.55 * r, label, size, "#FFFFFF", bold=True)
+
+
+def run_colour(index: int) -> str:
+    return RUN_COLOURS[index % len(RUN_COLOURS)]
+
+
+def legend(runs: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """(colour, train name) of each run, in the order drawn."""
+    return [(run_colour(i), str(run.get("train", "?"))) for i, run in enumerate(runs)]

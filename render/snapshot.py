@@ -7,6 +7,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from engine.money import format_money
+
 CURRENCY = {"1860": "£"}
 
 
@@ -49,8 +51,7 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 def money(title: str, amount: int | None) -> str:
     if amount is None:
         return "–"
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{CURRENCY.get(title, '$')}{abs(amount):,}"
+    return format_money(CURRENCY.get(title, "$"), amount)
 
 
 NAME_CHARS = 24  # a player's name as drawn: a longer one is cut, so no name can widen an image

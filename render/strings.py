@@ -1,7 +1,9 @@
 """String Railway's board image: the area with its coordinate grid, river, shaded mountain,
 stations (label, type, VP, company slots), rails in company colours with the last (or proposed)
 rail highlighted and its crossings marked, and the score table. Drawn at twice the size and
-scaled down, so that Pillow's lines come out smooth; sized to stay legible on a phone."""
+scaled down, so that Pillow's lines come out smooth. No text is smaller than `SMALL` px, which a
+phone showing the image 400 px wide sets at over 9 px; a station's words are condensed to fit
+its square rather than set smaller."""
 
 from __future__ import annotations
 
@@ -15,11 +17,14 @@ from PIL import Image, ImageDraw
 from render.fonts import pil_font, text_width
 from render.palette import HIGHLIGHT, INK, MUTED, OKABE_ITO, PAGE, RULE, WATER, tint
 from render.snapshot import SnapshotError
+from render.svg import MIN_SQUEEZE, condensed
 
 SS = 2  # supersampling factor
 WIDTH = 1000  # final image width in pixels
 MARGIN = 44  # room for the grid's coordinates
 GRID = 5  # cm between grid lines; labelled every 10
+SMALL = 23  # px of the smallest text (2.3% of the width)
+TEXT = 24  # px of the table
 COMPANY = [OKABE_ITO[k] for k in ("vermillion", "blue", "bluish_green", "orange", "reddish_purple")]
 AREA_FILL = "#F3EEDF"
 MOUNTAIN_FILL = "#B9AD9A"
@@ -79,7 +84,14 @@ def render_string_board(snap: Mapping[str, Any], options: Collection[str] = ()) 
             raise SnapshotError(f"a String Railway snapshot needs {key!r}")
     cv = _Canvas(snap)
     companies = snap["companies"]
-    table_h = (64 + 40 * len(companies) + 34 * _breakdown_lines(snap) + 30 * len(LEGEND) + 16) * SS
+    table_h = (
+        64
+        + 40 * len(companies)
+        + 34 * _breakdown_lines(snap)
+        + 32 * len(_legend_lines())
+        + 16
+        + 34 * (len(_head_lines(snap)) - 1)
+    ) * SS
     img = Image.new("RGB", (WIDTH * SS, int(cv.board_h + table_h)), PAGE)
     cells = snap.get("cells") or {}
     img.paste(
@@ -107,7 +119,7 @@ def warm_up() -> None:
     drivers (loaded by the first save) and the fonts at the sizes the board sets text in."""
     Image.preinit()
     for bold in (False, True):
-        for size in (13, 15, 20, 21, 22, 23):
+        for size in (SMALL, TEXT):
             pil_font(bold, size * SS)
         text_width("B1 S1 Ce 3", 20 * SS, bold)
 
@@ -169,15 +181,15 @@ def _board(draw: ImageDraw.ImageDraw, cv: _Canvas, snap: Mapping[str, Any]) -> N
 
 
 def _grid(draw: ImageDraw.ImageDraw, cv: _Canvas) -> None:
-    font = pil_font(False, 13 * SS)
+    font = pil_font(False, SMALL * SS)
     x = (int(cv.minx) // GRID) * GRID
     while x <= cv.maxx:
         if x >= cv.minx:
             top, bottom = cv.xy((x, cv.maxy)), cv.xy((x, cv.miny))
             draw.line([top, bottom], fill=GRID_LINE, width=SS * (2 if x % 10 == 0 else 1))
             if x % 10 == 0:
-                w = text_width(str(x), 13 * SS)
-                draw.text((bottom[0] - w / 2, bottom[1] + 8 * SS), str(x), fill=MUTED, font=font)
+                w = text_width(str(x), SMALL * SS)
+                draw.text((bottom[0] - w / 2, bottom[1] + 6 * SS), str(x), fill=MUTED, font=font)
         x += GRID
     y = (int(cv.miny) // GRID) * GRID
     while y <= cv.maxy:
@@ -185,8 +197,8 @@ def _grid(draw: ImageDraw.ImageDraw, cv: _Canvas) -> None:
             left, right = cv.xy((cv.minx, y)), cv.xy((cv.maxx, y))
             draw.line([left, right], fill=GRID_LINE, width=SS * (2 if y % 10 == 0 else 1))
             if y % 10 == 0:
-                w = text_width(str(y), 13 * SS)
-                draw.text((left[0] - w - 8 * SS, left[1] - 9 * SS), str(y), fill=MUTED, font=font)
+                w = text_width(str(y), SMALL * SS)
+                draw.text((left[0] - w - 6 * SS, left[1] - 14 * SS), str(y), fill=MUTED, font=font)
         y += GRID
 
 
@@ -195,16 +207,16 @@ def _cell_names(
 ) -> None:
     """Cell names in bold ink, centred on their column above the board and on their row to its
     right (the centimetre scales are below and to the left)."""
-    size = 21 * SS
+    size = TEXT * SS
     font = pil_font(True, size)
     for letter, x0 in columns:
         x, top = cv.xy((x0 + cell / 2, cv.maxy))
         draw.text(
-            (x - text_width(letter, size, True) / 2, top - 34 * SS), letter, fill=INK, font=font
+            (x - text_width(letter, size, True) / 2, top - 36 * SS), letter, fill=INK, font=font
         )
     for number, y0 in rows:
         right, y = cv.xy((cv.maxx, y0 + cell / 2))
-        draw.text((right + 8 * SS, y - 14 * SS), number, fill=INK, font=font)
+        draw.text((right + 8 * SS, y - 15 * SS), number, fill=INK, font=font)
 
 
 def _hatch(img: Image.Image, cv: _Canvas, mountain: list[tuple[float, float]]) -> None:
@@ -241,29 +253,40 @@ def _station(
     draw.rectangle([a, b], fill=fill, outline=edge, width=(4 if owner is not None else 2) * SS)
     side = b[0] - a[0]
     cx = (a[0] + b[0]) / 2
-    # as large as the square allows: a phone shows the image at about half its size
-    size = _fit(st["label"], max(10.0, min(23.0, side / SS / 2.8)) * SS, 0.9 * side, True)
-    w = text_width(st["label"], size, True)
-    draw.text((cx - w / 2, a[1] + 0.02 * side), st["label"], fill=INK, font=pil_font(True, size))
-    line2 = f"{st['short']} {st['vp']}"
-    small = _fit(line2, size * 0.8, 0.94 * side)
-    w2 = text_width(line2, small)
-    draw.text((cx - w2 / 2, a[1] + 0.36 * side), line2, fill=INK, font=pil_font(False, small))
+    size = max(SMALL, min(27.0, side / SS / 2.6)) * SS
+    # the label's and the type's letters start about a fifth of their size below their top
+    _centred(draw, st["label"], size, True, 0.92 * side, (cx, a[1] - 0.02 * side))
+    _centred(
+        draw, f"{st['short']} {st['vp']}", SMALL * SS, False, 0.94 * side, (cx, a[1] + 0.33 * side)
+    )
     # company slots: a pip per company the station admits, filled by those it serves
     limit = st["limit"]
     served = st.get("served", [])
-    pip = min(side / (limit + 1.5), 0.2 * side)
+    pip = min(side / (limit + 1.5), 0.19 * side)
     gap = (side - pip * limit) / (limit + 1)
-    y = b[1] - 0.08 * side - pip
+    y = b[1] - 0.06 * side - pip
     for i in range(limit):
         x = a[0] + gap + i * (pip + gap)
         colour = company_colour(served[i]) if i < len(served) else None
         draw.ellipse([x, y, x + pip, y + pip], fill=colour or "#FFFFFF", outline=INK, width=SS)
 
 
-def _fit(text: str, size: float, width: float, bold: bool = False) -> float:
-    """The font size, at most `size`, at which the text fits the width."""
-    return min(size, size * width / max(text_width(text, size, bold), 1.0))
+def _centred(
+    draw: ImageDraw.ImageDraw,
+    text: str,
+    size: float,
+    bold: bool,
+    width: float,
+    top: tuple[float, float],
+) -> None:
+    """Text centred on top[0] below top[1], condensed (not shrunk) when wider than `width`."""
+    wide = text_width(text, size, bold)
+    if wide <= width:
+        draw.text((top[0] - wide / 2, top[1]), text, fill=INK, font=pil_font(bold, size))
+        return
+    mask, dx, dy = condensed(text, size, bold, max(MIN_SQUEEZE, width / wide))
+    ascent = pil_font(bold, size).getmetrics()[0]
+    draw.bitmap((round(top[0] + dx), round(top[1] + ascent + dy)), mask, fill=INK)
 
 
 def _mark(draw: ImageDraw.ImageDraw, at: tuple[float, float], paid: bool) -> None:
@@ -291,11 +314,30 @@ def _breakdown_lines(snap: Mapping[str, Any]) -> int:
     return 1 + len(last["breakdown"]) if last else 0
 
 
-def _table(draw: ImageDraw.ImageDraw, cv: _Canvas, snap: Mapping[str, Any], top: int) -> None:
-    font = pil_font(False, 22 * SS)
-    bold = pil_font(True, 22 * SS)
-    x = MARGIN * SS
-    y = top + 8 * SS
+def _wrapped(text: str, size: float, bold: bool = False) -> list[str]:
+    """The text in lines that fit the image's width, broken between words (after a '·',
+    never before one)."""
+    room = (WIDTH - 2 * MARGIN) * SS
+    words: list[str] = []
+    for word in text.split(" "):
+        if word == "·" and words:
+            words[-1] += " ·"
+        else:
+            words.append(word)
+    lines: list[str] = []
+    for word in words:
+        if lines and text_width(f"{lines[-1]} {word}", size * SS, bold) <= room:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return [line.removesuffix(" ·") for line in lines]
+
+
+def _legend_lines() -> list[str]:
+    return [line for text in LEGEND for line in _wrapped(text, SMALL)]
+
+
+def _head_lines(snap: Mapping[str, Any]) -> list[str]:
     turn = f"Turn {snap['turn']} of {snap['turns']}"
     if snap.get("finished"):
         head = "Game over · " + ", ".join(snap.get("winners", [])) + " won"
@@ -307,8 +349,18 @@ def _table(draw: ImageDraw.ImageDraw, cv: _Canvas, snap: Mapping[str, Any], top:
         head = turn
     if snap.get("expert"):
         head += " · expert"
-    draw.text((x, y), head, fill=INK, font=bold)
-    y += 44 * SS
+    return _wrapped(head, TEXT, True)
+
+
+def _table(draw: ImageDraw.ImageDraw, cv: _Canvas, snap: Mapping[str, Any], top: int) -> None:
+    font = pil_font(False, TEXT * SS)
+    bold = pil_font(True, TEXT * SS)
+    x = MARGIN * SS
+    y = top + 8 * SS
+    for line in _head_lines(snap):
+        draw.text((x, y), line, fill=INK, font=bold)
+        y += 34 * SS
+    y += 10 * SS
     draw.line([(x, y - 8 * SS), (WIDTH * SS - x, y - 8 * SS)], fill=RULE, width=SS)
     for i, c in enumerate(snap["companies"]):
         colour = company_colour(i)
@@ -323,9 +375,9 @@ def _table(draw: ImageDraw.ImageDraw, cv: _Canvas, snap: Mapping[str, Any], top:
             font=bold if marker else font,
         )
         vp = f"{c['vp']} VP"
-        draw.text((x + 560 * SS, y), vp, fill=INK, font=bold)
+        draw.text((x + 520 * SS, y), vp, fill=INK, font=bold)
         draw.text(
-            (x + 680 * SS, y), f"{c['short']} short · {c['long']} long", fill=MUTED, font=font
+            (x + 640 * SS, y), f"{c['short']} short · {c['long']} long", fill=MUTED, font=font
         )
         y += 40 * SS
     last = snap.get("last_rail")
@@ -335,15 +387,15 @@ def _table(draw: ImageDraw.ImageDraw, cv: _Canvas, snap: Mapping[str, Any], top:
         gain = sum(v for who, v, _ in last["breakdown"] if who == last["company"])
         draw.text((x, y + 6 * SS), f"{title} ({name}): {gain:+d} VP", fill=HIGHLIGHT, font=bold)
         y += 34 * SS
-        small = pil_font(False, 20 * SS)
+        small = pil_font(False, SMALL * SS)
         for who, v, why in last["breakdown"]:
             text = f"{v:+d}  {why}" + (
                 "" if who == last["company"] else f"  ({snap['companies'][who]['name']})"
             )
             draw.text((x + 20 * SS, y + 6 * SS), text, fill=INK, font=small)
             y += 34 * SS
-    tiny = pil_font(False, 15 * SS)
+    tiny = pil_font(False, SMALL * SS)
     y += 10 * SS
-    for line in LEGEND:
+    for line in _legend_lines():
         draw.text((x, y), line, fill=MUTED, font=tiny)
-        y += 30 * SS
+        y += 32 * SS

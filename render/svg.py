@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from render.fonts import pil_font, text_width
 
-_ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}
+ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}
 MIN_SQUEEZE = 0.75
 
 
@@ -118,15 +118,16 @@ class Svg:
         anchor: str = "middle",
         halo: str | None = None,
         fit: float | None = None,
+        min_squeeze: float = MIN_SQUEEZE,
     ) -> None:
         """Text with its baseline at y, anchored at x by its start, middle or end; `halo`
-        outlines it so it stays legible over track; `fit` condenses it (to 3/4 width at most)
-        and then shrinks it to at most that width."""
+        outlines it so it stays legible over track; `fit` condenses it (to `min_squeeze` of
+        its width at most) and then shrinks it to at most that width."""
         squeeze = 1.0
         if fit is not None:
             width = text_width(text, size, bold)
             if width > fit:
-                squeeze = max(MIN_SQUEEZE, fit / width)
+                squeeze = max(min_squeeze, fit / width)
                 size *= fit / (width * squeeze)
         self.texts.append(Text(x, y, text, size, fill, bold, anchor, halo, squeeze))
 
@@ -165,7 +166,7 @@ def rasterize_document(document: str) -> Image.Image:
 
 
 @lru_cache(maxsize=1024)
-def _condensed(text: str, size: float, bold: bool, squeeze: float) -> tuple[Image.Image, int, int]:
+def condensed(text: str, size: float, bold: bool, squeeze: float) -> tuple[Image.Image, int, int]:
     """A glyph mask of `text` narrowed to `squeeze` of its width, with its offset from the
     (middle, baseline) anchor point."""
     font = pil_font(bold, size)
@@ -182,7 +183,7 @@ def draw_texts(image: Image.Image, texts: list[Text]) -> Image.Image:
     draw = ImageDraw.Draw(image)
     for t in texts:
         if t.squeeze < 1.0:
-            mask, dx, dy = _condensed(t.text, round(t.size * 4) / 4, t.bold, round(t.squeeze, 2))
+            mask, dx, dy = condensed(t.text, round(t.size * 4) / 4, t.bold, round(t.squeeze, 2))
             image.paste(t.fill, (round(t.x) + dx, round(t.y) + dy), mask)
             continue
         halo = max(1, round(t.size / 7)) if t.halo else 0
@@ -191,7 +192,7 @@ def draw_texts(image: Image.Image, texts: list[Text]) -> Image.Image:
             t.text,
             fill=t.fill,
             font=pil_font(t.bold, t.size),
-            anchor=_ANCHORS[t.anchor],
+            anchor=ANCHORS[t.anchor],
             stroke_width=halo,
             stroke_fill=t.halo,
         )

@@ -24,6 +24,7 @@ TOWN_R = 0.09
 BAR_LEN, BAR_W = 0.34, 0.11
 HALT_R = 0.075
 TERMINAL_TIP = 0.3  # an offboard's tapered track ends this far from the centre
+OVERLAP_PENALTY = 10.0
 
 
 def edge_mid(orientation: Orientation, edge: int) -> Pt:
@@ -39,11 +40,13 @@ def hex_corners(orientation: Orientation) -> list[Pt]:
     ]
 
 
+@lru_cache(maxsize=2)
+def _edge_dirs(orientation: Orientation) -> tuple[Pt, ...]:
+    return tuple(edge_dir(orientation, e) for e in range(6))
+
+
 def inside_hex(orientation: Orientation, p: Pt, margin: float = 0.0) -> bool:
-    return all(
-        p[0] * dx + p[1] * dy <= APOTHEM - margin
-        for dx, dy in (edge_dir(orientation, e) for e in range(6))
-    )
+    return all(p[0] * dx + p[1] * dy <= APOTHEM - margin for dx, dy in _edge_dirs(orientation))
 
 
 def _dist(a: Pt, b: Pt) -> float:
@@ -134,13 +137,6 @@ class Stop:
     angle: float = 0.0  # direction (radians) along which a multi-slot city's slots line up
     bar: bool = False  # a town drawn as a bar across its through track
 
-    @property
-    def reach(self) -> float:
-        """How far the drawn station extends from its position."""
-        if self.kind == "city":
-            return CITY_R * self.slots
-        return BAR_LEN / 2 if self.bar else TOWN_R
-
     def slot_centres(self) -> list[Pt]:
         ca, sa = math.cos(self.angle), math.sin(self.angle)
         first = -(self.slots - 1) * CITY_R
@@ -187,13 +183,18 @@ class Layout:
             if not all(inside_hex(self.orientation, p, 0.03) for p in corners):
                 continue
             hard = soft = 1.0
-            for p, r, track in self.occupied:
-                d = _box_distance(c, half_w, half_h, p) - r
+            cx, cy = c
+            for (px, py), r, track in self.occupied:  # the box's distance to each, inlined
+                dx = max(abs(px - cx) - half_w, 0.0)
+                dy = max(abs(py - cy) - half_h, 0.0)
+                d = (dx * dx + dy * dy) ** 0.5 - r
                 if track and over_track:
                     soft = min(soft, d)
                 else:
                     hard = min(hard, d)
             score = min(hard, 0.2) + 0.3 * min(soft, 0.1) - (0.3 * _dist(c, near) if near else 0.0)
+            if hard < 0:  # any spot that covers nothing beats one that does, however near
+                score -= OVERLAP_PENALTY
             if score > best_score + 1e-9:
                 best, best_score, best_clear = c, score, hard
         return best, best_clear
@@ -209,12 +210,6 @@ class Layout:
                     centre[1] - half_h + 2 * half_h * j / ny,
                 )
                 self.occupied.append((p, 0.04, False))
-
-
-def _box_distance(c: Pt, hw: float, hh: float, p: Pt) -> float:
-    dx = max(abs(p[0] - c[0]) - hw, 0.0)
-    dy = max(abs(p[1] - c[1]) - hh, 0.0)
-    return math.hypot(dx, dy)
 
 
 def ring(radius: float, count: int = 12, start_deg: float = 0.0) -> list[Pt]:
@@ -301,9 +296,12 @@ def layout(orientation: Orientation, art: Art) -> Layout:
         dx, dy = edge_dir(orientation, e)
         lay.occupied.extend(((mx - dx * s, my - dy * s), 0.07, True) for s in (0.0, 0.2, 0.4, 0.55))
     for s in lay.stops:
-        lay.occupied.append((s.pos, s.reach + 0.03, False))
-        if s.kind == "city":
-            lay.occupied.extend((c, CITY_R + 0.03, False) for c in s.slot_centres())
+        if s.kind != "city":
+            lay.occupied.append((s.pos, (BAR_LEN / 2 if s.bar else TOWN_R) + 0.03, False))
+            continue
+        centres = s.slot_centres()  # the slots and the waist of the pill that joins them
+        waists = [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in zip(centres, centres[1:])]
+        lay.occupied.extend((c, CITY_R + 0.03, False) for c in centres + waists)
     _revenues(lay, art)
     return lay
 

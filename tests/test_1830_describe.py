@@ -43,6 +43,6 @@ def test_consequences_follow_the_sentence() -> None:
         "Operating Round 1.1 begins.",
         "Player 1 receives a 10% PRR share with CA.",
         "Player 4 is bankrupt.",
-        "Game over (bankrupt): Player 2 $1477",
+        "Game over (bankrupt): Player 2 $1,477",
     ):
         assert expected in text, expected

@@ -144,7 +144,7 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
     assert out == [  # the sentence stored when the move was made, with what it set off
         f"player 1 rewound game #1 to action {last - 1}, taking back from ERIE declares "
         "bankruptcy. Player 4 becomes president of B&M. Player 3 is bankrupt. Game over "
-        "(bankrupt): Player 4 $2212, Player 2 $2127, Player 1 $1831, Player 3 $310. Share "
+        "(bankrupt): Player 4 $2,212, Player 2 $2,127, Player 1 $1,831, Player 3 $310. Share "
         "prices: NYNH $75 → $70, B&M $75 → $70. Cash also moved: Player 3 -$19 (now $0).",
         "To act: player 3",
         "/play sell: Sell 10% of NYNH for $75; Sell 20% of NYNH for $150; Sell 10% of B&M for "
@@ -170,7 +170,7 @@ async def test_a_recorded_game_is_finished_in_the_console(db_path, tmp_path):
     assert out[0] == "Refused: it is not your turn in game #1; waiting for Player 3"
     assert out[1:3] == [
         "ERIE declares bankruptcy. Player 4 becomes president of B&M. Player 3 is bankrupt. "
-        "Game over (bankrupt): Player 4 $2212, Player 2 $2127, Player 1 $1831, Player 3 $310. "
+        "Game over (bankrupt): Player 4 $2,212, Player 2 $2,127, Player 1 $1,831, Player 3 $310. "
         "Share prices: NYNH $75 → $70, B&M $75 → $70. Cash also moved: Player 3 -$19 (now $0).",
         "The game is over. /game status shows the result.",
     ]

@@ -79,7 +79,7 @@ async def test_a_recorded_1860_game_is_finished_in_the_console(db_path, tmp_path
     assert out[1].startswith("NGStL runs for £340 (9+5-train £340).")
     assert (
         "IOW is nationalised and ceases to operate. NGStL is nationalised and ceases to operate. "
-        "Game over (nationalization): Player 1 £12609, Player 2 £11004."
+        "Game over (nationalization): Player 1 £12,609, Player 2 £11,004."
     ) in out[1]
     # the £340 is paid out to the holders of 80% and 20% of NGStL
     assert "Player 2 +£68" in out[1] and "Player 1 +£272" in out[1]

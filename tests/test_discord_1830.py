@@ -214,7 +214,7 @@ async def test_every_refusal_is_private_and_changes_nothing(world):
     # an unaffordable purchase (the engine's reason)
     sent = await table.play(1, "bid", company="BO", price=2000)
     assert sent[-1] == Sent(
-        "Refused: user1 cannot afford a $2000 bid; the most they can bid "
+        "Refused: user1 cannot afford a $2,000 bid; the most they can bid "
         "on Baltimore & Ohio is $600",
         True,
     )

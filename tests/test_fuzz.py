@@ -27,7 +27,7 @@ def _game():
 
 
 # CI's budget per 18xx title: 20 games of 120 moves each (the auction, the first stock rounds
-# and operating rounds), every seat count the title allows. Whole games: README, long runs.
+# and operating rounds), every seat count the title allows. Whole games and long runs: docs/testing.md.
 EIGHTEEN_BUDGET = [
     (title, 2 + i % seats, s)
     for title, seats, run in (("1830", 5, 15), ("1860", 3, 18))
@@ -52,7 +52,7 @@ def test_fuzzed_18xx_games_keep_every_invariant(
 def test_complete_string_railway_games_keep_every_invariant(
     seed: int, players: int, tmp_path: Path
 ) -> None:
-    """String Railway's CI budget: 20 whole games, 2 to 5 players (a long run: README)."""
+    """String Railway's CI budget: 20 whole games, 2 to 5 players (long runs: docs/testing.md)."""
     report = asyncio.run(
         fuzz_game("string_railway", players, seed, replay_every=20, out_dir=tmp_path)
     )

@@ -18,7 +18,7 @@ from tests.reference_games import game_ids, game_path, reference_states
 
 
 def _amounts(sentence: str) -> set[int]:
-    return {int(m) for m in re.findall(r"\$(\d+)", sentence)}
+    return {int(m.replace(",", "")) for m in re.findall(r"\$(\d[\d,]*)", sentence)}
 
 
 def _told(delta: int, sentence: str) -> bool:

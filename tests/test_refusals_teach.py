@@ -213,6 +213,6 @@ async def test_1860s_compulsory_train_has_its_own_rule(console):
     assert out == [
         "Refused: it is not your turn in game #1; waiting for Player 2",
         "Refused: you cannot pass now: a train is compulsory: C&N owns no train and has the "
-        "£1000 to buy one (the cheapest from the bank costs £250), so it must buy one before its "
+        "£1,000 to buy one (the cheapest from the bank costs £250), so it must buy one before its "
         "turn ends; you can: /play train: Buy a 2+1-train from the bank for £250",
     ]

@@ -271,7 +271,8 @@ def _by_fields(
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in re.split(r"[\s(),$£]+", text.casefold()) if w]
+    plain = _THOUSANDS.sub("", text.casefold())  # "$1,100" is the word 1100
+    return [w for w in re.split(r"[\s(),$£]+", plain) if w]
 
 
 def _words_match(text: str, label: str) -> bool:
@@ -387,7 +388,8 @@ def resolve(
 
 
 _PRICE_AFTER = re.compile(r"^(.*\S)\s+[$£]?(\d{1,7})$")
-_PRICE = re.compile(r"[$£](\d+)")
+_PRICE = re.compile(r"[$£](\d{1,3}(?:,\d{3})+|\d+)")  # as money() writes it: "$1,100"
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 
 
 def _price_typed_after(
@@ -406,7 +408,7 @@ def _price_typed_after(
 
 
 def _prices(label: str) -> list[int]:
-    return [int(p) for p in _PRICE.findall(label)]
+    return [int(p.replace(",", "")) for p in _PRICE.findall(label)]
 
 
 def _unpriced(action: Action) -> str:

@@ -47,6 +47,7 @@ from engine.eighteen.train_rules import TrainRules
 from engine.eighteen.trains import Depot, Phase, Phases, Train
 from engine.errors import GameError, IllegalAction, InvalidAction
 from engine.game import Action, Choice, Game, PlayerId, TurnInfo
+from engine.money import format_money
 
 
 class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
@@ -554,12 +555,7 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         """An amount in the game's currency ($ by default, £ in 1860), as players write it."""
         if not isinstance(amount, (int, float)):  # as a move typed it (shown, not computed)
             return f"{self.CURRENCY}{amount}"
-        sign = "-" if amount < 0 else ""
-        return (
-            f"{sign}{self.CURRENCY}{abs(amount):g}"
-            if isinstance(amount, float)
-            else f"{sign}{self.CURRENCY}{abs(amount)}"
-        )
+        return format_money(self.CURRENCY, amount)
 
     def player_value(self, p: Player) -> int:
         shares = sum(

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.eighteen.entities import Company, Corporation, Player
+from engine.money import format_money
 
 IPO, MARKET = "the IPO", "the market"
 
@@ -85,7 +86,7 @@ class Flows:
     told: dict[str, int] = field(default_factory=dict)
 
     def money(self, amount: int | None) -> str:
-        return f"{self.after.currency}{amount}"
+        return "–" if amount is None else format_money(self.after.currency, amount)
 
     def delta(self, name: str) -> int:
         return self.after.cash.get(name, 0) - self.before.cash.get(name, 0)

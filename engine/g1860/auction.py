@@ -90,7 +90,7 @@ class BuyCert(Step):
             return (
                 [
                     (
-                        f"Bid for the pick: £{low} to £{high} (the right to take the next item)",
+                        f"Bid for the pick: £{low} to {self.game.money(high)} (the right to take the next item)",
                         {"price": low},
                     )
                 ]
@@ -157,7 +157,7 @@ class BuyCert(Step):
             return
         if price > self.max_player_bid(player):
             raise IllegalAction(
-                f"{player.name} can bid at most £{self.max_player_bid(player)} (cash less "
+                f"{player.name} can bid at most {self.game.money(self.max_player_bid(player))} (cash less "
                 f"£{self.cheapest_price()} for the cheapest item)"
             )
         if price < self.min_player_bid():
@@ -177,7 +177,7 @@ class BuyCert(Step):
             cheapest_is_corp and cell is min(self.game.par_prices(corp), key=lambda p: p.price)
         ):
             raise IllegalAction(
-                f"{player.name} has £{player.cash}; par £{cell.price} costs £{cell.price * 2}"
+                f"{player.name} has {self.game.money(player.cash)}; par £{cell.price} costs £{cell.price * 2}"
             )
         self.game.market.set_par(corp, cell)
         share = corp.all_shares[0]

@@ -314,7 +314,7 @@ class Game1860(EighteenGame):
         self.market.to_bottom(corp)
         corp.floated = True
         spend(self.bank, corp, corp.par_price.price * 10)
-        self.note(f"{corp.sym} floats and receives £{corp.par_price.price * 10}.")
+        self.note(f"{corp.sym} floats and receives {self.money(corp.par_price.price * 10)}.")
         if self.sr_after_southern:
             return
         self.place_float_token(corp)
@@ -396,7 +396,9 @@ class Game1860(EighteenGame):
         assert corp.share_price is not None
         price = corp.share_price.price
         if player.cash < price:
-            raise IllegalAction(f"{player.name} has £{player.cash} and cannot pay £{price}")
+            raise IllegalAction(
+                f"{player.name} has {self.money(player.cash)} and cannot pay £{price}"
+            )
         was_floated = corp.floated
         sh.transfer(self, [cert], 10, player, spender=player, receiver=self.bank, price=price)
         self.check_float(corp, was_floated)  # the share given back to the market may float it

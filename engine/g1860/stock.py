@@ -227,7 +227,7 @@ class BuySellPar(BuySellParShares):
         cell = self.game.legal_par(corp, action.get("share_price"))
         if cell.price * 2 > player.cash:
             raise IllegalAction(
-                f"{player.name} has £{player.cash}; par £{cell.price} costs £{cell.price * 2}"
+                f"{player.name} has {self.game.money(player.cash)}; par £{cell.price} costs £{cell.price * 2}"
             )
         if not self.can_gain(player, corp, 20):
             raise IllegalAction(
@@ -277,7 +277,7 @@ class BuySellPar(BuySellParShares):
             raise IllegalAction(f"{player.name} cannot buy {company.name} now")
         if player.cash < company.value:
             raise IllegalAction(
-                f"{player.name} has £{player.cash}; {company.name} costs £{company.value}"
+                f"{player.name} has {self.game.money(player.cash)}; {company.name} costs £{company.value}"
             )
         company.owner = player
         player.companies.append(company)
