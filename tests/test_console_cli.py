@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import discord
 import pytest
 
@@ -118,3 +122,18 @@ def test_bot_start_failures_are_explained(monkeypatch, tmp_path, capsys, error, 
     assert cli.main(["run"]) == 1
     err = capsys.readouterr().err
     assert message in err and "wrong" not in err
+
+
+def test_compose_runs_processes_that_serve_every_shard_once():
+    """compose.yaml's bot processes take shard options the command accepts, all with one
+    shard count, and together serve each shard exactly once."""
+    text = (Path(__file__).resolve().parents[1] / "compose.yaml").read_text()
+    commands = [json.loads(found) for found in re.findall(r"command: (\[.*\])", text)]
+    assert len(commands) == 2
+    served = []
+    for argv in commands:
+        assert argv[:2] == ["railchat", "run"]
+        served.append(cli._shards(cli.build_parser().parse_args(argv[1:])))
+    counts = {s.count for s in served if s is not None}
+    assert len(counts) == 1 and None not in served
+    assert sorted(i for s in served if s is not None for i in s.ids) == list(range(counts.pop()))
