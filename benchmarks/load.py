@@ -63,7 +63,6 @@ class Pending:
     kind: str  # "move", "press", "read"
     sent: float
     index: int = -1  # the move's place in the file
-    acked: bool = False  # the bot told the user "Done"
     seen: dict[int, int] = field(default_factory=dict)  # message id: the sentence's count
 
 
@@ -153,18 +152,19 @@ class Crowd:
         self._reply(table, ((body or {}).get("data") or {}).get("content") or "")
 
     def followed_up(self, token: str, body: Any) -> None:
-        found = re.fullmatch(r"tok(\d+)", token)
-        table = self.by_iid.get(int(found.group(1))) if found else None
-        if table is not None and table.pending is not None:
+        iid = int(found.group(1)) if (found := re.fullmatch(r"tok(\d+)", token)) else None
+        table = self.by_iid.get(iid) if iid is not None else None
+        if table is not None and table.pending is not None and table.pending.iid == iid:
             self._reply(table, (body or {}).get("content") or "")
 
     def _reply(self, table: Table, content: str) -> None:
-        """A move told done counts as made (it must be in the log after the run); a refused
-        one stops the game's play."""
+        """A move told done counts as made (it must be in the log after the run): "Done"
+        with its sentence (a purchase from another player is "Done" too, but only offered);
+        a refused one stops the game's play."""
         pending = table.pending
-        if content.startswith("Done") and pending is not None and pending.kind != "read":
-            pending.acked = True
-            table.told = max(table.told, pending.index + 1)
+        if pending is not None and pending.kind != "read" and content.startswith("Done"):
+            if table.source.texts[pending.index].splitlines()[0] in content:
+                table.told = max(table.told, pending.index + 1)
         if content.startswith("Refused") and table.pending is not None:
             if table.pending.kind != "read":
                 table.stuck = content[:200]
@@ -394,12 +394,6 @@ async def verify(
             wrong.append(table.game_id)
         if len(actions) < table.told:
             missing_from_log.append(table.game_id)
-    unshown = 0  # moves stored in the run whose sentence never reached the thread
-    for table in tables:
-        made = table.source.texts[before[table.game_id] : await store.action_count(table.game_id)]
-        thread = "\n".join(m.content for m in fake.posts(int(table.thread["id"])))
-        for sentence in set(made):
-            unshown += max(0, made.count(sentence) - thread.count(sentence))
     service = GameService(store)
     unreplayable = []
     started = time.monotonic()
@@ -416,20 +410,56 @@ async def verify(
         "games with a gap in their log": gaps,
         "games whose log is not the file's moves in order (lost or doubled)": wrong,
         "games missing a move its user was told was done": missing_from_log,
-        "moves stored but never shown in their thread": unshown,
         "changed games whose export does not replay": unreplayable,
         "exports replayed": len(changed),
         "export check seconds": round(time.monotonic() - started, 1),
     }
 
 
-async def quiet(crowd: Crowd, still: float = 10.0, cap: float = 240.0) -> float:
+async def quiet(crowd: Crowd, still: float = 20.0, cap: float = 240.0) -> float:
     """Wait until the threads have not changed for `still` seconds (the posts queued during
     the run are out), at most `cap`; how long that took."""
     started = time.monotonic()
     while time.monotonic() - started < cap and time.monotonic() - crowd.last_change < still:
         await asyncio.sleep(1.0)
     return round(time.monotonic() - started, 1)
+
+
+async def unshown(
+    store: Store, fake: TimedFake, tables: list[Table], before: dict[int, int]
+) -> int:
+    """Moves stored in the run whose sentence is not in their thread."""
+    out = 0
+    for table in tables:
+        made = table.source.texts[before[table.game_id] : await store.action_count(table.game_id)]
+        thread = "\n".join(m.content for m in fake.posts(int(table.thread["id"])))
+        for sentence in set(made):
+            out += max(0, made.count(sentence) - thread.count(sentence))
+    return out
+
+
+async def stop(bots: list[Bot]) -> None:
+    for b in bots:
+        b.proc.send_signal(signal.SIGTERM)
+    for b in bots:
+        try:
+            await asyncio.to_thread(b.proc.wait, 30)
+        except subprocess.TimeoutExpired:
+            b.proc.kill()
+
+
+async def caught_up(
+    db: str, store: Store, fake: TimedFake, crowd: Crowd, before: dict[int, int], tmp: Path
+) -> int:
+    """Start one process on every shard (text only, to be quick), let it post what the
+    stopped ones stored but did not show, stop it: the moves still not shown."""
+    identified = fake.identifies
+    again = start_bot(db, fake.port, f"0-{SHARDS - 1}", "none", tmp)
+    await asyncio.wait_for(until_identified(fake, identified + SHARDS - 1, 0.0), 180)
+    crowd.last_change = time.monotonic()
+    await quiet(crowd)
+    await stop([again])
+    return await unshown(store, fake, crowd.tables, before)
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -506,13 +536,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     load1 = os.getloadavg()
     crowd.measuring = False
     drained = await quiet(crowd)
-    for b in bots:
-        b.proc.send_signal(signal.SIGTERM)
-    for b in bots:
-        try:
-            b.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            b.proc.kill()
+    await stop(bots)
+    behind = await unshown(store, fake, crowd.tables, before)
+    still = await caught_up(db, store, fake, crowd, before, tmp) if behind else 0
     after = {t.game_id: await store.action_count(t.game_id) for t in crowd.tables}
     changed = {g for g in after if after[g] != before[g]}
     checks = await verify(store, fake, crowd.tables, before, changed)
@@ -539,6 +565,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "move to thread post p50/p99 ms": (pct(crowd.to_post, 0.5), pct(crowd.to_post, 0.99)),
         "moves seen posted": crowd.posted,
         "seconds until the threads were quiet after the window": drained,
+        "moves stored but not shown when the bots stopped": behind,
+        "of those, not shown after the next start": still,
         "moves timed out (looked up by the user)": crowd.timeouts,
         "reads unanswered": crowd.unanswered_reads,
         "undelivered events (no process on the shard)": len(fake.undelivered),
