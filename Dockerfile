@@ -1,9 +1,10 @@
 # railchat: the Discord bot in a slim image; the database lives on the /data volume.
 FROM python:3.11-slim
 
-# cairosvg needs the cairo library at run time; DejaVu gives the renderer its fonts.
+# cairosvg needs the cairo library at run time; DejaVu gives the renderer its fonts; tzdata
+# the time zones players choose for their quiet hours (zoneinfo reads them from the system).
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libcairo2 fonts-dejavu-core \
+    && apt-get install -y --no-install-recommends libcairo2 fonts-dejavu-core tzdata \
     && rm -rf /var/lib/apt/lists/*
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

@@ -10,11 +10,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 from engine import checkpoint
 from engine.errors import GameError, GameOver, IllegalAction, InvalidAction
 from engine.shapes import MOVE, check_bounded
+
+if TYPE_CHECKING:
+    from engine.series import ChartSeries
 
 T = TypeVar("T")
 
@@ -259,6 +262,20 @@ class Game(ABC):
         """Map places (hexes) the last action changed, for a close-up view; () when none."""
         return ()
 
+    def chart_series(self) -> ChartSeries | None:
+        """How the game went so far, as its charts draw it (engine/series.py); None: the title
+        has no charts. It replays the whole log, so a frontend keeps it per game version."""
+        return None
+
+    def chart_names(self) -> tuple[tuple[str, str], ...]:
+        """(key, title) of each chart `chart_series` draws, without computing any (a menu)."""
+        return ()
+
+    def ranking(self) -> tuple[tuple[str, int], ...]:
+        """(name, score) of every player, best first, as the result counts them."""
+        scores = sorted(self.result().items(), key=lambda kv: -kv[1])
+        return tuple((self.player_name(pid), score) for pid, score in scores)
+
     # -- shared machinery ----------------------------------------------------------------------
     # Attributes a checkpoint keeps by reference: the log (only ever appended to, after success)
     # and the seats and options (fixed at creation).
@@ -396,6 +413,18 @@ class Game(ABC):
             return True
 
         return probe
+
+    def replayed(self, watch: Callable[[Self], None]) -> Self:
+        """A fresh copy of this game (its seats, options and seed) with its log applied again,
+        shown to `watch` before the first action and after each: how a title looks back over
+        the whole game in one pass (its charts)."""
+        copy = type(self)(self.players, self.options, self.seed)
+        watch(copy)
+        actions = list(self.actions)
+        for action in actions:
+            copy.process(action, atomic=False, replay_length=len(actions))
+            watch(copy)
+        return copy
 
     def _check_actor(self, action: Action, by: PlayerId) -> None:
         owner = self.acting_player(action)

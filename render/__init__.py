@@ -1,7 +1,8 @@
 """Rendering: a game snapshot (the plain dict from `game.snapshot()`) in, PNG bytes out.
 
-Images for the chat: the map, the stock market with its par chart, the company sheet, and a
-compact market legible on a phone.
+Images for the chat: the map, the stock market with its par chart, the company sheet, a compact
+market legible on a phone, and the charts of how a game went (drawn from the engine's series,
+not from a snapshot).
 Nothing here knows game rules; every fact shown is read from the snapshot or the title's data.
 The drawing modules (cairosvg, fonts) load on first use, so that a command that only imports
 `render.cli` to list its options starts fast.
@@ -16,6 +17,7 @@ from typing import Any
 __all__ = [
     "drawer_for",
     "render_all",
+    "render_chart",
     "render_map",
     "render_market",
     "render_market_compact",
@@ -24,6 +26,7 @@ __all__ = [
 ]
 
 _LAZY = {
+    "render_chart": "render.charts",
     "render_map": "render.mapview",
     "render_market": "render.market",
     "render_market_compact": "render.market_compact",

@@ -39,6 +39,13 @@ COMPANY_COLOURS: dict[str, dict[str, str]] = {
     },
 }
 
+# Players (and String Railway's companies, one per seat) in seat order, in the palette's
+# colours that stay clear on the page.
+SEAT_COLOURS = tuple(
+    OKABE_ITO[k]
+    for k in ("vermillion", "blue", "bluish_green", "orange", "reddish_purple", "sky_blue")
+)
+
 TILE = {
     "white": "#EEE6D2",
     "yellow": "#F6DD4A",

@@ -141,16 +141,14 @@ class Message:
         self.pinged = [u.id for u in users] if isinstance(users, list) else []
 
     def _apply(self, *, files: list[Any], embed: Any, view: Any) -> None:
-        kept = {
-            a.filename: self.files[a.filename]
-            for a in files
-            if isinstance(a, SimpleNamespace) and a.filename in self.files
-        }
+        kept: dict[str, bytes] = {}  # in the order given, as Discord shows attachments
         for f in files:
             if isinstance(f, discord.File):
                 data = f.fp.getvalue()
                 kept[f.filename] = data
                 self.uploads.append((f.filename, len(data)))
+            elif isinstance(f, SimpleNamespace) and f.filename in self.files:
+                kept[f.filename] = self.files[f.filename]
         self.files = kept
         self.attachments = [SimpleNamespace(filename=name) for name in kept]
         self.embed, self.view = embed, view
@@ -378,6 +376,7 @@ HEADER = ("title", "round", "turn", "round_num", "phase", "bank", "active", "fin
 SHOWN = {
     "map": ("tiles", "tokens"),
     "market": ("corporations",),
+    "market_compact": ("corporations",),
     "sheet": ("players", "corporations", "companies", "trains", "depot"),
 }
 

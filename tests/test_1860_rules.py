@@ -142,7 +142,7 @@ def test_selling_in_a_red_number_zone_ignores_the_first_share() -> None:
     g = new_game()
     corp = parred(g, "C&N", 100)
     g.market._move(corp, (0, 38))
-    corp.operating_history.append((1, 1, 0))
+    corp.operating_history.append((1, 1, 0, 0))
     g.move_price_on_sale(corp, 3)
     assert corp.share_price.price == 166
 
@@ -152,7 +152,7 @@ def test_sales_do_not_move_a_company_that_has_not_operated_nor_after_the_8_4() -
     corp = parred(g, "C&N", 100)
     g.move_price_on_sale(corp, 2)
     assert corp.share_price.price == 100
-    corp.operating_history.append((1, 1, 0))
+    corp.operating_history.append((1, 1, 0, 0))
     g.move_price_on_sale(corp, 2)
     assert corp.share_price.price == 90  # two cells: 100 -> 95 -> 90
     g.trigger_event("relax_cert_limit")
@@ -219,7 +219,7 @@ def test_floating_needs_half_sold_from_the_ipo_not_counting_the_market() -> None
     corp2 = parred(g, "FYN", 62)
     for i in range(3):
         sh.buy(g, ann, [corp2.all_shares[i]])  # 40% from the IPO ...
-    corp2.operating_history.append((1, 1, 0))
+    corp2.operating_history.append((1, 1, 0, 0))
     sh.sell(g, ann, [corp2.all_shares[2]], 10)  # ... one of them sold to the market
     sh.buy(g, g.player(BOB), [corp2.all_shares[3]])  # 50% has left the IPO, but players hold 40%
     assert not corp2.floated

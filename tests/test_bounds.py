@@ -50,9 +50,9 @@ async def test_the_reminder_loop_survives_any_stored_value(service):
     execute(
         db, "UPDATE games SET turn_since = '2029-01-01T00:00:00' WHERE id = ?", [broken[3]]
     )  # no time zone: read as UTC
-    assert await service.next_reminder() is not None
-    due = await service.due_reminders(NOW)
-    assert {r.game_id for r in due} == {good, broken[0], broken[3]}
+    sweep = await service.sweep(NOW)
+    assert {r.game_id for r in sweep.reminders} == {good, broken[0], broken[3]}
+    assert sweep.next_due is not None  # broken[0]'s next period, read as a year
 
 
 def test_settings_refuse_endless_reminder_hours():

@@ -14,7 +14,7 @@ import pytest
 from bot.cli import main
 from bot.core.service import GameService
 from bot.core.store import Store
-from bot.core.store.transfer import TABLES, Rows, read_all
+from bot.core.store.transfer import TABLES, TRANSIENT, Rows, read_all
 from tests.raw_sql import execute
 from tests.test_service import ANN, BOB, CY, add, started
 
@@ -29,8 +29,8 @@ def source_and_target(request, db_path, postgres_url) -> tuple[str, str]:
 
 async def fill(url: str) -> list[int]:
     """A store with a row in every table: an open game, a running one with an undone move,
-    requests, votes, a preview, an invitation, a turn post and preferences, and a finished
-    one; the running and finished games' ids."""
+    requests, votes, a preview, an invitation, a turn post, settings, a game's DM choice and a
+    held DM, and a finished one; the running and finished games' ids."""
     service = GameService(Store(url), new_seed=lambda: 4242)
     store = service.store
     try:
@@ -49,7 +49,9 @@ async def fill(url: str) -> list[int]:
         await store.set_turn_post(gid, 123456789012345678, {"shown": [1, 2]})
         await store.set_remind_hours(gid, 12.5)
         await store.set_mentioned(gid, [ANN.user_id])
-        await store.set_dm(ANN.user_id, True)
+        await store.save_settings(ANN.user_id, {"turn_dm": 1, "time_zone": "Europe/Paris"})
+        await store.set_game_dm(BOB.user_id, gid, False)
+        await store.hold_dm(CY.user_id, gid, "2030-01-01T08:00:00+00:00", None)
         await store.set_bot_value("commands", "digest")
         done = await started(service, ANN, BOB)
         assert (await service.act(done, ANN, add(1, 5))).ok
@@ -78,7 +80,7 @@ def test_every_table_is_copied(db_path):
     Store(db_path).close()
     with closing(sqlite3.connect(db_path)) as conn:
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert names - {"schema_migrations"} == set(TABLES)
+    assert names - {"schema_migrations", *TRANSIENT} == set(TABLES)
 
 
 def test_a_store_moves_whole_and_goes_on(source_and_target, capsys):

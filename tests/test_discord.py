@@ -53,7 +53,10 @@ async def test_command_tree_fits_discord_limits(world):
     payloads = [c.to_dict(world.bot.tree) for c in commands]
     assert sum(_check_payload(p) for p in payloads) > len(payloads)
     by_name = {p["name"]: p for p in payloads}
-    assert set(by_name) == {"game", "game-admin", "play", "notify"}
+    assert set(by_name) == {"game", "game-admin", "play", "settings", "turns"}
+    # a player's own commands work in a direct message with the bot too; the games' do not
+    assert [by_name[n]["dm_permission"] for n in ("turns", "settings", "game", "play")] == [
+        True, True, False, False]  # fmt: skip
     players = {o["name"] for o in by_name["game"]["options"]}
     assert players == {"new", "join", "leave", "start", "list", "status", "view", "undo",
                        "redo", "import", "export", "help"}  # fmt: skip
@@ -70,7 +73,7 @@ async def test_command_tree_fits_discord_limits(world):
     view = next(o for o in by_name["game"]["options"] if o["name"] == "view")
     what = next(o for o in view["options"] if o["name"] == "what")
     assert [c["value"] for c in what["choices"]] == [
-        "map", "market", "sheet", "history", "routes", "info", "moves"]  # fmt: skip
+        "map", "market", "sheet", "chart", "history", "routes", "info", "moves"]  # fmt: skip
 
 
 async def test_limit_check_catches_bad_payloads():
@@ -245,17 +248,17 @@ async def test_list_and_help(world):
     assert sent == [Sent(f"#{game_id} · tally · waiting for players · user1", ephemeral=True)]
     sent = await world.run("help", world.interaction(1), title=None)
     [embed] = sent[0].embeds
-    assert [f.name for f in embed.fields] == ["Playing", "Games", "Admins"]
+    assert [f.name for f in embed.fields] == ["Playing", "Games", "Yours, everywhere", "Admins"]
     games = embed.fields[1].value
     for usage in ("/game new title [seats] [options] — ", "/game view what [detail] — "):
         assert usage in games
-    assert "/game-admin rewind action — take the game back" in embed.fields[2].value
+    assert "/game-admin rewind action — take the game back" in embed.fields[3].value
     world.bot.command_ids = {"game": 11, "play": 12}  # known once Discord listed them
     sent = await world.run("help", world.interaction(1), title=None)
     [embed] = sent[-1].embeds
     assert "</game new:11> title [seats] [options]" in embed.fields[1].value
     assert "</play move:12> move" in embed.fields[0].value
-    assert "/game-admin rewind" in embed.fields[2].value  # no id known: plain
+    assert "/game-admin rewind" in embed.fields[3].value  # no id known: plain
     sent = await world.run("help", world.interaction(1), title="1830")
     [embed] = sent[-1].embeds
     assert embed.title == "1830: Railways & Robber Barons"
@@ -384,12 +387,12 @@ async def test_whoever_must_act_is_mentioned_once(world):
 
 
 async def test_direct_messages_for_those_who_opted_in(world):
-    sent = await world.run("notify", world.interaction(2), group=None, dm="on")
+    sent = await world.run("turn-dm", world.interaction(2), group="settings", dm="on", game=None)
     assert sent == [Sent("I will also send you a direct message when it is your turn.", True)]
     game_id, thread = await started_game(world)
     await world.run("act", world.interaction(1, where=thread.id), game=None, action=ADD4)
-    assert world.dms == [(2, f"Your move in game #{game_id}: {thread.jump_url}")]
-    await world.run("notify", world.interaction(2), group=None, dm="off")
+    assert world.dms == [(2, f"Your move in game #{game_id} (tally): {thread.jump_url}")]
+    await world.run("turn-dm", world.interaction(2), group="settings", dm="off", game=None)
     await world.run("undo", world.interaction(1, where=thread.id), game=None)
     await world.run("act", world.interaction(1, where=thread.id), game=None, action=ADD4)
     assert len(world.dms) == 1

@@ -39,7 +39,12 @@ class Table:
     @property
     def labels(self) -> list[str]:
         """The last post's buttons (the menu of moves left out)."""
-        return [label for cid, label in self.last.buttons if not cid.startswith("rc:s:")]
+        return [label for cid, label in self.last.buttons if not cid.startswith(("rc:s:", "rc:i:"))]
+
+    @property
+    def image_buttons(self) -> list[str]:
+        """The last post's buttons that show a full image privately."""
+        return [label for cid, label in self.last.buttons if cid.startswith("rc:i:")]
 
     async def press(self, user: int, label_start: str) -> list[Sent]:
         """Press the last post's button whose label starts so, as `user`."""
@@ -71,7 +76,10 @@ async def test_a_four_player_1830_game_through_discord(world):
         "Game #1 of 1830 has started. Seat order: 1. user1, 2. user2, 3. user3, 4. user4."
     )
     assert start.text.endswith("To act: <@1>") and start.pinged == [1]
-    assert sorted(start.files) == ["map.png", "market.png", "sheet.png"]
+    # phone-first: the compact market (no close-up before anything is on the map); the full
+    # map, market and sheet are one tap away
+    assert sorted(start.files) == ["market_compact.png"]
+    assert table.image_buttons == ["Map", "Market", "Sheet"]
     assert all(png.startswith(b"\x89PNG") for png in start.files.values())
     assert start.buttons[0][0] == "rc:s:1:1"  # the menu of moves, then the buttons
     assert table.labels == ["Pass (Bid on Companies)"]
@@ -86,9 +94,8 @@ async def test_a_four_player_1830_game_through_discord(world):
     done(await table.play(1, "bid", company="CS", price=50), "user1 bids $50 on CS.")
     post = table.last
     assert post.text == "user1 bids $50 on CS.\nTo act: <@2>" and post.pinged == [2]
-    # the stand-in images change with every move: the market shows whenever it changed, the
-    # sheet after a move that changed holdings (a bid), the map waits for the round's end
-    assert sorted(post.files) == ["market.png", "sheet.png"]
+    # the compact market's header names who acts, so it is drawn again with every turn
+    assert sorted(post.files) == ["market_compact.png"]
     assert "Player" not in post.embed.fields[0].value and "cash $600" in post.embed.fields[0].value
     done(await table.play(2, "bid", company="SV"), "user2 buys SV for $20.")
     done(await table.play(3, "bid", company="DH"), "user3 buys DH for $70.")
@@ -115,7 +122,7 @@ async def test_a_four_player_1830_game_through_discord(world):
     for user in (2, 3, 4):
         await table.press(user, "Pass")
     assert table.last.text.endswith("To act: <@3>")  # user3 presides over PRR
-    assert sorted(table.last.files) == ["map.png", "market.png", "sheet.png"]  # a new round
+    assert sorted(table.last.files) == ["market_compact.png"]  # a new round, nothing laid yet
     assert table.last.embed.title == "To act: user3 for PRR"
     assert table.last.embed.description == "Lay/Upgrade Track"
     turn_post = len(posts(table.thread))
@@ -137,8 +144,9 @@ async def test_a_four_player_1830_game_through_discord(world):
         "PRR lays tile 57 on H10"
     )
     message = table.thread.messages[-1]
-    sheets = lambda: [n for n, _ in message.uploads].count("sheet.png")  # noqa: E731
-    assert sheets() == 1  # the round's sheet: a tile lay changes no holdings
+    uploads = lambda name: [n for n, _ in message.uploads].count(name)  # noqa: E731
+    assert uploads("focus.png") == 1 and uploads("sheet.png") == uploads("map.png") == 0
+    assert uploads("market_compact.png") == 1  # a lay moves no price: uploaded once
     [city] = [c for c in await world.suggest_move(table.at(3), "place") if "token in" in c.name]
     done(
         await table.play(3, "move", move=city.value),
@@ -147,9 +155,12 @@ async def test_a_four_player_1830_game_through_discord(world):
     )
     assert table.labels == ["Buy a 2-train from the bank for $80"]
     assert "PRR must buy a train" in table.last.embed.fields[0].value
-    assert sheets() == 2  # the token's $40 left PRR's treasury for the bank: both on the sheet
+    # the price drop moved PRR's marker: the compact market again, the close-up with the token
+    assert uploads("market_compact.png") == 2 and uploads("focus.png") == 2
     done(await table.press(3, "Buy a 2-train"), "PRR buys a 2-train from the bank for $80.")
-    assert sheets() == 3 and table.thread.messages[-1] is message  # a train: a new sheet
+    # the train changed neither the map nor a price: the bank's figure in the market's header
+    assert uploads("market_compact.png") == 3 and uploads("focus.png") == 2
+    assert table.thread.messages[-1] is message
     done(await table.play(3, "train", train="2-train"), "PRR buys a 2-train from the bank for $80.")
     done(await table.press(3, "Done"), "PRR passes (Buy Trains).")
     for user in (1, 2, 3, 4):  # stock round 2: everybody passes
@@ -184,6 +195,9 @@ async def test_a_four_player_1830_game_through_discord(world):
     )
     assert image == [Sent("Game #1 · market", ephemeral=True, files=["market.png"])]
     assert image[0].files == ["market.png"]
+    # the post's Map button shows the full map to whoever presses it, privately
+    shown = await table.press(9, "Map")
+    assert shown[-1].ephemeral and shown[-1].files == ["map.png"]
     status = await world.run("status", world.interaction(9, where=table.thread.id), game=None)
     assert "Operating Round 2.1" in status[0].text and status[0].ephemeral
 

@@ -109,9 +109,9 @@ async def test_spectators_read_privately(world):
 async def test_reminders_are_posted_once_per_period(world):
     thread = await three_players(world)
     since = datetime.fromisoformat((await world.bot.service.store.game(1)).turn_since)
-    assert await world.bot.send_reminders(since + timedelta(hours=1)) == 0
-    assert await world.bot.send_reminders(since + timedelta(hours=24, minutes=1)) == 1
-    assert await world.bot.send_reminders(since + timedelta(hours=30)) == 0
+    for hours, count in ((1, 0), (24.02, 1), (30, 0)):
+        sweep = await world.bot.send_reminders(since + timedelta(hours=hours))
+        assert len(sweep.reminders) == count
     reminder = thread.send.call_args
     assert reminder.args[0] == "Reminder: game #1 has waited 24 h for user1.\n<@1>"
 

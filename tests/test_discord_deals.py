@@ -37,7 +37,7 @@ def restart(db_path, thread) -> World:
 async def test_a_deal_is_asked_in_the_thread_and_accepted_by_button_after_a_restart(db_path):
     world = await make_world(db_path)
     thread = await three_players(world)
-    await world.run("notify", world.interaction(2), group=None, dm="on")
+    await world.run("turn-dm", world.interaction(2), group="settings", dm="on", game=None)
     sent = await world.run(
         "act", world.interaction(1, where=thread.id), game=None, action=take(1, 2, 2)
     )

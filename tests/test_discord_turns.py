@@ -1,12 +1,14 @@
 """The thread of an 1830 game through the real command tree and callbacks (Discord offline):
 turn prompts with a menu of legal moves, moves picked from the menu and lays picked by
-picture, the reference at hand, and the end of a game (ranking, status in its thread)."""
+picture, the reference at hand, and the end of a game (ranking, charts, status in its thread)."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
+from PIL import Image
 
 from bot.core.results import Caller
 from engine.eighteen import io as game_files
@@ -27,7 +29,12 @@ async def test_the_menu_offers_the_legal_moves_grouped_and_makes_the_one_picked(
     # 1830's auction: a bid (or purchase) for each private, and the pass
     assert labels[0].startswith("Buy SV (Schuylkill Valley) for $20") and len(labels) <= 25
     assert all(label.startswith(("Buy ", "Bid ")) for label in labels)  # Pass is a button
-    assert [label for _, label in post.buttons if label] == ["Pass (Bid on Companies)"]
+    assert [label for _, label in post.buttons if label] == [
+        "Pass (Bid on Companies)",
+        "Map",
+        "Market",
+        "Sheet",
+    ]
     ca = next(o for o in post.menu if o.label.startswith("Bid CA"))
     menu_id = next(cid for cid, _ in post.buttons if cid.startswith("rc:s:"))
     sent = await world.select(menu_id, post.menu, ca.value, table.at(1))
@@ -144,21 +151,36 @@ async def test_the_game_over_post_ranks_the_players_and_status_works_in_the_thre
     await world.bot.poster.drain()
     post = posts(thread)[-1]
     assert "Game over (bankrupt)" in post.text
-    assert post.text.endswith(
-        "**Final ranking:** 1. Player 2 1477, 2. Player 3 951, 3. Player 1 887, 4. Player 4 416"
+    # the ranking is the game file's result, in an embed (the text does not repeat it)
+    assert post.embed.title == "Final ranking · 1830"
+    assert post.embed.description == (
+        "1. **Player 2** $1,477\n2. **Player 3** $951 ($526 behind)\n"
+        "3. **Player 1** $887 ($590 behind)\n4. **Player 4** $416 ($1,061 behind)"
     )
-    assert sorted(post.files) == ["map.png", "market.png", "sheet.png"]
-    assert post.buttons == []
+    assert "Final ranking" not in post.text
+    # the charts, and a phone's images; the full ones stay one tap away, answered privately
+    assert sorted(post.files) == [
+        "chart-prices.png",
+        "chart-revenue.png",
+        "chart-worth.png",
+        "market_compact.png",
+    ]
+    assert Image.open(io.BytesIO(post.files["chart-worth.png"])).width == 800
+    assert [label for _, label in post.buttons] == ["Map", "Market", "Sheet"]
     sent = await world.run("status", world.interaction(2, where=thread.id), game=None)
     assert sent[-1].ephemeral and "finished" in sent[-1].text
     assert "Result: Player 2 1477" in sent[-1].text
 
 
 async def test_direct_messages_carry_the_turn_prompt(world):
-    await world.run("notify", world.interaction(2), group=None, dm="on")
+    await world.run("turn-dm", world.interaction(2), group="settings", dm="on", game=None)
     table = await open_table(world)
     await table.play(1, "bid", company="CS", price=50)
-    assert world.dms[-1] == (2, f"Your move in game #1: {table.thread.jump_url}", "To act: user2")
+    assert world.dms[-1] == (
+        2,
+        f"Your move in game #1 (1830): {table.thread.jump_url}",
+        "To act: user2",
+    )
 
 
 async def test_an_autocomplete_asks_the_engine_only_for_its_command_s_moves(world, monkeypatch):

@@ -6,6 +6,7 @@ to a player who closed them. No move and no line of the thread may be lost."""
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -114,11 +115,35 @@ async def test_an_answer_after_its_token_expired_is_lost_but_not_the_move(
 async def test_a_player_with_closed_dms_is_still_pinged_in_the_thread(connect) -> None:
     wire = await connect()
     fake = wire.fake
-    await fake.command(7951, BOB, "notify", None, dm="on")
-    await until(lambda: answered(fake, 7951), "the answer to /notify")
+    await fake.command(7951, BOB, "settings", "turn-dm", dm="on")
+    await until(lambda: answered(fake, 7951), "the answer to /settings turn-dm")
     fake.close_dms(12)
     await move(fake, 7952, ANN, 3)
     await until(lambda: fake.refused(50007), "the DM refused")
     await asyncio.sleep(0.2)
     [post] = thread_posts(fake)
     assert post.splitlines() == ["ann added 3.", "To act: <@12>"]
+
+
+async def test_a_reminder_by_direct_message_to_closed_dms_is_refused_and_not_repeated(
+    connect,
+) -> None:
+    """ann takes reminders by DM, bob too but has closed his: the second reminder goes to
+    both by DM; Discord refuses bob's (50007), ann's arrives, and neither is sent again."""
+    wire = await connect(free_for_all=True)
+    fake = wire.fake
+    for iid, who in ((7961, ANN), (7962, BOB)):
+        await fake.command(iid, who, "settings", "reminder-dm", dm="on")
+        await until(lambda: answered(fake, iid), "the answer to /settings reminder-dm")
+    fake.close_dms(12)
+    since = datetime.fromisoformat((await wire.service.store.game(wire.game_id)).turn_since)
+    await wire.bot.send_reminders(since + timedelta(hours=24))
+    await until(lambda: thread_posts(fake), "the first reminder, in the thread")
+    second = await wire.bot.send_reminders(since + timedelta(hours=48))
+    assert not second.reminders[0].in_thread
+    await until(lambda: fake.refused(50007), "bob's DM refused")
+    [dm_channel] = [c for c, u in fake.world.dm_channels.items() if u == 11]
+    [dm] = fake.posts(dm_channel)
+    assert dm.content.startswith(f"Reminder: game #{wire.game_id} (tally) has waited 2 days")
+    assert (await wire.bot.send_reminders(since + timedelta(hours=49))).reminders == ()
+    assert thread_posts(fake)[0].startswith(f"Reminder: game #{wire.game_id} has waited 24 h")

@@ -13,6 +13,7 @@ import pytest
 from bot.core.results import Caller
 from bot.core.service import GameService
 from bot.core.shards import ShardError, Shards, shard_of
+from tests.test_service import ANN, BOB, started
 
 HOUR = 3600.0
 GUILDS = [(k << 22) + 7 for k in range(4)]  # shards 0, 1, 0, 1 of 2
@@ -83,12 +84,12 @@ async def test_each_process_reminds_the_games_of_its_shards_only(make_store):
     games = await idle_games(GameService(make_store()))
     first = GameService(make_store(), shards=Shards((0,), 2))
     second = GameService(make_store(), shards=Shards((1,), 2))
-    assert await first.next_reminder() is not None
-    sent_first = {r.game_id for r in await first.due_reminders(later(25))}
-    sent_second = {r.game_id for r in await second.due_reminders(later(25))}
+    assert (await first.sweep(later(1))).next_due is not None
+    sent_first = {r.game_id for r in (await first.sweep(later(25))).reminders}
+    sent_second = {r.game_id for r in (await second.sweep(later(25))).reminders}
     assert sent_first == {games[GUILDS[0]], games[GUILDS[2]]}
     assert sent_second == {games[GUILDS[1]], games[GUILDS[3]]}
-    assert await first.due_reminders(later(26)) == []  # once per period
+    assert (await first.sweep(later(26))).reminders == ()  # once per period
 
 
 async def test_a_due_reminder_is_sent_once_by_processes_looking_at_once(make_store):
@@ -101,8 +102,8 @@ async def test_a_due_reminder_is_sent_once_by_processes_looking_at_once(make_sto
         GameService(make_store()),
     ]
     for round_ in (25, 50):  # two periods: each game once in each
-        sent = await asyncio.gather(*(s.due_reminders(later(round_)) for s in services))
-        ids = sorted(r.game_id for found in sent for r in found)
+        sent = await asyncio.gather(*(s.sweep(later(round_)) for s in services))
+        ids = sorted(r.game_id for found in sent for r in found.reminders)
         assert ids == sorted(games.values()), sent
 
 
@@ -114,10 +115,25 @@ async def test_a_lease_left_by_a_dead_process_delays_its_reminder_only_until_it_
     store = make_store()
     service = GameService(store, shards=Shards((0,), 2))
     assert await store.claim_lease(f"remind:{gid}", "dead-process", 120)  # it died holding it
-    sent = {r.game_id for r in await service.due_reminders(later(25))}
+    sent = {r.game_id for r in (await service.sweep(later(25))).reminders}
     assert sent == {games[GUILDS[2]]}  # the other game of shard 0 only
     # the dead process's lease lapses (claimed again as if it were long ago)
     assert await store.release_lease(f"remind:{gid}", "dead-process")
     assert await store.claim_lease(f"remind:{gid}", "dead-process", 120, time.time() - HOUR)
-    sent = {r.game_id for r in await service.due_reminders(later(25))}
+    sent = {r.game_id for r in (await service.sweep(later(25))).reminders}
     assert sent == {gid}
+
+
+async def test_a_held_direct_message_is_sent_once_by_processes_looking_at_once(make_store):
+    """A turn message held through quiet hours falls due while two processes sweep: one
+    of them sends it."""
+    first, second = GameService(make_store()), GameService(make_store())
+    gid = await started(first, ANN, BOB)
+    assert (await first.set_turn_dm(ANN, "on")).ok
+    assert (await first.set_quiet_hours(ANN, "10-14")).ok
+    monday = datetime(2030, 1, 7, 12, tzinfo=UTC)
+    assert await first.direct_messages(gid, [ANN.user_id], now=monday) == []  # held
+    due = monday + timedelta(hours=2)
+    sweeps = await asyncio.gather(first.sweep(due), second.sweep(due))
+    assert [(m.user_id, m.game_id) for s in sweeps for m in s.messages] == [(ANN.user_id, gid)]
+    assert await first.store.held_dms() == []

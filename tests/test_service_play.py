@@ -228,14 +228,14 @@ async def test_a_seat_changes_hands(service):
 async def test_reminders_once_per_idle_period(service):
     gid = await started(service, ANN, BOB)
     start = datetime.fromisoformat((await service.store.game(gid)).turn_since)
-    assert await service.next_reminder() == start + timedelta(hours=24)
-    assert await service.due_reminders(start + timedelta(hours=23)) == []
-    [due] = await service.due_reminders(start + timedelta(hours=25))
-    assert due.text == "Reminder: game #1 has waited 25 h for Ann." and due.notify == (ANN.user_id,)
-    assert await service.due_reminders(start + timedelta(hours=26)) == []  # once per period
-    assert await service.next_reminder() == start + timedelta(hours=49)
-    [again] = await service.due_reminders(start + timedelta(hours=50))
-    assert again.text == "Reminder: game #1 has waited 2 days for Ann."
+    sweep = await service.sweep(start + timedelta(hours=23))
+    assert sweep.reminders == () and sweep.next_due == start + timedelta(hours=24)
+    [due] = (await service.sweep(start + timedelta(hours=25))).reminders
+    assert due.text == "Reminder: game #1 has waited 25 h for Ann." and due.ping == (ANN.user_id,)
+    sweep = await service.sweep(start + timedelta(hours=26))  # once per period
+    assert sweep.reminders == () and sweep.next_due == start + timedelta(hours=49)
+    [again] = (await service.sweep(start + timedelta(hours=50))).reminders
+    assert again.text == "Reminder: game #1 has waited 2 days for Ann." and again.in_thread
     assert (await service.set_reminders(gid, ANN, 2)).text == (
         "Game #1 reminds whoever must act after 2 h without a move."
     )
@@ -244,29 +244,32 @@ async def test_reminders_once_per_idle_period(service):
     )
     assert (await service.act(gid, ANN, add(1))).ok  # a move restarts the clock
     moved = datetime.fromisoformat((await service.store.game(gid)).turn_since)
-    assert await service.next_reminder() == moved + timedelta(hours=2)
+    assert (await service.sweep(moved)).next_due == moved + timedelta(hours=2)
     assert (await service.pause(gid, ANN, True)).ok
-    assert await service.next_reminder() is None
-    assert await service.due_reminders(moved + timedelta(days=9)) == []
+    sweep = await service.sweep(moved + timedelta(days=9))
+    assert sweep.reminders == () and sweep.next_due is None
     assert (await service.pause(gid, ANN, False)).ok
     assert (await service.set_reminders(gid, ANN, 0)).text == "Game #1 sends no reminders now."
-    assert await service.next_reminder() is None
+    assert (await service.sweep(moved + timedelta(days=9))).next_due is None
 
 
 async def test_reminder_state_survives_a_restart(service, make_store):
     gid = await started(service, ANN, BOB)
     start = datetime.fromisoformat((await service.store.game(gid)).turn_since)
-    assert len(await service.due_reminders(start + timedelta(hours=30))) == 1
+    assert len((await service.sweep(start + timedelta(hours=30))).reminders) == 1
     restarted = GameService(make_store(), remind_hours=24)
-    assert await restarted.due_reminders(start + timedelta(hours=31)) == []
-    assert await restarted.next_reminder() == start + timedelta(hours=54)
+    sweep = await restarted.sweep(start + timedelta(hours=31))
+    assert sweep.reminders == () and sweep.next_due == start + timedelta(hours=54)
 
 
-async def test_notify_preferences(service):
-    assert not await service.wants_dm(ANN.user_id)
-    assert (await service.set_notify(ANN, True)).ok and await service.wants_dm(ANN.user_id)
+async def test_turn_dm_preferences(service):
+    gid = await started(service, ANN, BOB)
+    assert await service.direct_messages(gid, [ANN.user_id]) == []  # nobody opted in
+    assert (await service.set_notify(ANN, True)).ok
+    [dm] = await service.direct_messages(gid, [ANN.user_id])
+    assert dm.text == "Your move in game #1 (tally)" and dm.user_id == ANN.user_id
     assert (await service.set_notify(ANN, False)).text.startswith("No more direct messages")
-    assert not await service.wants_dm(ANN.user_id)
+    assert await service.direct_messages(gid, [ANN.user_id]) == []
 
 
 async def test_images_for_spectators(service):

@@ -30,7 +30,15 @@ PLAYING = (
         "play answer", "request yes|no", "answer a deal, an undo vote or a seat offered to you"
     ),
     Command("play hint", "", "the best moves for you now (only to you)"),
-    Command("notify", "on|off", "also a direct message when it is your turn"),
+)
+YOURS = (
+    Command("turns", "[page]", "your games in every server, your turns first, with links"),
+    Command("settings show", "", "your settings"),
+    Command("settings turn-dm", "on|off [game]", "a direct message on your turn: all games or one"),
+    Command("settings reminder-dm", "on|off", "reminders after the first by direct message"),
+    Command("settings timezone", "zone", "your time zone, for quiet hours"),
+    Command("settings quiet-hours", "from-to|off", "no DM and no reminder ping then (23-8)"),
+    Command("settings away", "day|off", "away until a day: others see it, reminders wait"),
 )
 GAMES = (
     Command("game new", "title [seats] [options]", "open a game in a new thread; you take seat 1"),
@@ -39,7 +47,9 @@ GAMES = (
     Command("game start", "", "start the game (its creator or an admin)"),
     Command("game list", "[finished]", "this server's games"),
     Command("game status", "", "where the game stands; its creator gets its controls there"),
-    Command("game view", "what [detail]", "map, market, sheet, history, routes, info or moves"),
+    Command(
+        "game view", "what [detail]", "map, market, sheet, chart, history, routes, info or moves"
+    ),
     Command("game undo", "[confirm]", "take back your last move (others approve if they moved)"),
     Command("game redo", "", "put back what the undos took back, while nobody moved since"),
     Command("game import", "file [players]", "open an 18xx.games file; players are offered seats"),
@@ -55,7 +65,7 @@ ADMIN = (
     Command("game-admin remind", "hours", "idle hours before a reminder (0: none; at least 1)"),
     Command("game-admin act", "action", "a move as JSON, for what no other command makes"),
 )
-SECTIONS = (("Playing", PLAYING), ("Games", GAMES), ("Admins", ADMIN))
+SECTIONS = (("Playing", PLAYING), ("Games", GAMES), ("Yours, everywhere", YOURS), ("Admins", ADMIN))
 # Where `game:` is left out: the thread's game, or your only game here.
 GAME_DEFAULT = "Without game: a command means the game of its thread, or your only game here."
 DEALS = (

@@ -1,6 +1,7 @@
 """The service's Renderer built on render/: one named view of a game, drawn from the game's
 snapshot (`game.snapshot()`), with the game's switched-on options picking the board variant;
-plus the close-up ("focus") of what a turn changed and the picture of the lays on one hex."""
+plus the close-up ("focus") of what a turn changed, the picture of the lays on one hex and the
+charts of how the game went (drawn from its series)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.game import Action, Game
+from engine.series import ChartSeries
 from render import drawer_for
 
 
@@ -80,3 +82,10 @@ def draw_lays(game: Game, lays: Sequence[Any]) -> bytes:
         ],
         _options(game),
     )
+
+
+def draw_chart(series: ChartSeries, key: str) -> bytes:
+    """One chart of a game's series (the service's ChartDrawer)."""
+    from render.charts import render_chart
+
+    return render_chart(series, key)

@@ -75,7 +75,8 @@ class Prompt:
     older turn is recognised), who must act, who was last @mentioned as having to act (stored,
     so a restart does not mention them again), and the legal choices of the first of them;
     the turn as the title tells it (for whom, step, cash, what is compulsory), the round under
-    way, and at the end the final ranking (name, score) best first."""
+    way, who of those to act is away, and at the end the final ranking (name, score) best
+    first."""
 
     game_id: int
     thread_id: int | None
@@ -91,6 +92,7 @@ class Prompt:
     ranking: tuple[tuple[str, int], ...] = ()
     views: tuple[str, ...] = ()
     close_ups: bool = False  # the title names the map places a move changed (focus views)
+    away: tuple[str, ...] = ()  # who of those to act is away ("Ann is away until 3 Dec")
 
 
 @dataclass(frozen=True)

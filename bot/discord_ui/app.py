@@ -19,17 +19,24 @@ from discord.ext import commands
 from bot.core.config import Settings
 from bot.core.service import GameService
 from bot.core.service.base import Renderer
+from bot.core.service.reminders import Sweep
 from bot.core.shards import Shards
 from bot.core.store import Store
 from bot.discord_ui.admin_controls import ADMIN_ITEMS
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
-from bot.discord_ui.side_posts import post_now
+from bot.discord_ui.direct import send_all
+from bot.discord_ui.side_posts import post_reminder
 from bot.discord_ui.thread_posts import DEFAULT_DELAY, ThreadPoster
 from bot.discord_ui.tree import RailchatTree
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.discord_ui.cogs.game", "bot.discord_ui.cogs.play", "bot.discord_ui.cogs.admin")
+EXTENSIONS = (
+    "bot.discord_ui.cogs.game",
+    "bot.discord_ui.cogs.play",
+    "bot.discord_ui.cogs.admin",
+    "bot.discord_ui.cogs.settings",
+)
 REMINDER_CHECK_SECONDS = 15 * 60  # the longest sleep between two looks at due reminders
 CLOSE_SECONDS = 8.0  # a stop waits this long for the posts still to go out
 SYNCED_KEY = "synced_commands"  # bot_state: the digest of the command tree last synced
@@ -121,15 +128,18 @@ class RailchatBot(commands.AutoShardedBot):
         await self.service.store.set_bot_value(SYNCED_KEY, digest)
         return True
 
-    async def send_reminders(self, now: datetime) -> int:
-        """Post every due reminder; the service stores that it was sent."""
-        due = await self.service.due_reminders(now)
-        for result in due:
+    async def send_reminders(self, now: datetime) -> Sweep:
+        """Post every reminder due at `now` and send the direct messages due (the service
+        stores that they were sent); what was due, and when the next one falls due."""
+        sweep = await self.service.sweep(now)
+        for reminder in sweep.reminders:
             try:
-                await post_now(self, result)
+                await post_reminder(self, reminder)
             except discord.HTTPException as exc:
-                log.warning("reminder for game %s not posted: %s", result.game_id, exc)
-        return len(due)
+                log.warning("reminder for game %s not posted: %s", reminder.game_id, exc)
+            await send_all(self, reminder.messages)
+        await send_all(self, sweep.messages)
+        return sweep
 
     async def post_missed(self) -> int:
         """Once connected: post the moves a previous run stored but did not post (it was
@@ -152,8 +162,7 @@ class RailchatBot(commands.AutoShardedBot):
         while not self.is_closed():
             due = None
             try:
-                await self.send_reminders(datetime.now(UTC))
-                due = await self.service.next_reminder()
+                due = (await self.send_reminders(datetime.now(UTC))).next_due
             except Exception:
                 log.exception("sending reminders failed")
             wait = (

@@ -24,12 +24,14 @@ import discord
 
 from bot.core.moves import Quick, by_key, quick_action
 from bot.core.results import Result
+from bot.discord_ui.answers import answer
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import acknowledge, caller_of, follow_thread, report_error
 
 log = logging.getLogger(__name__)
 
 MAX_BUTTONS = 25
+MAX_MOVE_BUTTONS = 15  # rows 1-3 (the menu takes row 0, the image buttons row 4)
 STYLES = {
     "pass": discord.ButtonStyle.secondary,
     "done": discord.ButtonStyle.secondary,
@@ -96,6 +98,38 @@ class MoveButton(
             version=self.version,
             interaction_id=interaction.id,
         )
+
+
+class ViewButton(
+    GameItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"^rc:i:(?P<game>\d+):(?P<view>[a-z_]+)$",
+):
+    """A full image (map, market, sheet) of the game as it stands, shown only to who asks: a
+    post shows what reads on a phone, the rest is one tap away."""
+
+    def __init__(self, game_id: int, view: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=view.replace("_", " ").capitalize(),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"rc:i:{game_id}:{view}",
+                row=4,  # the last row, under the moves
+            )
+        )
+        self.game_id, self.image = game_id, view
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ViewButton:
+        return cls(int(match["game"]), match["view"])
+
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> None:
+        shown = await bot.service.view(
+            self.game_id, self.image, bot.renderer, guild_id=interaction.guild_id
+        )
+        await answer(interaction, shown)
 
 
 class LayButton(
@@ -287,6 +321,7 @@ def confirm_view(token: str) -> discord.ui.View:
 
 DYNAMIC_ITEMS: tuple[Any, ...] = (
     MoveButton,
+    ViewButton,
     VoteButton,
     ConfirmButton,
     LayButton,
@@ -296,13 +331,19 @@ DYNAMIC_ITEMS: tuple[Any, ...] = (
 
 
 def turn_view(
-    game_id: int, version: int, quick: Sequence[Quick], options: Sequence[discord.SelectOption]
+    game_id: int,
+    version: int,
+    quick: Sequence[Quick],
+    options: Sequence[discord.SelectOption],
+    views: Sequence[str] = (),
 ) -> discord.ui.View | None:
-    """A turn post's components: the menu of legal moves, then the one-click moves."""
+    """A turn post's components: the menu of legal moves, the one-click moves, then the
+    buttons that show `views` in full, privately."""
     items: list[discord.ui.Item[Any]] = []
     if options:
         items.append(MoveMenu(game_id, version, options))
-    items += [MoveButton(game_id, version, q.kind, q.label) for q in quick]
+    items += [MoveButton(game_id, version, q.kind, q.label) for q in quick][:MAX_MOVE_BUTTONS]
+    items += [ViewButton(game_id, view) for view in views]
     return _view(items) if items else None
 
 

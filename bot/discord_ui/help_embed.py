@@ -12,11 +12,11 @@ import discord
 from bot.core.help_text import DEALS, GAME_DEFAULT, SECTIONS, title_help
 
 COLOUR = 0x2D6A4F
-COMMAND = re.compile(r"/(?:(game-admin|game|play) (\w+)|(notify))\b")
+COMMAND = re.compile(r"/(?:(game-admin|game|play|settings) ([\w-]+)|(turns))\b")
 
 
 def clickable(text: str, ids: Mapping[str, int]) -> str:
-    """Each `/group sub` (and `/notify`) of the text as a command mention, where its id is
+    """Each `/group sub` (and `/turns`) of the text as a command mention, where its id is
     known."""
 
     def mention(match: re.Match[str]) -> str:

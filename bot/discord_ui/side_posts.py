@@ -1,6 +1,7 @@
 """Thread posts beside the turn post: a request others must answer (an undo vote, a deal), a
-seat offered to a user, a reminder, and the direct messages of those who asked for them. Each
-mentions exactly the users it names by id, never anyone a text or a name happens to spell."""
+seat offered to a user and a reminder (the direct messages of those who asked for them are in
+`direct`). Each mentions exactly the users it names by id, never anyone a text or a name
+happens to spell."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from collections.abc import Iterable, Sequence
 import discord
 
 from bot.core.moves import quick_moves
-from bot.core.results import Prompt, Result
+from bot.core.results import Prompt
+from bot.core.service.reminders import Reminder
 from bot.discord_ui.buttons import offers_view, request_view
 from bot.discord_ui.context import BotContext
+from bot.discord_ui.direct import direct_messages
 from bot.discord_ui.io import MAX_MESSAGE, fit, game_thread
 
 log = logging.getLogger(__name__)
@@ -90,7 +93,7 @@ async def request_post(
     elif prompt.names:
         text.append("To act: " + ", ".join(prompt.names))
     await thread.send(fit("\n".join(text)), view=view, allowed_mentions=mentions(ping))
-    await direct_messages(bot, prompt.game_id, thread, ping, asked, None)
+    await direct_messages(bot, prompt.game_id, ping, asked=asked, request_id=request_id)
 
 
 async def offers_post(
@@ -108,37 +111,15 @@ async def offers_post(
     )
 
 
-async def direct_messages(
-    bot: BotContext,
-    game_id: int,
-    thread: discord.Thread,
-    users: list[int],
-    asked: tuple[int, ...],
-    embed: discord.Embed | None,
-) -> None:
-    """To those who opted in: a move to make (with the turn prompt), or (`asked`) a request
-    to answer."""
-    for user_id in users:
-        if not await bot.service.wants_dm(user_id):
-            continue
-        what = "A request awaits your answer" if user_id in asked else "Your move"
-        try:
-            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-            text = f"{what} in game #{game_id}: {thread.jump_url}"
-            await (user.send(text, embed=embed) if embed is not None else user.send(text))
-        except discord.HTTPException as exc:  # DMs closed (50007), or the user left
-            log.info("could not DM user %s: %s", user_id, exc)
-
-
-async def post_now(bot: BotContext, result: Result) -> None:
-    """A post outside the turn posts (reminders): text and pings of the users it lists."""
-    if result.thread_id is None:
+async def post_reminder(bot: BotContext, reminder: Reminder) -> None:
+    """A reminder in its game's thread, pinging only the users it lists."""
+    if reminder.thread_id is None or not reminder.in_thread:
         return
-    thread = await game_thread(bot, result.thread_id)
+    thread = await game_thread(bot, reminder.thread_id)
     if thread is None:
         return
-    listed = " ".join(f"<@{u}>" for u in result.notify)
+    listed = " ".join(f"<@{u}>" for u in reminder.ping)
     await thread.send(
-        fit(result.text + (f"\n{listed}" if listed else "")),
-        allowed_mentions=mentions(result.notify),
+        fit(reminder.text + (f"\n{listed}" if listed else "")),
+        allowed_mentions=mentions(reminder.ping),
     )

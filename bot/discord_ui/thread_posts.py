@@ -3,15 +3,15 @@
 A turn's post opens when the turn passes to a player (who is @mentioned on it, unless that
 was already done, which is stored so a restart does not mention them again): it carries the
 turn prompt (an embed saying for whom, which step, cash, trains and what is compulsory), the
-menu of legal moves and the one-click buttons. Each move of that turn is then edited into the
-same post (one line per move; rapid moves are gathered, Discord's rate limits respected) with
-a close-up of the map area the turn changed (tiles, tokens, runs drawn in colour), the
-market when it changed, and the player sheet when a move changed what someone owns (a bid,
-shares, a private, a train) and its picture changed. The turn's post is stored (its message id, the moves shown, digests of
-its images), so a restarted bot goes on editing it. When a round ends the next post carries the full map, market and sheet;
-when the game ends, a post gives the final ranking with them. Chat that buries the live prompt
-gets it posted again below (see BUMP_AFTER). Requests that others must answer
-(undo votes, deals) get a post of their own with their buttons, pinging who must answer.
+menu of legal moves, the one-click buttons and buttons that show the full map, market and
+sheet privately. Each move of that turn is then edited into the same post (one line per move;
+rapid moves are gathered, Discord's rate limits respected) with a close-up of the map area the
+turn changed (tiles, tokens, runs drawn in colour) and the compact market, each uploaded again
+only when its picture changed (see PHONE_FORMS). The turn's post is stored (its message id,
+the moves shown, digests of its images), so a restarted bot goes on editing it. When the game
+ends, a post gives the final ranking (an embed) and the charts of how the game went. Chat that
+buries the live prompt gets it posted again below (see BUMP_AFTER). Requests that others must
+answer (undo votes, deals) get a post of their own with their buttons, pinging who must answer.
 """
 
 from __future__ import annotations
@@ -20,49 +20,36 @@ import asyncio
 import hashlib
 import io
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
 
 from bot.core.moves import quick_moves
-from bot.core.rendering import runs_of
+from bot.core.rendering import draw_chart, runs_of
 from bot.core.results import Prompt, Result
 from bot.core.service.base import GameMoved, Renderer
 from bot.discord_ui.buttons import turn_view
 from bot.discord_ui.context import BotContext
+from bot.discord_ui.direct import direct_messages
 from bot.discord_ui.io import MAX_MESSAGE, MAX_UPLOAD, fit, game_thread, reply
 from bot.discord_ui.side_posts import (
     chunks,
-    direct_messages,
     edit_refused,
     mentions,
     offers_post,
     request_post,
     strip_controls,
 )
-from bot.discord_ui.turn_prompt import menu_options, prompt_embed
+from bot.discord_ui.turn_prompt import menu_options, prompt_embed, ranking_embed
 
 log = logging.getLogger(__name__)
 
-# Views shown whole when a round starts and at the end, and otherwise only after a move that
-# changed what someone owns: the player sheet (its cash figures change with nearly every move,
-# which alone is not worth a new picture); for titles with close-ups, the map is shown whole
-# only then too (a turn's changes to it are shown close up).
-ROUND_ONLY = ("sheet",)
-# The kinds of move that change the sheet's holdings: bids, shares, privates, trains.
-HOLDING_MOVES = frozenset(
-    {
-        "bid",
-        "par",
-        "buy_shares",
-        "sell_shares",
-        "buy_company",
-        "buy_train",
-        "discard_train",
-        "bankrupt",
-    }
-)
+# What a post shows, for a phone (every image legible 400 px wide): where the title draws
+# close-ups, the close-up of what the turn changed and the compact market; the full map,
+# market and sheet are one tap away (buttons answering privately). Titles without close-ups
+# post their own views.
+PHONE_FORMS = {"market": "market_compact"}
 DEFAULT_DELAY = 2.0  # seconds a change waits for the next one before the post goes out
 # Chat below a live prompt pushes it out of sight (a phone shows about five messages): after
 # BUMP_AFTER messages from others, once the thread has been quiet BUMP_QUIET seconds, the
@@ -276,9 +263,7 @@ class ThreadPoster:
                 )
                 both.places += [p for p in batch.places if p not in both.places]
                 both.runs += batch.runs
-                shown = _shown_views(turn) + _turn_views(
-                    prompt, holdings=bool(batch.kinds & HOLDING_MOVES)
-                )
+                shown = _shown_views(turn) + _posted_views(prompt)
                 await self._open_turn(game_id, thread, prompt, both, full=False, again=shown)
                 return
             if len(self._text(turn.lines + batch.lines, prompt, [])) >= MAX_MESSAGE:
@@ -288,13 +273,7 @@ class ThreadPoster:
             turn.places += [p for p in batch.places if p not in turn.places]
             turn.runs += batch.runs
             try:
-                await self._edit(
-                    game_id,
-                    turn,
-                    prompt,
-                    changed=bool(batch.places or batch.runs),
-                    holdings=bool(batch.kinds & HOLDING_MOVES),
-                )
+                await self._edit(game_id, turn, prompt, changed=bool(batch.places or batch.runs))
                 return
             except discord.HTTPException as exc:
                 if not edit_refused(exc):
@@ -365,21 +344,22 @@ class ThreadPoster:
         again: tuple[str, ...] | None = None,
     ) -> None:
         """A new post: the moves that passed the turn, then whoever must act now (mentioned
-        once); the whole board at a new round or the end, else what the moves changed. The
+        once), with its images: all of them at a new round or the end, else those the moves
+        changed. The
         post it follows loses its buttons; lines beyond one message go first, in posts of
         their own, so the newest stay with the prompt. `again`: the post is made again below
         chat, with these views drawn whether they changed or not, and its older copy is
         deleted."""
-        views = again
-        if views is None:
-            views = (
-                prompt.views
-                if full
-                else _turn_views(prompt, holdings=bool(batch.kinds & HOLDING_MOVES))
-            )
+        views = again if again is not None else _posted_views(prompt)
         views = tuple(dict.fromkeys(views))
         always = full or again is not None
         images, notes = await self._images(game_id, views, prompt.version, always=always)
+        ranking = None
+        if prompt.finished:
+            ranking, charts = await self._final_charts(game_id, prompt.version, images)
+            images.update(charts)
+            if ranking is not None:  # the embed tells the ranking, the text need not
+                prompt = replace(prompt, ranking=())
         ping = [u for u in prompt.notify if u not in prompt.mentioned]
         tail = self._text([], prompt, ping)
         older, newest = chunks(batch.lines + notes, MAX_MESSAGE - len(tail) - 1)
@@ -392,7 +372,7 @@ class ThreadPoster:
             list(batch.runs),
             started=bool(prompt.views),
         )
-        if not full and (batch.places or batch.runs):
+        if batch.places or batch.runs:
             focus = await self._focus(game_id, turn, prompt.version)
             if focus is not None:
                 images = {"focus.png": focus, **images}
@@ -403,7 +383,7 @@ class ThreadPoster:
             "files": [discord.File(io.BytesIO(png), filename=name) for name, png in images.items()],
             "allowed_mentions": mentions(ping),
         }
-        embed = prompt_embed(prompt.turn, prompt.player_names)
+        embed = ranking or prompt_embed(prompt.turn, prompt.player_names)
         if embed is not None:
             kwargs["embed"] = embed
         view = self._view(prompt)
@@ -428,21 +408,19 @@ class ThreadPoster:
             await (_delete if again is not None else strip_controls)(previous.message)
         if prompt.notify and prompt.notify != prompt.mentioned:
             await self.bot.service.mark_mentioned(game_id, prompt.notify)
-        await direct_messages(self.bot, game_id, thread, ping, (), embed)
+        await direct_messages(self.bot, game_id, ping, embed=embed)
 
-    async def _edit(
-        self, game_id: int, turn: TurnPost, prompt: Prompt, *, changed: bool, holdings: bool
-    ) -> None:
+    async def _edit(self, game_id: int, turn: TurnPost, prompt: Prompt, *, changed: bool) -> None:
         """The turn's post with its moves so far, its prompt, menu and buttons brought up to
         date. Every image it carries is drawn again (an image kept from before the move would
-        show an older bank or cash than the prompt beside it), with the sheet when `holdings`;
-        only those whose picture changed are uploaded again."""
+        show an older bank or cash than the prompt beside it); only those whose picture
+        changed are uploaded again."""
         files: dict[str, bytes] = {}
         if changed and self.renderer is not None:
             focus = await self._focus(game_id, turn, prompt.version)
             if focus is not None:
                 files["focus.png"] = focus
-        views = _shown_views(turn) + _turn_views(prompt, holdings=holdings)
+        views = _shown_views(turn) + _posted_views(prompt)
         changed_views, _ = await self._images(
             game_id, tuple(dict.fromkeys(views)), prompt.version, always=False
         )
@@ -454,10 +432,16 @@ class ThreadPoster:
             if getattr(a, "filename", None) in turn.files and a.filename not in new
         ]
         uploads = [discord.File(io.BytesIO(png), filename=name) for name, png in new.items()]
+        # the close-up first, then the views in their order, whichever were uploaded again
+        order = ["focus.png", *(f"{v}.png" for v in views)]
+        attachments = sorted(
+            [*kept, *uploads],
+            key=lambda a: order.index(a.filename) if a.filename in order else len(order),
+        )
         text = self._text(turn.lines, prompt, [])
         edited = await turn.message.edit(
             content=text,
-            attachments=[*kept, *uploads],
+            attachments=attachments,
             embed=prompt_embed(prompt.turn, prompt.player_names),
             view=self._view(prompt),
         )
@@ -508,18 +492,23 @@ class ThreadPoster:
                 tail.append("To act: " + ", ".join(prompt.names))
         elif prompt is not None and prompt.names:
             tail.append("To act: " + ", ".join(prompt.names))
+        if prompt is not None and not prompt.finished and prompt.away:
+            tail.append("; ".join(prompt.away) + ".")
         end = "\n".join(tail)
         body = "\n".join(lines)
         room = MAX_MESSAGE - len(end) - 1
         return (fit(body, room) + ("\n" + end if end else "")).strip() or "\u200b"
 
     def _view(self, prompt: Prompt) -> discord.ui.View | None:
-        """The menu of legal moves and the one-click buttons of the player to act."""
+        """The menu of legal moves and the one-click buttons of the player to act, and the
+        full images the post leaves out, one tap away."""
+        posted = _posted_views(prompt)
         return turn_view(
             prompt.game_id,
             prompt.version,
             quick_moves(prompt.choices),
             menu_options(prompt.choices),
+            [v for v in prompt.views if v not in posted],
         )
 
     # -- images --------------------------------------------------------------------------------------
@@ -535,6 +524,26 @@ class ThreadPoster:
         except Exception:
             log.exception("drawing the focus view of game %s failed", game_id)
             return None
+
+    async def _final_charts(
+        self, game_id: int, version: int, attached: dict[str, bytes]
+    ) -> tuple[discord.Embed | None, dict[str, bytes]]:
+        """The final ranking and every chart of how the game went, as much of them as the
+        upload limit leaves room for beside the images `attached`."""
+        drawer = draw_chart if self.renderer is not None else None
+        try:
+            series, charts = await self.bot.service.final_charts(game_id, drawer, version=version)
+        except GameMoved:
+            raise
+        except Exception:
+            log.exception("drawing the charts of game %s failed", game_id)
+            return None, {}
+        room = MAX_UPLOAD - sum(len(png) for png in attached.values())
+        kept = {}
+        for name, png in charts.items():
+            if len(png) <= room:
+                kept[name], room = png, room - len(png)
+        return (ranking_embed(series) if series is not None else None), kept
 
     async def _images(
         self, game_id: int, views: tuple[str, ...], version: int, *, always: bool
@@ -581,11 +590,9 @@ def _digest(png: bytes) -> str:
     return hashlib.sha1(png).hexdigest()
 
 
-def _turn_views(prompt: Prompt, *, holdings: bool = False) -> tuple[str, ...]:
-    """The views a turn's post shows when they changed (`holdings`: a move changed what
-    someone owns, so the sheet is worth showing)."""
-    return tuple(
-        v
-        for v in prompt.views
-        if (v not in ROUND_ONLY or holdings) and not (v == "map" and prompt.close_ups)
-    )
+def _posted_views(prompt: Prompt) -> tuple[str, ...]:
+    """The views a post shows (when they changed): phone forms where the title draws
+    close-ups, else the title's own views."""
+    if not prompt.close_ups:
+        return prompt.views
+    return tuple(PHONE_FORMS[v] for v in prompt.views if v in PHONE_FORMS)

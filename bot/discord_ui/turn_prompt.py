@@ -1,6 +1,7 @@
 """The turn prompt of a thread post: an embed saying who acts, for which company, in which step,
 with what cash and trains and what is compulsory; and the options of the menu of legal moves
-(at most 25, grouped by the /play command that makes them; the menu is in `bot.discord_ui.buttons`)."""
+(at most 25, grouped by the /play command that makes them; the menu is in `bot.discord_ui.buttons`).
+At the end of a game the embed is the final ranking."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import discord
 
 from bot.core.moves import MENU_LIMIT, choice_key, grouped_moves, quick_kind
 from engine.game import Choice, TurnInfo
+from engine.series import ChartSeries
 
 MENU_OPTIONS = MENU_LIMIT  # Discord's limit for a select menu
 EMBED_COLOUR = 0x2D6A4F
@@ -34,6 +36,24 @@ def prompt_embed(turn: Sequence[TurnInfo], names: dict[Any, str]) -> discord.Emb
         name = info.acting_for or names.get(info.player, str(info.player))
         embed.add_field(name=str(name)[:256], value=("\n".join(lines) or "-")[:1024], inline=False)
     return embed
+
+
+def ranking_embed(series: ChartSeries) -> discord.Embed:
+    """Each player's place (shared on a tie), name and score as the title counts it, and how
+    far behind the winner."""
+    value = series.charts[0].value_text
+    scores = [score for _, score in series.ranking]
+    lines = []
+    for name, score in series.ranking:
+        place = 1 + sum(other > score for other in scores)
+        behind = max(scores) - score
+        tail = f" ({value(behind)} behind)" if behind else ""
+        lines.append(f"{place}. **{name}** {value(score)}{tail}")
+    return discord.Embed(
+        title=f"Final ranking · {series.name}"[:256],
+        colour=EMBED_COLOUR,
+        description="\n".join(lines)[:4096],
+    )
 
 
 def menu_options(choices: Sequence[Choice]) -> list[discord.SelectOption]:

@@ -148,6 +148,38 @@ def _wrap(words: str, size: float, width: float) -> list[str]:
     return lines
 
 
+def _embed_lines(embed: Any, width: float) -> list[tuple[str, float, str, float]]:
+    """(line, size, colour, space above) of the embed's words, wrapped to `width`."""
+    out: list[tuple[str, float, str, float]] = []
+    parts = [(embed.title, 14, NAME, 0.0), (embed.description or "", 13, TEXT, 0.0)]
+    for field in embed.fields:
+        parts += [(field.name, 13, NAME, 4.0), (field.value.replace("**", ""), 13, TEXT, 0.0)]
+    for words, size, colour, above in parts:
+        for n, line in enumerate(_wrap(words, size, width)):
+            out.append((line, size, colour, above if n == 0 else 0.0))
+    return out
+
+
+def _embed(canvas: Canvas, embed: Any, left: float, body: float) -> None:
+    """The embed's background, measured from its wrapped words first, then the words."""
+    lines = _embed_lines(embed, body - 24)
+    height = 10 + sum(above + size * 1.35 for _, size, _, above in lines) + 8
+    top = canvas.y
+    canvas.draw.rectangle(
+        (left * SCALE, top * SCALE, (left + 4) * SCALE, (top + height) * SCALE), fill="#2D6A4F"
+    )
+    canvas.draw.rectangle(
+        ((left + 4) * SCALE, top * SCALE, (left + body) * SCALE, (top + height) * SCALE),
+        fill=EMBED_BACK,
+    )
+    canvas.y += 10
+    for line, size, colour, above in lines:
+        canvas.y += above
+        canvas._line_with_mentions(left + 14, line, size, colour)
+        canvas.y += size * 1.35
+    canvas.y = top + height + 6
+
+
 def draw(post: Any, command: str) -> Image.Image:
     canvas = Canvas()
     left, body = 60.0, WIDTH - 72.0
@@ -163,32 +195,8 @@ def draw(post: Any, command: str) -> Image.Image:
     canvas.wrapped(left, text.replace("**", ""), 14, TEXT, body)
     canvas.y += 4
     if post.embed is not None:
-        top = canvas.y
-        canvas.y += 10
-        canvas.wrapped(left + 14, post.embed.title, 14, NAME, body - 24)
-        canvas.wrapped(left + 14, post.embed.description or "", 13, TEXT, body - 24)
-        for field in post.embed.fields:
-            canvas.y += 4
-            canvas.wrapped(left + 14, field.name, 13, NAME, body - 24)
-            canvas.wrapped(left + 14, field.value.replace("**", ""), 13, TEXT, body - 24)
-        canvas.y += 8
-        canvas.draw.rectangle(
-            (left * SCALE, top * SCALE, (left + 4) * SCALE, canvas.y * SCALE), fill="#2D6A4F"
-        )
-        canvas.draw.rectangle(
-            ((left + 4) * SCALE, top * SCALE, (left + body) * SCALE, canvas.y * SCALE),
-            fill=EMBED_BACK,
-        )
-        canvas.y = top  # the embed's words again, over its background
-        canvas.y += 10
-        canvas.wrapped(left + 14, post.embed.title, 14, NAME, body - 24)
-        canvas.wrapped(left + 14, post.embed.description or "", 13, TEXT, body - 24)
-        for field in post.embed.fields:
-            canvas.y += 4
-            canvas.wrapped(left + 14, field.name, 13, NAME, body - 24)
-            canvas.wrapped(left + 14, field.value.replace("**", ""), 13, TEXT, body - 24)
-        canvas.y += 14
-    for name, png in post.files.items():
+        _embed(canvas, post.embed, left, body)
+    for png in post.files.values():
         canvas.picture(left, png, body)
     if post.menu:
         canvas.draw.rounded_rectangle(
@@ -199,13 +207,16 @@ def draw(post: Any, command: str) -> Image.Image:
         canvas.y += 10
         canvas.text(left + 10, f"Your moves ({len(post.menu)})", 13, MUTED)
         canvas.y += 34
-    x = left
+    x, images_row = left, False
     for custom_id, label in post.buttons:
         if not label or custom_id.startswith("rc:s:"):
             continue
-        if x + text_width(label, 13) + 24 > left + body:
+        images = custom_id.startswith("rc:i:")  # the buttons showing full images: a row below
+        full = x + text_width(label, 13) + 24 > left + body
+        if x > left and (full or (images and not images_row)):
             x = left
             canvas.y += 36
+        images_row = images
         x += canvas.button(x, label, "primary" if "Run" in label else "secondary") + 8
     canvas.y += 36
     return canvas.done()

@@ -173,9 +173,13 @@ def candidates(
                     )
                 else:
                     prices = [company.value]
+                seller = company.owner
+                sold_by = (
+                    f" from {seller.name}" if isinstance(seller, (Player, Corporation)) else ""
+                )
                 for price in prices:
                     yield (
-                        f"Buy {company.sym} for {game.money(price)}",
+                        f"Buy {company.sym}{sold_by} for {game.money(price)}",
                         {**base, "company": company.sym, "price": price},
                     )
         elif t == "lay_tile":

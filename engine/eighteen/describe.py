@@ -297,10 +297,7 @@ def status(game: Any) -> str:
     )
     head += f", phase {game.phases.name}, bank {game.money(game.bank.cash)}"
     if game.finished:
-        scores = ", ".join(
-            f"{game.player(pid).name} {game.money(v)}"
-            for pid, v in sorted(game.result().items(), key=lambda kv: -kv[1])
-        )
+        scores = ", ".join(f"{name} {game.money(v)}" for name, v in game.ranking())
         return f"{head}\nGame over ({game.end_reason_text()}): {scores}"
     lines = [head]
     for info in game.turn_info():

@@ -157,7 +157,8 @@ class Corporation(CashHolder):
         self.floated = False
         self.closed = False
         self.owner: Player | None = None
-        self.operating_history: list[tuple[int, int, int]] = []  # (turn, round_num, revenue)
+        # (turn, round_num, paid out (0 when withheld), the run's revenue) of each operating turn
+        self.operating_history: list[tuple[int, int, int, int]] = []
         for i, pct in enumerate(share_percents):
             self.take(Share(self, i, pct, i == 0, self))
         self.all_shares: list[Share] = list(self.shares)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any, ClassVar
 
-from engine.eighteen import explain, ledger, programs
+from engine.eighteen import explain, history, ledger, programs
 from engine.eighteen import shares as sh
 from engine.eighteen.auction import AuctionRound, CompanyPendingPar, WaterfallAuction
 from engine.eighteen.choices import legal_actions
@@ -48,6 +48,7 @@ from engine.eighteen.trains import Depot, Phase, Phases, Train
 from engine.errors import GameError, IllegalAction, InvalidAction
 from engine.game import Action, Choice, Game, PlayerId, TurnInfo
 from engine.money import format_money
+from engine.series import ChartSeries
 
 
 class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
@@ -639,6 +640,20 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
     def changed_places(self) -> tuple[str, ...]:
         hex_id = (self.last_effect or {}).get("hex")
         return (hex_id,) if hex_id else ()
+
+    def chart_names(self) -> tuple[tuple[str, str], ...]:
+        return tuple(history.CHARTS.items())
+
+    def chart_series(self) -> ChartSeries:
+        samples = history.Samples(list(self.players))
+        samples.end(self.replayed(samples.watch))
+        return samples.series(
+            self.title,
+            [c.sym for c in self.corporations],
+            self.CURRENCY,
+            self.finished,
+            self.ranking(),
+        )
 
     def lay_options(self, pid: Any, hex_id: str, tile: str | None = None) -> list[LayOption]:
         """The legal lays on one hex, each with the position it leads to (lay by picture)."""

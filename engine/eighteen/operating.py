@@ -356,7 +356,7 @@ class Dividend(Step):
     def pay(self, corp: Corporation, kind: str) -> None:
         revenue = self.round.revenue
         corp.operating_history.append(
-            (self.game.turn, self.round.round_num, revenue if kind == "payout" else 0)
+            (self.game.turn, self.round.round_num, revenue if kind == "payout" else 0, revenue)
         )
         corp.last_revenue = revenue
         corp.last_payout = kind

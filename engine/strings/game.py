@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalAction, InvalidAction, NotYourTurn
 from engine.game import Action, Choice, Game, PlayerId
-from engine.strings import notation
+from engine.series import ChartSeries
+from engine.strings import history, notation
 from engine.strings import options as opts
 from engine.strings import snapshot as table
 from engine.strings.board import RAIL_KINDS, Board, Company, RailPlan
@@ -520,6 +521,15 @@ class StringRailway(Game):
 
     def snapshot(self) -> dict[str, Any]:
         return table.snapshot(self)
+
+    def chart_names(self) -> tuple[tuple[str, str], ...]:
+        return tuple(history.CHARTS.items())
+
+    def chart_series(self) -> ChartSeries:
+        samples = history.Samples()
+        samples.end(self.replayed(samples.watch))
+        names = [c.name for c in self.companies]
+        return samples.series(self.title, self.full_name, names, self.finished, self.ranking())
 
 
 if TYPE_CHECKING:  # mypy checks here that the game is what its helpers are given as their game

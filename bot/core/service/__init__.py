@@ -4,15 +4,19 @@ Discord and the console both call these coroutines. The service checks permissio
 the commands of one game with an asyncio lock, applies actions to a live engine game (kept in a
 bounded LRU cache, rebuilt from the stored log when missing), persists each accepted change in
 one transaction and answers with a `Result`. It knows no game rules: the engine decides.
-`base` holds the machinery; `tables`, `playing`, `previews` and `views` the commands by kind.
+`base` holds the machinery; `tables`, `playing`, `previews`, `views` and `charts` the commands
+by kind; `settings`, `turns` and `reminders` what concerns a player across all their games.
 """
 
 from __future__ import annotations
 
+from bot.core.service.charts import Charts
 from bot.core.service.previews import Previews
+from bot.core.service.reminders import Reminders
+from bot.core.service.settings import Settings
 from bot.core.service.tables import Tables
 from bot.core.service.views import Views
 
 
-class GameService(Tables, Previews, Views):
+class GameService(Tables, Previews, Views, Charts, Settings, Reminders):
     """Every command of the service, on one store."""

@@ -12,8 +12,17 @@ import os
 import secrets
 import socket
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from bot.core.config import DEFAULT_GAME_CAPS, DEFAULT_REMIND_HOURS
@@ -35,6 +44,7 @@ from bot.core.store import (
 )
 from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerId, PlayerInfo
+from engine.series import ChartSeries
 from engine.titles import create_game, find_title
 
 log = logging.getLogger(__name__)
@@ -67,6 +77,21 @@ def random_seed() -> int:
     return secrets.randbelow(2**31)
 
 
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def stored_time(text: str) -> datetime:
+    """A time as stored (ISO 8601, UTC); one without a zone is taken as UTC."""
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def store_time(when: datetime) -> str:
+    """A time as the store writes it (UTC, to the second)."""
+    return when.astimezone(UTC).isoformat(timespec="seconds")
+
+
 class ServiceBase:
     """State shared by the command mixins; see `bot.core.service.GameService`."""
 
@@ -79,12 +104,16 @@ class ServiceBase:
         remind_hours: float = DEFAULT_REMIND_HOURS,
         game_caps: tuple[int, int] = DEFAULT_GAME_CAPS,
         shards: Shards | None = None,
+        clock: Callable[[], datetime] = utc_now,
     ) -> None:
         """`game_caps`: how many games not yet over one server, and one user, may have opened;
         `shards`: the Discord shards this process serves (None: every server), whose games
-        alone its sweeps (reminders) take up."""
+        alone its sweeps (reminders) take up. `clock` is the front end's time (the engine
+        never reads one), for what depends on it: reminders, absences, quiet hours, how long
+        a turn has waited."""
         self.store = store
         self.shards = shards
+        self.clock = clock
         # this process, as it signs the leases it holds (see `_leased`)
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.game_caps = game_caps
@@ -97,6 +126,8 @@ class ServiceBase:
         self._choices: OrderedDict[tuple[Any, ...], list[Choice]] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._seat_memo: dict[int, list[SeatRecord]] = {}
+        # (game, version_key): the game's chart series (see service/charts.py)
+        self._series: OrderedDict[tuple[int, tuple[int, str]], ChartSeries] = OrderedDict()
 
     async def _run(
         self,
@@ -120,15 +151,17 @@ class ServiceBase:
                 return Result(error=storage_refusal(exc, game_id), game_id=game_id)
 
     @asynccontextmanager
-    async def _leased(self, name: str, seconds: float = LEASE_SECONDS) -> AsyncIterator[bool]:
-        """Whether this process got the lease `name` (see `Store.claim_lease`): work that
-        every process's sweep may find is done by the one that got it, which lets go after."""
-        got = await self.store.claim_lease(name, self.holder, seconds)
+    async def _leased(
+        self, names: Sequence[str], seconds: float = LEASE_SECONDS
+    ) -> AsyncIterator[set[str]]:
+        """Those of `names` this process got (see `Store.claim_leases`), held while the block
+        runs: work that every process's sweep may find is done by the one that got it."""
+        got = await self.store.claim_leases(names, self.holder, seconds) if names else []
         try:
-            yield got
+            yield set(got)
         finally:
             if got:
-                await self.store.release_lease(name, self.holder)
+                await self.store.release_leases(got, self.holder)
 
     @asynccontextmanager
     async def _holding(self, game_id: int) -> AsyncIterator[None]:
@@ -290,7 +323,7 @@ class ServiceBase:
         seats moved (another process changed the game), else rebuilt from the stored log."""
         seats = await self._seats(record.id)
         cached = self._cache.get(record.id)
-        if cached is not None and cached[0] == _cache_key(record.version, seats):
+        if cached is not None and cached[0] == version_key(record.version, seats):
             game = cached[1]
         else:
             # sqlite stays on this thread; only the engine's replay runs in a worker
@@ -308,7 +341,7 @@ class ServiceBase:
     ) -> None:
         if seats is None:
             seats = await self._seats(game_id)
-        self._cache[game_id] = (_cache_key(version, seats), game)
+        self._cache[game_id] = (version_key(version, seats), game)
         self._cache.move_to_end(game_id)
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
@@ -368,6 +401,20 @@ def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRec
     return game
 
 
+def acting_seats(game: Game, seats: Iterable[tuple[int, PlayerId | None]]) -> tuple[int, ...]:
+    """The seats (number, engine player) whose players must act now; none once the game is
+    over. Stored with each change of the log, so a player's turns in all their games are
+    found without replaying them."""
+    if game.finished:
+        return ()
+    active = game.active_players()
+    return tuple(seat for seat, player in seats if player is not None and player in active)
+
+
+def seat_players(seats: Iterable[SeatRecord]) -> list[tuple[int, PlayerId | None]]:
+    return [(s.seat, s.player_id) for s in seats]
+
+
 def player_of(seat: SeatRecord) -> PlayerId:
     """The engine player a seat plays as (fixed when the game starts)."""
     if seat.player_id is None:
@@ -398,7 +445,7 @@ def move_digest(action: Action) -> str:
     return hashlib.sha256(json.dumps(action, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
-def _cache_key(version: int, seats: list[SeatRecord]) -> tuple[int, str]:
+def version_key(version: int, seats: list[SeatRecord]) -> tuple[int, str]:
     """What a cached game was built for: the log's version and the seats' names (a seat
     handed over elsewhere renames a player without a new version)."""
     return version, json.dumps([(s.player_id, s.name) for s in seats], default=str)

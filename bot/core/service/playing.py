@@ -13,9 +13,11 @@ from bot.core.service.base import (
     IMPORTED_BY,
     MoveBuilder,
     ServiceBase,
+    acting_seats,
     move_digest,
     player_of,
     seat_of,
+    seat_players,
 )
 from bot.core.store import DEAL, UNDO, ActionRecord, GameRecord, Request, SeatRecord, StaleGame
 from engine.errors import GameError
@@ -184,6 +186,7 @@ class Playing(ServiceBase):
                 answers=answers,
                 version=record.version,
                 digest=digest,
+                acting=acting_seats(game, seat_players(await self._seats(record.id))),
             )
         except BaseException:
             self._forget(record.id)  # the live game is ahead of the log: rebuild next time
@@ -323,6 +326,7 @@ class Playing(ServiceBase):
                     finished=game.finished,
                     version=record.version,
                     interaction_id=interaction_id,
+                    acting=acting_seats(game, seat_players(seats)),
                 )
             except BaseException:
                 self._forget(record.id)
@@ -509,6 +513,8 @@ class Playing(ServiceBase):
             await asyncio.to_thread(game.rewind_to, keep)  # from its nearest checkpoint
             await self._remember(record.id, game, fresh.version)
         game = await self._live(fresh)
+        acting = acting_seats(game, seat_players(await self._seats(record.id)))
+        await self.store.set_acting(record.id, fresh.version, acting)
         more = f" ({len(undone)} actions)" if len(undone) > 1 else ""
         return await self._changed(
             await self.store.game(record.id) or record,

@@ -13,7 +13,13 @@ from typing import Any
 from bot.core.config import REMIND_RANGE, valid_remind_hours
 from bot.core.names import plain_name
 from bot.core.results import Caller, Refused, Result
-from bot.core.service.base import ALREADY_HANDLED, ServiceBase, seat_of, storage_refusal
+from bot.core.service.base import (
+    ALREADY_HANDLED,
+    ServiceBase,
+    acting_seats,
+    seat_of,
+    storage_refusal,
+)
 from bot.core.service.seating import Seating
 from bot.core.store import (
     ACTIVE,
@@ -165,7 +171,12 @@ class Tables(Seating):
             players = [PlayerInfo(s.seat, s.name) for s in seats]
             game = await asyncio.to_thread(create_game, record.title, players, record.options, seed)
             await self.store.start_game(
-                record.id, seed, [p.id for p in players], interaction_id, version=record.version
+                record.id,
+                seed,
+                [p.id for p in players],
+                interaction_id,
+                version=record.version,
+                acting=acting_seats(game, [(s.seat, p.id) for s, p in zip(seats, players)]),
             )
             self._seats_changed(record.id)  # they now play as engine players
             await self._remember(record.id, game, record.version + 1)
@@ -235,20 +246,6 @@ class Tables(Seating):
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
-    async def set_notify(self, caller: Caller, dm: bool) -> Result:
-        try:
-            await self.store.set_dm(caller.user_id, dm)
-        except StoreBusy as exc:
-            return Result(error=storage_refusal(exc, None))
-        return Result(
-            text="I will also send you a direct message when it is your turn."
-            if dm
-            else "No more direct messages; you are still mentioned in the game's thread."
-        )
-
-    async def wants_dm(self, user_id: int) -> bool:
-        return await self.store.wants_dm(user_id)
-
     # -- game files ----------------------------------------------------------------------------
     async def prepare_import(
         self, caller: Caller, data: Any, users: Sequence[int | None] = (), *, offer: bool = True
@@ -297,6 +294,7 @@ class Tables(Seating):
                 texts=prepared.texts,
                 finished=game.finished,
                 offers=offers,
+                acting=acting_seats(game, [(n, pid) for n, (_, _, pid) in enumerate(seats, 1)]),
                 guild_id=guild_id,
                 channel_id=channel_id,
                 thread_id=thread_id,

@@ -1,5 +1,5 @@
-"""Read-only commands: finding a game, its status, legal choices and turn prompt, images,
-history, and the reminders that fall due.
+"""Read-only commands: finding a game, its status, legal choices and turn prompt, images and
+history.
 """
 
 from __future__ import annotations
@@ -8,10 +8,8 @@ import asyncio
 import logging
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.core.config import MAX_REMIND_HOURS, valid_remind_hours
 from bot.core.results import AdminControls, Caller, Prompt, Refused, Result
 from bot.core.service.base import (
     HISTORY_LIMIT,
@@ -19,9 +17,12 @@ from bot.core.service.base import (
     Renderer,
     ServiceBase,
     T,
+    acting_seats,
     seat_of,
+    seat_players,
     status_word,
 )
+from bot.core.service.turns import away_notes
 from bot.core.store import ACTIVE, DEAL, FINISHED, OPEN, GameRecord
 from engine.errors import GameError
 from engine.game import Choice, Game
@@ -105,15 +106,13 @@ class Views(ServiceBase):
                 )
             game = await self._live(record)
             lines = [head, game.status_text()]  # the title's summary says who acts
+            lines += await self._away(record, game)
             lines += [
                 f"Awaiting an answer: {label}"
                 for _, label in await self.open_requests(record.id, guild_id=guild_id)
             ]
             if game.finished:
-                scores = sorted(game.result().items(), key=lambda kv: -kv[1])
-                lines.append(
-                    "Result: " + ", ".join(f"{game.player_name(p)} {v}" for p, v in scores)
-                )
+                lines.append("Result: " + ", ".join(f"{n} {v}" for n, v in game.ranking()))
             return Result(
                 text="\n".join(lines),
                 game_id=record.id,
@@ -158,19 +157,16 @@ class Views(ServiceBase):
                 return Prompt(record.id, record.thread_id, record.version)
             game = await self._live(record)
             seats = await self._seats(record.id)
-            ranking = (
-                tuple(
-                    (game.player_name(p), v)
-                    for p, v in sorted(game.result().items(), key=lambda kv: -kv[1])
-                )
-                if game.finished
-                else ()
-            )
+            ranking = game.ranking() if game.finished else ()
+            acting = acting_seats(game, seat_players(seats))
+            if record.status == ACTIVE and record.acting is None:  # stored before it was kept
+                await self.store.set_acting(record.id, record.version, acting)
             prompt = Prompt(
                 record.id,
                 record.thread_id,
                 record.version,
                 notify=await self._to_notify(record, game),
+                away=await self._away(record, game),
                 mentioned=record.mentioned,
                 names=tuple(game.player_name(p) for p in game.active_players()),
                 turn=tuple(game.turn_info()),
@@ -185,6 +181,15 @@ class Views(ServiceBase):
                 return prompt
             legal = await self._legal(record, game, game.active_players()[0])
             return replace(prompt, choices=tuple(legal))
+
+    async def _away(self, record: GameRecord, game: Game) -> tuple[str, ...]:
+        """Who of the players to act is away, as the others read it."""
+        seats = await self._seats(record.id)
+        to_act = [s for s in seats if s.seat in acting_seats(game, seat_players(seats))]
+        users = [s.user_id for s in to_act if s.user_id > 0]
+        if not users:
+            return ()
+        return away_notes(to_act, await self.store.user_settings(users), self.clock())
 
     async def open_requests(
         self, game_id: int, *, guild_id: int | None = None
@@ -413,95 +418,6 @@ class Views(ServiceBase):
             return Result(text=text, game_id=record.id, thread_id=record.thread_id)
 
         return await self._run(game_id, None, body, guild_id)
-
-    # -- reminders -----------------------------------------------------------------------------
-    def _remind_after(self, record: GameRecord) -> timedelta | None:
-        """The game's reminder period; a stored value out of range (written by an older
-        version or by hand) counts as the longest period, never as an error."""
-        hours = self.remind_hours if record.remind_hours is None else record.remind_hours
-        if not valid_remind_hours(hours):
-            log.warning(
-                "game %s has reminder hours %r; using %g", record.id, hours, MAX_REMIND_HOURS
-            )
-            hours = MAX_REMIND_HOURS
-        return timedelta(hours=hours) if hours > 0 else None
-
-    def _due_at(self, record: GameRecord) -> datetime | None:
-        """When the game's next reminder falls due (None: none); a stored time that cannot
-        be read skips the game, so one bad row cannot stop the reminders of all games."""
-        after = self._remind_after(record)
-        if after is None or not record.turn_since:
-            return None
-        try:
-            _stored_time(record.turn_since)
-            return _since(record) + after
-        except (ValueError, TypeError, OverflowError) as exc:
-            log.warning("game %s has an unreadable reminder time: %s", record.id, exc)
-            return None
-
-    async def _running(self) -> list[GameRecord]:
-        found = await self.store.games(statuses=[ACTIVE], limit=10**6, shards=self.shards)
-        return [r for r in found if _in_play(r)]
-
-    async def next_reminder(self) -> datetime | None:
-        """When the next reminder falls due (None: no running game needs one)."""
-        times = [t for t in map(self._due_at, await self._running()) if t is not None]
-        return min(times, default=None)
-
-    async def due_reminders(self, now: datetime) -> list[Result]:
-        """Reminders for every running game idle for its period, at most one per period (the
-        time is stored, so a restart neither repeats nor forgets one). Of several bot
-        processes, the one serving the game's server takes it up, under its lease, and reads
-        the game again there: sent once whichever processes are up."""
-        out = []
-        for found in await self._running():
-            due = self._due_at(found)
-            if due is None or now < due:
-                continue
-            async with self._leased(f"remind:{found.id}") as mine, self._holding(found.id):
-                record = await self.store.game(found.id) if mine else None
-                due = None if record is None or not _in_play(record) else self._due_at(record)
-                if record is None or due is None or now < due:
-                    continue  # another process has it, or sent it since the look above
-                try:
-                    game = await self._live(record)
-                except Refused:
-                    continue
-                notify = await self._to_notify(record, game)
-                names = ", ".join(game.player_name(p) for p in game.active_players())
-                idle = now - _stored_time(record.turn_since or "")
-                await self.store.mark_reminded(record.id, now.isoformat(timespec="seconds"))
-            out.append(
-                Result(
-                    text=f"Reminder: game #{record.id} has waited {_hours(idle)} for "
-                    f"{names or 'nobody'}.",
-                    game_id=record.id,
-                    thread_id=record.thread_id,
-                    notify=notify,
-                )
-            )
-        return out
-
-
-def _in_play(record: GameRecord) -> bool:
-    return record.status == ACTIVE and not record.paused
-
-
-def _since(record: GameRecord) -> datetime:
-    """The start of the reminder period: the turn's start or the last reminder."""
-    assert record.turn_since is not None
-    return _stored_time(record.reminded_at or record.turn_since)
-
-
-def _stored_time(text: str) -> datetime:
-    """A time as stored (ISO 8601, UTC); one without a zone is taken as UTC."""
-    when = datetime.fromisoformat(text)
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
-
-
-def _hours(delta: timedelta) -> str:
-    hours = delta.total_seconds() / 3600
-    return f"{hours:.0f} h" if hours < 48 else f"{hours / 24:.0f} days"
 
 
 def _still_at(record: GameRecord, version: int | None) -> None:

@@ -1,5 +1,5 @@
 """The game store: games, seats, the append-only action log, the requests awaiting players'
-answers (undo votes, deals), previews, turn posts and preferences.
+answers (undo votes, deals), previews, turn posts, and each player's settings.
 
 Every method is a coroutine whose database work runs off the event loop (`connection`); each
 change is one write transaction, stored whole or not at all, and a change computed from an older
@@ -11,6 +11,7 @@ strings (imported files).
 from bot.core.store.connection import BUSY_TIMEOUT
 from bot.core.store.games import GameTables
 from bot.core.store.leases import LeaseTables
+from bot.core.store.players import PlayerTables
 from bot.core.store.records import (
     ACTIVE,
     ANY_GUILD,
@@ -22,7 +23,9 @@ from bot.core.store.records import (
     DuplicateInteraction,
     GameRecord,
     Invitation,
+    PendingDM,
     Preview,
+    ReminderClock,
     Request,
     SeatRecord,
     StaleGame,
@@ -34,7 +37,7 @@ from bot.core.store.requests import RequestTables
 from bot.core.store.seating import SeatingTables, unclaimed
 
 
-class Store(GameTables, SeatingTables, RequestTables, LeaseTables):
+class Store(GameTables, SeatingTables, RequestTables, PlayerTables, LeaseTables):
     """Every table of the store, on one database."""
 
 
@@ -50,7 +53,9 @@ __all__ = [
     "DuplicateInteraction",
     "GameRecord",
     "Invitation",
+    "PendingDM",
     "Preview",
+    "ReminderClock",
     "Request",
     "SeatRecord",
     "StaleGame",

@@ -5,6 +5,7 @@ game, and row conversions."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -128,15 +129,18 @@ class StoreBase:
         )
 
     @staticmethod
-    def _advance(conn: Conn, game_id: int, status: str, when: str) -> list[Request]:
-        """The log changed: a new version, a new turn clock, no reminder sent for it yet, and
-        every open request (asked about the old position) lapses; those are returned."""
+    def _advance(
+        conn: Conn, game_id: int, status: str, when: str, acting: Sequence[int] | None
+    ) -> list[Request]:
+        """The log changed: a new version, a new turn clock, no reminder sent for it yet, the
+        seats that must act now (None: not known), and every open request (asked about the
+        old position) lapses; those are returned."""
         lapsed = StoreBase._requests(conn, "game_id = ? AND status = 'open'", [game_id])
         StoreBase._lapse_requests(conn, game_id)
         conn.execute(
             "UPDATE games SET status = ?, updated_at = ?, version = version + 1, "
-            "turn_since = ?, reminded_at = NULL WHERE id = ?",
-            [status, when, when, game_id],
+            "turn_since = ?, reminded_at = NULL, acting = ? WHERE id = ?",
+            [status, when, when, seats_json(acting), game_id],
         )
         return lapsed
 
@@ -158,6 +162,25 @@ def open_backend(target: str, *, busy_timeout: float, durable: bool) -> Backend:
     return SqliteBackend(target, busy_timeout=busy_timeout, durable=durable)
 
 
+CHUNK = 500  # ids per IN list: far below SQLite's and PostgreSQL's parameter limits
+
+
+def chunks(ids: Sequence[int]) -> Iterator[Sequence[int]]:
+    """Ids in lists short enough for one IN (...) each."""
+    for start in range(0, len(ids), CHUNK):
+        yield ids[start : start + CHUNK]
+
+
+def marks(ids: Sequence[int]) -> str:
+    """The placeholders of an IN list."""
+    return ", ".join("?" * len(ids))
+
+
+def seats_json(seats: Sequence[int] | None) -> str | None:
+    """Seat numbers as stored (None: not known)."""
+    return None if seats is None else json.dumps(list(seats))
+
+
 def action_record(row: dict[str, Any]) -> ActionRecord:
     return ActionRecord(
         row["game_id"],
@@ -176,5 +199,6 @@ def game_record(row: dict[str, Any]) -> GameRecord:
             "options": json.loads(row["options"]),
             "paused": bool(row["paused"]),
             "mentioned": tuple(json.loads(row["mentioned"] or "[]")),
+            "acting": None if row["acting"] is None else tuple(json.loads(row["acting"])),
         }
     )

@@ -7,8 +7,15 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.core.shards import Shards
-from bot.core.store.base import StoreBase, action_record, game_record, now
+from bot.core.store.base import (
+    StoreBase,
+    action_record,
+    chunks,
+    game_record,
+    marks,
+    now,
+    seats_json,
+)
 from bot.core.store.connection import Conn, reading, writing
 from bot.core.store.records import (
     ACTIVE,
@@ -46,16 +53,10 @@ class GameTables(StoreBase):
         guild_id: int | None = ANY_GUILD,
         statuses: Iterable[str] | None = None,
         limit: int = 50,
-        shards: Shards | None = None,
     ) -> list[GameRecord]:
-        """Newest first; filters combine (`guild_id` None: the console's games; `shards`:
-        only games of the servers those shards serve)."""
+        """Newest first; filters combine (`guild_id` None: the console's games)."""
         where: list[str] = []
         params: list[Any] = []
-        if shards is not None:
-            served, values = self._served(shards)
-            where.append(served)
-            params += values
         if guild_id is None:
             where.append("guild_id IS NULL")
         elif guild_id != ANY_GUILD:
@@ -252,8 +253,10 @@ class GameTables(StoreBase):
         interaction_id: int | None = None,
         *,
         version: int | None = None,
+        acting: Sequence[int] = (),
     ) -> None:
-        """Fix the seat order: seat i (1-based) plays as player_ids[i-1]."""
+        """Fix the seat order: seat i (1-based) plays as player_ids[i-1]; `acting`: the seats
+        that must act first."""
         self._change(conn, interaction_id, "start", game_id, version)
         for seat, pid in enumerate(player_ids, start=1):
             conn.execute(
@@ -263,8 +266,8 @@ class GameTables(StoreBase):
         when = now()
         conn.execute(
             "UPDATE games SET status = ?, seed = ?, updated_at = ?, version = version + 1, "
-            "turn_since = ? WHERE id = ?",
-            [ACTIVE, seed, when, when, game_id],
+            "turn_since = ?, acting = ? WHERE id = ?",
+            [ACTIVE, seed, when, when, seats_json(acting), game_id],
         )
 
     # -- the log -------------------------------------------------------------------------------
@@ -283,17 +286,18 @@ class GameTables(StoreBase):
         answers: int | None = None,
         version: int | None = None,
         digest: str | None = None,
+        acting: Sequence[int] | None = None,
     ) -> list[Request]:
-        """Store one accepted action (seq = its 1-based place in the log), its sentence and
-        the game status; `answers` is the deal it carries out (done; the other requests lapse,
-        and are returned). `digest` names the move as the user sent it (see `repeated`); the
-        row keeps the game version it was applied at."""
+        """Store one accepted action (seq = its 1-based place in the log), its sentence, the
+        game status and the seats that must act now; `answers` is the deal it carries out
+        (done; the other requests lapse, and are returned). `digest` names the move as the
+        user sent it (see `repeated`); the row keeps the game version it was applied at."""
         when = now()
         self._change(conn, interaction_id, "act", game_id, version)
         if answers is not None:
             conn.execute("UPDATE requests SET status = 'done' WHERE id = ?", [answers])
         _insert_action(conn, game_id, seq, user_id, payload, when, text, digest)
-        return self._advance(conn, game_id, FINISHED if finished else ACTIVE, when)
+        return self._advance(conn, game_id, FINISHED if finished else ACTIVE, when, acting)
 
     @writing
     def redo(
@@ -306,6 +310,7 @@ class GameTables(StoreBase):
         finished: bool,
         version: int,
         interaction_id: int | None = None,
+        acting: Sequence[int] | None = None,
     ) -> None:
         """Put undone actions back at the end of the log, each by its original user, with
         the sentences the engine wrote for them now; only while the game is at `version`."""
@@ -315,7 +320,7 @@ class GameTables(StoreBase):
             _insert_action(
                 conn, game_id, action.seq, action.user_id, action.payload, when, text, None
             )
-        self._advance(conn, game_id, FINISHED if finished else ACTIVE, when)
+        self._advance(conn, game_id, FINISHED if finished else ACTIVE, when, acting)
 
     async def undo_last_action(
         self, game_id: int, undone_by: int, interaction_id: int | None = None
@@ -338,7 +343,8 @@ class GameTables(StoreBase):
         version: int | None = None,
     ) -> list[ActionRecord]:
         """Keep the first `keep` actions; move the later ones to `undone_actions` (returned,
-        oldest first), redoable at the version this leaves. The game is active again."""
+        oldest first), redoable at the version this leaves. The game is active again; who
+        must act is not known until the service replays it (`set_acting`)."""
         when = now()
         self._change(conn, interaction_id, "undo", game_id, version)
         redo_version = (self._version(conn, game_id) or 0) + 1  # see _advance
@@ -365,7 +371,7 @@ class GameTables(StoreBase):
             )
         conn.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", [game_id, keep])
         conn.execute("UPDATE games SET abandoned_at = NULL WHERE id = ?", [game_id])
-        self._advance(conn, game_id, ACTIVE, when)
+        self._advance(conn, game_id, ACTIVE, when, None)
         return [action_record(r) for r in rows]
 
     @writing
@@ -382,6 +388,7 @@ class GameTables(StoreBase):
         texts: Sequence[str],
         finished: bool,
         offers: Sequence[tuple[int, int]] = (),
+        acting: Sequence[int] = (),
         guild_id: int | None = None,
         channel_id: int | None = None,
         thread_id: int | None = None,
@@ -389,13 +396,14 @@ class GameTables(StoreBase):
     ) -> GameRecord:
         """A started game with its seats (user id, name, engine player id) and whole log,
         stored in one transaction (the actions are recorded as made by user 0, the import),
-        and its `offers`: (seat, user id) of the unclaimed seats offered to users."""
+        its `offers`: (seat, user id) of the unclaimed seats offered to users, and the seats
+        that must act."""
         when = now()
         self._change(conn, interaction_id, "import", None)
         game_id = conn.insert(
             "INSERT INTO games (title, options, seat_limit, status, creator_id, guild_id, "
-            "channel_id, thread_id, seed, created_at, updated_at, version, turn_since) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?) RETURNING id",
+            "channel_id, thread_id, seed, created_at, updated_at, version, turn_since, acting) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id",
             [
                 title,
                 json.dumps(options, sort_keys=True),
@@ -409,6 +417,7 @@ class GameTables(StoreBase):
                 when,
                 when,
                 when,
+                seats_json(acting),
             ],
         )
         for seat, (user_id, name, player_id) in enumerate(seats, start=1):
@@ -465,22 +474,38 @@ class GameTables(StoreBase):
         conn.execute("UPDATE games SET remind_hours = ? WHERE id = ?", [hours, game_id])
 
     @writing
-    def mark_reminded(self, conn: Conn, game_id: int, when: str) -> None:
-        conn.execute("UPDATE games SET reminded_at = ? WHERE id = ?", [when, game_id])
+    def mark_reminded(self, conn: Conn, game_ids: Sequence[int], when: str) -> None:
+        for part in chunks(game_ids):
+            conn.execute(
+                f"UPDATE games SET reminded_at = ? WHERE id IN ({marks(part)})", [when, *part]
+            )
+
+    @writing
+    def set_acting(self, conn: Conn, game_id: int, version: int, seats: Sequence[int]) -> bool:
+        """The seats that must act at game `version` (nothing is written once the game moved
+        on); whether they were stored."""
+        return (
+            conn.execute(
+                "UPDATE games SET acting = ? WHERE id = ? AND version = ?",
+                [seats_json(seats), game_id, version],
+            )
+            > 0
+        )
 
 
 def _seats(conn: Conn, game_id: int) -> list[SeatRecord]:
     rows = conn.all("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", [game_id])
-    return [
-        SeatRecord(
-            r["game_id"],
-            r["seat"],
-            r["user_id"],
-            r["name"],
-            None if r["player_id"] is None else json.loads(r["player_id"]),
-        )
-        for r in rows
-    ]
+    return [_seat_record(r) for r in rows]
+
+
+def _seat_record(row: dict[str, Any]) -> SeatRecord:
+    return SeatRecord(
+        row["game_id"],
+        row["seat"],
+        row["user_id"],
+        row["name"],
+        None if row["player_id"] is None else json.loads(row["player_id"]),
+    )
 
 
 def _action_count(conn: Conn, game_id: int) -> int:

@@ -312,6 +312,47 @@ def m010_consent_and_bounds(conn: Conn, t: Types) -> None:
 
 
 @migration
+def m011_players_settings(conn: Conn, t: Types) -> None:
+    """Each player's settings (direct messages for turns and reminders, time zone, quiet
+    hours, an absence) replace the turn DM opt-in, which they keep; a player's choice of
+    direct messages for one game; direct messages that wait for quiet hours to end (a move to
+    make, or the request `request_id` to answer); and the seats that must act in each game
+    (a JSON list, NULL while not known), stored with each change of the log, so that a
+    player's turns in every game are found without replaying any."""
+    conn.execute(f"""
+        CREATE TABLE user_settings (
+            user_id {t.big} PRIMARY KEY,
+            turn_dm {t.big} NOT NULL DEFAULT 0,
+            reminder_dm {t.big} NOT NULL DEFAULT 0,
+            time_zone TEXT,
+            quiet_start {t.big},
+            quiet_end {t.big},
+            away_until TEXT
+        )""")
+    conn.execute(
+        "INSERT INTO user_settings (user_id, turn_dm) SELECT user_id, dm FROM notify_prefs"
+    )
+    conn.execute("DROP TABLE notify_prefs")
+    conn.execute(f"""
+        CREATE TABLE game_dms (
+            user_id {t.big} NOT NULL,
+            game_id {t.big} NOT NULL REFERENCES games (id),
+            dm {t.big} NOT NULL,
+            PRIMARY KEY (user_id, game_id)
+        )""")
+    conn.execute(f"""
+        CREATE TABLE pending_dms (
+            user_id {t.big} NOT NULL,
+            game_id {t.big} NOT NULL REFERENCES games (id),
+            due_at TEXT NOT NULL,
+            request_id {t.big},
+            PRIMARY KEY (user_id, game_id)
+        )""")
+    conn.execute("CREATE INDEX pending_dms_due ON pending_dms (due_at)")
+    conn.execute("ALTER TABLE games ADD COLUMN acting TEXT")
+
+
+@migration
 def m013_leases(conn: Conn, t: Types) -> None:
     """Leases on work that several bot processes could each find (a due reminder, a
     programmed or computer move): one process holds a name until it lets go or until

@@ -52,10 +52,22 @@ class GameRecord:
     turn_since: str | None = None
     reminded_at: str | None = None
     mentioned: tuple[int, ...] = ()  # who was last @mentioned as having to act
+    acting: tuple[int, ...] | None = None  # the seats that must act (None: not known yet)
 
     @property
     def abandoned(self) -> bool:
         return self.abandoned_at is not None
+
+
+@dataclass(frozen=True)
+class ReminderClock:
+    """What the reminders read of a running game: its period (None: the bot's default) and
+    when its turn began and was last reminded."""
+
+    id: int
+    remind_hours: float | None
+    turn_since: str | None
+    reminded_at: str | None
 
 
 @dataclass(frozen=True)
@@ -114,6 +126,17 @@ class Preview:
     version: int
     user_id: int
     action: Action
+
+
+@dataclass(frozen=True)
+class PendingDM:
+    """A direct message held back by the user's quiet hours until `due_at`: their move in
+    the game, or (`request_id`) a request to answer; sent then only if it still waits."""
+
+    user_id: int
+    game_id: int
+    due_at: str
+    request_id: int | None = None
 
 
 @dataclass(frozen=True)

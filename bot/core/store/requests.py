@@ -1,6 +1,5 @@
 """What waits on players and the thread: undo votes and deals awaiting answers, previewed
-moves awaiting Confirm, who was last mentioned, each game's turn post, and notification
-preferences."""
+moves awaiting Confirm, who was last mentioned, and each game's turn post."""
 
 from __future__ import annotations
 
@@ -71,20 +70,7 @@ class RequestTables(StoreBase):
             [key, value],
         )
 
-    # -- notifications -------------------------------------------------------------------------
-    @reading
-    def wants_dm(self, conn: Conn, user_id: int) -> bool:
-        row = conn.one("SELECT dm FROM notify_prefs WHERE user_id = ?", [user_id])
-        return bool(row and row["dm"])
-
-    @writing
-    def set_dm(self, conn: Conn, user_id: int, dm: bool) -> None:
-        conn.execute(
-            "INSERT INTO notify_prefs (user_id, dm) VALUES (?, ?) "
-            "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm",
-            [user_id, int(dm)],
-        )
-
+    # -- the thread -----------------------------------------------------------------------------
     @writing
     def set_mentioned(self, conn: Conn, game_id: int, user_ids: Sequence[int]) -> None:
         """Who was last mentioned as having to act in the game's thread."""

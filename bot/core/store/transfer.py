@@ -22,9 +22,13 @@ TABLES = (
     "previews",
     "invitations",
     "turn_posts",
-    "notify_prefs",
+    "user_settings",
+    "game_dms",
+    "pending_dms",
     "bot_state",
 )
+# Not copied: what running bot processes hold for a while (a copy is made with them stopped).
+TRANSIENT = ("leases",)
 
 Rows = dict[str, list[dict[str, Any]]]
 

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.core.moves import moves_text
 from bot.core.parsing import parse_game_file, parse_options, parse_seat_users
+from bot.core.rendering import draw_chart
 from bot.core.results import Result
 from bot.core.routes_input import best_routes_text, route_companies
 from bot.core.service.base import HISTORY_LIMIT
@@ -43,9 +44,11 @@ MAX_IMPORT = 10 * 1024 * 1024
 IMAGES = ("map", "market", "sheet")
 VIEWS = [
     app_commands.Choice(name=name, value=name)
-    for name in (*IMAGES, "history", "routes", "info", "moves")
+    for name in (*IMAGES, "chart", "history", "routes", "info", "moves")
 ]
-DETAIL_HELP = "history: how many actions; routes: the company; info: the topic"
+DETAIL_HELP = (
+    "history: how many actions; routes: the company; info: the topic; chart: worth, prices..."
+)
 
 
 @app_commands.guild_only()
@@ -177,6 +180,11 @@ class GameCog(
         if what in IMAGES:
             shown = await self.service.view(game_id, what, self.bot.renderer, guild_id=guild)
             await answer(interaction, shown)
+        elif what == "chart":
+            drawer = draw_chart if self.bot.renderer is not None else None
+            await answer(
+                interaction, await self.service.chart(game_id, detail, drawer, guild_id=guild)
+            )
         elif what == "history":
             last = int(detail) if detail.isdigit() else 10
             result = await self.service.history(game_id, min(last, HISTORY_LIMIT), guild_id=guild)
@@ -209,11 +217,17 @@ class GameCog(
     ) -> list[app_commands.Choice[str]]:
         game_id = (await resolve_game(self.bot, interaction, interaction.namespace.game)).game_id
         what = getattr(interaction.namespace, "what", None)
-        if game_id is None or what not in ("routes", "info"):
+        if game_id is None or what not in ("routes", "info", "chart"):
             return []
         if what == "routes":
             found = await self.service.peek(game_id, route_companies, guild_id=interaction.guild_id)
             pairs = found or []
+        elif what == "chart":
+            named = await self.service.peek(
+                game_id, lambda g: g.chart_names(), guild_id=interaction.guild_id
+            )
+            pairs = [(key, f"{key}: {title}") for key, title in named or ()]
+            pairs += [("all", "all: every chart")] if pairs else []
         else:
             topics = await self.service.peek(
                 game_id, lambda g: g.reference_topics(), guild_id=interaction.guild_id

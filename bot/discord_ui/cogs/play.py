@@ -1,6 +1,6 @@
 """The `/play` command group: any move of any title (`move`, suggested from the engine's legal
 choices or typed), the common ones at hand (pass, lay by picture, run, a String Railway rail
-shown before it is laid), answers to what others ask (`answer`) and hints; and `/notify`.
+shown before it is laid), answers to what others ask (`answer`) and hints.
 
 The commands only gather what the user typed; `bot.core.any_move` and `bot.core.moves` turn it
 into one legal action and the service applies it, so nothing here knows a rule.
@@ -291,21 +291,6 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Make your
         ]
 
 
-class NotifyCog(commands.Cog):
-    def __init__(self, bot: BotContext) -> None:
-        self.bot = bot
-
-    @app_commands.command(
-        name="notify", description="Get a direct message when it is your turn (on or off)"
-    )
-    @app_commands.describe(dm="on: a direct message too; off: only the thread mention")
-    @app_commands.choices(dm=[app_commands.Choice(name=n, value=n) for n in ("on", "off")])
-    async def notify(self, interaction: discord.Interaction, dm: str) -> None:
-        result = await self.bot.service.set_notify(caller_of(interaction), dm == "on")
-        await reply(interaction, result.text)
-
-
 async def setup(bot: commands.Bot) -> None:
     context = cast(BotContext, bot)
     await bot.add_cog(PlayCog(context))
-    await bot.add_cog(NotifyCog(context))

@@ -1,0 +1,75 @@
+"""Direct messages and links to game threads: a turn or a request for those who want them, a
+reminder for those who take reminders so, and a player's list of games (`/turns`) with a link
+to each. A user whose direct messages are closed (Discord's 50007) is skipped and logged: the
+thread still mentions them."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import discord
+
+from bot.core.service.turns import DirectMessage
+from bot.core.turn_list import TurnEntry, summary
+from bot.discord_ui.context import BotContext
+from bot.discord_ui.io import fit
+
+log = logging.getLogger(__name__)
+
+CANNOT_DM = 50007
+
+
+def thread_link(guild_id: int | None, thread_id: int | None) -> str | None:
+    """The link that opens a game's thread (None for a game outside a server)."""
+    if guild_id is None or thread_id is None:
+        return None
+    return f"https://discord.com/channels/{guild_id}/{thread_id}"
+
+
+def entry_link(entry: TurnEntry) -> str | None:
+    return thread_link(entry.guild_id, entry.thread_id)
+
+
+async def direct_messages(
+    bot: BotContext,
+    game_id: int,
+    users: Sequence[int],
+    *,
+    asked: Sequence[int] = (),
+    request_id: int | None = None,
+    embed: discord.Embed | None = None,
+) -> None:
+    """To those of `users` who want them for this game: their move (with the turn prompt's
+    `embed`), or (`asked`) request `request_id` to answer; held back in quiet hours."""
+    messages = await bot.service.direct_messages(game_id, users, asked=asked, request_id=request_id)
+    await send_all(bot, messages, embed)
+
+
+async def send_all(
+    bot: BotContext, messages: Sequence[DirectMessage], embed: discord.Embed | None = None
+) -> int:
+    """Send each message (with the link to its game's thread); how many went out."""
+    sent = 0
+    for message in messages:
+        link = thread_link(message.guild_id, message.thread_id)
+        text = f"{message.text}: {link}" if link else f"{message.text}."
+        if message.others:
+            text += "\n" + summary(message.others, entry_link)
+        sent += await send_dm(bot, message.user_id, fit(text), embed)
+    return sent
+
+
+async def send_dm(
+    bot: BotContext, user_id: int, text: str, embed: discord.Embed | None = None
+) -> bool:
+    """One direct message; False when Discord refused it (DMs closed: 50007; the user is
+    gone), which is logged and changes nothing else."""
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        await (user.send(text, embed=embed) if embed is not None else user.send(text))
+    except discord.HTTPException as exc:
+        why = "their direct messages are closed" if exc.code == CANNOT_DM else str(exc)
+        log.info("could not DM user %s: %s", user_id, why)
+        return False
+    return True
