@@ -158,12 +158,13 @@ class Crowd:
             self._reply(table, (body or {}).get("content") or "")
 
     def _reply(self, table: Table, content: str) -> None:
-        """A move told done counts as made (it must be in the log after the run): "Done"
-        with its sentence (a purchase from another player is "Done" too, but only offered);
-        a refused one stops the game's play."""
+        """A move told done counts as made (it must be in the log after the run): "Done:"
+        and its sentence (a purchase from another player is "Done: ... proposes deal ...",
+        only offered); a refused one stops the game's play."""
         pending = table.pending
         if pending is not None and pending.kind != "read" and content.startswith("Done"):
-            if table.source.texts[pending.index].splitlines()[0] in content:
+            said = content.split(": ", 1)[-1]
+            if said.startswith(table.source.texts[pending.index].splitlines()[0]):
                 table.told = max(table.told, pending.index + 1)
         if content.startswith("Refused") and table.pending is not None:
             if table.pending.kind != "read":
