@@ -119,6 +119,10 @@ class Game(ABC):
     def result(self) -> dict[PlayerId, int]:
         """Final (or current) score per player id."""
 
+    def score_text(self, score: int) -> str:
+        """A score as players read it in a ranking (18xx: money, "$1,477")."""
+        return str(score)
+
     @abstractmethod
     def describe(self, action: Action) -> str:
         """One sentence for the channel: what this (already applied) action did."""

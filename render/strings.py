@@ -8,6 +8,7 @@ its square rather than set smaller."""
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -159,18 +160,59 @@ def _table_top(
     return img
 
 
+RAIL_GAP = 7  # px between the middles of rails laid along the same line (their white casing)
+
+
+def _offset(pts: list[tuple[float, float]], d: float) -> list[tuple[float, float]]:
+    """The polyline moved `d` pixels to its left, each vertex along the mean of the normals
+    of the legs that meet there."""
+    if not d or len(pts) < 2:
+        return pts
+    out = []
+    for i, (x, y) in enumerate(pts):
+        nx = ny = 0.0
+        for a, b in ((pts[max(i - 1, 0)], pts[i]), (pts[i], pts[min(i + 1, len(pts) - 1)])):
+            length = math.dist(a, b)
+            if length:
+                nx, ny = nx - (b[1] - a[1]) / length, ny + (b[0] - a[0]) / length
+        norm = math.hypot(nx, ny) or 1.0
+        out.append((x + d * nx / norm, y + d * ny / norm))
+    return out
+
+
+def _line(points: Sequence[Sequence[float]]) -> tuple[tuple[float, float], ...]:
+    """A rail's stops the same whichever way it was laid."""
+    key = _key(points)
+    return min(key, key[::-1])
+
+
+def _rail_lines(
+    cv: _Canvas, rails: Sequence[Mapping[str, Any]]
+) -> list[tuple[Mapping[str, Any], list[tuple[float, float]]]]:
+    """Each rail with the line it is drawn along: rails laid along the same stops (either
+    way) lie side by side, centred on the line, so every one of them shows."""
+    copies: dict[tuple, list[int]] = {}
+    for i, rail in enumerate(rails):
+        copies.setdefault(_line(rail["points"]), []).append(i)
+    lines = []
+    for i, rail in enumerate(rails):
+        line = _line(rail["points"])
+        side = (copies[line].index(i) - (len(copies[line]) - 1) / 2) * RAIL_GAP * SS
+        lines.append((rail, _offset([cv.xy(p) for p in line], side)))
+    return lines
+
+
 def _board(draw: ImageDraw.ImageDraw, cv: _Canvas, snap: Mapping[str, Any]) -> None:
     last = snap.get("last_rail")
-    if last:
-        draw.line([cv.xy(p) for p in last["points"]], fill=HALO, width=16 * SS, joint="curve")
-    for rail in snap["rails"]:
-        pts = [cv.xy(p) for p in rail["points"]]
+    proposed = [last] if last and last.get("proposed") else []
+    lines = _rail_lines(cv, [*snap["rails"], *proposed])
+    if last:  # the last rail is the newest along its line: the proposed one or the last laid
+        halo = [pts for rail, pts in lines if _line(rail["points"]) == _line(last["points"])]
+        at = halo[-1] if halo else [cv.xy(p) for p in last["points"]]
+        draw.line(at, fill=HALO, width=16 * SS, joint="curve")
+    for rail, pts in lines:
         draw.line(pts, fill="#FFFFFF", width=7 * SS, joint="curve")
         draw.line(pts, fill=company_colour(rail["company"]), width=4 * SS, joint="curve")
-    if last and last.get("proposed"):
-        pts = [cv.xy(p) for p in last["points"]]
-        draw.line(pts, fill="#FFFFFF", width=7 * SS, joint="curve")
-        draw.line(pts, fill=company_colour(last["company"]), width=4 * SS, joint="curve")
     for st in snap["stations"]:
         _station(draw, cv, st, snap)
     if last:

@@ -133,6 +133,7 @@ class Message:
         self.files: dict[str, bytes] = {}
         self.uploads: list[tuple[str, int]] = []
         self.edits = 0
+        self.deleted = False
         self._apply(
             files=kwargs.get("files", []), embed=kwargs.get("embed"), view=kwargs.get("view")
         )
@@ -152,6 +153,9 @@ class Message:
         self.files = kept
         self.attachments = [SimpleNamespace(filename=name) for name in kept]
         self.embed, self.view = embed, view
+
+    async def delete(self) -> None:
+        self.deleted = True
 
     async def edit(
         self,
@@ -182,6 +186,7 @@ def make_thread(thread_id: int) -> MagicMock:
 
     async def send(content: str = "", **kwargs: Any) -> Message:
         message = Message(next(_ids), content, **kwargs)
+        message.channel = thread
         thread.messages.append(message)
         return message
 
@@ -195,8 +200,21 @@ def make_thread(thread_id: int) -> MagicMock:
 
     thread.send = AsyncMock(side_effect=send)
     thread.fetch_message = AsyncMock(side_effect=fetch_message)
+    thread.get_partial_message = lambda message_id: _partial(thread, message_id)
     thread.add_user, thread.delete = AsyncMock(), AsyncMock()
     return thread
+
+
+def _partial(channel: MagicMock, message_id: int) -> Any:
+    """A message known by its id: editing one that is gone is refused as Discord does."""
+    found = next((m for m in channel.messages if m.id == message_id), None)
+    if found is not None and not found.deleted:
+        return found
+
+    async def edit(**_: object) -> None:
+        raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), "Unknown Message")
+
+    return SimpleNamespace(id=message_id, edit=edit)
 
 
 def posts(thread: MagicMock) -> list[Post]:
@@ -231,11 +249,12 @@ class World:
     def __init__(self, bot: RailchatBot) -> None:
         self.bot = bot
         self.threads: dict[int, MagicMock] = {}
-        self.channel = MagicMock(spec=discord.TextChannel)
-        self.channel.id = CHANNEL
+        self.channel = make_thread(CHANNEL)  # a text channel: messages, edits...
+        self.channel.__class__ = discord.TextChannel  # type: ignore[assignment]
         self.channel.create_thread = AsyncMock(side_effect=self._create_thread)
         self.dms: list[tuple[int, str]] = []
-        bot.get_channel = self.threads.get  # the gateway cache, offline
+        # the gateway cache, offline
+        bot.get_channel = lambda cid: self.channel if cid == CHANNEL else self.threads.get(cid)
         bot.get_user = lambda user_id: SimpleNamespace(
             id=user_id,
             send=AsyncMock(
@@ -245,9 +264,11 @@ class World:
             ),
         )
 
-    async def _create_thread(self, **kwargs: object) -> MagicMock:
-        thread = make_thread(700 + len(self.threads))
-        thread.name = kwargs["name"]
+    async def _create_thread(self, **kwargs: Any) -> MagicMock:
+        """A thread of the channel; started from a message (the lobby), it has its id."""
+        started = kwargs.get("message")
+        thread = make_thread(started.id if started is not None else 700 + len(self.threads))
+        thread.name, thread.parent_id = kwargs["name"], CHANNEL
         self.threads[thread.id] = thread
         return thread
 
@@ -332,7 +353,9 @@ class World:
     ) -> list[app_commands.Choice]:
         cmd = self.command(command, group)
         callback = cmd._params[option].autocomplete
-        return await callback(cmd.binding, interaction, current)
+        if getattr(callback, "pass_command_binding", True):
+            return await callback(cmd.binding, interaction, current)
+        return await callback(interaction, current)  # a function shared by every command
 
     async def press(self, custom_id: str, interaction):
         """Press a button known only by its custom id (as after a restart)."""

@@ -55,7 +55,7 @@ def test_skipped_steps_are_announced_with_the_reason() -> None:
     io.load(data, upto=43, on_state=lambda i, a, g: said.__setitem__(i, g.describe(a)))
     assert states[43]["corporations"]["B&O"]["trains"] == []
     assert "B&O skips Run Routes: it has no train." in said[43]
-    assert "Share price: B&O $100 → $90." in said[43]
+    assert "Share price: B&O $100 → $90 (no revenue this turn)." in said[43]
     # NYNH at its token limit later skips its token step: the reason is the engine's
     said.clear()
     io.load(data, upto=126, on_state=lambda i, a, g: said.__setitem__(i, g.describe(a)))
@@ -79,8 +79,8 @@ def test_reference_lists_privates_phases_certificates_and_market_colours() -> No
         )
         assert f"{game.player(p['id']).name}: {certs}/16" in text
     assert (
-        "brown: shares do not count toward the certificate limit; a player may hold more "
-        "than 60%; several shares may be bought in one turn" in text
+        "brown ($10, $18, $20, $25, $27, $30): shares do not count toward the certificate "
+        "limit; a player may hold more than 60%; several shares may be bought in one turn" in text
     )
     assert game.reference("phases").startswith("**Phases**")
     assert len(game.reference("privates")) < 2000

@@ -71,7 +71,7 @@ async def test_console_numbers_beyond_sqlite_are_refused(db_path):
         f"/game status game:{huge}",
         f"/game status {'9' * 5000}",
         f"as {huge}: /game list",
-        f"/game remind hours:{'9' * 400}",
+        f"/game-admin remind hours:{'9' * 400}",
     )
     assert out == [
         "Refused: game must be a whole number below 9,223,372,036,854,775,808",

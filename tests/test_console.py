@@ -11,6 +11,7 @@ import pytest
 
 from bot.cli.console import (
     BUTTON_STANDINS,
+    CONSOLE_OPTIONS,
     GAME_COMMANDS,
     GROUPS,
     TOP_LEVEL,
@@ -45,7 +46,7 @@ async def test_a_hot_seat_game(console):
         "as 1: /game new tally seats:2 options:target=30",
         "as 2: /game join",
         "as 1: /game start",
-        "/game act " + ADD % (4, 1),
+        "/game-admin act " + ADD % (4, 1),
     )
     assert out == [
         "player 1 opened game #1 of tally for up to 2 players. Join with /game join; player 1 "
@@ -59,8 +60,8 @@ async def test_a_hot_seat_game(console):
     out = await session(
         console,
         "as 2: /game status",
-        "/game act action:" + ADD % (2, 2) + " game:1",
-        "/game undo 1",
+        "/game-admin act action:" + ADD % (2, 2) + " game:1",
+        "/game undo game:1",
         "/game list",
     )
     assert out[0] == "Game #1 · tally · in play"
@@ -80,7 +81,7 @@ async def test_undo_then_redo_in_the_console(console):
         "as 1: /game new tally seats:2 options:target=30",
         "as 2: /game join",
         "as 1: /game start",
-        "/game act " + ADD % (4, 1),
+        "/game-admin act " + ADD % (4, 1),
         "/game undo",
         "/game redo",
         "/game redo",
@@ -90,9 +91,8 @@ async def test_undo_then_redo_in_the_console(console):
         "To act: player 1",
         "player 1 redid action 1: player 1 added 4.",
         "To act: player 2",
-        "Refused: a redo puts back the last undo only while nobody has moved "
-        "since; the game has changed since that undo (a move, an undo or a "
-        "redo), so it cannot be redone",
+        "Refused: nothing undone in game #1 is left to redo (every undo was redone, or "
+        "nothing was undone)",
     ]
 
 
@@ -102,13 +102,13 @@ async def test_a_short_game_is_played_to_its_end(console):
         "as 1: /game new tally seats:2 options:target=22",
         "as 2: /game join",
         "as 1: /game start",
-        "/game act " + ADD % (3, 1),
-        "as 2: /game act " + ADD % (3, 2),
-        "/game moves",
-        "as 1: /game act " + ADD % (4, 1),
+        "/game-admin act " + ADD % (3, 1),
+        "as 2: /game-admin act " + ADD % (3, 2),
+        "as 2: /game view moves",
+        "as 1: /game-admin act " + ADD % (4, 1),
         "/game status",
-        "/game moves",
-        "/game act " + ADD % (1, 1),
+        "/game view moves",
+        "/game-admin act " + ADD % (1, 1),
     )
     assert out[4:] == [  # the starting scores 3 and 9 come from seed 3
         "player 1 added 3.",
@@ -141,8 +141,8 @@ async def test_refusals_and_unknown_commands_change_nothing(console):
         "/game join game:1 game:2",
         "/game join game:7",
         "/play fly",
-        '/game act {"type": ',
-        "/game act " + ADD % (1, 1),
+        '/game-admin act {"type": ',
+        "/game-admin act " + ADD % (1, 1),
         "/game new tally options:=3",
         "as 3: /game leave",
     )
@@ -197,7 +197,7 @@ async def test_which_game_when_none_is_chosen(db_path):
         "Refused: which game? you play in several games here: #2 (tally), #1 (tally); give "
         "game:<number> (see /game list)"
     ]
-    await session(fresh(), "as 3: /game abandon 2")  # a finished game is no longer a candidate
+    await session(fresh(), "as 3: /game-admin abandon 2")  # a finished game: no candidate
     assert (await session(fresh(), "as 1: /game status"))[0] == "Game #1 · tally · in play"
 
 
@@ -208,20 +208,20 @@ async def test_a_deal_is_answered_with_approve_or_reject(console):
         "as 1: /game new tally seats:2",
         "as 2: /game join",
         "as 1: /game start",
-        "/game act " + take % 4,
+        "/game-admin act " + take % 4,
     )
     assert out[-3:] == [
         "player 1 proposes deal #1 to player 2: player 1 took 4 from player 2.",
         "player 2, do you agree? Until you answer nothing changes; the deal lapses if the game "
         "moves on first.",
-        "To answer: player 2 (/game approve 1 or /game reject 1)",
+        "To answer: player 2 (/play answer request:1 answer:yes, or answer:no)",
     ]
     out = await session(
         console,
-        "/game approve 1",
-        "as 2: /game reject 1",
-        "as 1: /game act " + take % 5,
-        "as 2: /game approve 2",
+        "as 1: /play answer 1 yes",
+        "as 2: /play answer 1 no",
+        "as 1: /game-admin act " + take % 5,
+        "/play answer 2 yes",  # by whoever it was put to: player 2
         "/game status",
     )
     assert out == [
@@ -230,7 +230,7 @@ async def test_a_deal_is_answered_with_approve_or_reject(console):
         "player 1 proposes deal #2 to player 2: player 1 took 5 from player 2.",
         "player 2, do you agree? Until you answer nothing changes; the deal lapses if the game "
         "moves on first.",
-        "To answer: player 2 (/game approve 2 or /game reject 2)",
+        "To answer: player 2 (/play answer request:2 answer:yes, or answer:no)",
         "player 2 accepted deal #2: player 1 took 5 from player 2.",
         "To act: player 2",
         "Game #1 · tally · in play",
@@ -243,15 +243,17 @@ async def test_help_lists_every_command(console):
     for group in GROUPS.values():
         for command in group.values():
             assert command.usage in out
-    assert "/notify dm:<text>" in out
+    assert "/turns [page:<number>]" in out and "/settings turn-dm dm:<text> [game:<number>]" in out
     assert "Titles: " in out and "tally" in out
     title_help = "\n".join(await session(console, "/game help 1830"))
-    assert title_help.startswith("1830: six private companies are auctioned first")
-    assert "/play lay hex:H10 tile:57 rotation:1 — Lay or upgrade a tile" in title_help
+    assert title_help.startswith(
+        "1830: Railways & Robber Barons\nSix private companies are auctioned first"
+    )
+    assert "/play lay H14 — pick a tile for H14 by picture (or /play lay H14 57 2)" in title_help
 
 
 def test_arguments_are_read_by_name_and_position():
-    act = GAME_COMMANDS["act"]
+    act = GROUPS["/game-admin"]["act"]
     assert parse_arguments('{"type": "a b", "x": 1} game:4', act) == {
         "action": '{"type": "a b", "x": 1}',
         "game": 4,
@@ -264,11 +266,23 @@ def test_arguments_are_read_by_name_and_position():
         "seats": 4,
     }
     with pytest.raises(ConsoleInputError, match="cannot read 'extra'"):
+        parse_arguments("yes extra", GAME_COMMANDS["list"])
+    with pytest.raises(ConsoleInputError, match="finished is yes or no, not 'extra'"):
         parse_arguments("extra", GAME_COMMANDS["list"])
+    # without names, a one-word option takes one word and free text the rest, as in Discord
+    play = GROUPS["/play"]
+    assert parse_arguments("H14 57 2", play["lay"]) == {"hex": "H14", "tile": "57", "rotation": "2"}
+    assert parse_arguments("H14 game:2", play["lay"]) == {"hex": "H14", "game": 2}
+    assert parse_arguments("bid CS 50", play["move"]) == {"move": "bid CS 50"}
+    assert parse_arguments("r:3 yes", play["answer"]) == {"request": "r:3", "answer": "yes"}
+    assert parse_arguments("routes B&O Reading", GAME_COMMANDS["view"]) == {
+        "what": "routes",
+        "detail": "B&O Reading",
+    }
     assert parse_arguments("routes:2: E19 F20; 3: F20 G19", GROUPS["/play"]["run"]) == {
         "routes": "2: E19 F20; 3: F20 G19"
     }
-    assert parse_arguments("hours:1.5", GAME_COMMANDS["remind"]) == {"hours": 1.5}
+    assert parse_arguments("hours:1.5", GROUPS["/game-admin"]["remind"]) == {"hours": 1.5}
 
 
 async def test_console_and_discord_offer_the_same_commands(db_path):
@@ -287,8 +301,10 @@ async def test_console_and_discord_offer_the_same_commands(db_path):
         console_side[f"/{c.name}"] = sorted((p.name, p.required) for p in c.params)
     for standin in BUTTON_STANDINS:
         del console_side[standin]
+    for path, names in CONSOLE_OPTIONS.items():
+        console_side[path] = [p for p in console_side[path] if p[0] not in names]
     assert console_side == discord_side
-    assert len(discord_side) > 30
+    assert len(discord_side) > 25
 
 
 def _railchat(
@@ -318,7 +334,7 @@ def test_railchat_local_reads_a_script_from_stdin(tmp_path):
             "as 1: /game new tally seats:2",
             "as 2: /game join",
             "as 1: /game start",
-            "/game act " + ADD % (5, 1),
+            "/game-admin act " + ADD % (5, 1),
             "/game teleport",
             "quit",
             "/game status",
@@ -381,19 +397,67 @@ async def test_changes_write_their_images_and_print_the_paths(db_path, tmp_path)
         renderer=renderer,
     )
     out = await session(console, "as 1: /game new tally seats:2", "as 2: /game join")
-    assert drawn == [] and not any(line.startswith("Image:") for line in out)
-    out = await session(console, "as 1: /game start", "/game act " + ADD % (4, 1))
+    assert drawn == [] and not any(line.startswith("Images") for line in out)
+    out = await session(console, "as 1: /game start", "/game-admin act " + ADD % (4, 1))
     path = tmp_path / "img" / "game-1-board.png"
     assert out == [
         "Game #1 of tally has started. Seat order: 1. player 1, 2. player 2.",
-        f"Image: {path}",
+        f"Images in {tmp_path / 'img'}: game-1-board.png",
         "To act: player 1",
         "player 1 added 4.",
-        f"Image: {path}",
+        f"Images in {tmp_path / 'img'}: game-1-board.png",
         "To act: player 2",
     ]
     assert drawn == [("board", 12), ("board", 16)]  # each drawn from the state after the change
     assert path.read_bytes() == _png("red")
-    refused = await session(console, "/game act " + ADD % (4, 1))
+    refused = await session(console, "/game-admin act " + ADD % (4, 1))
     assert refused == ["Refused: it is not your turn in game #1; waiting for player 2"]
     assert len(drawn) == 2
+
+
+async def test_each_database_keeps_its_images_beside_it(tmp_path):
+    """Game #1 of two databases: each session writes into its own folder, so neither
+    overwrites the other's pictures."""
+    from bot.cli.console import play
+
+    for name, colour in (("first", "red"), ("second", "blue")):
+        db = tmp_path / f"{name}.db"
+        out = io.StringIO()
+        lines = ["/game new tally seats:2", "as 2: /game join", "as 1: /game start"]
+        await play(
+            GameService(Store(str(db)), new_seed=lambda: 3),
+            str(db),
+            renderer=lambda game, view, colour=colour: _png(colour),
+            stream=io.StringIO("\n".join(lines)),
+            out=out,
+        )
+        assert f"Images in {tmp_path / f'{name}-images'}: game-1-board.png" in out.getvalue()
+    assert (tmp_path / "first-images" / "game-1-board.png").read_bytes() == _png("red")
+    assert (tmp_path / "second-images" / "game-1-board.png").read_bytes() == _png("blue")
+
+
+async def test_turns_and_settings_are_the_named_players(console):
+    """`/turns` and `/settings` as in Discord, for the player `as N:` last named."""
+    await session(console, "as 1: /game new tally seats:2", "as 2: /game join", "as 1: /game start")
+    assert (await session(console, "as 2: /turns"))[0] == "Your games: 1 (your turn in none):"
+    assert (await session(console, "as 1: /turns"))[0] == "Your games: 1 (your turn in 1):"
+    await session(console, "/settings timezone Europe/Paris", "/settings turn-dm on")
+    shown = await session(console, "/settings show")
+    assert any(line.startswith("• Time zone: Europe/Paris, where it is ") for line in shown)
+    assert "• Direct message when it is your turn: in all your games (/settings turn-dm)" in shown
+    assert "• Time zone: UTC (not set)" in " ".join(await session(console, "as 2: /settings show"))
+    assert await session(console, "/settings reminder-dm maybe") == [
+        "Refused: dm is on or off, not 'maybe'"
+    ]
+
+
+async def test_answers_that_name_nothing_are_refused(console):
+    await session(console, "as 1: /game new tally seats:2", "as 2: /game join", "as 1: /game start")
+    assert await session(console, "/play answer x yes", "/play answer 1 maybe") == [
+        "Refused: 'x' names no request: give its number (3) or pick a suggestion",
+        "Refused: answer is yes or no, not 'maybe'",
+    ]
+    assert await session(console, "/play answer preview yes") == [
+        "Refused: no move is shown to player 1 to confirm; preview one first (e.g. /play rail "
+        "short B1 S1)"
+    ]

@@ -9,6 +9,7 @@ import io
 import pytest
 
 from bot.cli.console import Console
+from bot.core.moves import choice_key, quick_kind
 from bot.core.service import GameService
 from bot.core.store import Store
 from bot.discord_ui.turn_prompt import menu_options
@@ -34,20 +35,25 @@ def console(db_path, tmp_path) -> Console:
 
 
 async def test_the_menu_numbers_the_moves_of_discords_menu(console):
+    """Discord's menu leaves out the moves its buttons make (Pass); the console has no buttons,
+    so its menu holds both, in the order of the kinds of move."""
     await session(console, *START)
     out = await session(console, "menu")
     assert out == [
-        "Your moves in game #1 (type a number to make one):",
-        "1. Buy SV (Schuylkill Valley) for $20  [/play bid]",
-        "2. Bid CS (Champlain & St.Lawrence) for $45  [/play bid]",
-        "3. Bid DH (Delaware & Hudson) for $75  [/play bid]",
-        "4. Bid MH (Mohawk & Hudson) for $115  [/play bid]",
-        "5. Bid CA (Camden & Amboy) for $165  [/play bid]",
-        "6. Bid BO (Baltimore & Ohio) for $225  [/play bid]",
-        "7. Pass (Bid on Companies)  [/play pass]",
+        "Moves for player 1 in game #1 (type a number to make one):",
+        "1. Buy SV (Schuylkill Valley) for $20",
+        "2. Bid CS (Champlain & St.Lawrence) for $45",
+        "3. Bid DH (Delaware & Hudson) for $75",
+        "4. Bid MH (Mohawk & Hudson) for $115",
+        "5. Bid CA (Camden & Amboy) for $165",
+        "6. Bid BO (Baltimore & Ohio) for $225",
+        "7. Pass (Bid on Companies)",
     ]
-    discord = menu_options(await console.service.legal_actions(1, 1))
-    assert [f"{n}. {o.label}  [{o.description}]" for n, o in enumerate(discord, start=1)] == out[1:]
+    choices = await console.service.legal_actions(1, 1)
+    discord = [o.value for o in menu_options(choices)]
+    buttons = [choice_key(c.action) for c in choices if quick_kind(c.action) is not None]
+    keys = console.menus[1].keys
+    assert len(keys) == len(discord) + len(buttons) and set(keys) == {*discord, *buttons}
 
 
 async def test_a_number_makes_that_move(console):
@@ -61,19 +67,39 @@ async def test_a_number_makes_that_move(console):
 async def test_bad_picks_change_nothing(console):
     await session(console, *START)
     assert await session(console, "3") == [
-        "Refused: a number picks a move from your menu: type menu first"
+        "Refused: a number picks a move from player 1's menu: type menu first"
     ]
     await session(console, "menu")
     assert await session(console, "8") == [
-        "Refused: your menu has moves 1 to 7; type menu to see it again"
+        "Refused: player 1's menu has moves 1 to 7; type menu to see it again"
     ]
     # a menu from an earlier turn: player 1 moves by command, the menu is stale
-    await session(console, "/play bid SV")
+    await session(console, "/play move bid SV")
     assert await session(console, "as 1: 1") == [
         "Refused: the game has moved on since that menu; type menu for the moves open now"
     ]
     assert await console.service.store.action_count(1) == 1
-    assert await session(console, "as 1: menu") == ["You have no move to make now."]
+    assert await session(console, "as 1: menu") == ["player 1 has no move to make now."]
+
+
+async def test_menu_and_numbers_follow_whoever_must_act(console):
+    """At one keyboard a move goes to the player who must act, unless the line names another:
+    one line per move, no `as N:` needed."""
+    await session(console, *START, "as 1: 2")  # a stale number: player 1 has no menu yet
+    out = await session(console, "menu", "1", "menu", "1")
+    assert out[0] == "Moves for player 1 in game #1 (type a number to make one):"
+    assert out[8:10] == ["player 1 buys SV for $20.", "To act: player 2"]
+    assert out[10] == "Moves for player 2 in game #1 (type a number to make one):"
+    assert out[-2:] == ["player 2 buys CS for $40.", "To act: player 3"]
+    # `as N:` names another player: their menu, even when it is empty
+    assert await session(console, "as 1: menu game:1") == ["player 1 has no move to make now."]
+    # the list of moves, too, is the acting player's unless a line names another
+    assert (await session(console, "/game view moves"))[1].startswith("bid: Buy DH ")
+    assert await session(console, "as 1: /game view moves") == ["You have no move to make now."]
+    # and the numbers of a player who must act are theirs, whoever `as N:` named before
+    out = await session(console, "menu game:1", "5")
+    assert out[0] == "Moves for player 3 in game #1 (type a number to make one):"
+    assert out[-2:] == ["player 3 passes (Bid on Companies).", "To act: player 1"]
 
 
 async def test_the_menu_of_a_long_list_says_where_the_rest_are(console):
@@ -82,7 +108,8 @@ async def test_the_menu_of_a_long_list_says_where_the_rest_are(console):
     choices = await console.service.legal_actions(1, 3)
     assert len(out) == 1 + 25 + 1
     assert (
-        out[-1] == f"(and {len({c.label for c in choices}) - 25} more: /game moves lists them all)"
+        out[-1]
+        == f"(and {len({c.label for c in choices}) - 25} more: /game view what:moves lists them all)"
     )
-    commands = [line.rsplit("[", 1)[1] for line in out[1:-1]]
-    assert {"/play par]", "/play buy]", "/play pass]"} <= set(commands)  # each keeps a share
+    kinds = {line.split()[1] for line in out[1:-1]}
+    assert {"Par", "Buy", "Pass"} <= kinds  # each kind of move keeps a share

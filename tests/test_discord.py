@@ -119,8 +119,20 @@ async def started_game(world: World):
 async def test_new_opens_a_thread_and_posts_there(world):
     game_id, thread = await open_game(world)
     kwargs = world.channel.create_thread.call_args.kwargs
-    assert kwargs["type"] == discord.ChannelType.public_thread
+    [lobby] = world.channel.messages  # the thread is started from the lobby message
+    assert kwargs["message"] is lobby and thread.id == lobby.id
     assert kwargs["name"] == "tally · user1's game"
+    assert lobby.content.splitlines() == [
+        f"**Game #{game_id} · tally** · open: 1 of 2 seats taken (2 needed to start)",
+        "Seated: 1. user1",
+        "Join to take a seat; user1 (or a server admin) starts the game.",
+        f"Played in <#{thread.id}>",
+    ]
+    assert [item.item.custom_id for item in lobby.view.children] == [
+        f"rc:g:{game_id}:join",
+        f"rc:g:{game_id}:leave",
+        f"rc:g:{game_id}:start",
+    ]
     [post] = posts(thread)
     assert post.text.startswith(f"user1 opened game #{game_id} of tally for up to 2 players")
     assert post.files == {} and post.buttons == []  # nothing to draw before the start
@@ -240,12 +252,26 @@ async def test_a_resubmitted_interaction_is_ignored(world):
     assert len(await world.bot.service.store.seats(game_id)) == 2
 
 
+def game_id_thread(world: World, game_id: int) -> int:
+    [thread] = [t.id for t in world.threads.values()]
+    return thread
+
+
 async def test_list_and_help(world):
     sent = await world.run("list", world.interaction(1))
     assert sent[0].text.startswith("No games here yet")
     game_id, _ = await open_game(world)
     sent = await world.run("list", world.interaction(1))
-    assert sent == [Sent(f"#{game_id} · tally · waiting for players · user1", ephemeral=True)]
+    assert sent[0].text.splitlines() == [
+        "Your games:",
+        f"#{game_id} · tally · open, 1 of 2 seats · <#{game_id_thread(world, game_id)}>",
+        "No other game is open to join here; open one with /game new.",
+    ]
+    sent = await world.run("list", world.interaction(2))  # a stranger sees it open to join
+    assert sent[0].text.splitlines() == [
+        "Open to join:",
+        f"#{game_id} · tally · open, 1 of 2 seats · <#{game_id_thread(world, game_id)}>",
+    ]
     sent = await world.run("help", world.interaction(1), title=None)
     [embed] = sent[0].embeds
     assert [f.name for f in embed.fields] == ["Playing", "Games", "Yours, everywhere", "Admins"]

@@ -39,12 +39,12 @@ class Table:
     @property
     def labels(self) -> list[str]:
         """The last post's buttons (the menu of moves left out)."""
-        return [label for cid, label in self.last.buttons if not cid.startswith(("rc:s:", "rc:i:"))]
+        return [label for cid, label in self.last.buttons if not cid.startswith(("rc:s:", "rc:v:"))]
 
     @property
     def image_buttons(self) -> list[str]:
         """The last post's buttons that show a full image privately."""
-        return [label for cid, label in self.last.buttons if cid.startswith("rc:i:")]
+        return [label for cid, label in self.last.buttons if cid.startswith("rc:v:")]
 
     async def press(self, user: int, label_start: str) -> list[Sent]:
         """Press the last post's button whose label starts so, as `user`."""
@@ -151,7 +151,7 @@ async def test_a_four_player_1830_game_through_discord(world):
     done(
         await table.play(3, "move", move=city.value),
         "PRR places a station token in H10 (Pittsburgh) for $40. PRR skips Run Routes: it has "
-        "no train. Share price: PRR $67 → $65.",
+        "no train. Share price: PRR $67 → $65 (no revenue this turn).",
     )
     assert table.labels == ["Buy a 2-train from the bank for $80"]
     assert "PRR must buy a train" in table.last.embed.fields[0].value
@@ -236,7 +236,7 @@ async def test_every_refusal_is_private_and_changes_nothing(world):
     sent = await table.play(1, "lay", hex="H10")
     assert sent[-1].text.startswith(
         "Refused: you cannot lay now: it is Bid on Companies in Auction Round 1; tiles are laid "
-        "by a company in its operating turn, before its token; you can: bid: Buy SV"
+        "by a company in its operating turn, before its token; you can: /play move Buy SV"
     )
     sent = await table.play(1, "bid", company="Reading")
     assert sent[-1].text.startswith("Refused: nothing you can bid matches 'Reading'; you can: ")
@@ -262,6 +262,19 @@ async def test_every_refusal_is_private_and_changes_nothing(world):
         "Refused: that suggestion is no longer available (the game has "
         "moved on); pick again from the list"
     )
+
+
+async def test_a_refusal_suggests_commands_typed_as_they_read(world):
+    """`you can: /play move <a move>`: that text typed into /play move makes the move."""
+    table = await open_table(world)
+    sent = await table.play(1, "lay", hex="H10")
+    offered = sent[-1].text.partition("; you can: ")[2].split("; ")
+    assert offered[0] == "/play move Buy SV (Schuylkill Valley) for $20"
+    assert offered[-1] == "/play move Pass (Bid on Companies)"
+    await table.play(1, "move", move=offered[-1].removeprefix("/play move "))
+    assert await world.bot.service.store.action_count(1) == 1
+    await table.play(2, "move", move=offered[0].removeprefix("/play move "))
+    assert (await world.bot.service.store.actions(1))[-1].payload["company"] == "SV"
 
 
 async def test_an_illegal_tile_is_refused_with_the_legal_ones(world):
@@ -307,7 +320,7 @@ async def test_an_illegal_tile_is_refused_with_the_legal_ones(world):
     assert await service.store.action_count(1) == before
     moves = await table.game(3, "view", what="moves", game=None)
     assert moves[-1] == Sent(
-        "Your moves (/play move, or the turn post's menu):\n"
+        "Your moves (each typed as it reads after /play move):\n"
         "pass: Pass (Lay/Upgrade Track)\nlay: Lay tile 57 on H10: track W to H8, E to "
         "Altoona; Lay tile 7 on H14: track SW to I13, W to Altoona; Lay tile 7 on H14: track W to "
         "Altoona, NW to G13; Lay tile 8 on H14: track W to Altoona, NE to G15; Lay tile 8 on H14: "

@@ -1,6 +1,6 @@
 """Discord offline with the Tally title: a deal that takes another player's property is asked
 in the thread (the other owner @mentioned, Accept/Decline buttons that work after a restart),
-answered by button or by /game approve and /game reject; and a restart does not mention again
+answered by button or by /play answer; and a restart does not mention again
 whoever was already mentioned for the turn."""
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ async def test_the_reference_is_at_hand(world):
     sent = await table.game(2, "view", what="info", game=None)
     assert all(len(s.text) <= 2000 for s in sent) and len(sent) >= 2
     text = "\n".join(s.text for s in sent)
-    assert "**Private companies**" in text and "**Stock market colours**" in text
+    assert "**Private companies**" in text and "**Stock market zones**" in text
     topics = await world.suggest("view", "detail", table.at(2, what="info"), "")
     assert [t.value for t in topics] == ["privates", "phases", "certificates", "market"]
     sent = await table.game(2, "view", what="info", detail="weather", game=None)
@@ -169,7 +169,7 @@ async def test_the_game_over_post_ranks_the_players_and_status_works_in_the_thre
     assert [label for _, label in post.buttons] == ["Map", "Market", "Sheet"]
     sent = await world.run("status", world.interaction(2, where=thread.id), game=None)
     assert sent[-1].ephemeral and "finished" in sent[-1].text
-    assert "Result: Player 2 1477" in sent[-1].text
+    assert "Result: Player 2 $1,477" in sent[-1].text
 
 
 async def test_direct_messages_carry_the_turn_prompt(world):

@@ -204,17 +204,18 @@ async def test_images_reach_the_thread_post_and_the_follow_up_as_uploads(wire, f
 @pytest.mark.parametrize("failure", FAILURES)
 async def test_game_new_opens_a_thread_that_the_game_is_played_in(wire, failure) -> None:
     fake, store = wire.fake, wire.service.store
-    threads = rf"/channels/{CHANNEL_ID}/threads"
+    threads = rf"/channels/{CHANNEL_ID}/messages/\d+/threads"
     fail(fake, failure, f"POST {threads}")
     await fake.command(7201, ANN, "game", "new", where=channel_data(), title="tally", seats=2)
     await until(lambda: answered(fake, 7201), "the answer to /game new")
     [created] = fake.calls("POST", threads)
-    assert {k: created.body[k] for k in ("name", "type", "auto_archive_duration")} == {
+    assert {k: created.body[k] for k in ("name", "auto_archive_duration")} == {
         "name": "tally · ann's game",
-        "type": 11,
         "auto_archive_duration": 10080,
     }
     [tid] = [t for t in fake.threads if t != THREAD_ID]
+    [lobby] = fake.posts(CHANNEL_ID)  # the thread starts from the lobby, with its id
+    assert lobby.id == tid and lobby.thread == tid
     assert fake.threads[tid]["parent_id"] == str(CHANNEL_ID)
     assert fake.threads[tid]["type"] == 11 and fake.threads[tid]["name"] == "tally · ann's game"
     [record] = [g for g in await store.games(statuses=None, limit=10) if g.id != wire.game_id]
@@ -239,6 +240,12 @@ async def test_game_new_opens_a_thread_that_the_game_is_played_in(wire, failure)
     for line in ("ann opened game", "bob joined game", "has started", "ann added 2."):
         assert posted.count(line) == 1, line
     assert fake.deleted == [] and thread_posts(fake) == []
+    assert lobby.content.splitlines()[:3] == [
+        f"**Game #{record.id} · tally** · in play",
+        "Players: 1. ann, 2. bob",
+        "To act: bob",
+    ]
+    assert lobby.components == []
     boards = [a.data for m in fake.posts(tid) for a in m.attachments if a.filename == "board.png"]
     assert red_of(boards[-1]) == 2  # the thread shows the board after the move
     assert await store.action_count(record.id) == 1

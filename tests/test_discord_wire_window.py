@@ -158,7 +158,12 @@ async def test_every_button_and_menu_is_acknowledged_in_time(slow, item) -> None
         "rc:d:1:yes",
         "rc:i:1:yes",
         "rc:c:0a1b:yes",
+        f"rc:g:{game_id}:join",
+        f"rc:v:{game_id}:map",
     ]
+    for sample in samples:  # a press reaches one component only, whatever its id
+        owners = [i for i in DYNAMIC_ITEMS if i.__discord_ui_compiled_template__.fullmatch(sample)]
+        assert len(owners) == 1, f"{sample} is claimed by {owners}"
     matching = [s for s in samples if item.__discord_ui_compiled_template__.fullmatch(s)]
     assert matching, f"add a custom id of {item.__name__} to the samples"
     [dynamic] = [b for b in item.__orig_bases__ if typing.get_origin(b) is discord.ui.DynamicItem]

@@ -18,6 +18,7 @@ from discord.webhook.async_ import async_context, interaction_response_params
 from tests.fake_discord import (
     CHANNEL_ID,
     EPHEMERAL,
+    FORUM_ID,
     GUILD_ID,
     THREAD_ID,
     UPLOAD_LIMIT,
@@ -278,6 +279,69 @@ async def test_deleted_messages_threads_and_servers_are_unknown(connected) -> No
     await until(lambda: client.get_guild(GUILD_ID) is None, "GUILD_DELETE")
     assert await refused(client.fetch_channel(CHANNEL_ID), discord.NotFound) == (404, 10003)
     assert await refused(client.fetch_guild(GUILD_ID), discord.NotFound) == (404, 10004)
+
+
+async def test_a_forum_takes_posts_made_with_their_first_message_and_nothing_else(
+    connected,
+) -> None:
+    fake, client = connected
+    forum = client.get_channel(FORUM_ID)
+    assert isinstance(forum, discord.ForumChannel)
+    message = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=FORUM_ID)
+    hello = client.http.request(message, json={"content": "hello"})
+    assert await refused(hello, discord.HTTPException) == (400, 50008)
+    route = discord.http.Route("POST", "/channels/{channel_id}/threads", channel_id=FORUM_ID)
+    bare = client.http.request(route, json={"name": "no message", "auto_archive_duration": 60})
+    assert await refused(bare, discord.HTTPException) == (400, 50035)
+    empty = forum.create_thread(name="empty", content="")
+    assert await refused(empty, discord.HTTPException) == (400, 50035)
+    assert await refused(forum.create_thread(name="", content="x"), discord.HTTPException) == (
+        400,
+        50035,
+    )
+    made = await forum.create_thread(name="a post", content="first", auto_archive_duration=60)
+    post, first = made.thread, made.message
+    assert first.id == post.id and first.channel.id == post.id and first.content == "first"
+    assert post.parent_id == FORUM_ID and post.type is discord.ChannelType.public_thread
+    await until(lambda: client.get_channel(post.id) is not None, "THREAD_CREATE")
+    assert isinstance(client.get_channel(post.id).parent, discord.ForumChannel)
+    await post.send("second")  # the post is a thread: it takes messages
+    edited = await post.get_partial_message(first.id).edit(content="first, edited")
+    assert edited.content == "first, edited"
+    assert [m.content for m in fake.posts(post.id)] == ["first, edited", "second"]
+    assert fake.posts(FORUM_ID) == []
+    fake.deny(FORUM_ID, "send_messages")  # a post needs Send Messages, not Create Threads
+    denied = forum.create_thread(name="denied", content="x")
+    assert await refused(denied, discord.Forbidden) == (403, 50013)
+    fake.allow(FORUM_ID)
+    fake.deny(FORUM_ID, "create_public_threads")
+    await forum.create_thread(name="allowed", content="x")
+    fake.require_tags(FORUM_ID)
+    untagged = forum.create_thread(name="untagged", content="x")
+    assert await refused(untagged, discord.HTTPException) == (400, 40067)
+    await fake.archive(post.id)
+    starter = post.get_partial_message(first.id).edit(content="x")
+    assert await refused(starter, discord.HTTPException) == (400, 50083)
+    await fake.delete_channel(FORUM_ID)  # its posts go with it
+    assert await refused(post.send("x"), discord.NotFound) == (404, 10003)
+
+
+async def test_a_thread_started_from_a_message_has_its_id_once(connected) -> None:
+    fake, client = connected
+    channel = client.get_channel(CHANNEL_ID)
+    assert isinstance(channel, discord.TextChannel)
+    lobby = await channel.send("lobby")
+    made = await channel.create_thread(name="game", message=lobby, auto_archive_duration=60)
+    assert made.id == lobby.id and made.parent_id == CHANNEL_ID
+    again = channel.create_thread(name="again", message=lobby)
+    assert await refused(again, discord.HTTPException) == (400, 160004)
+    fake.deny(CHANNEL_ID, "create_public_threads")
+    other = await channel.send("other")
+    denied = channel.create_thread(name="denied", message=other)
+    assert await refused(denied, discord.Forbidden) == (403, 50013)
+    await fake.archive(made.id)
+    await lobby.edit(content="the starter is in the channel: still editable")
+    assert fake.messages[lobby.id].content.startswith("the starter")
 
 
 async def test_missing_permissions_and_access_are_forbidden(connected) -> None:

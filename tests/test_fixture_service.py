@@ -81,7 +81,8 @@ async def test_a_fixture_played_through_the_service_ends_as_railchat_replay(path
     final = await GameService(Store(db_path)).status(gid)  # rebuilt from the stored log
     expected = replay_result(path)
     names = {str(p["id"]): p["name"] for p in data["players"]}
-    shown = ", ".join(f"{names[k]} {v}" for k, v in sorted(expected.items(), key=lambda kv: -kv[1]))
+    ranked = sorted(expected.items(), key=lambda kv: -kv[1])
+    shown = ", ".join(f"{names[k]} ${v:,}" for k, v in ranked)  # 1830's money
     assert final.text.endswith(f"Result: {shown}")
     assert (await service.store.game(gid)).status == "finished"
     assert expected == data["result"]
@@ -166,7 +167,13 @@ async def test_discord_import_opens_a_playable_thread_and_exports(db_path):
     assert "Seats: 1. Player 1 (unclaimed), 2. Player 2 (unclaimed), 3. Player 3 (unclaimed)." \
         in post.text  # fmt: skip
     assert post.pinged == []  # nobody is seated yet, so nobody is pinged to act
-    assert sorted(post.files) == ["map.png", "market.png", "sheet.png"]
+    # a phone's image; the full map, market and sheet one tap away
+    assert sorted(post.files) == ["market_compact.png"]
+    assert [label for cid, label in post.buttons if cid.startswith("rc:v:")] == [
+        "Map",
+        "Market",
+        "Sheet",
+    ]
     service = world.bot.service
     assert [s.user_id for s in await service.store.seats(1)] == [-1, -2, -3]  # none agreed yet
     take_1, _, take_3, _ = (cid for cid, _ in offered.buttons)

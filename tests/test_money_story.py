@@ -18,7 +18,7 @@ from tests.reference_games import game_ids, game_path, reference_states
 
 
 def _amounts(sentence: str) -> set[int]:
-    return {int(m.replace(",", "")) for m in re.findall(r"\$(\d[\d,]*)", sentence)}
+    return {int(m.replace(",", "")) for m in re.findall(r"[$£](\d[\d,]*)", sentence)}
 
 
 def _told(delta: int, sentence: str) -> bool:
@@ -29,9 +29,11 @@ def _told(delta: int, sentence: str) -> bool:
     )
 
 
-GAMES = [("1830", stem) for stem in game_ids("1830")] + [
-    ("random/1830", stem) for stem in game_ids("random/1830")
-]
+GAMES = (
+    [("1830", stem) for stem in game_ids("1830")]
+    + [("random/1830", stem) for stem in game_ids("random/1830")]
+    + [("1860", stem) for stem in game_ids("1860")]
+)
 
 
 @pytest.mark.parametrize(("game_set", "stem"), GAMES, ids=[s for _, s in GAMES])
@@ -59,7 +61,8 @@ def test_every_cash_and_price_change_is_told(game_set: str, stem: str) -> None:
         for sym, corp in state["corporations"].items():
             old, new = previous["corporations"][sym]["price"], corp["price"]
             if old is not None and new is not None and old != new:
-                assert f"{sym} ${old} → ${new}" in sentence, (idx, sym, old, new, sentence)
+                money = "£" if game_set == "1860" else "$"
+                assert f"{sym} {money}{old} → {money}{new}" in sentence, (idx, sym, sentence)
         previous = state
     assert checked > 50
 

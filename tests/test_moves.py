@@ -63,6 +63,28 @@ def test_choices_the_engine_names_alike_are_one_choice():
     ]
 
 
+def test_a_refusal_names_each_lay_once_and_counts_it_once():
+    """Lays of a symmetric tile turned half way are one lay to the player (one label): the
+    refusal that asks which lay counts and lists them as the menu does."""
+    lays = [
+        choice(label, type="lay_tile", hex="F4", tile=tile, rotation=r, **CORP)
+        for label, tile, r in (
+            ("Lay tile 9 on F4: track W to Newport, E to Ryde", "9-0", 0),
+            ("Lay tile 9 on F4: track W to Newport, E to Ryde", "9-0", 3),
+            ("Lay tile 8 on F4: track W to Newport, NE to Cowes", "8-0", 1),
+        )
+    ]
+    with pytest.raises(Refused) as refused:
+        resolve(MOVES["lay"], {"hex": "F4"}, lays, None)
+    assert str(refused.value) == (
+        "2 moves fit; give tile and rotation: Lay tile 9 on F4: track W to Newport, E to "
+        "Ryde; Lay tile 8 on F4: track W to Newport, NE to Cowes"
+    )
+    # a rotation told by the exits it names, as the suggestions show it
+    picked = resolve(MOVES["lay"], {"hex": "F4", "rotation": "Cowes"}, lays, None)
+    assert (picked["tile"], picked["rotation"]) == ("8-0", 1)
+
+
 def test_an_agreed_price_replaces_the_suggested_one():
     picked = resolve(MOVES["train"], {"train": "NYC's", "price": 1}, TRAINS, None)
     assert picked == {"type": "buy_train", "train": "2-4", "price": 1, **CORP}
@@ -73,7 +95,7 @@ def test_an_agreed_price_replaces_the_suggested_one():
     passing = [choice("Pass (Buy Trains)", type="pass", **CORP)]
     assert resolve(MOVES["pass"], {}, passing, None) == {"type": "pass", **CORP}
     with pytest.raises(
-        Refused, match=r"you cannot payout now; you can: /play pass: Pass \(Buy Trains\)$"
+        Refused, match=r"you cannot payout now; you can: /play move Pass \(Buy Trains\)$"
     ):
         resolve(MOVES["payout"], {}, passing, None)
 
@@ -179,13 +201,12 @@ def test_routes_from_typed_hexes(running_prr):
     ]
     with pytest.raises(
         Refused,
-        match=r"PRR has no spare train '3' \(its trains: 2-0 \(2\), "
-        r"2-1 \(2\)\)",
+        match=r"PRR has no spare train '3' \(its trains: 2, 2\)",
     ):
         routes_from_text(game, base, "3: H10 H12")
     with pytest.raises(Refused, match="PRR has no spare train '2'"):
         routes_from_text(game, base, "2: H10 H12; 2: H10 H12; 2: H10 H12")
-    assert best_routes_text(game, "prr") == "PRR can earn $30:\n  2-0: H10-H12 ($30)"
+    assert best_routes_text(game, "prr") == "PRR can earn $30:\n  2-train: H10-H12 ($30)"
     assert best_routes_text(game, "NYC") == "NYC owns no trains."
 
 

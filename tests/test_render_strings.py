@@ -71,3 +71,23 @@ def test_a_proposed_rail_is_drawn_before_it_is_laid():
     assert snap["last_rail"]["proposed"] and len(snap["rails"]) == 14
     img = Image.open(io.BytesIO(render_string_board(snap))).convert("RGB")
     assert close(pixel(img, snap, 66, 61.5), rgb(COMPANY[2]), tol=60)
+
+
+def test_a_rail_laid_again_along_the_same_stops_is_drawn_beside_the_first(final):
+    """a's first rail runs from its base at (3, 3) to S1 at (20, 5); b lays one along the same
+    stops (the other way): both colours show, one each side of the line, neither hidden."""
+    snap, _ = final
+    first = next(r for r in snap["rails"] if r["company"] == 0)
+    twin = {"company": 1, "kind": first["kind"], "points": first["points"][::-1]}
+    doubled = {**snap, "rails": [*snap["rails"], twin], "last_rail": None}
+    img = Image.open(io.BytesIO(render_string_board(doubled))).convert("RGB")
+    (x0, y0), (x1, y1) = first["points"][0], first["points"][-1]
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    k = (WIDTH - 2 * MARGIN) / 85
+    px, py = MARGIN + mx * k, MARGIN + (85 - my) * k
+    across = [img.getpixel((round(px), round(py) + dy))[:3] for dy in range(-8, 9)]
+    assert any(close(c, rgb(COMPANY[0]), 30) for c in across)
+    assert any(close(c, rgb(COMPANY[1]), 30) for c in across)
+    # drawn alone, the rail keeps its place on the line
+    alone = Image.open(io.BytesIO(render_string_board({**snap, "last_rail": None}))).convert("RGB")
+    assert close(alone.getpixel((round(px), round(py)))[:3], rgb(COMPANY[0]))

@@ -107,7 +107,8 @@ async def test_two_servers_games_side_by_side_see_and_change_nothing_of_each_oth
     assert await world.suggest("act", "action", eve(game=ours), "") == []
     assert await world.suggest("answer", "request", eve(), "") == []
     assert await world.suggest_move(eve(game=ours), "") == []
-    listing = await world.run("list", eve())
+    assert await world.suggest("status", "game", eve(), "") == []
+    listing = await world.run("list", world.interaction(5, guild=OTHER))  # seated in theirs
     assert f"#{ours} " not in listing[-1].text and f"#{theirs} " in listing[-1].text
     assert await snapshot(world, ours) == before
     assert len(posts(our_thread)) == posted  # nothing was posted to our thread

@@ -31,8 +31,8 @@ async def test_a_redo_puts_back_what_the_undo_took_back(service):
     assert (await service.status(gid)).text == before
     assert redone.notify == (BOB.user_id,)  # Bob's turn again, as before the undo
     # the redo is done: a second one has nothing left to put back
-    assert (await service.redo(gid, ANN)).error.startswith(
-        "a redo puts back the last undo only while nobody has moved since"
+    assert (await service.redo(gid, ANN)).error == (
+        "nothing undone in game #1 is left to redo (every undo was redone, or nothing was undone)"
     )
 
 
@@ -43,9 +43,8 @@ async def test_no_redo_once_anyone_moved_since_the_undo(service):
     assert (await service.act(gid, ANN, add(1, 5))).ok
     refused = await service.redo(gid, ANN)
     assert refused.error == (
-        "a redo puts back the last undo only while nobody has moved since; "
-        "the game has changed since that undo (a move, an undo or a redo), "
-        "so it cannot be redone"
+        "a redo puts back an undo only while nobody has moved since it; "
+        "a move was made after the last undo, so it cannot be redone"
     )
     assert (await stored(service, gid)) == [add(1, 5)]
 
@@ -53,7 +52,7 @@ async def test_no_redo_once_anyone_moved_since_the_undo(service):
 async def test_nothing_to_redo_and_who_may(service):
     gid = await started(service, ANN, BOB, CY)
     assert (await service.redo(gid, BOB)).error == (
-        "nothing was undone in game #1, so there is nothing to redo"
+        "nothing undone in game #1 is left to redo (every undo was redone, or nothing was undone)"
     )
     assert (await service.act(gid, ANN, add(1))).ok
     assert (await service.act(gid, BOB, add(2))).ok
@@ -77,6 +76,58 @@ async def test_a_rewind_of_several_actions_is_redone_whole(service):
     assert (await service.act(gid, ANN, add(1, 5))).ok
     assert (await service.undo(gid, ANN)).ok and (await service.redo(gid, ANN)).ok
     assert len(await stored(service, gid)) == 5
+
+
+async def admin_undo(service: GameService, gid: int) -> bool:
+    """An admin takes back the game's last move, whoever made it."""
+    asked = await service.undo(gid, ADMIN)
+    return (await service.undo(gid, ADMIN, confirmed=asked.confirm_undo)).ok
+
+
+async def test_redos_in_a_row_put_back_undos_in_a_row_newest_first(service):
+    gid = await started(service, ANN, BOB)
+    moves = [(ANN, add(1, 1)), (BOB, add(2, 2)), (ANN, add(1, 3)), (BOB, add(2, 4))]
+    for caller, action in moves:
+        assert (await service.act(gid, caller, action)).ok
+    for _ in range(3):  # Bob's move, then Ann's, then Bob's: each undo by an admin
+        assert await admin_undo(service, gid)
+    assert await stored(service, gid) == [add(1, 1)]
+    redone = [(await service.redo(gid, ADMIN)).text for _ in range(3)]
+    assert redone == [
+        "Mod redid action 2: Bob added 2.",
+        "Mod redid action 3: Ann added 3.",
+        "Mod redid action 4: Bob added 4.",
+    ]
+    assert await stored(service, gid) == [a for _, a in moves]
+    assert [a.user_id for a in await service.store.actions(gid)] == [ANN.user_id, BOB.user_id] * 2
+    assert (await service.redo(gid, ADMIN)).error.startswith("nothing undone in game #1")
+
+
+async def test_a_move_between_undos_ends_the_redos_at_the_move(service):
+    gid = await started(service, ANN, BOB)
+    assert (await service.act(gid, ANN, add(1, 1))).ok
+    assert (await service.undo(gid, ANN)).ok  # undone, then a move: never redone
+    assert (await service.act(gid, ANN, add(1, 5))).ok
+    assert (await service.act(gid, BOB, add(2, 2))).ok
+    assert (await service.act(gid, ANN, add(1, 3))).ok
+    assert (await service.undo(gid, ANN)).ok
+    assert (await service.redo(gid, ANN)).text == "Ann redid action 3: Ann added 3."
+    assert (await service.redo(gid, ANN)).error.startswith("a redo puts back an undo only")
+    assert await stored(service, gid) == [add(1, 5), add(2, 2), add(1, 3)]
+
+
+async def test_an_undo_after_a_redo_keeps_the_older_undos_redoable(service):
+    gid = await started(service, ANN, BOB)
+    for caller, action in [(ANN, add(1, 1)), (BOB, add(2, 2)), (ANN, add(1, 3))]:
+        assert (await service.act(gid, caller, action)).ok
+    assert (await service.rewind(gid, ANN, 2)).ok  # Ann's 3
+    assert (await service.rewind(gid, ANN, 1)).ok  # Bob's 2
+    assert (await service.redo(gid, ANN)).ok  # Bob's 2 is back
+    assert await admin_undo(service, gid)
+    assert (await service.redo(gid, BOB)).error.startswith("only user 50 (who undid it)")
+    assert (await service.redo(gid, ADMIN)).text == "Mod redid action 2: Bob added 2."
+    assert (await service.redo(gid, ANN)).text == "Ann redid action 3: Ann added 3."
+    assert len(await stored(service, gid)) == 3
 
 
 async def test_a_redo_survives_a_restart(make_store):

@@ -77,7 +77,7 @@ async def test_the_mountain_seat_rerolls_it_before_the_first_station(world):
     assert rolled[-1].text.startswith("Done: user2 rolled a new mountain (2 more allowed)")
     assert posts(thread)[-1].files["map.png"] != before
     refused = await world.play("reroll", at(2), game=None, what="river")
-    assert "nothing you can reroll matches 'river'" in refused[-1].text
+    assert refused[-1].text == "Refused: user1 (B3) lays the river"  # seat 3 does
 
 
 def _typed(name, text):
@@ -130,13 +130,13 @@ async def test_console_previews_and_confirms(db_path, tmp_path):
             "as 1: /game new string_railway seats:2 options:" + OPTIONS.replace(", ", ","),
             "as 2: /game join",
             "as 1: /game start",
-            "/play station 20 20",
-            "/play station 40 40",
-            "/play station 60 20",
+            "/play move station 20 20",
+            "/play move station 40 40",
+            "/play move station 60 20",
             "/play rail B1 S1 S2",
-            "/play cancel",
+            "/play answer preview no",
             "/play rail long B1 S1 S2",
-            "/play confirm",
+            "/play answer preview yes",
             "/game status",
         ]
     )

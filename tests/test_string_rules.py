@@ -465,4 +465,54 @@ def test_hint_bends_a_rail_around_the_river():
     assert any(isinstance(s, list) for s in best.stops)  # a free waypoint
     g.process({"type": "lay_rail", "entity": "p1", "rail": best.kind, "path": best.stops})
     assert vps(g)[0] == 6
-    assert g.hints("p1") == [] and g.hints("p2") == []  # p2 must place its station first
+    assert g.hints("p1") == []  # not p1's turn
+    # p2 must place its drawn station first: the hint names the spots its rails reach soonest,
+    # nearest its only station, its base B2 at (82, 3)
+    spots = g.hints("p2")
+    assert len(spots) == 5 and all(c.action["type"] == "place_station" for c in spots)
+    gaps = [math.dist((82, 3), (c.action["x"], c.action["y"])) for c in spots]
+    assert gaps == sorted(gaps) and gaps[0] < 10
+    assert spots[0].label.startswith("place Central at J1 (75 5): 7 cm from B2, a short rail")
+    assert g.board.fits_at([(c.action["x"], c.action["y"]) for c in spots]) == [True] * 5
+
+
+def test_placement_suggestions_start_nearest_the_players_base():
+    """A long list is cut (a menu holds 25): p2's first suggestions are beside its base B2
+    (82, 3), not the alphabetically first cells in p1's corner."""
+    g = new(["central", "regional"] + ["central"] * 10)
+    place(g, 50, 25), place(g, 20, 60)
+    lay(g, "long", "B1", "S2")
+    spots = [c for c in g.legal_actions("p2") if c.action["type"] == "place_station"]
+    gaps = [math.dist((82, 3), (c.action["x"], c.action["y"])) for c in spots]
+    assert gaps == sorted(gaps) and len(spots) > 25
+    assert spots[0].label == "place Central at J1 (75 5)"  # cell J1, beside B2
+    assert not any(c.action["x"] < 20 for c in spots[:25])  # none of p1's corner cells A-C
+
+
+def test_the_river_seat_may_lay_it_by_hand_through_typed_points():
+    """Spec B: the seat that lays the river accepts a generated one, rolls it again, or gives
+    its points; the status says which it may still do."""
+    g = StringRailway([PlayerInfo(i, "x") for i in range(4)], {"rerolls": 1}, 11)
+    said = g.status_text()
+    assert (
+        "Before the first station: x may roll the river again (1 left) or lay the river by "
+        "hand; x may roll the mountain again (1 left) or lay the mountain by hand." in said
+    )
+    assert g.typed_action(2, "reroll", {"what": "river"}) == {
+        "type": "reroll",
+        "entity": 2,
+        "what": "river",
+    }
+    laid = g.typed_action(2, "reroll", {"what": "River 10 20, 40 35, 70 50"})
+    assert laid == {
+        "type": "set_shape",
+        "entity": 2,
+        "what": "river",
+        "points": [[10.0, 20.0], [40.0, 35.0], [70.0, 50.0]],
+    }
+    g.process(laid)
+    assert g.board.river == [(10, 20), (40, 35), (70, 50)]
+    g.process({"type": "reroll", "entity": 2, "what": "river"})
+    assert "x may lay the river by hand;" in g.status_text()  # no roll left
+    with pytest.raises(InvalidAction, match="say river or mountain"):
+        g.typed_action(2, "reroll", {"what": "lake 1 2"})

@@ -1,6 +1,6 @@
-"""Moves typed by users (`/game act`, the console's act): the shape of each kind of move, no
-internal fields, bounded sizes, the entity filled in when left out, and only the owner of a
-private (or the president of a company) acting for it."""
+"""Moves typed by users (`/game-admin act`, in Discord and the console): the shape of each kind
+of move, no internal fields, bounded sizes, the entity filled in when left out, and only the
+owner of a private (or the president of a company) acting for it."""
 
 from __future__ import annotations
 

@@ -165,7 +165,7 @@ async def settled(fake: FakeDiscord) -> None:
 
 
 async def move(fake: FakeDiscord, iid: int, who: dict[str, Any], amount: int | None) -> None:
-    """`/game act` adding `amount` (None: a pass) to the tally."""
+    """`/game-admin act` adding `amount` (None: a pass) to the tally."""
     action = {"type": "add", "amount": amount} if amount else {"type": "pass"}
     await fake.command(iid, who, "game-admin", "act", action=json.dumps(action))
 

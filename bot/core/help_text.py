@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.core.routes_input import route_example
 from engine.errors import GameError
 from engine.titles import find_title, title_names
 
@@ -41,11 +42,13 @@ YOURS = (
     Command("settings away", "day|off", "away until a day: others see it, reminders wait"),
 )
 GAMES = (
-    Command("game new", "title [seats] [options]", "open a game in a new thread; you take seat 1"),
+    Command(
+        "game new", "title [seats] [options]", "open a game: a lobby here and its thread; seat 1"
+    ),
     Command("game join", "", "take a seat before the start, or the seat offered to you"),
     Command("game leave", "", "give up your seat before the start"),
     Command("game start", "", "start the game (its creator or an admin)"),
-    Command("game list", "[finished]", "this server's games"),
+    Command("game list", "[finished]", "your games here and the games open to join"),
     Command("game status", "", "where the game stands; its creator gets its controls there"),
     Command(
         "game view", "what [detail]", "map, market, sheet, chart, history, routes, info or moves"
@@ -93,8 +96,8 @@ TITLE_NOTES = {
         "one more), place it by its centre (x y in cm, or a map cell like D4), then lay a short "
         "(30) or long (60) rail from your base or a station you reach: stations by label, free "
         "points as x y or a cell. Stations score when first reached, crossings cost 1 (on a "
-        "station free). Before the first station the river's and mountain's seats may reroll "
-        "them."
+        "station free). Before the first station the river's and mountain's seats may roll "
+        "them again or lay them by hand through points x y."
     ),
 }
 # Each title's moves as a player types them, with what they do.
@@ -117,7 +120,10 @@ EXAMPLES = {
         ("/play move buy C&N", "buy a certificate (or exchange a private for its share)"),
         ("/play move sell IOW 10%", "sell shares (all of one company at once)"),
         ("/play lay F4", "pick a tile for F4 by picture"),
-        ("/play run 2+1: E7 F8 G7", "run a 2+1-train on your route (no routes: the best)"),
+        (
+            f"/play run {route_example('1860')}",
+            "run a 2+1-train on your route (no routes: the best)",
+        ),
         ("/play move train 3+2", "buy the next train"),
     ),
     "string_railway": (
@@ -128,7 +134,8 @@ EXAMPLES = {
         ),
         ("/play move forfeit short", "give up a rail you cannot lay"),
         ("/play move reroll river", "before the first station: another river (or mountain)"),
-        ("/play hint", "the best rails for you now"),
+        ("/play move reroll river 10 20, 40 35, 70 50", "...or yours, laid by hand through points"),
+        ("/play hint", "the best rails for you now (while placing: the best spots)"),
     ),
 }
 

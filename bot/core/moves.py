@@ -22,6 +22,7 @@ from engine.game import Action, Choice, Game
 KEY_PREFIX = "~"  # autocomplete values that name one choice exactly (users never type this)
 SHOWN_OPTIONS = 8  # options listed in a refusal that asks the user to pick
 MENU_LIMIT = 25  # moves in a menu of moves (Discord's limit for a select menu)
+MAX_PICTURED = 8  # more lays than this on one hex: the refusal asks for the tile first
 
 
 @dataclass(frozen=True)
@@ -218,9 +219,14 @@ MOVES: dict[str, Move] = {
         ),
         Move(
             "reroll",
-            "Before the first station: another river or mountain (String Railway)",
+            "Before the first station: another river or mountain, or yours laid by hand "
+            "(String Railway)",
             ("reroll",),
-            pick=("what", "river or mountain (the one your seat lays)"),
+            pick=(
+                "what",
+                "river or mountain (the one your seat lays); add points x y to lay it by hand",
+            ),
+            typed=True,
         ),
     )
 }
@@ -297,8 +303,10 @@ def _by_text(choices: list[Choice], text: str) -> list[Choice]:
 
 
 def _listing(choices: Sequence[Choice]) -> str:
-    shown = "; ".join(c.label for c in choices[:SHOWN_OPTIONS])
-    more = len(choices) - SHOWN_OPTIONS
+    """The choices' labels, each once (the engine names interchangeable moves alike)."""
+    labels = list(dict.fromkeys(c.label for c in choices))
+    shown = "; ".join(labels[:SHOWN_OPTIONS])
+    more = len(labels) - SHOWN_OPTIONS
     return shown + (f"; and {more} more" if more > 0 else "")
 
 
@@ -325,6 +333,8 @@ def resolve(
         if typed is None or str(typed).strip() == "":
             continue
         narrowed = [c for c in mine if _field_matches(field, c.action.get(field.field), typed)]
+        if field.by_label and not narrowed:  # told by the words of its suggestion
+            narrowed = [c for c in mine if _words_match(str(typed), c.label)]
         if not narrowed:
             legal = _distinct(field, mine)
             raise Refused(
@@ -374,7 +384,8 @@ def resolve(
         if move.pick is not None and not open_fields:
             open_fields = [move.pick[0]]
         which = " and ".join(open_fields) or "a more exact choice"
-        raise Refused(f"{len(mine)} moves fit; give {which}: {_listing(mine)}")
+        fits = len({c.label for c in mine})
+        raise Refused(f"{fits} moves fit; give {which}: {_listing(mine)}")
     action = dict(mine[0].action)
     if move.amount is not None and not move.amount_picks and amount is not None:
         if "price" not in action:
@@ -429,14 +440,12 @@ def _why_not(move: Move, game: Game | None, text: str) -> str:
 
 
 def _open_moves(choices: Sequence[Choice]) -> str:
-    """The caller's legal moves, each group named by its kind of move."""
+    """The caller's legal moves (every kind keeping a fair share), each as a command to type
+    as it reads: `/play move` takes a move's whole label, in Discord and the console alike."""
     groups = grouped_moves(choices, SHOWN_OPTIONS)
-    shown = "; ".join(
-        f"{_KIND_NAMES.get(name, name)}: " + " or ".join(c.label for c in members)
-        for name, members in groups
-    )
+    shown = "; ".join(f"/play move {c.label}" for _, members in groups for c in members)
     more = len({c.label for c in choices}) - sum(len(m) for _, m in groups)
-    return shown + (f"; and {more} more (/game view moves lists them)" if more > 0 else "")
+    return shown + (f"; and {more} more (/game view what:moves lists them)" if more > 0 else "")
 
 
 def _typed(
@@ -510,12 +519,15 @@ def suggest(
     return []
 
 
+MOVES_HEADER = "Your moves (each typed as it reads after /play move):"
+
+
 def moves_text(choices: Sequence[Choice]) -> str:
-    """The caller's legal moves grouped by kind (each made with /play move, or the turn post's
-    menu and buttons)."""
+    """The caller's legal moves grouped by kind, each made by typing it as it reads after
+    /play move (in Discord also from the turn post's menu and buttons)."""
     if not choices:
         return "You have no move to make now."
-    lines = ["Your moves (/play move, or the turn post's menu):"]
+    lines = [MOVES_HEADER]
     used: set[int] = set()
     for move in MOVES.values():
         mine = _of_move(move, choices)
@@ -524,11 +536,8 @@ def moves_text(choices: Sequence[Choice]) -> str:
             lines.append(f"{move.name}: " + "; ".join(dict.fromkeys(c.label for c in mine)))
     rest = [c.label for c in choices if id(c) not in used]
     if rest:
-        lines.append(f"{_KIND_NAMES['act']}: " + "; ".join(rest))
+        lines.append("other: " + "; ".join(rest))  # no kind names them (typed as they read)
     return "\n".join(lines)
-
-
-_KIND_NAMES = {"act": "other"}  # the moves no kind names (made as /play move or JSON)
 
 
 def grouped_moves(choices: Sequence[Choice], limit: int) -> list[tuple[str, list[Choice]]]:

@@ -83,6 +83,17 @@ def parse_seat_users(text: str | None) -> list[int | None]:
     return out
 
 
+def parse_request(text: str) -> tuple[str, int]:
+    """What `/play answer` names: ("i", n) a seat offered (`i:3`), ("r", n) a deal or undo
+    vote (`r:3`, `#3` or `3`); ValueError when the text names neither."""
+    kind, _, number = text.strip().lstrip("#").partition(":")
+    if not number:
+        kind, number = "r", kind
+    if not number.isdigit() or len(number) > 18 or kind not in ("r", "i"):
+        raise ValueError(f"{text!r} names no request: give its number (3) or pick a suggestion")
+    return kind, int(number)
+
+
 def parse_game_file(raw: bytes | str) -> dict[str, Any]:
     """An 18xx.games game file's text, checked whole (ValueError: one line saying what is
     wrong) before a thread or a game is made for it."""

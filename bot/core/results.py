@@ -89,7 +89,7 @@ class Prompt:
     player_names: dict[Any, str] = field(default_factory=dict)
     round: str = ""
     finished: bool = False
-    ranking: tuple[tuple[str, int], ...] = ()
+    ranking: tuple[tuple[str, str], ...] = ()  # (name, score as the title writes it)
     views: tuple[str, ...] = ()
     close_ups: bool = False  # the title names the map places a move changed (focus views)
     away: tuple[str, ...] = ()  # who of those to act is away ("Ann is away until 3 Dec")

@@ -21,6 +21,13 @@ MAX_TEXT = 1000  # characters of typed routes read at most
 MAX_HEXES = 80  # hexes one typed route may pass (more than any map's longest run)
 MAX_ROUTES = 12  # routes typed at once (more than any company's trains)
 HEX = re.compile(r"^[A-Za-z]+\d+$")
+# a typed route per title, each run by that title's first train in its reference games
+EXAMPLES = {"1860": "2+1: I3 J4", "": "2: E19 F20 F22; 3: F20 G19"}
+TRAIN_WORD = re.compile(r"[\s-]*(train|t)$", re.IGNORECASE)
+
+
+def route_example(title: str) -> str:
+    return EXAMPLES.get(title, EXAMPLES[""])
 
 
 @runtime_checkable
@@ -58,17 +65,20 @@ def best_routes_text(game: Game, company: str) -> str:
     total, routes = game.best_routes(corp)
     if not routes:
         return f"{corp.sym}'s trains have no route to run now."
+    names = {t.id: t.name for t in corp.trains}
     lines = [f"{corp.sym} can earn {game.money(total)}:"]
     for r in routes:
         lines.append(
-            f"  {r['train']}: {r.get('revenue_str') or '-'.join(r.get('hexes', []))} "
+            f"  {names.get(r['train'], r['train'])}-train: "
+            f"{r.get('revenue_str') or '-'.join(r.get('hexes', []))} "
             f"({game.money(r.get('revenue', 0))})"
         )
     return "\n".join(lines)
 
 
-def parse_routes(text: str) -> list[tuple[str, list[str]]]:
-    """`2: E19 F20 F22; 3-1: F20-G19` -> [("2", ["E19", "F20", "F22"]), ("3-1", [...])]."""
+def parse_routes(text: str, example: str = EXAMPLES[""]) -> list[tuple[str, list[str]]]:
+    """`2: E19 F20 F22; 3-1: F20-G19` -> [("2", ["E19", "F20", "F22"]), ("3-1", [...])];
+    `example` is the title's own, shown when the text cannot be read."""
     if len(text) > MAX_TEXT:
         raise Refused(
             f"the routes are {len(text):,} characters long; at most {MAX_TEXT:,} are read"
@@ -81,10 +91,7 @@ def parse_routes(text: str) -> list[tuple[str, list[str]]]:
         train, sep, rest = part.partition(":")
         hexes = [h.upper() for h in re.split(r"[\s,\-–]+", rest.strip()) if h]
         if not sep or not train.strip() or not hexes:
-            raise Refused(
-                f"cannot read the route {part!r}; write train: hexes, e.g. "
-                "2: E19 F20 F22; 3: F20 G19"
-            )
+            raise Refused(f"cannot read the route {part!r}; write train: hexes, e.g. {example}")
         bad = [h for h in hexes if not HEX.match(h)]
         if bad:
             raise Refused(f"{', '.join(bad)} is not a hex name like F20 (in {part!r})")
@@ -99,21 +106,32 @@ def parse_routes(text: str) -> list[tuple[str, list[str]]]:
         if len(out) > MAX_ROUTES:
             raise Refused(f"more than {MAX_ROUTES} routes given; a company runs fewer trains")
     if not out:
-        raise Refused("no route given; write train: hexes, e.g. 2: E19 F20 F22")
+        raise Refused(f"no route given; write train: hexes, e.g. {example}")
     return out
 
 
+def _train_typed(name: str) -> str:
+    """A train as players write it: "2+1", "2+1-train", "2+1 train", "3T" name the train."""
+    return TRAIN_WORD.sub("", name.strip()).casefold() or name.strip().casefold()
+
+
 def _trains(corp: Any, wanted: list[str]) -> list[str]:
-    """Train ids for what the user named: an id (2-0) or a train name (2), each used once."""
+    """Train ids for what the user named, each used once: an id (2-0), a train name in the
+    forms players write it (2, 2-train, 2+1), or in 1860 the big stops alone ("2" for a 2+1
+    when the company has only one kind of train starting so)."""
     owned = [(t.id, t.name) for t in corp.trains]
     taken: list[str] = []
     for name in wanted:
-        match = next((tid for tid, tname in owned if tid == name and tid not in taken), None)
-        match = match or next(
-            (tid for tid, tname in owned if tname == name and tid not in taken), None
-        )
+        typed = _train_typed(name)
+        free = [(tid, tname) for tid, tname in owned if tid not in taken]
+        match = next((tid for tid, _ in free if tid == name.strip()), None)
+        match = match or next((tid for tid, tname in free if tname.casefold() == typed), None)
         if match is None:
-            have = ", ".join(f"{tid} ({tname})" for tid, tname in owned) or "none"
+            kinds = {tname for _, tname in free if tname.split("+")[0].casefold() == typed}
+            if len(kinds) == 1:
+                match = next(tid for tid, tname in free if tname in kinds)
+        if match is None:
+            have = ", ".join(tname for _, tname in owned) or "none"
             raise Refused(f"{corp.sym} has no spare train {name!r} (its trains: {have})")
         taken.append(match)
     return taken
@@ -149,10 +167,11 @@ def _cuts(hexes: list[str], track: dict[tuple[str, ...], Any]) -> list[list[list
 
 def routes_from_text(game: Game, action: Action, text: str) -> list[dict[str, Any]]:
     """The run_routes `routes` for typed routes of the action's company."""
+    example = route_example(game.title)
     if not has_routes(game):
         raise Refused(f"{game.title} has no train routes")
     corp = game.corporation(action["entity"])
-    typed = parse_routes(text)
+    typed = parse_routes(text, example)
     train_ids = _trains(corp, [train for train, _ in typed])
     track = game.board.network().chains_by_hexes
     options = []

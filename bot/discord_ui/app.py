@@ -25,7 +25,9 @@ from bot.core.store import Store
 from bot.discord_ui.admin_controls import ADMIN_ITEMS
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
 from bot.discord_ui.direct import send_all
+from bot.discord_ui.lobby_posts import LobbyPoster
 from bot.discord_ui.side_posts import post_reminder
+from bot.discord_ui.suggestions import suggest_games_everywhere
 from bot.discord_ui.thread_posts import DEFAULT_DELAY, ThreadPoster
 from bot.discord_ui.tree import RailchatTree
 
@@ -74,6 +76,7 @@ class RailchatBot(commands.AutoShardedBot):
         self.sync_guild_id = sync_guild_id
         self.renderer = renderer
         self.poster = ThreadPoster(self, renderer, delay=post_delay)
+        self.lobbies = LobbyPoster(self)
         self._reminders: asyncio.Task[None] | None = None
         self._catch_up: asyncio.Task[int] | None = None
         self.command_ids: dict[str, int] = {}  # top-level command name: Discord's id (help)
@@ -95,6 +98,7 @@ class RailchatBot(commands.AutoShardedBot):
     async def load_cogs(self) -> None:
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        suggest_games_everywhere(self.tree)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *ADMIN_ITEMS)  # buttons work after a restart
 
     def command_digest(self) -> str:

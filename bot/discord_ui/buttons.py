@@ -1,16 +1,17 @@
 """The turn prompt's menu and buttons, the buttons of a lay-by-picture answer, the answer
-buttons of requests (undo votes, proposed deals) and of seat offers, as persistent Discord
-components.
+buttons of requests (undo votes, proposed deals) and of seat offers, and a game lobby's Join /
+Leave / Start, as persistent Discord components.
 
 Each component keeps what it means in its custom id (`rc:m:<game>:<version>:<kind>` for a
 one-click move, `rc:s:<game>:<version>` for the menu, whose options carry the moves' keys,
 `rc:l:<game>:<version>:<key>` for a lay picked by picture, `rc:x:<game>:<version>` for an
 admin's confirmed undo, `rc:u:<request>:<yes|no>` for an undo vote, `rc:d:<request>:<yes|no>`
-for a deal, `rc:i:<offer>:<yes|no>` for a seat offer and `rc:c:<token>:<yes|no>` for a
-previewed move), so it works after a restart without any view kept in memory; the game version
-lets the service refuse a component from an older turn, and a request that was answered or
-lapsed is refused by the service from its stored status. Every component answers the press
-first (`GameItem`), then asks the service.
+for a deal, `rc:i:<offer>:<yes|no>` for a seat offer, `rc:c:<token>:<yes|no>` for a previewed
+move, `rc:g:<game>:<join|leave|start>` under a lobby and `rc:v:<game>:<view>` for a full
+image shown privately), so it works after a restart without
+any view kept in memory; the game version lets the service refuse a component from an older
+turn, and a request that was answered or lapsed is refused by the service from its stored
+status. Every component answers the press first (`GameItem`), then asks the service.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ class MoveButton(
 class ViewButton(
     GameItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"^rc:i:(?P<game>\d+):(?P<view>[a-z_]+)$",
+    template=r"^rc:v:(?P<game>\d+):(?P<view>[a-z_]+)$",
 ):
     """A full image (map, market, sheet) of the game as it stands, shown only to who asks: a
     post shows what reads on a phone, the rest is one tap away."""
@@ -113,7 +114,7 @@ class ViewButton(
             discord.ui.Button(
                 label=view.replace("_", " ").capitalize(),
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"rc:i:{game_id}:{view}",
+                custom_id=f"rc:v:{game_id}:{view}",
                 row=4,  # the last row, under the moves
             )
         )
@@ -306,6 +307,51 @@ class ConfirmButton(
         )
 
 
+LOBBY_LABELS = {"join": "Join", "leave": "Leave", "start": "Start"}
+LOBBY_STYLES = {
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.primary,
+}
+
+
+class LobbyButton(
+    GameItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"^rc:g:(?P<game>\d+):(?P<what>join|leave|start)$",
+):
+    """Join, Leave or Start under a game's public lobby: anyone may press; the service
+    decides (a free seat for a stranger, the start for the creator or an admin) and refuses
+    the others privately."""
+
+    def __init__(self, game_id: int, what: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=LOBBY_LABELS[what],
+                style=LOBBY_STYLES[what],
+                custom_id=f"rc:g:{game_id}:{what}",
+            )
+        )
+        self.game_id, self.what = game_id, what
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["game"]), match["what"])
+
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
+        caller = caller_of(interaction)
+        if self.what == "join":
+            joined = await bot.service.join(self.game_id, caller, interaction.id)
+            if joined.changed:
+                await follow_thread(bot, joined.thread_id, interaction.user)
+            return joined
+        if self.what == "leave":
+            return await bot.service.leave(self.game_id, caller, interaction.id)
+        return await bot.service.start(self.game_id, caller, interaction.id)
+
+
 def _label(item: discord.ui.Item[Any], default: str) -> str:
     """The label a pressed button carried (kept as it was shown)."""
     return getattr(item, "label", None) or default
@@ -327,6 +373,7 @@ DYNAMIC_ITEMS: tuple[Any, ...] = (
     LayButton,
     MoveMenu,
     ConfirmUndo,
+    LobbyButton,
 )
 
 
@@ -366,6 +413,11 @@ def offers_view(offers: Sequence[int]) -> discord.ui.View:
     """Take / Decline for each seat offered (only the user it is offered to may press)."""
     prefix = VOTE_PREFIX["seat"]
     return _view([VoteButton(prefix, o, yes) for o in offers for yes in (True, False)])
+
+
+def lobby_view(game_id: int) -> discord.ui.View:
+    """Join / Leave / Start under an open game's lobby."""
+    return _view([LobbyButton(game_id, what) for what in LOBBY_LABELS])
 
 
 def undo_confirm_view(game_id: int, version: int) -> discord.ui.View:

@@ -1,6 +1,6 @@
 """What the Discord front end's pieces need of the running bot, as protocols, so that the
 commands, buttons and posting code are written against these and never import the bot module
-(which imports them): the service, the poster of thread messages, the renderer and Discord's
+(which imports them): the service, the poster of thread messages and of lobbies, the renderer and Discord's
 lookups."""
 
 from __future__ import annotations
@@ -21,12 +21,21 @@ class Poster(Protocol):
     def queue(self, result: Result) -> None: ...
 
 
+class Lobbies(Protocol):
+    async def place(self, game_id: int, table: Any) -> None: ...
+
+    async def refresh(self, game_id: int) -> None: ...
+
+
 class BotContext(Protocol):
     @property
     def service(self) -> GameService: ...
 
     @property
     def poster(self) -> Poster: ...
+
+    @property
+    def lobbies(self) -> Lobbies: ...
 
     @property
     def renderer(self) -> Renderer | None: ...

@@ -1,7 +1,8 @@
 """Autocomplete within Discord's time: suggestions cannot be deferred, and Discord drops them
 after 3 s. Each suggestion callback gets a budget; past it the user gets no suggestion this
 keystroke while the search goes on in the background (the service keeps what it found per game
-version, so the next keystroke is answered from it)."""
+version, so the next keystroke is answered from it). Every command's `game:` option suggests
+the user's games and those open to join, read from the store alone (no game is rebuilt)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ import asyncio
 import functools
 import logging
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import discord
+from discord import app_commands
+
+from bot.discord_ui.context import BotContext
 
 log = logging.getLogger(__name__)
 
@@ -28,18 +32,43 @@ Suggest = Callable[[Any, discord.Interaction, str], Coroutine[Any, Any, list[T]]
 def within_budget(suggest: Suggest[T]) -> Suggest[T]:
     @functools.wraps(suggest)
     async def answer(cog: Any, interaction: discord.Interaction, current: str) -> list[T]:
-        search = asyncio.ensure_future(suggest(cog, interaction, current))
-        try:
-            return await asyncio.wait_for(asyncio.shield(search), BUDGET)
-        except TimeoutError:
-            _searching.add(search)
-            search.add_done_callback(_settled)
-            log.info(
-                "suggestions for %s passed %.1f s; the search goes on", suggest.__name__, BUDGET
-            )
-            return []
+        return await budgeted(suggest(cog, interaction, current), suggest.__name__)
 
     return answer
+
+
+async def budgeted(search: Coroutine[Any, Any, list[T]], name: str) -> list[T]:
+    """The suggestions `search` finds within BUDGET, else none (it goes on in the
+    background)."""
+    running = asyncio.ensure_future(search)
+    try:
+        return await asyncio.wait_for(asyncio.shield(running), BUDGET)
+    except TimeoutError:
+        _searching.add(running)
+        running.add_done_callback(_settled)
+        log.info("suggestions for %s passed %.1f s; the search goes on", name, BUDGET)
+        return []
+
+
+async def suggest_games(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[int]]:
+    """The `game:` option of every command: the user's games here and those open to join,
+    e.g. "#12 · 1830 · your turn"."""
+    bot = cast(BotContext, interaction.client)
+    found = await budgeted(
+        bot.service.game_choices(interaction.user.id, current, guild_id=interaction.guild_id),
+        "games",
+    )
+    return [app_commands.Choice(name=label, value=game_id) for game_id, label in found][:LIMIT]
+
+
+def suggest_games_everywhere(tree: app_commands.CommandTree) -> None:
+    """Every command's `game:` option suggests games (commands added later get none)."""
+    for command in tree.walk_commands():
+        if isinstance(command, app_commands.Command) and "game" in command._params:
+            if command._params["game"].autocomplete is None:
+                command.autocomplete("game")(suggest_games)
 
 
 def _settled(search: asyncio.Task[Any]) -> None:

@@ -197,6 +197,10 @@ class ThreadPoster:
             await self.post(game_id)
         except Exception:  # a failed post must not stop later ones; the log is in the store
             log.exception("posting to the thread of game %s failed", game_id)
+        try:
+            await self.bot.lobbies.refresh(game_id)
+        except Exception:  # the next change tries again
+            log.exception("updating the lobby of game %s failed", game_id)
 
     async def post(self, game_id: int) -> None:
         async with self._locks.setdefault(game_id, asyncio.Lock()):

@@ -211,7 +211,7 @@ def draw(post: Any, command: str) -> Image.Image:
     for custom_id, label in post.buttons:
         if not label or custom_id.startswith("rc:s:"):
             continue
-        images = custom_id.startswith("rc:i:")  # the buttons showing full images: a row below
+        images = custom_id.startswith("rc:v:")  # the buttons showing full images: a row below
         full = x + text_width(label, 13) + 24 > left + body
         if x > left and (full or (images and not images_row)):
             x = left

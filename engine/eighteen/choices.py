@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.eighteen import shares as sh
 from engine.eighteen.auction import CompanyPendingPar, WaterfallAuction
-from engine.eighteen.describe import exits_text
+from engine.eighteen.describe import a_or_an, exits_text
 from engine.eighteen.entities import Company, Corporation, Player
 from engine.eighteen.operating import (
     BuyTrain,
@@ -248,7 +248,7 @@ def candidates(
             trusted = {TRUSTED: True} if isinstance(step, Token) else {}
             for ref in refs:
                 yield (
-                    f"Place a {corp.sym} token in {city_label(game, ref)}",
+                    f"Place {a_or_an(corp.sym)} {corp.sym} token in {city_label(game, ref)}",
                     {**base, "city": ref, **trusted},
                 )
         elif t == "run_routes":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine.eighteen import programs
@@ -9,10 +10,17 @@ from engine.eighteen.board.hexgrid import Orientation, neighbour_id
 from engine.eighteen.entities import Company, Corporation, Player
 from engine.eighteen.ledger import IPO, MARKET, Flows, take
 
+PAID_IN_EVENT = re.compile(r"^(?P<who>.+) wins the pick for \D(?P<price>\d+)\.$")
 SIDE_NAMES = {
     Orientation.POINTY: ("SW", "W", "NW", "NE", "E", "SE"),
     Orientation.FLAT: ("S", "SW", "NW", "N", "NE", "SE"),
 }
+
+
+def a_or_an(symbol: str) -> str:
+    """The article before a company's initials as they are read aloud: an IOW, an NYC, an
+    S&C (letters said with a leading vowel sound), a PRR, a C&N."""
+    return "an" if symbol[:1].upper() in "AEFHILMNORSX" else "a"
 
 
 def _name(game: Any, entity: Any) -> str:
@@ -99,11 +107,14 @@ def describe_action(game: Any, action: dict[str, Any]) -> str:
     flows.floats()
     flows.privates_bought()
     extra = [e for e in getattr(game, "events", []) if e != main]
+    for event in extra:  # a price an event names is told there (1860's pick won)
+        if (paid := PAID_IN_EVENT.match(event)) and flows.untold(paid["who"]) < 0:
+            flows.take(paid["who"], -int(paid["price"]))
     dividend_by = action.get("entity") if action["type"] == "dividend" else None
     tail = [
-        flows.idle_runs(dividend_by, " ".join(extra)),
+        flows.idle_runs(dividend_by, " ".join(extra), subsidy=bool(_halt_subsidy(game))),
         income,
-        flows.price_moves(),
+        flows.price_moves({sym: "no revenue this turn" for sym in flows.idle(dividend_by)}),
         flows.rest(),
     ]
     made = ["Programmed moves:", *autos] if autos else []
@@ -152,7 +163,7 @@ def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
     if t == "par":
         price = str(action.get("share_price", "")).split(",")[0]
         paid = flows.spent(who)
-        cost = f", paying {game.money(paid)} for the president's certificate" if paid else ""
+        cost = f", paying {game.money(paid)} for the {game.LEADER}'s certificate" if paid else ""
         return f"{who} pars {action.get('corporation')} at {game.money(price)}{cost}."
     if t == "buy_shares":
         return _buy_shares(game, who, action, flows)
@@ -177,7 +188,11 @@ def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
             f"{_kind(r.get('train', '?'))}-train {game.money(rev)}"
             for r, rev in zip(routes, revenues)
         )
-        return f"{who} runs for {game.money(sum(revenues))}" + (f" ({parts})." if parts else ".")
+        ran = f"{who} runs for {game.money(sum(revenues))}" + (f" ({parts})." if parts else ".")
+        if sum(revenues) and _holders_paid(flows, who):  # paid out at once (1860's end game)
+            payout = {"entity": action.get("entity"), "kind": "payout"}
+            return f"{ran} {_dividend(game, who, payout, flows)}"
+        return ran
     if t == "dividend":
         return _dividend(game, who, action, flows)
     if t == "buy_train":
@@ -214,6 +229,9 @@ def _buy_company(game: Any, who: str, action: dict[str, Any], flows: Flows) -> s
     if seller is not None:
         flows.take(seller, paid)
     from_whom = f" from {seller}" if seller else ""
+    told = [e for e in getattr(game, "events", []) if e.startswith(f"{who} buys {sym} from ")]
+    if seller is None and told:  # the title's own sentence names the seller (1860: the bank)
+        return told[0]
     return f"{who} buys {sym}{from_whom} for {game.money(paid or action.get('price'))}."
 
 
@@ -233,19 +251,52 @@ def _lay_sentence(game: Any, who: str, action: dict[str, Any], flows: Flows) -> 
     return f"{who} lays tile {tile} on {where}{track}{cost}."
 
 
+def _halt_subsidy(game: Any) -> int:
+    """The subsidy a halt stop pays the company (1860), 0 in titles without halts."""
+    return int(getattr(game, "HALT_SUBSIDY", 0))
+
+
+def _holders_paid(flows: Flows, corp: str) -> bool:
+    """Some holder of the company's shares was paid in this action (a payout made with it)."""
+    return any(
+        flows.untold(h) > 0 for (h, sym), pct in flows.after.holdings.items() if sym == corp and pct
+    )
+
+
 def _dividend(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str:
+    """The run's money, every part named so that they add up: each player's dividend for
+    the percent they hold, the company's for the market's shares where the title pays them
+    (1830), the shares paid nothing (the IPO's; the market's in 1860), and a halt subsidy,
+    which the company keeps whatever it pays out (1860)."""
     corp = game.corporation(action.get("entity"))
     revenue = corp.last_revenue or 0
     if action.get("kind") != "payout":
         flows.take(who, revenue)
-        return f"{who} withholds {game.money(revenue)} (treasury now {game.money(corp.cash)})."
-    paid = [
-        f"{name} {game.money(gain)}" + (" for the market's shares" if name == who else "")
-        for name, gain in flows.gains()
-        if flows.take(name, gain)
-    ]
-    to_whom = (": " + ", ".join(paid)) if paid else ""
-    return f"{who} pays out {game.money(revenue)} ({game.money(revenue / 10)} a share){to_whom}."
+        subsidy = flows.take(who) if _halt_subsidy(game) and flows.untold(who) > 0 else 0
+        kept = f" and its {game.money(subsidy)} halt subsidy" if subsidy else ""
+        return (
+            f"{who} withholds {game.money(revenue)}{kept} (treasury now {game.money(corp.cash)})."
+        )
+    held = {h: pct for (h, sym), pct in flows.after.holdings.items() if sym == who and pct}
+    paid = []
+    for name, gain in flows.gains(exclude=who):
+        if name in held and flows.take(name, gain):
+            paid.append(f"{name} {game.money(gain)} for {held.pop(name)}%")
+    unpaid = []
+    for holder in (MARKET, IPO):
+        pct = held.pop(holder, 0)
+        if not pct:
+            continue
+        if holder == MARKET and game.MARKET_PAYS_COMPANY:
+            gain = flows.take(who, min(flows.untold(who), int(revenue * pct / 100)))
+            paid.append(f"{who} {game.money(gain)} for the market's {pct}%")
+        else:
+            unpaid.append(f"{holder}'s {pct}%".removeprefix("the "))
+    parts = ", ".join(paid) + ("; nothing for the " + " and the ".join(unpaid) if unpaid else "")
+    subsidy = flows.take(who) if _halt_subsidy(game) and flows.untold(who) > 0 else 0
+    kept = f" {who} also keeps its {game.money(subsidy)} halt subsidy." if subsidy else ""
+    per = game.money(revenue / 10)
+    return f"{who} pays out {game.money(revenue)} ({per} a share): {parts}.{kept}"
 
 
 def _buy_train(game: Any, who: str, action: dict[str, Any], flows: Flows) -> str:
@@ -318,7 +369,8 @@ def status(game: Any) -> str:
         lines.append(
             "Companies: "
             + "; ".join(
-                f"{c.sym} {game.money(c.share_price.price)} (cash {game.money(c.cash)}, trains {','.join(t.name for t in c.trains) or '-'})"
+                f"{c.sym} {game.money(c.share_price.price)} (treasury {game.money(c.cash)}; "
+                f"trains: {', '.join(f'{t.name}-train' for t in c.trains) or 'none'})"
                 for c in floated
             )
         )

@@ -64,6 +64,8 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
     LAST_TURN: ClassVar[int] = 100
     full_name: ClassVar[str] = "18xx"
     CURRENCY: ClassVar[str] = "$"
+    LEADER: ClassVar[str] = "president"  # who leads a company: 1860 says director
+    MARKET_PAYS_COMPANY: ClassVar[bool] = True  # the market's shares' dividends (not 1860's)
     bank_cash: ClassVar[int] = 12000
     market_share_limit: ClassVar[int] = 50
     presidents_percent: ClassVar[int] = 20
@@ -442,7 +444,12 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
 
     def end_reason_text(self) -> str:
         reason = self.game_end_reason or ""
-        said = {"bank": "the bank broke", "dnf": f"did not finish by stock round {self.LAST_TURN}"}
+        said = {
+            "bank": "the bank broke",
+            "dnf": f"did not finish by stock round {self.LAST_TURN}",
+            "stock_market": "a share price reached the market's end",
+            "nationalization": "nationalisation completed",
+        }
         return said.get(reason, reason)
 
     def end_game(self, reason: str) -> None:
@@ -568,6 +575,9 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
 
     def result(self) -> dict[PlayerId, int]:
         return {p.id: self.player_value(p) for p in self.player_list}
+
+    def score_text(self, score: int) -> str:
+        return self.money(score)
 
     def views(self) -> tuple[str, ...]:
         return ("map", "market", "sheet")

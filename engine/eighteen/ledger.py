@@ -130,20 +130,33 @@ class Flows:
             if owner is not None and was is None and self.untold(owner) < 0:
                 self.take(owner)
 
-    def idle_runs(self, dividend_by: str | None, told: str = "") -> str | None:
-        """Corporations whose turn ended with no revenue (no train or no route): nothing paid
-        (unless `told` already says they skipped their run)."""
-        idle = [
+    def idle(self, dividend_by: str | None) -> list[str]:
+        """Corporations whose turn ended with no revenue (no train or no route), but the one
+        whose dividend this is."""
+        return [
             sym
             for sym, (n, paid) in self.after.runs.items()
-            if n > self.before.runs.get(sym, (0, 0))[0]
-            and not paid
-            and sym != dividend_by
-            and f"{sym} skips Run Routes" not in told
+            if n > self.before.runs.get(sym, (0, 0))[0] and not paid and sym != dividend_by
         ]
-        if not idle:
-            return None
-        return f"{' and '.join(idle)} {'has' if len(idle) == 1 else 'have'} no revenue this turn."
+
+    def idle_runs(
+        self, dividend_by: str | None, told: str = "", subsidy: bool = False
+    ) -> str | None:
+        """Corporations whose turn ended with no revenue: nothing paid (unless `told` already
+        says they skipped their run); with `subsidy`, what such a company still gained is its
+        halt subsidy, named."""
+        parts = []
+        for sym in self.idle(dividend_by):
+            gained = self.take(sym) if subsidy and self.untold(sym) > 0 else 0
+            if f"{sym} skips Run Routes" in told and not gained:
+                continue
+            kept = (
+                f" but its {self.money(gained)} halt subsidy, kept in its treasury"
+                if gained
+                else ""
+            )
+            parts.append(f"{sym} has no revenue this turn{kept}.")
+        return " ".join(parts) or None
 
     def income(self) -> str | None:
         """Private income, when a new operating round began (or the auction paid it)."""
@@ -169,9 +182,13 @@ class Flows:
             )
         return "Private income: " + "; ".join(parts) + "."
 
-    def price_moves(self) -> str | None:
+    def price_moves(self, reasons: dict[str, str] | None = None) -> str | None:
+        """Every share price that moved, before → after, with its cause where the action's own
+        sentence does not tell it (`reasons`: a company that earned nothing this turn)."""
+        why = reasons or {}
         moves = [
             f"{sym} {self.money(old)} → {self.money(new)}"
+            + (f" ({why[sym]})" if sym in why else "")
             for sym, old in self.before.prices.items()
             if old is not None and (new := self.after.prices.get(sym)) is not None and new != old
         ]

@@ -7,6 +7,8 @@ from engine.eighteen.market import ABOVE_60_ZONES, MULTIPLE_BUY_ZONES, NO_CERT_L
 from engine.eighteen.rounds import EighteenHost
 
 TOPICS = ("privates", "phases", "certificates", "market")
+PAR_RULE = "the par prices a company may start at"
+NO_LIMIT = 999  # a certificate limit this high is none (1860 from the first 8+4-train)
 
 
 def reference(game: EighteenHost, topic: str | None = None) -> str:
@@ -46,33 +48,81 @@ def _phases(game: EighteenHost) -> str:
 
 
 def _certificates(game: EighteenHost) -> str:
-    lines = [
-        f"**Certificates** (limit {game.cert_limit}; at most {game.max_ownership_percent}% "
-        "of a company unless its price is in the orange or brown zone)"
-    ]
+    if game.max_ownership_percent >= 100:
+        holding = "a player may hold all of a company"
+    else:
+        zones = sorted(z for z in _zones(game) if z in ABOVE_60_ZONES)
+        holding = f"at most {game.max_ownership_percent}% of a company" + (
+            f" unless its price is in the {_either(zones)} zone" if zones else ""
+        )
+    free = sorted(z for z in _zones(game) if z in NO_CERT_LIMIT_ZONES)
+    if game.cert_limit >= NO_LIMIT:
+        counted = "no limit any more"
+    else:
+        counted = (
+            f"limit {game.cert_limit}, counting each private and each {game.LEADER}'s "
+            "certificate as one"
+            + (f", not shares priced in the {_either(free)} zone" if free else "")
+        )
+    lines = [f"**Certificates** ({counted}; {holding})"]
     for p in game.player_list:
-        lines.append(f"{p.name}: {game.num_certs(p)}/{game.cert_limit}")
+        limit = "" if game.cert_limit >= NO_LIMIT else f"/{game.cert_limit}"
+        lines.append(f"{p.name}: {game.num_certs(p)}{limit}")
     return "\n".join(lines)
 
 
-def _market(game: EighteenHost) -> str:
-    zones: dict[str, None] = {}  # first word of each zone, in the order the grid meets them
+def _either(words: list[str]) -> str:
+    return " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+
+
+def _zones(game: EighteenHost) -> dict[str, list[int]]:
+    """The prices of each zone (its first word), in the order the grid meets them."""
+    zones: dict[str, list[int]] = {}
     for row in game.data["stock_market"]["grid"]:
         for cell in row:
             if cell:
-                zones.setdefault(str(cell.get("zone", "white")).split(" ")[0])
-    lines = ["**Stock market colours**"]
-    for zone in zones:
-        rules = []
+                zone = str(cell.get("zone", "white")).split(" ")[0]
+                zones.setdefault(zone, []).append(int(cell["price"]))
+    return zones
+
+
+def _prices(game: EighteenHost, prices: list[int]) -> str:
+    """A zone's prices: each when few, else the runs of neighbouring prices (£7-£36)."""
+    ordered = sorted(set(prices))
+    if len(ordered) <= 8:
+        return ", ".join(game.money(p) for p in ordered)
+    every = sorted({int(c["price"]) for row in game.data["stock_market"]["grid"] for c in row if c})
+    runs: list[list[int]] = []
+    for price in ordered:
+        if runs and every.index(price) == every.index(runs[-1][-1]) + 1:
+            runs[-1].append(price)
+        else:
+            runs.append([price])
+    return ", ".join(
+        game.money(r[0]) if len(r) == 1 else f"{game.money(r[0])}-{game.money(r[-1])}" for r in runs
+    )
+
+
+def _market(game: EighteenHost) -> str:
+    own: dict[str, tuple[str, str]] = getattr(game, "MARKET_ZONE_RULES", {})
+    lines = ["**Stock market zones**"]
+    for zone, prices in _zones(game).items():
+        name, rule = own.get(zone, (zone, PAR_RULE if zone == "par" else ""))
+        rules = [rule] if rule else []
         if zone in NO_CERT_LIMIT_ZONES:
             rules.append("shares do not count toward the certificate limit")
         if zone in ABOVE_60_ZONES:
             rules.append(f"a player may hold more than {game.max_ownership_percent}%")
         if zone in MULTIPLE_BUY_ZONES:
             rules.append("several shares may be bought in one turn")
-        lines.append(f"{zone}: " + ("; ".join(rules) if rules else "no special rule"))
+        lines.append(
+            f"{name} ({_prices(game, prices)}): " + ("; ".join(rules) or "no special rule")
+        )
     moves = game.data["stock_market"].get("moves", {})
-    if moves:
+    told: str | None = getattr(game, "MARKET_MOVES", None)
+    if told:
+        lines.append(f"Price moves: {told}")
+    elif moves:
         lines.append(
             "Price moves: " + "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in moves.items())
         )

@@ -254,6 +254,7 @@ class EighteenHost(Protocol):
     mixins implement it; a title's steps that need more declare a wider protocol)."""
 
     title: ClassVar[str]
+    LEADER: ClassVar[str]
     presidents_percent: ClassVar[int]
     market_share_limit: ClassVar[int]
     max_ownership_percent: ClassVar[int]

@@ -90,7 +90,7 @@ def transfer(
         return
     corp.owner = president
     if previous_president is not None:
-        game.note(f"{president.name} becomes president of {corp.sym}.")
+        game.note(f"{president.name} becomes {game.LEADER} of {corp.sym}.")
     if to is president and previous_president is owner and bundle_has_pres and not partial_diff:
         return
     prev_holder: Holder | None = previous_president

@@ -118,13 +118,13 @@ class BuySellParShares(Step):
         cheapest = min((cell.price for cell in self.game.par_prices(corp)), default=0)
         if player.cash < 2 * cheapest:
             return (
-                f"parring buys the president's certificate (20%) at twice the par price, at "
+                f"parring buys the {self.game.LEADER}'s certificate (20%) at twice the par price, at "
                 f"least {self.game.money(2 * cheapest)} for {corp.sym}; {player.name} has {self.game.money(player.cash)}"
             )
         if not self.can_gain(player, corp, 20):
             return (
                 f"{player.name} is at the certificate limit ({self.game.cert_limit}); the "
-                "president's certificate would pass it"
+                f"{self.game.LEADER}'s certificate would pass it"
             )
         return None
 
@@ -246,7 +246,7 @@ class BuySellParShares(Step):
             return f"the market may hold at most {self.game.market_share_limit}% of {corp.sym}"
         if not sh.can_dump(self.game, player, corp, shares, percent):
             return (
-                f"{player.name} cannot sell the {corp.sym} president's certificate: nobody else "
+                f"{player.name} cannot sell the {corp.sym} {self.game.LEADER}'s certificate: nobody else "
                 f"holds {self.game.presidents_percent}%"
             )
         return None

@@ -37,6 +37,8 @@ class Game1860(EighteenGame):
     title = "1860"
     full_name = "1860: Railways on the Isle of Wight"
     CURRENCY = "£"
+    LEADER = "director"
+    MARKET_PAYS_COMPANY = False  # spec 9.5: shares in the IPO or the market are paid nothing
     must_sell_in_blocks = True
     min_players = 2
     max_players = 4
@@ -58,6 +60,24 @@ class Game1860(EighteenGame):
     max_ownership_percent = 100
     COMPANY_SALE_FEE: ClassVar[int] = 30
     HALT_SUBSIDY = 10
+    # each zone of the market: its name for players and what it means (spec 1.6, 5.7, 12, 14)
+    MARKET_ZONE_RULES: ClassVar[dict[str, tuple[str, str]]] = {
+        "close": ("bankruptcy", "the company goes bankrupt"),
+        "ignore_one_sale": (
+            "red numbers",
+            "the first share of each sale does not move the price",
+        ),
+        "repar": ("grey", "a par only for a company restarted after bankruptcy"),
+        "par": ("yellow", "the par prices a company may start at (its layer's range)"),
+        "white": ("plain", "no special rule"),
+        "endgame": ("game end", "a company reaching it ends the game after this operating round"),
+    }
+    MARKET_MOVES: ClassVar[str] = (
+        "each share sold: one step down-left (not before the company's first run, nor from "
+        "the first 8+4-train on); withholding or no revenue: one column left; a payout below "
+        "the share price: no move; a payout of at least 1, 2, 3 or 4 times the price: 1, 2, 3 "
+        "or 4 columns right"
+    )
     MIN_REPAR = 40
     # private -> corporation whose last (reserved) share it is exchanged for
     EXCHANGE: ClassVar[dict[str, str]] = {"BHC": "BHI&R", "YHC": "FYN", "CMH": "C&N", "RPSC": "IOW"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.eighteen.describe import exits_text
 from engine.eighteen.entities import Company, Corporation, Player, Share, spend
 from engine.eighteen.rounds import Step
 from engine.eighteen.stock import BuySellParShares, StockRound
@@ -53,7 +54,8 @@ class HomeTrack(Step):
             return None
         return [
             (
-                f"Lay home tile {name} on {hex_id} (rotation {rot})",
+                f"Lay home tile {name} on {hex_id}: track "
+                + exits_text(self.game, hex_id, name, rot, short=True),
                 {"hex": hex_id, "tile": tile_id, "rotation": rot},
             )
             for hex_id, name, rot, tile_id in self._lays(corp)

@@ -49,11 +49,25 @@ def choices(
     )
 
 
+def _by_nearness(
+    game: StringRailwayHost, spots: list[tuple[float, float]], to: list[str]
+) -> list[tuple[float, str, tuple[float, float]]]:
+    """(distance, nearest station's label, spot) of each spot, nearest to the stations `to`
+    first; ties in the grid's own order."""
+    centres = [(label, game.board.stations[label].centre) for label in to]
+    near = []
+    for spot in spots:
+        gap, label = min((math.dist(spot, c), label) for label, c in centres)
+        near.append((round(gap, 6), label, spot))
+    return sorted(near, key=lambda n: n[0])
+
+
 def station_spots(game: StringRailwayHost, player: PlayerId) -> list[Choice]:
-    """Where the next drawn station fits (grid points first), or setting it aside when it fits
+    """Where the next drawn station fits, nearest the company's base first (a list cut to its
+    first few still shows where the player can build), or setting it aside when it fits
     nowhere."""
     name = TYPES[game.pending[0]].display
-    spots = free_spots(game)
+    spots = [s for _, _, s in _by_nearness(game, free_spots(game), [game.current.base])]
     if not spots:
         return [
             Choice(
@@ -61,19 +75,50 @@ def station_spots(game: StringRailwayHost, player: PlayerId) -> list[Choice]:
                 {"type": "set_aside_station", "entity": player},
             )
         ]
-    bounds = game.board.area.bounds
-    cols, rows = cells.columns(bounds), cells.rows(bounds)
     out = []
     for x, y in spots:
-        cell = cells.name((x, y), cols, rows)
-        where = f"{cell} ({x:g} {y:g})" if cell else f"{x:g} {y:g}"
         out.append(
             Choice(
-                f"place {name} at {where}",
+                f"place {name} at {_where(game, x, y)}",
                 {"type": "place_station", "entity": player, "x": x, "y": y},
             )
         )
     return out
+
+
+def placement_hints(game: StringRailwayHost, player: PlayerId, count: int = 5) -> list[Choice]:
+    """The spots nearest the stations the company reaches: a station there can be reached by
+    its next rail (and scores when first reached), each told with the rail that spans it."""
+    if not game.pending or game.current.player != player:
+        return []
+    name = TYPES[game.pending[0]].display
+    company = game.current
+    out = []
+    for gap, label, (x, y) in _by_nearness(game, free_spots(game), sorted(company.reached)):
+        fits = [
+            k
+            for k in ("short", "long")
+            if company.rails[k] > 0
+            and gap <= (game.sizes.short if k == "short" else game.sizes.long)
+        ]
+        reach = (
+            f"a {fits[0]} rail from {label} reaches it" if fits else f"beyond a rail from {label}"
+        )
+        out.append(
+            Choice(
+                f"place {name} at {_where(game, x, y)}: {gap:.0f} cm from {label}, {reach}",
+                {"type": "place_station", "entity": player, "x": x, "y": y},
+            )
+        )
+        if len(out) == count:
+            break
+    return out
+
+
+def _where(game: StringRailwayHost, x: float, y: float) -> str:
+    bounds = game.board.area.bounds
+    cell = cells.name((x, y), cells.columns(bounds), cells.rows(bounds))
+    return f"{cell} ({x:g} {y:g})" if cell else f"{x:g} {y:g}"
 
 
 def free_spots(game: StringRailwayHost) -> list[tuple[float, float]]:

@@ -14,7 +14,7 @@ from engine.strings import history, notation
 from engine.strings import options as opts
 from engine.strings import snapshot as table
 from engine.strings.board import RAIL_KINDS, Board, Company, RailPlan
-from engine.strings.choices import choices, free_spots
+from engine.strings.choices import choices, free_spots, placement_hints
 from engine.strings.geometry import Point, fmt
 from engine.strings.hint import best_rails
 from engine.strings.host import StringRailwayHost
@@ -33,6 +33,7 @@ from engine.strings.setup import (
 from engine.strings.stations import TYPES
 
 SETUP_TYPES = ("reroll", "set_shape")
+SHAPES = ("river", "mountain")
 
 
 class StringRailway(Game):
@@ -302,6 +303,12 @@ class StringRailway(Game):
             f"{company.name} gave up a {rail} rail.",
         )
 
+    def _setup_words(self, what: str) -> str:
+        """What the seat laying the river or mountain may still do with it."""
+        left = self.max_rolls - self.rolls[what]
+        again = f"roll the {what} again ({left} left) or " if left > 0 else ""
+        return f"{self.companies[self.setup_seat(what)].name} may {again}lay the {what} by hand"
+
     def _setup_check(self, action: Action) -> str:
         what = action.get("what")
         if what not in ("river", "mountain"):
@@ -389,14 +396,7 @@ class StringRailway(Game):
             f"{c.name} {todo} ({left})."
         )
         if not self.started:
-            head += (
-                " Before the first station: "
-                + "; ".join(
-                    f"{self.companies[self.setup_seat(w)].name} may reroll or set the {w}"
-                    for w in ("river", "mountain")
-                )
-                + "."
-            )
+            head += " Before the first station: " + "; ".join(map(self._setup_words, SHAPES)) + "."
         return f"{head} {scores}."
 
     def result(self) -> dict[PlayerId, int]:
@@ -405,6 +405,9 @@ class StringRailway(Game):
                 p.id: max(c.vp for c in self.companies if c.player == p.id) for p in self.players
             }
         return {c.player: c.vp for c in self.companies}
+
+    def score_text(self, score: int) -> str:
+        return f"{score} VP"
 
     def winners(self) -> list[str]:
         """Names of the winners (ties share the win); two persons compare best, then other."""
@@ -471,6 +474,8 @@ class StringRailway(Game):
     def hints(self, player: PlayerId) -> list[Choice]:
         if self.finished or self.current.player != player:
             return []
+        if self.pending:  # a drawn station first: where the company's next rail reaches it
+            return placement_hints(self, player)
         out = []
         for plan in best_rails(self):
             stops = " ".join(

@@ -12,6 +12,7 @@ from engine.errors import InvalidAction
 from engine.game import Action, PlayerId
 from engine.strings import grid as cells
 from engine.strings.host import StringRailwayHost
+from engine.strings.options import points as shape_points
 
 _TOKEN = re.compile(r"[A-Za-z]+\d*|-?\d+(?:\.\d+)?")
 
@@ -94,4 +95,27 @@ def typed_action(
         if kind not in ("short", "long"):
             raise InvalidAction("say which rail to give up: short or long")
         return {"type": "forfeit_rail", "entity": entity, "rail": kind}
+    if action_type in ("reroll", "set_shape"):
+        return _shape_action(entity, text)
     raise InvalidAction(f"String Railway has no typed {action_type} moves")
+
+
+def _shape_action(entity: PlayerId, text: str) -> Action:
+    """`river` rolls the river again; `river 10 20, 40 35, 70 50` lays it by hand through
+    those points (the mountain alike, its corners in order around it)."""
+    what, _, corners = text.strip().partition(" ")
+    what = what.casefold()
+    if what not in ("river", "mountain"):
+        raise InvalidAction(
+            "say river or mountain to roll it again, or add its points x y to lay it by hand, "
+            "e.g. river 10 20, 40 35, 70 50"
+        )
+    if not corners.strip():
+        return {"type": "reroll", "entity": entity, "what": what}
+    pts = shape_points(what, corners)
+    return {
+        "type": "set_shape",
+        "entity": entity,
+        "what": what,
+        "points": [list(p) for p in pts or []],
+    }

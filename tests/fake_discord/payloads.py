@@ -10,6 +10,9 @@ APP_ID = 900
 GUILD_ID = 1001
 CHANNEL_ID = 1002
 THREAD_ID = 1003
+FORUM_ID = 1004  # a forum channel: its posts are threads, it holds no message itself
+TEXT, FORUM, PUBLIC_THREAD = 0, 15, 11  # channel types (channel.mdx, "Channel Types")
+REQUIRE_TAG = 1 << 4  # a forum's flag: its posts need a tag (channel.mdx, "Channel Flags")
 UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes a message may upload without server boosts
 # Permission bits (docs/topics/permissions.md) of the permissions the fake checks.
 PERMISSION_BITS = {
@@ -99,12 +102,13 @@ class Posted:
     loading: bool = False  # a deferred answer not given yet ("railchat is thinking...")
     edit_limited: bool = False  # over an hour old and past Discord's limit of edits of those
     author: dict[str, Any] | None = None  # a user's message (None: the bot's)
+    thread: int | None = None  # the thread started from this message
 
 
 def thread_data(
     tid: int = THREAD_ID,
     name: str = "railchat game",
-    kind: int = 11,
+    kind: int = PUBLIC_THREAD,
     archive: int = 10080,
     parent: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
@@ -132,11 +136,28 @@ def thread_data(
 def channel_data(cid: int = CHANNEL_ID, guild_id: int = GUILD_ID) -> dict[str, Any]:
     return {
         "id": str(cid),
-        "type": 0,
+        "type": TEXT,
         "name": "games",
         "position": 0,
         "permission_overwrites": [],
         "guild_id": str(guild_id),
+    }
+
+
+def forum_data() -> dict[str, Any]:
+    """A forum channel (channel.mdx: "GUILD_FORUM 15, Channel that can only contain
+    threads"), with no tags."""
+    return {
+        **channel_data(),
+        "id": str(FORUM_ID),
+        "type": FORUM,
+        "name": "game-forum",
+        "position": 1,
+        "available_tags": [],
+        "default_reaction_emoji": None,
+        "default_sort_order": None,
+        "default_forum_layout": 0,
+        "flags": 0,
     }
 
 
@@ -171,7 +192,7 @@ def guild_data(
                 "mentionable": False,
             }
         ],
-        "channels": channels if channels is not None else [channel_data()],
+        "channels": channels if channels is not None else [channel_data(), forum_data()],
         "threads": [t for t in threads if not t["thread_metadata"]["archived"]],
         "members": [],
         "voice_states": [],

@@ -37,6 +37,10 @@ OLD_MESSAGE_EDITS = Refusal(
     429, 30046, "Maximum number of edits to messages older than 1 hour reached. Try again later"
 )
 TOO_LARGE = Refusal(413, 40005, "Request entity too large")
+# A post in a forum whose REQUIRE_TAG flag is set, made without `applied_tags` (channel.mdx,
+# "Channel Flags": "whether a tag is required to be specified when creating a thread in a
+# GUILD_FORUM"); the status as seen in the field ("400 Bad Request (error code: 40067)").
+TAG_REQUIRED = Refusal(400, 40067, "A tag is required to create a forum post in this channel")
 ALREADY_ACKNOWLEDGED = Refusal(400, 40060, "Interaction has already been acknowledged")
 MISSING_ACCESS = Refusal(403, 50001, "Missing Access")
 CANNOT_DM = Refusal(403, 50007, "Cannot send messages to this user")
@@ -45,6 +49,12 @@ MISSING_PERMISSIONS = Refusal(403, 50013, "Missing Permissions")
 # Messages"); a webhook route with a token past that is 401 Invalid Webhook Token.
 INVALID_WEBHOOK_TOKEN = Refusal(401, 50027, "Invalid Webhook Token")
 INVALID_FORM = Refusal(400, 50035, "Invalid Form Body")
+# A message sent to a channel that holds none (a forum: only its posts do). The docs give the
+# code, not the status: 400, as for the other refusals of a request's content.
+NON_TEXT = Refusal(400, 50008, "Cannot send messages in a non-text channel")
+# channel.mdx, "Start Thread from Message": "a message can only have a single thread created
+# from it"; the code is in the JSON Error Codes table.
+THREAD_EXISTS = Refusal(400, 160004, "A thread has already been created for this message")
 # "Tried to perform an operation on an archived thread, such as editing a message or adding a
 # user to the thread"; the message Discord sends is "Thread is archived"
 # (discord/discord-api-docs#6884, #6928).

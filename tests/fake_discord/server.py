@@ -31,7 +31,9 @@ from tests.fake_discord.limits import check_commands
 from tests.fake_discord.payloads import (
     APP_ID,
     BOT_USER,
+    FORUM_ID,
     GUILD_ID,
+    REQUIRE_TAG,
     UPLOAD_LIMIT,
     Posted,
     Upload,
@@ -57,6 +59,7 @@ ROUTES = [
     ("GET", r"/applications/\d+/guilds/(\d+)/commands", "_synced"),
     ("GET|PATCH", r"/guilds/(\d+)(?:/.*)?", "_guild"),
     ("POST", r"/channels/(\d+)/threads", "_create_thread"),
+    ("POST", r"/channels/(\d+)/messages/(\d+)/threads", "_thread_from_message"),
     ("GET|DELETE", r"/channels/(\d+)", "_channel"),
     ("PUT|DELETE", r"/channels/(\d+)/thread-members/(?:@me|\d+)", "_thread_member"),
     ("POST", r"/channels/(\d+)/messages", "_post"),
@@ -286,15 +289,19 @@ class FakeDiscord:
         self.world.check_guild(int(guild))
         raise Rejected(NO_ROUTE)  # railchat asks nothing of its servers
 
-    def _create_thread(self, method: str, body: Any, files: Any, cid: str) -> dict[str, Any]:
-        """A thread in the text channel; Discord also tells the gateway (THREAD_CREATE)."""
+    def _create_thread(
+        self, method: str, body: Any, files: list[Upload], cid: str
+    ) -> dict[str, Any]:
+        """A thread in the text channel, or a post (with its first message) in the forum;
+        Discord also tells the gateway (THREAD_CREATE, and MESSAGE_CREATE for a post)."""
+        self.world.channel(int(cid), Op.CREATE_THREAD, body, files)
+        return self.world.start_thread(int(cid), body or {}, files)
+
+    def _thread_from_message(
+        self, method: str, body: Any, files: Any, cid: str, mid: str
+    ) -> dict[str, Any]:
         self.world.channel(int(cid), Op.CREATE_THREAD)
-        return self.world.add_thread(
-            body.get("name") or "",
-            body.get("type", 11),
-            body.get("auto_archive_duration", 4320),
-            int(cid),
-        )
+        return self.world.thread_from_message(int(cid), int(mid), body or {})
 
     def _channel(self, method: str, body: Any, files: Any, cid: str) -> dict[str, Any]:
         found = self.world.channel(int(cid), Op.DELETE if method == "DELETE" else Op.READ)
@@ -522,6 +529,19 @@ class FakeDiscord:
         found = self.world.add_thread(name)
         await self._flush()
         return found
+
+    async def forum_post(self, who: dict[str, Any], name: str, text: str) -> dict[str, Any]:
+        """A user opens a post in the forum (its first message theirs): somewhere to type
+        commands, which a forum itself has no box for."""
+        body = {"name": name, "message": {"content": text}}
+        thread = self.world.start_thread(FORUM_ID, body, [])
+        self.messages[int(thread["id"])].author = who
+        await self._flush()
+        return thread
+
+    def require_tags(self, cid: int) -> None:
+        """A moderator turns on "Require tags to post" in a forum."""
+        self.world.channels[cid]["flags"] |= REQUIRE_TAG
 
     async def archive(self, tid: int, *, locked: bool = False) -> None:
         """A thread archived (by a moderator, or after its auto-archive duration); `locked`:

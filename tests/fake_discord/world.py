@@ -22,14 +22,21 @@ from tests.fake_discord.payloads import (
     BOT_PERMISSIONS,
     BOT_USER,
     CHANNEL_ID,
+    FORUM,
+    FORUM_ID,
     GUILD_ID,
+    PUBLIC_THREAD,
+    REQUIRE_TAG,
+    TEXT,
     THREAD_ID,
     Attachment,
     Posted,
     Upload,
     channel_data,
     dm_channel_data,
+    forum_data,
     guild_data,
+    message_data,
     thread_data,
 )
 from tests.fake_discord.refusals import (
@@ -38,7 +45,10 @@ from tests.fake_discord.refusals import (
     INVALID_FORM,
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
+    NON_TEXT,
     OLD_MESSAGE_EDITS,
+    TAG_REQUIRED,
+    THREAD_EXISTS,
     UNKNOWN_CHANNEL,
     UNKNOWN_GUILD,
     UNKNOWN_MESSAGE,
@@ -87,7 +97,7 @@ class World:
     base: str = ""  # the fake's URL, for attachment links
     messages: dict[int, Posted] = field(default_factory=dict)
     channels: dict[int, dict[str, Any]] = field(
-        default_factory=lambda: {CHANNEL_ID: channel_data()}
+        default_factory=lambda: {CHANNEL_ID: channel_data(), FORUM_ID: forum_data()}
     )
     threads: dict[int, dict[str, Any]] = field(default_factory=lambda: {THREAD_ID: thread_data()})
     deleted: list[int] = field(default_factory=list)  # channels and threads deleted
@@ -176,8 +186,11 @@ class World:
         allowed = self.allowed(cid)
         if "view_channel" not in allowed:
             raise Rejected(MISSING_ACCESS)
-        if not _needs(op, cid in self.threads, body or {}, files) <= allowed:
+        forum = found.get("type") == FORUM
+        if not _needs(op, cid in self.threads, forum, body or {}, files) <= allowed:
             raise Rejected(MISSING_PERMISSIONS)
+        if forum and op is Op.SEND:
+            raise Rejected(NON_TEXT)
         if cid in self.threads:
             self._thread_rules(found, op)
         return found
@@ -221,23 +234,74 @@ class World:
         self.outbox.append(("THREAD_UPDATE", copy.deepcopy(self.threads[tid])))
 
     def add_thread(
-        self, name: str, kind: int = 11, archive: int = 10080, parent: int = CHANNEL_ID
+        self,
+        name: str,
+        kind: int = PUBLIC_THREAD,
+        archive: int = 10080,
+        parent: int = CHANNEL_ID,
+        tid: int | None = None,
     ) -> dict[str, Any]:
-        """A thread of text channel `parent`, in that channel's server."""
+        """A thread of channel `parent`, in that channel's server."""
         if not 1 <= len(name) <= 100:
             raise Rejected(INVALID_FORM, "name must be 1 to 100 characters")
-        data = thread_data(self.new_id(), name, kind, archive, self.channels.get(parent))
+        data = thread_data(tid or self.new_id(), name, kind, archive, self.channels.get(parent))
         self.threads[int(data["id"])] = data
         self.activity[int(data["id"])] = self.clock()
         self.outbox.append(("THREAD_CREATE", {**data, "newly_created": True}))
         return data
 
+    def start_thread(self, cid: int, body: dict[str, Any], files: list[Upload]) -> dict[str, Any]:
+        """POST /channels/{id}/threads. In a text channel, a thread without a message; in a
+        forum, a post: a public thread made with its first message (channel.mdx, "Start
+        Thread in Forum or Media Channel": `message` is required and needs at least one of
+        content, embeds, sticker_ids, components or files; the thread is PUBLIC_THREAD; the
+        first message has the thread's id and is in the thread)."""
+        name, archive = body.get("name") or "", body.get("auto_archive_duration", 4320)
+        if self.channels[cid]["type"] != FORUM:
+            return self.add_thread(name, body.get("type", PUBLIC_THREAD), archive, cid)
+        if self.channels[cid]["flags"] & REQUIRE_TAG and not body.get("applied_tags"):
+            raise Rejected(TAG_REQUIRED)
+        message = body.get("message")
+        if not isinstance(message, dict) or not (
+            files or any(message.get(k) for k in ("content", "embeds", "sticker_ids", "components"))
+        ):
+            raise Rejected(INVALID_FORM, "a forum post needs its first message")
+        check_limits(message)
+        tid = self.new_id()
+        thread = self.add_thread(name, PUBLIC_THREAD, archive, cid, tid)
+        first = Posted(tid, tid, channel=tid)
+        self.messages[tid] = first
+        self._fill(first, message, files)
+        self.activity[tid] = self.clock()
+        self.outbox.append(
+            ("MESSAGE_CREATE", {**message_data(first, self.base), "guild_id": str(GUILD_ID)})
+        )
+        return {**thread, "message": message_data(first, self.base)}
+
+    def thread_from_message(self, cid: int, mid: int, body: dict[str, Any]) -> dict[str, Any]:
+        """POST /channels/{id}/messages/{id}/threads (channel.mdx, "Start Thread from
+        Message"): in a text channel, a public thread with the message's id; one per message;
+        not in a forum (whose posts are made with their message)."""
+        if self.channels.get(cid, {}).get("type") != TEXT:
+            raise Rejected(INVALID_FORM, "threads start from messages of text channels only")
+        message = self.message(cid, mid)
+        if message.thread is not None:
+            raise Rejected(THREAD_EXISTS)
+        thread = self.add_thread(
+            body.get("name") or "", PUBLIC_THREAD, body.get("auto_archive_duration", 4320), cid, mid
+        )
+        message.thread = mid
+        return thread
+
     def delete_channel(self, cid: int) -> dict[str, Any]:
-        """Delete a channel or thread (what may do so is checked by the caller)."""
+        """Delete a channel or thread (what may do so is checked by the caller); a channel's
+        threads (a forum's posts) go with it."""
         found = self.threads.get(cid) or self.channels[cid]
         self.deleted.append(cid)
         kind = "THREAD_DELETE" if cid in self.threads else "CHANNEL_DELETE"
         self.outbox.append((kind, found))
+        if cid in self.channels:
+            self.deleted += [t for t, data in self.threads.items() if data["parent_id"] == str(cid)]
         return found
 
     # -- users and direct messages -------------------------------------------------------------
@@ -319,7 +383,7 @@ class World:
         return found
 
 
-def _needs(op: Op, thread: bool, body: dict[str, Any], files: Any) -> set[str]:
+def _needs(op: Op, thread: bool, forum: bool, body: dict[str, Any], files: Any) -> set[str]:
     """The permissions `op` needs (docs/resources/channel.md and message.md, route by route):
     a post needs Send Messages (in a thread, Send Messages in Threads: "The SEND_MESSAGES
     permission has no effect in threads", threads.md); an edit of the bot's own message needs
@@ -327,15 +391,20 @@ def _needs(op: Op, thread: bool, body: dict[str, Any], files: Any) -> set[str]:
     not prevent existing messages from being updated or deleted", discord-api-docs#3096), but
     files need Attach Files and embeds Embed Links in either; reading a message needs Read
     Message History; adding a thread member needs to be able to send in the thread; a public
-    thread needs Create Public Threads and deleting one Manage Threads."""
+    thread needs Create Public Threads (a forum post Send Messages: "CREATE_PUBLIC_THREADS is
+    ignored", channel.mdx) and deleting one Manage Threads."""
     needs = {
         Op.SEND: {"send_messages_in_threads" if thread else "send_messages"},
         Op.FETCH: {"read_message_history"},
         Op.JOIN: {"send_messages_in_threads"},
-        Op.CREATE_THREAD: {"create_public_threads"},
+        Op.CREATE_THREAD: {"send_messages" if forum else "create_public_threads"},
         Op.DELETE: {"manage_threads" if thread else "manage_channels"},
     }.get(op, set())
-    if op in (Op.SEND, Op.EDIT):
+    if op in (Op.SEND, Op.EDIT) or (op is Op.CREATE_THREAD and forum):
         needs |= {"attach_files"} if files else set()
-        needs |= {"embed_links"} if body.get("embeds") else set()
+        needs |= (
+            {"embed_links"}
+            if body.get("embeds") or (body.get("message") or {}).get("embeds")
+            else set()
+        )
     return needs

@@ -4,13 +4,15 @@ Discord and the console both call these coroutines. The service checks permissio
 the commands of one game with an asyncio lock, applies actions to a live engine game (kept in a
 bounded LRU cache, rebuilt from the stored log when missing), persists each accepted change in
 one transaction and answers with a `Result`. It knows no game rules: the engine decides.
-`base` holds the machinery; `tables`, `playing`, `previews`, `views` and `charts` the commands
-by kind; `settings`, `turns` and `reminders` what concerns a player across all their games.
+`base` holds the machinery; `tables`, `playing`, `previews`, `views`, `lobby` and `charts`
+the commands by kind; `settings`, `turns` and `reminders` what concerns a player across
+all their games.
 """
 
 from __future__ import annotations
 
 from bot.core.service.charts import Charts
+from bot.core.service.lobby import Lobbies
 from bot.core.service.previews import Previews
 from bot.core.service.reminders import Reminders
 from bot.core.service.settings import Settings
@@ -18,5 +20,5 @@ from bot.core.service.tables import Tables
 from bot.core.service.views import Views
 
 
-class GameService(Tables, Previews, Views, Charts, Settings, Reminders):
+class GameService(Tables, Previews, Views, Lobbies, Charts, Settings, Reminders):
     """Every command of the service, on one store."""

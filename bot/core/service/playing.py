@@ -284,22 +284,23 @@ class Playing(ServiceBase):
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def redo(self, game_id: int, caller: Caller, interaction_id: int | None = None) -> Result:
-        """Put back what the last undo (or rewind) took back, while nobody has acted, undone
-        or redone since; by whoever undid it or a game admin. Each action is checked by the
-        engine again and made for the player who first made it."""
+        """Put back what the newest undo (or rewind) took back, while nobody has acted
+        since; by whoever undid it or a game admin. After undos in a row, redos in a row put
+        back each in turn, newest first. Each action is checked by the engine again and made
+        for the player who first made it."""
 
         async def body(record: GameRecord) -> Result:
             self._require_playable(record)
             undone = await self.store.last_undone(record.id)
             if undone is None:
                 raise Refused(
-                    f"nothing was undone in game #{record.id}, so there is nothing to redo"
+                    f"nothing undone in game #{record.id} is left to redo (every undo "
+                    "was redone, or nothing was undone)"
                 )
             if undone.redo_version != record.version:
                 raise Refused(
-                    "a redo puts back the last undo only while nobody has moved "
-                    "since; the game has changed since that undo (a move, an undo "
-                    "or a redo), so it cannot be redone"
+                    "a redo puts back an undo only while nobody has moved since it; "
+                    "a move was made after the last undo, so it cannot be redone"
                 )
             if caller.user_id != undone.undone_by and not self._is_admin(record, caller):
                 raise Refused(

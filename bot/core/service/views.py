@@ -78,19 +78,6 @@ class Views(ServiceBase):
             except (Refused, GameError):
                 return None
 
-    async def list_games(
-        self, *, guild_id: int | None = None, include_finished: bool = False
-    ) -> Result:
-        statuses = (OPEN, ACTIVE, FINISHED) if include_finished else (OPEN, ACTIVE)
-        records = await self.store.games(guild_id=guild_id, statuses=statuses)
-        if not records:
-            return Result(text="No games here yet. Start one with /game new.")
-        lines = []
-        for r in records:
-            names = ", ".join(s.name for s in await self.store.seats(r.id)) or "nobody seated"
-            lines.append(f"#{r.id} · {r.title} · {status_word(r)} · {names}")
-        return Result(text="\n".join(lines))
-
     async def status(self, game_id: int, *, guild_id: int | None = None) -> Result:
         async def body(record: GameRecord) -> Result:
             seats = await self._seats(record.id)
@@ -112,7 +99,9 @@ class Views(ServiceBase):
                 for _, label in await self.open_requests(record.id, guild_id=guild_id)
             ]
             if game.finished:
-                lines.append("Result: " + ", ".join(f"{n} {v}" for n, v in game.ranking()))
+                lines.append(
+                    "Result: " + ", ".join(f"{n} {game.score_text(v)}" for n, v in game.ranking())
+                )
             return Result(
                 text="\n".join(lines),
                 game_id=record.id,
@@ -157,7 +146,9 @@ class Views(ServiceBase):
                 return Prompt(record.id, record.thread_id, record.version)
             game = await self._live(record)
             seats = await self._seats(record.id)
-            ranking = game.ranking() if game.finished else ()
+            ranking = (
+                tuple((n, game.score_text(v)) for n, v in game.ranking()) if game.finished else ()
+            )
             acting = acting_seats(game, seat_players(seats))
             if record.status == ACTIVE and record.acting is None:  # stored before it was kept
                 await self.store.set_acting(record.id, record.version, acting)

@@ -91,6 +91,24 @@ class GameTables(StoreBase):
         ]
 
     @reading
+    def game_listing(
+        self, conn: Conn, user_id: int, guild_id: int | None, limit: int
+    ) -> list[tuple[GameRecord, list[SeatRecord]]]:
+        """The games of one server (None: the console) a user may want to name: theirs (in
+        play first, then over) and the others still open to join, newest first, with their
+        seats; one indexed query and one per game listed, whatever the server holds."""
+        rows = conn.all(
+            "SELECT g.* FROM games g LEFT JOIN seats s ON s.game_id = g.id AND s.user_id = ? "
+            "WHERE (g.guild_id = ? OR (g.guild_id IS NULL AND CAST(? AS BIGINT) IS NULL)) "
+            "AND (s.user_id IS NOT NULL OR g.status = ?) "
+            "ORDER BY CASE WHEN g.status = ? THEN 1 ELSE 0 END, "
+            "CASE WHEN s.user_id IS NULL THEN 1 ELSE 0 END, g.updated_at DESC, g.id DESC "
+            "LIMIT ?",
+            [user_id, guild_id, guild_id, OPEN, FINISHED, limit],
+        )
+        return [(game_record(r), _seats(conn, r["id"])) for r in rows]
+
+    @reading
     def open_game_counts(
         self, conn: Conn, guild_id: int | None, creator_id: int
     ) -> tuple[int, int]:
@@ -142,7 +160,8 @@ class GameTables(StoreBase):
 
     @reading
     def last_undone(self, conn: Conn, game_id: int) -> Undone | None:
-        """The actions the game's latest undo or rewind took back (None: nothing was)."""
+        """The actions the game's newest undo or rewind not yet redone took back (None:
+        there is none)."""
         row = conn.one(
             "SELECT max(redo_version) AS v FROM undone_actions WHERE game_id = ?", [game_id]
         )
@@ -313,12 +332,35 @@ class GameTables(StoreBase):
         acting: Sequence[int] | None = None,
     ) -> None:
         """Put undone actions back at the end of the log, each by its original user, with
-        the sentences the engine wrote for them now; only while the game is at `version`."""
+        the sentences the engine wrote for them now; only while the game is at `version`,
+        the one the newest undo left. The undos made one right after another before it
+        become redoable at the version this leaves, so redo after redo walks back through
+        them all (until somebody moves)."""
         when = now()
         self._change(conn, interaction_id, "redo", game_id, version)
         for action, text in zip(actions, texts, strict=True):
             _insert_action(
                 conn, game_id, action.seq, action.user_id, action.payload, when, text, None
+            )
+        conn.execute(  # redone: kept as history, never redone again
+            "UPDATE undone_actions SET redo_version = NULL WHERE game_id = ? AND redo_version = ?",
+            [game_id, version],
+        )
+        rows = conn.all(
+            "SELECT DISTINCT redo_version AS v FROM undone_actions WHERE game_id = ? "
+            "AND redo_version < ? ORDER BY v DESC",
+            [game_id, version],
+        )
+        chain: list[int] = []  # each undo made at the version the one before it left
+        for row in rows:
+            if row["v"] != version - 1 - len(chain):
+                break
+            chain.append(row["v"])
+        if chain:  # the whole chain moves up by two, so its links stay one version apart
+            conn.execute(
+                "UPDATE undone_actions SET redo_version = redo_version + 2 WHERE game_id = ? "
+                "AND redo_version >= ? AND redo_version <= ?",
+                [game_id, chain[-1], chain[0]],
             )
         self._advance(conn, game_id, FINISHED if finished else ACTIVE, when, acting)
 

@@ -364,3 +364,16 @@ def m013_leases(conn: Conn, t: Types) -> None:
             holder TEXT NOT NULL,
             expires_at {t.real} NOT NULL
         )""")
+
+
+@migration
+def m014_lobby_posts(conn: Conn, t: Types) -> None:
+    """The public lobby message of each game (in its channel, or the first post of its forum
+    thread), so that every join, leave, start and end edits the same message, after a restart
+    too."""
+    conn.execute(f"""
+        CREATE TABLE lobby_posts (
+            game_id {t.big} PRIMARY KEY REFERENCES games (id),
+            channel_id {t.big} NOT NULL,
+            message_id {t.big} NOT NULL
+        )""")

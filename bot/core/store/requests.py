@@ -121,6 +121,28 @@ class RequestTables(StoreBase):
             out.append((game_record(row), [t["text"] for t in texts if t["text"]]))
         return out
 
+    @reading
+    def lobby_post(self, conn: Conn, game_id: int) -> tuple[int, int] | None:
+        """The channel and message id of the game's public lobby message."""
+        row = conn.one(
+            "SELECT channel_id, message_id FROM lobby_posts WHERE game_id = ?", [game_id]
+        )
+        return (row["channel_id"], row["message_id"]) if row else None
+
+    @writing
+    def set_lobby_post(self, conn: Conn, game_id: int, where: tuple[int, int] | None) -> None:
+        """Remember the game's lobby message (channel id, message id); None: it has none any
+        more (its channel is gone)."""
+        if where is None:
+            conn.execute("DELETE FROM lobby_posts WHERE game_id = ?", [game_id])
+            return
+        conn.execute(
+            "INSERT INTO lobby_posts (game_id, channel_id, message_id) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, "
+            "message_id = excluded.message_id",
+            [game_id, *where],
+        )
+
     # -- undo votes and deals ------------------------------------------------------------------
     @writing
     def open_undo_request(

@@ -22,6 +22,7 @@ TABLES = (
     "previews",
     "invitations",
     "turn_posts",
+    "lobby_posts",
     "user_settings",
     "game_dms",
     "pending_dms",

@@ -22,7 +22,7 @@ from bot.core.results import Result
 from bot.core.routes_input import best_routes_text, route_companies
 from bot.core.service.base import HISTORY_LIMIT
 from bot.discord_ui.admin_controls import admin_view
-from bot.discord_ui.answers import answer, new_thread, opened
+from bot.discord_ui.answers import answer
 from bot.discord_ui.buttons import undo_confirm_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.help_embed import help_embeds
@@ -36,6 +36,7 @@ from bot.discord_ui.io import (
     resolve_game,
     split_message,
 )
+from bot.discord_ui.lobby_posts import open_table, opened
 from bot.discord_ui.suggestions import GAME_HELP, LIMIT, within_budget
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,9 @@ class GameCog(
         super().__init__()
 
     # -- seating -------------------------------------------------------------------------------
-    @app_commands.command(name="new", description="Open a new game in a thread of this channel")
+    @app_commands.command(
+        name="new", description="Open a new game: a lobby here and a thread (or a forum post)"
+    )
     @app_commands.describe(
         title="Game title, e.g. 1830",
         seats="Number of seats (default: the title's maximum)",
@@ -86,8 +89,12 @@ class GameCog(
         if not check.ok:
             await reply(interaction, f"Refused: {check.error}")
             return
-        thread = await new_thread(interaction, f"{title} · {caller.name}'s game")
-        if thread is None:
+        table = await open_table(
+            interaction,
+            f"{title} · {caller.name}'s game",
+            f"{caller.name} is opening a game of {title}…",
+        )
+        if table is None:
             return
         result = await self.service.create_game(
             caller,
@@ -95,11 +102,11 @@ class GameCog(
             seats=seats,
             options=parsed,
             guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            thread_id=thread.id,
+            channel_id=table.thread.parent_id,
+            thread_id=table.thread.id,
             interaction_id=interaction.id,
         )
-        await opened(self.bot, interaction, thread, result)
+        await opened(self.bot, interaction, table, result)
 
     @new.autocomplete("title")
     @within_budget
@@ -138,11 +145,16 @@ class GameCog(
             interaction, await self.service.start(game_id, caller_of(interaction), interaction.id)
         )
 
-    @app_commands.command(name="list", description="This server's games (only to you)")
-    @app_commands.describe(finished="Also the games that are over")
+    @app_commands.command(
+        name="list", description="Your games here and the games open to join (only to you)"
+    )
+    @app_commands.describe(finished="Also your games that are over")
     async def list_games(self, interaction: discord.Interaction, finished: bool = False) -> None:
         listed = await self.service.list_games(
-            guild_id=interaction.guild_id, include_finished=finished
+            guild_id=interaction.guild_id,
+            user_id=interaction.user.id,
+            include_finished=finished,
+            link=lambda thread_id: f"<#{thread_id}>",
         )
         await reply(interaction, listed.text)
 
@@ -267,7 +279,8 @@ class GameCog(
         await self.bot.poster.publish(interaction, result)
 
     @app_commands.command(
-        name="redo", description="Put back what undo took back, while nobody has moved since"
+        name="redo",
+        description="Put back the last undo; again for the undo before it, while nobody has moved",
     )
     @app_commands.describe(game=GAME_HELP)
     async def redo(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -309,19 +322,21 @@ class GameCog(
         if isinstance(prepared, Result):  # refused before any thread is made
             await self.bot.poster.publish(interaction, prepared)
             return
-        thread = await new_thread(
-            interaction, f"{prepared.loaded.game.title} · imported by {caller.name}"
+        table = await open_table(
+            interaction,
+            f"{prepared.loaded.game.title} · imported by {caller.name}",
+            f"{caller.name} is importing a game of {prepared.loaded.game.title}…",
         )
-        if thread is None:
+        if table is None:
             return
         result = await self.service.store_import(
             prepared,
             guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            thread_id=thread.id,
+            channel_id=table.thread.parent_id,
+            thread_id=table.thread.id,
             interaction_id=interaction.id,
         )
-        await opened(self.bot, interaction, thread, result)
+        await opened(self.bot, interaction, table, result)
 
     @app_commands.command(name="export", description="The game as an 18xx.games JSON file")
     @app_commands.describe(game=GAME_HELP)

@@ -16,7 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.any_move import resolve_any, suggest_any
-from bot.core.moves import MOVES, choice_key, resolve
+from bot.core.moves import MAX_PICTURED, MOVES, choice_key, resolve
+from bot.core.parsing import parse_request
 from bot.core.results import Refused
 from bot.core.routes_input import routes_from_text
 from bot.discord_ui.buttons import confirm_view, lay_view
@@ -32,7 +33,6 @@ from bot.discord_ui.io import (
 )
 from bot.discord_ui.suggestions import GAME_HELP, LIMIT, within_budget
 
-MAX_PICTURED = 8  # more lays than this on one hex: the refusal asks for the tile first
 ANSWERS = [app_commands.Choice(name=n, value=n) for n in ("yes", "no")]
 
 
@@ -232,21 +232,18 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Make your
     async def answer(
         self, interaction: discord.Interaction, request: app_commands.Range[str, 1, 20], answer: str
     ) -> None:
-        kind, _, number = request.strip().lstrip("#").partition(":")
-        if not number:
-            kind, number = "r", kind
-        if not number.isdigit() or len(number) > 18 or kind not in ("r", "i"):
-            await reply(interaction, f"Refused: {request!r} names no request; pick a suggestion")
+        try:
+            kind, number = parse_request(request)
+        except ValueError as exc:
+            await reply(interaction, f"Refused: {exc}")
             return
         caller, approve = caller_of(interaction), answer == "yes"
         if kind == "i":
-            result = await self.service.answer_invitation(
-                int(number), caller, approve, interaction.id
-            )
+            result = await self.service.answer_invitation(number, caller, approve, interaction.id)
             if result.changed and approve:
                 await follow_thread(self.bot, result.thread_id, interaction.user)
         else:
-            result = await self.service.vote(int(number), caller, approve, interaction.id)
+            result = await self.service.vote(number, caller, approve, interaction.id)
         await self.bot.poster.publish(interaction, result)
 
     @answer.autocomplete("request")
