@@ -16,6 +16,7 @@ from bot.core.service.base import ServiceBase
 from engine.eighteen import io as game_files
 
 FILE_FIELDS = ("id", "created_at", "user", "auto_actions")  # a file's, beside the move sent
+ENGINE = Path(__file__).resolve().parent.parent / "engine"
 CACHE_FORMAT = 2  # bump when Source changes: older cache files are then left alone
 
 
@@ -37,9 +38,12 @@ class Source:
 
 def load_sources(paths: list[Path]) -> list[Source]:
     """Replay each file once, noting who made each move and its sentence (kept in a cache
-    file beside the temporary files, for the next run on the same files)."""
+    file beside the temporary files, for the next run on the same files and engine: the
+    sentences change with the engine's wording)."""
     files = [(str(p), p.stat().st_mtime) for p in paths]
     stamp = hashlib.sha256(repr([files, FILE_FIELDS, CACHE_FORMAT]).encode())
+    for source in sorted(ENGINE.rglob("*.py")):
+        stamp.update(source.read_bytes())
     cache = Path(tempfile.gettempdir()) / f"railchat-load-{stamp.hexdigest()[:16]}.pickle"
     if cache.is_file():
         return pickle.loads(cache.read_bytes())  # noqa: S301  # this benchmark's own file
