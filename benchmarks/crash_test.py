@@ -42,7 +42,7 @@ from typing import TextIO
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.core.fuzz.player import pick_move  # noqa: E402
+from bot.core.fuzz.picking import pick_move  # noqa: E402
 from bot.core.results import Caller  # noqa: E402
 from bot.core.service import GameService  # noqa: E402
 from bot.core.store import ACTIVE, OPEN, Store  # noqa: E402

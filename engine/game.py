@@ -172,6 +172,13 @@ class Game(ABC):
         """Good moves for the player now, best first, as complete actions (none by default)."""
         return []
 
+    def player_view(self) -> Game:
+        """The game as any seated player sees it, for a computer player to judge moves on: a
+        title that keeps something hidden (String Railway's undrawn stations) gives a copy
+        without it. Titles without hidden information give the game itself, to be read (or
+        tried on with `try_out`), never changed."""
+        return self
+
     @classmethod
     def check_options(cls, options: Mapping[str, Any]) -> None:
         """Refuse, in one sentence, an option the title does not know or a value it cannot be

@@ -10,7 +10,6 @@ the letters in a token would have to shrink below it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -230,15 +229,17 @@ def _with_legend(image: Image.Image, entries: Sequence[tuple[str, str]]) -> Imag
     return band
 
 
-def _stack(images: Sequence[Image.Image], columns: int = 1, gap: int = 6) -> Image.Image:
-    rows = math.ceil(len(images) / columns)
-    cell_w = max(i.width for i in images)
-    cell_h = max(i.height for i in images)
+def _stack(images: Sequence[Image.Image], gap: int = 6) -> Image.Image:
+    """The images one under another: side by side, a phone would show each half as wide as
+    it can be read."""
+    width = max(i.width for i in images)
     out = Image.new(
-        "RGB", (columns * cell_w + (columns - 1) * gap, rows * cell_h + (rows - 1) * gap), pal.RULE
+        "RGB", (width, sum(i.height for i in images) + gap * (len(images) - 1)), pal.RULE
     )
-    for n, image in enumerate(images):
-        out.paste(image, ((n % columns) * (cell_w + gap), (n // columns) * (cell_h + gap)))
+    y = 0
+    for image in images:
+        out.paste(image, (0, y))
+        y += image.height + gap
     return out
 
 
@@ -304,7 +305,7 @@ def render_lay_options(
         ]
         height = max(p.height for p in panels)
         panels = [_pad(p, height) for p in panels]
-        return encode_png(_stack(panels, columns=1 if len(panels) == 1 else 2))
+        return encode_png(_stack(panels))
 
 
 def _pad(image: Image.Image, height: int) -> Image.Image:

@@ -62,14 +62,14 @@ async def test_command_tree_fits_discord_limits(world):
                        "redo", "import", "export", "help"}  # fmt: skip
     admin = by_name["game-admin"]
     assert {o["name"] for o in admin["options"]} == {
-        "pause", "resume", "abandon", "replace", "rewind", "remind", "act"}  # fmt: skip
+        "pause", "resume", "abandon", "replace", "computer", "rewind", "remind", "act"}  # fmt: skip
     # shown only to members who may manage threads (a game's creator: /game status)
     assert (
         int(admin["default_member_permissions"]) == discord.Permissions(manage_threads=True).value
     )
     assert by_name["game"].get("default_member_permissions") is None
     assert {o["name"] for o in by_name["play"]["options"]} == {
-        "move", "pass", "lay", "run", "rail", "answer", "hint"}  # fmt: skip
+        "move", "pass", "lay", "run", "rail", "answer", "hint", "away", "back"}  # fmt: skip
     view = next(o for o in by_name["game"]["options"] if o["name"] == "view")
     what = next(o for o in view["options"] if o["name"] == "what")
     assert [c["value"] for c in what["choices"]] == [
@@ -276,7 +276,10 @@ async def test_list_and_help(world):
     [embed] = sent[0].embeds
     assert [f.name for f in embed.fields] == ["Playing", "Games", "Yours, everywhere", "Admins"]
     games = embed.fields[1].value
-    for usage in ("/game new title [seats] [options] — ", "/game view what [detail] — "):
+    for usage in (
+        "/game new title [seats] [options] [computers] [level] — ",
+        "/game view what [detail] — ",
+    ):
         assert usage in games
     assert "/game-admin rewind action — take the game back" in embed.fields[3].value
     world.bot.command_ids = {"game": 11, "play": 12}  # known once Discord listed them

@@ -233,7 +233,7 @@ def test_a_careful_player_s_sales_weigh_as_one_move() -> None:
     player nearly always sells, a careful one passes about 1 / 1.3 of the time."""
     import random
 
-    from bot.core.fuzz.player import pick_move
+    from bot.core.fuzz.picking import pick_move
     from engine.game import Choice
 
     legal = [Choice(f"sell {i}", {"type": "sell_shares", "shares": [f"X_{i}"]}) for i in range(10)]

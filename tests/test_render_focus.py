@@ -64,13 +64,14 @@ def test_lay_options_show_each_legal_lay_in_place_with_words() -> None:
         "B20", [(str(i + 1), o.snapshot, o.words) for i, o in enumerate(options[:4])]
     )
     image = _png(png)
-    assert image.width == 2 * focus.CHOICE_WIDTH + 6  # two panels side by side
+    assert image.width == focus.CHOICE_WIDTH  # one panel under another, each full width
+    panel_h = (image.height - 3 * 6) // 4
     # each panel: the numbered disc in the last-move magenta at its top left
-    for x0, y0 in ((0, 0), (focus.CHOICE_WIDTH + 6, 0)):
+    for x0, y0 in ((0, 0), (0, panel_h + 6)):
         r, g, b = image.getpixel((x0 + 16, y0 + 10 + int(focus.NUMBER_SIZE * 0.85)))
         assert r > 180 and g < 80, (r, g, b)
     # the laid tile is yellow on a hex that was plain: plenty of tile yellow in the first panel
-    panel = image.crop((0, 0, focus.CHOICE_WIDTH, image.height // 2))
+    panel = image.crop((0, 0, focus.CHOICE_WIDTH, panel_h))
     yellow = sum(
         n for n, p in panel.getcolors(1 << 20) if p[0] > 220 and 200 < p[1] < 235 and p[2] < 110
     )

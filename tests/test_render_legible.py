@@ -22,7 +22,7 @@ from PIL import Image
 from bot.core.rendering import runs_of
 from engine.eighteen import io as game_io
 from render import svg
-from render.focus import render_focus
+from render.focus import render_focus, render_lay_options
 from render.market_compact import render_market_compact
 from render.strings import render_string_board
 from tests.drawn_text import drawn_text
@@ -112,3 +112,17 @@ def test_the_instrument_sees_text_set_too_small() -> None:
 
     share, text = _smallest(draw) or (1.0, "")
     assert text == "67" and share < SMALLEST
+
+
+@pytest.mark.parametrize("count", [1, 2, 5])
+def test_the_lays_of_a_hex_read_on_a_phone(count: int) -> None:
+    """The picture `/play lay HEX` answers with: one or two columns of numbered, captioned
+    lays around the hex, along an operating turn of a recorded game."""
+    turn = next(t for t in _turns("1830", "26855") if t["places"])
+    caption = "tile 57 · track W toward H8, E toward Altoona (H12)"
+    choices = [(str(n), turn["snapshot"], caption) for n in range(1, count + 1)]
+    hex_id = turn["places"][0]
+    found = _smallest(lambda: render_lay_options(hex_id, choices, turn["options"]))
+    assert found is not None
+    share, text = found
+    assert share >= SMALLEST, (share, text)

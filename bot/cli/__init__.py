@@ -26,6 +26,7 @@ EXTRA_COMMAND_MODULES: tuple[str, ...] = (
     "render.cli",
     "bot.cli.export",
     "bot.cli.fuzz",
+    "bot.cli.arena",
     "bot.cli.db",
 )
 

@@ -75,6 +75,7 @@ class Console(Session):
             return False
         try:
             await self._handle(line)
+            await self.computers_move()
         except ConsoleInputError as exc:
             self.say(f"Refused: {exc}")
         except Exception:  # a bug must not end a hot-seat session; the service stored nothing
@@ -112,6 +113,15 @@ class Console(Session):
             caller = await self.mover(await self.game(args))
         await command.run(self, caller, args)
 
+    async def computers_move(self) -> None:
+        """Make the computer seats' moves a command left due, until none is (the console has
+        no worker beside it; each call still makes a bounded number)."""
+        while due := await self.service.due_computer_games():
+            for game_id in due:
+                result = await self.service.play_computers(game_id)
+                if result is not None:
+                    await self.show(result)
+
 
 def console_help(topic: str | None = None) -> str:
     if topic:
@@ -144,7 +154,12 @@ async def _new(console: Console, caller: Caller, args: dict) -> None:
         raise ConsoleInputError(str(exc)) from None
     await console.show(
         await console.service.create_game(
-            caller, args["title"], seats=args.get("seats"), options=options
+            caller,
+            args["title"],
+            seats=args.get("seats"),
+            options=options,
+            computers=args.get("computers", 0),
+            level=args.get("level"),
         )
     )
 
@@ -269,6 +284,25 @@ async def _help(console: Console, caller: Caller, args: dict) -> None:
 
 
 # -- /game-admin -----------------------------------------------------------------------------------
+def _computer(*, own: bool, on: bool = True) -> Handler:
+    """`/play away` and `/play back` (the caller's seat), or the admin's `computer` (a seat,
+    with a level or off)."""
+
+    async def run(console: Console, caller: Caller, args: dict) -> None:
+        level = args.get("level")
+        await console.show(
+            await console.service.computer_seat(
+                await console.game(args),
+                caller,
+                None if own else args["seat"],
+                on and level != "off",
+                None if level == "off" else level,
+            )
+        )
+
+    return run
+
+
 async def _pause(console: Console, caller: Caller, args: dict, paused: bool) -> None:
     await console.show(await console.service.pause((await console.game(args)), caller, paused))
 
@@ -387,8 +421,14 @@ GAME_COMMANDS: dict[str, Command] = {
     for c in (
         Command(
             "new",
-            (Param("title", str, True, word=True), Param("seats", int), Param("options", str)),
-            "open a new game; you take seat 1",
+            (
+                Param("title", str, True, word=True),
+                Param("seats", int),
+                Param("options", str),
+                Param("computers", int),
+                Param("level", str, word=True),
+            ),
+            "open a new game; you take seat 1, the computer the next `computers`",
             _new,
         ),
         Command("join", (GAME,), "take a seat in a game that has not started", _join),
@@ -449,6 +489,13 @@ ADMIN_COMMANDS: dict[str, Command] = {
             (Param("seat", int, True), Param("user", int, True), GAME),
             "give a seat to another player",
             _replace,
+            "/game-admin",
+        ),
+        Command(
+            "computer",
+            (Param("seat", int, True), Param("level", str, True, word=True), GAME),
+            "the computer plays a seat (level: standard or random), or stops (off)",
+            _computer(own=False),
             "/game-admin",
         ),
         Command(
@@ -514,6 +561,20 @@ PLAY_COMMANDS: dict[str, Command] = {
             "/play",
         ),
         Command("hint", (GAME,), "the best moves for you now", _hint, "/play"),
+        Command(
+            "away",
+            (Param("level", str, word=True), GAME),
+            "the computer plays your seat until you are back",
+            _computer(own=True),
+            "/play",
+        ),
+        Command(
+            "back",
+            (GAME,),
+            "play your seat again after /play away",
+            _computer(own=True, on=False),
+            "/play",
+        ),
         Command(
             "menu",
             (GAME,),

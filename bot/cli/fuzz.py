@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.cli.jobs import run_jobs
+
 
 def add_parser(commands: Any) -> None:
     p = commands.add_parser(
@@ -116,13 +118,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         (title, args.players, s, args.max_actions, args.replay_every, args.out, args.save, options)
         for s in game_seeds(args.seed, args.games)
     ]
-    if args.jobs == 1:
-        reports = [_one(*job) for job in jobs]
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(args.jobs) as pool:
-            reports = list(pool.map(_one, *zip(*jobs)))
+    reports = run_jobs(_one, jobs, args.jobs)
     seconds = time.monotonic() - started
     for r in reports:
         if r.failure:

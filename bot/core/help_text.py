@@ -31,6 +31,8 @@ PLAYING = (
         "play answer", "request yes|no", "answer a deal, an undo vote or a seat offered to you"
     ),
     Command("play hint", "", "the best moves for you now (only to you)"),
+    Command("play away", "[level]", "the computer plays your seat until you are back"),
+    Command("play back", "", "play your seat again after /play away"),
 )
 YOURS = (
     Command("turns", "[page]", "your games in every server, your turns first, with links"),
@@ -43,7 +45,9 @@ YOURS = (
 )
 GAMES = (
     Command(
-        "game new", "title [seats] [options]", "open a game: a lobby here and its thread; seat 1"
+        "game new",
+        "title [seats] [options] [computers] [level]",
+        "open a game: a lobby here and its thread; seat 1, the computer the next `computers`",
     ),
     Command("game join", "", "take a seat before the start, or the seat offered to you"),
     Command("game leave", "", "give up your seat before the start"),
@@ -64,6 +68,7 @@ ADMIN = (
     Command("game-admin resume", "", "let a paused game go on"),
     Command("game-admin abandon", "", "end the game without a result (the log is kept)"),
     Command("game-admin replace", "seat user", "offer a seat, with all it owns, to a member"),
+    Command("game-admin computer", "seat level|off", "the computer plays a seat, or stops"),
     Command("game-admin rewind", "action", "take the game back to just after that action"),
     Command("game-admin remind", "hours", "idle hours before a reminder (0: none; at least 1)"),
     Command("game-admin act", "action", "a move as JSON, for what no other command makes"),

@@ -99,7 +99,8 @@ class Prompt:
 class AdminControls:
     """What a game's administration offers now (to one who administers it): pause or resume
     while it runs, its reminder period, the points it can be rewound to (action number kept,
-    its sentence; 0 is the start) and its seats (number, holder's name)."""
+    its sentence; 0 is the start), its seats (number, holder's name) and which of them the
+    computer plays."""
 
     running: bool
     paused: bool
@@ -107,3 +108,4 @@ class AdminControls:
     remind: float
     actions: tuple[tuple[int, str], ...] = ()
     seats: tuple[tuple[int, str], ...] = ()
+    computers: tuple[int, ...] = ()  # the seats the computer plays

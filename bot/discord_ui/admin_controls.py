@@ -1,11 +1,12 @@
 """A game's administration as components, under `/game status` for those who administer it: the
 creator of a game keeps every power over it even without the server permission that shows the
 `/game-admin` commands. Pause or resume, abandon (asked twice), reminders, rewind, and a seat
-offered to a member. Every press is checked by the service again (`_require_admin`).
+offered to a member or handed to the computer. Every press is checked by the service again (`_require_admin`).
 
 Custom ids: `rc:a:<game>:<pause|resume|abandon|abandon!>` (buttons),
 `rc:ah:<game>` (reminder hours), `rc:ar:<game>` (rewind to an action), `rc:as:<game>` (the
-seat to offer) then `rc:au:<game>:<seat>` (the member it is offered to).
+seat to offer) then `rc:au:<game>:<seat>` (the member it is offered to), `rc:ac:<game>` (a seat
+handed to the computer, or back: `<seat>:<on|off>`).
 """
 
 from __future__ import annotations
@@ -69,12 +70,18 @@ class AdminButton(
 class AdminMenu(
     GameItem,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"^rc:a(?P<op>[hrs]):(?P<game>\d+)$",
+    template=r"^rc:a(?P<op>[hrsc]):(?P<game>\d+)$",
 ):
-    """Reminder hours (h), rewind to an action (r), or the seat to offer (s)."""
+    """Reminder hours (h), rewind to an action (r), the seat to offer (s), or a seat handed to
+    the computer or back (c)."""
 
     def __init__(self, game_id: int, op: str, options: Sequence[discord.SelectOption] = ()) -> None:
-        placeholder = {"h": "Reminders…", "r": "Rewind to just after…", "s": "Offer a seat…"}[op]
+        placeholder = {
+            "h": "Reminders…",
+            "r": "Rewind to just after…",
+            "s": "Offer a seat…",
+            "c": "The computer plays…",
+        }[op]
         super().__init__(
             discord.ui.Select(
                 custom_id=f"rc:a{op}:{game_id}",
@@ -99,6 +106,11 @@ class AdminMenu(
             )
         if self.op == "r":
             return await bot.service.rewind(self.game_id, caller, int(picked), interaction.id)
+        if self.op == "c":
+            seat, on = picked.split(":")
+            return await bot.service.computer_seat(
+                self.game_id, caller, int(seat), on == "on", interaction_id=interaction.id
+            )
         view = discord.ui.View(timeout=None)
         view.add_item(SeatOffer(self.game_id, int(picked)))
         view.stop()
@@ -164,5 +176,22 @@ def admin_view(game_id: int, controls: AdminControls) -> discord.ui.View:
             for seat, name in controls.seats
         ]
         view.add_item(AdminMenu(game_id, "s", seats))
+        view.add_item(AdminMenu(game_id, "c", _computer_options(controls)))
     view.stop()
     return view
+
+
+def _computer_options(controls: AdminControls) -> list[discord.SelectOption]:
+    """Each seat handed to the computer (at the title's best level), or back to its holder when the computer
+    plays it."""
+    return [
+        discord.SelectOption(
+            label=fit(f"Seat {seat}: {name} · back from the computer", 100), value=f"{seat}:off"
+        )
+        if seat in controls.computers
+        else discord.SelectOption(
+            label=fit(f"Seat {seat}: {name} · to the computer", 100),
+            value=f"{seat}:on",
+        )
+        for seat, name in controls.seats
+    ]

@@ -1,5 +1,6 @@
 """The Discord bot: a discord.py `Bot` that loads the command cogs, registers the persistent
-buttons, posts to game threads, sends the idle-turn reminders and closes cleanly on SIGTERM."""
+buttons, posts to game threads, sends the idle-turn reminders, makes the computer seats' moves
+that commands left due, and closes cleanly on SIGTERM."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ EXTENSIONS = (
     "bot.discord_ui.cogs.settings",
 )
 REMINDER_CHECK_SECONDS = 15 * 60  # the longest sleep between two looks at due reminders
+COMPUTER_CHECK_SECONDS = 60.0  # the longest sleep between two looks at computer moves due
 CLOSE_SECONDS = 8.0  # a stop waits this long for the posts still to go out
 SYNCED_KEY = "synced_commands"  # bot_state: the digest of the command tree last synced
 
@@ -79,6 +81,7 @@ class RailchatBot(commands.AutoShardedBot):
         self.lobbies = LobbyPoster(self)
         self._reminders: asyncio.Task[None] | None = None
         self._catch_up: asyncio.Task[int] | None = None
+        self._computers: asyncio.Task[None] | None = None
         self.command_ids: dict[str, int] = {}  # top-level command name: Discord's id (help)
         self._working: set[asyncio.Task[object]] = set()  # commands and presses under way
 
@@ -94,6 +97,7 @@ class RailchatBot(commands.AutoShardedBot):
         await self.sync_commands()
         self._reminders = asyncio.create_task(self.remind_forever())
         self._catch_up = asyncio.create_task(self.post_missed())
+        self._computers = asyncio.create_task(self.play_computers_forever())
 
     async def load_cogs(self) -> None:
         for extension in EXTENSIONS:
@@ -174,10 +178,44 @@ class RailchatBot(commands.AutoShardedBot):
             )
             await asyncio.sleep(min(max(wait, 1.0), REMINDER_CHECK_SECONDS))
 
+    async def play_due_computers(self, *, stored: bool = False) -> int:
+        """Make the computer seats' moves that commands left due (`stored`: in every stored
+        game, as after a restart), a bounded number per game and call, each game's batch
+        posted like any move; how many games moved."""
+        moved = 0
+        for game_id in await self.service.due_computer_games(stored=stored):
+            try:
+                result = await self.service.play_computers(game_id)
+            except Exception:  # one game's failure must not stop the others'
+                log.exception("computer moves in game %s failed", game_id)
+                continue
+            if result is not None:
+                self.poster.queue(result)
+                moved += 1
+        return moved
+
+    async def play_computers_forever(self) -> None:
+        """Wait until a game has computer moves due (the service says so), make them, repeat;
+        first those of every stored game."""
+        await self.wait_until_ready()
+        stored = True
+        while not self.is_closed():
+            try:
+                await self.play_due_computers(stored=stored)
+                stored = False
+            except Exception:
+                log.exception("making computer moves failed")
+            try:
+                await asyncio.wait_for(
+                    self.service.computers_waiting.wait(), COMPUTER_CHECK_SECONDS
+                )
+            except TimeoutError:
+                pass
+
     async def close(self) -> None:
         """Let the commands under way finish, post what waits (without the gathering delay),
         then disconnect; all within CLOSE_SECONDS."""
-        for task in (self._reminders, self._catch_up):
+        for task in (self._reminders, self._catch_up, self._computers):
             if task is not None:
                 task.cancel()
         loop = asyncio.get_running_loop()

@@ -15,12 +15,14 @@ from typing import Any, TypeVar, cast
 import discord
 from discord import app_commands
 
+from bot.computer.levels import LEVELS
 from bot.discord_ui.context import BotContext
 
 log = logging.getLogger(__name__)
 
 LIMIT = 25  # suggestions Discord shows at most
 GAME_HELP = "Game number (default: this thread's game, or your only game here)"
+COMPUTER_LEVELS = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 BUDGET = 2.0  # seconds, of the 3 Discord allows, leaving room for the answer's round trip
 T = TypeVar("T")
 _searching: set[asyncio.Task[Any]] = set()  # searches past their budget, kept until they end

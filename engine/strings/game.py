@@ -3,6 +3,7 @@ choices, the contract's listings and the snapshot the renderer draws."""
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any
@@ -493,6 +494,23 @@ class StringRailway(Game):
                 )
             )
         return out
+
+    def player_view(self) -> StringRailway:
+        """A copy without what no player sees: the stations not drawn yet (the deck keeps only
+        those drawn), the seed (which deals the deck and the rerolled river and mountain, so a
+        reroll on the copy shows some shape, not the one to come) and a `station_order` given
+        at creation. The history is left out too: its saved states hold the seed."""
+        hidden = {k: v for k, v in self.options.items() if k != "station_order"}
+        unchanged = type(self._unchanged)()
+        memo: dict[int, Any] = {
+            id(self.order): self.order[: self.deck_pos],
+            id(self.options): hidden,
+            id(self._history): [],
+            id(self._unchanged): unchanged,
+        }
+        view = copy.deepcopy(self, memo)
+        view.seed = 0
+        return view
 
     def legal_actions(self, player: PlayerId, kinds: Collection[str] | None = None) -> list[Choice]:
         found = choices(self, player, kinds)

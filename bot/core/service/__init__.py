@@ -12,6 +12,7 @@ all their games.
 from __future__ import annotations
 
 from bot.core.service.charts import Charts
+from bot.core.service.computers import ComputerSeats
 from bot.core.service.lobby import Lobbies
 from bot.core.service.previews import Previews
 from bot.core.service.reminders import Reminders
@@ -20,5 +21,5 @@ from bot.core.service.tables import Tables
 from bot.core.service.views import Views
 
 
-class GameService(Tables, Previews, Views, Lobbies, Charts, Settings, Reminders):
+class GameService(ComputerSeats, Tables, Previews, Views, Lobbies, Charts, Settings, Reminders):
     """Every command of the service, on one store."""

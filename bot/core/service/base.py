@@ -126,6 +126,9 @@ class ServiceBase:
         self._choices: OrderedDict[tuple[Any, ...], list[Choice]] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._seat_memo: dict[int, list[SeatRecord]] = {}
+        # games whose computer seats have moves due past one command's share (`computers`)
+        self._computers_due: set[int] = set()
+        self.computers_waiting = asyncio.Event()  # set when a game joins that list
         # (game, version_key): the game's chart series (see service/charts.py)
         self._series: OrderedDict[tuple[int, tuple[int, str]], ChartSeries] = OrderedDict()
 
@@ -350,19 +353,20 @@ class ServiceBase:
         self._cache.pop(game_id, None)
 
     async def _to_notify(self, record: GameRecord, game: Game) -> tuple[int, ...]:
-        """Users who must act (an unclaimed seat of an imported game has no user to ping)."""
+        """Users who must act (an unclaimed seat has no user to ping; a seat the computer
+        plays is never pinged: it moves at once)."""
         if game.finished:
             return ()
         active = game.active_players()
         return tuple(
-            s.user_id
-            for s in await self._seats(record.id)
-            if s.player_id in active and s.user_id > 0
+            s.user_id for s in await self._seats(record.id) if s.player_id in active and s.human
         )
 
     async def _changed(self, record: GameRecord, text: str, game: Game | None = None) -> Result:
         if game is None:
             return Result(text=text, game_id=record.id, thread_id=record.thread_id, changed=True)
+        played, places = await self._computer_turns(record, game)
+        text = "\n".join(t for t in (text, played) if t)
         if game.finished:
             text += "\nThe game is over. /game status shows the result."
         cached = self._cache.get(record.id)  # the live game is remembered at its version
@@ -374,7 +378,12 @@ class ServiceBase:
             views=tuple(game.views()),
             notify=await self._to_notify(record, game),
             version=cached[0][0] if cached is not None and cached[1] is game else None,
+            places=places,
         )
+
+    async def _computer_turns(self, record: GameRecord, game: Game) -> tuple[str, tuple[str, ...]]:
+        """The computer seats' moves made after a change: none here (see `computers`)."""
+        return "", ()
 
 
 _STATUS_WORDS = {OPEN: "waiting for players", ACTIVE: "in play", FINISHED: "finished"}

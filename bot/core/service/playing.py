@@ -127,6 +127,11 @@ class Playing(ServiceBase):
                 record, game, caller, action, interaction_id, by=player_of(seat), digest=digest
             )
         seller = next((s for s in await self._seats(record.id) if s.player_id == other), None)
+        if seller is not None and seller.computer is not None:
+            raise Refused(
+                f"this deal takes {seller.name}'s property, and the computer plays that seat: "
+                "it makes no deals"
+            )
         if seller is None or seller.user_id <= 0:
             raise Refused(
                 f"this deal takes {game.player_name(other)}'s property and nobody "
@@ -172,13 +177,45 @@ class Playing(ServiceBase):
     ) -> Result:
         """Process and store one action the caller's player `by` makes (`answers`: the deal
         it carries out); the requests still open lapse, and the result says so."""
+        recorded, text, lapsing = await self._store_move(
+            record,
+            game,
+            caller.user_id,
+            action,
+            by=by,
+            interaction_id=interaction_id,
+            answers=answers,
+            digest=digest,
+        )
+        places = game.changed_places()
+        changed = await self._changed(
+            record, head + text + await self._lapsed(record, lapsing), game
+        )
+        places += tuple(p for p in changed.places if p not in places)  # the computers' too
+        return replace(changed, action=recorded, places=places)
+
+    async def _store_move(
+        self,
+        record: GameRecord,
+        game: Game,
+        user_id: int,
+        action: Action,
+        *,
+        by: PlayerId,
+        interaction_id: int | None = None,
+        answers: int | None = None,
+        digest: str | None = None,
+    ) -> tuple[Action, str, list[Request]]:
+        """Process one action of player `by` and append it to the log at the record's
+        version, for `user_id`: the action as recorded, its sentence and the requests it
+        made lapse."""
         recorded = await asyncio.to_thread(game.process, action, by)
         text = self._describe(game, recorded)
         try:
             lapsing = await self.store.append_action(
                 record.id,
                 len(game.actions),
-                caller.user_id,
+                user_id,
                 recorded,
                 finished=game.finished,
                 interaction_id=interaction_id,
@@ -192,10 +229,7 @@ class Playing(ServiceBase):
             self._forget(record.id)  # the live game is ahead of the log: rebuild next time
             raise
         await self._remember(record.id, game, record.version + 1)
-        changed = await self._changed(
-            record, head + text + await self._lapsed(record, lapsing), game
-        )
-        return replace(changed, action=recorded, places=game.changed_places())
+        return recorded, text, lapsing
 
     async def undo(
         self,
@@ -217,6 +251,19 @@ class Playing(ServiceBase):
             if not actions:
                 raise Refused(f"game #{record.id} has no action to undo")
             last = actions[-1]
+            mine = [a for a in actions if a.user_id == caller.user_id]
+            seats = await self._seats(record.id)
+            if mine and last.user_id != caller.user_id:
+                later = actions[mine[-1].seq :]
+                if not _affected(later, caller.user_id, seats):  # only the computer since
+                    return await self._rewind(
+                        record,
+                        mine[-1].seq - 1,
+                        caller,
+                        f"{caller.name} took back actions {mine[-1].seq}-{last.seq} (the "
+                        "computer's since theirs too), from ",
+                        interaction_id,
+                    )
             admin = self._is_admin(record, caller)
             if admin and last.user_id != caller.user_id and confirmed != record.version:
                 if confirmed is not None:
@@ -241,7 +288,6 @@ class Playing(ServiceBase):
                     f"{caller.name} undid action {last.seq}: ",
                     interaction_id,
                 )
-            mine = [a for a in actions if a.user_id == caller.user_id]
             if not mine:
                 raise Refused(
                     "only the player who made the last action, or a game admin, can undo it"
@@ -251,7 +297,7 @@ class Playing(ServiceBase):
                 raise Refused(
                     "actions imported from a game file can only be undone by a game admin"
                 )
-            affected = _affected(later, caller.user_id)
+            affected = _affected(later, caller.user_id, seats)
             asked = [
                 r
                 for r in await self.store.open_requests(record.id)
@@ -381,7 +427,9 @@ class Playing(ServiceBase):
         one rejection ends it."""
         assert request.keep is not None
         actions = await self.store.actions(record.id)
-        affected = _affected(actions[request.keep :], request.requested_by)
+        affected = _affected(
+            actions[request.keep :], request.requested_by, await self._seats(record.id)
+        )
         admin = self._is_admin(record, caller)
         if caller.user_id not in affected and not admin:
             names = ", ".join([await self._seat_name(record, u) for u in affected])
@@ -535,11 +583,13 @@ _CLOSED = {  # why a request can no longer be answered, by kind and status
 }
 
 
-def _affected(actions: list[ActionRecord], requester: int) -> list[int]:
-    """Users (other than the requester) whose actions an undo would take back, in order."""
+def _affected(actions: list[ActionRecord], requester: int, seats: list[SeatRecord]) -> list[int]:
+    """Users (other than the requester) whose actions an undo would take back, in order; a
+    seat the computer plays is not asked (it has no say, and would only hold the vote up)."""
+    computer = {s.user_id for s in seats if s.computer is not None}
     out: list[int] = []
     for a in actions:
-        if a.user_id != requester and a.user_id not in out:
+        if a.user_id != requester and a.user_id not in out and a.user_id not in computer:
             out.append(a.user_id)
     return out
 

@@ -20,6 +20,7 @@ from bot.core.service.base import (
     seat_of,
     storage_refusal,
 )
+from bot.core.service.computers import checked_level, played_by_computer
 from bot.core.service.seating import Seating
 from bot.core.store import (
     ACTIVE,
@@ -49,10 +50,13 @@ class Tables(Seating):
         title: str,
         seats: int | None = None,
         options: Mapping[str, Any] | None = None,
+        computers: int = 0,
+        level: str | None = None,
     ) -> Result:
         """Validate a new game without creating it (Discord makes the thread in between)."""
         try:
-            self._new_game_shape(title, seats, options)
+            cls, seat_limit = self._new_game_shape(title, seats, options)
+            level = _check_computers(cls.title, computers, level, seat_limit)
             await self._require_room(caller)
         except (Refused, GameError) as exc:
             return Result(error=str(exc))
@@ -71,13 +75,16 @@ class Tables(Seating):
         channel_id: int | None = None,
         thread_id: int | None = None,
         interaction_id: int | None = None,
+        computers: int = 0,
+        level: str | None = None,
     ) -> Result:
         """Open a table with `seats` places (default: the title's maximum); the creator sits
-        at seat 1."""
+        at seat 1, and `computers` seats after it are played by the computer at `level`."""
         if interaction_id is not None and await self.store.seen_interaction(interaction_id):
             return Result(duplicate=True, text=ALREADY_HANDLED)
         try:
             cls, seat_limit = self._new_game_shape(title, seats, options)
+            level = _check_computers(cls.title, computers, level, seat_limit)
             await self._require_room(caller)
             record = await self.store.create_game(
                 title=cls.title,
@@ -88,6 +95,7 @@ class Tables(Seating):
                 channel_id=channel_id,
                 thread_id=thread_id,
                 first_seat=(caller.user_id, caller.name),
+                computers=[(f"Computer {n}", level) for n in range(1, computers + 1)],
                 interaction_id=interaction_id,
             )
         except (Refused, GameError) as exc:
@@ -99,8 +107,9 @@ class Tables(Seating):
         return Result(
             text=(
                 f"{caller.name} opened game #{record.id} of {record.title} for up to "
-                f"{seat_limit} players. Join with /game join; {caller.name} starts it with "
-                f"/game start once at least {cls.min_players} are seated."
+                f"{seat_limit} players{_computer_seats(computers, level)}. Join with /game "
+                f"join; {caller.name} starts it with /game start once at least "
+                f"{cls.min_players} are seated."
             ),
             game_id=record.id,
             thread_id=record.thread_id,
@@ -181,11 +190,9 @@ class Tables(Seating):
             self._seats_changed(record.id)  # they now play as engine players
             await self._remember(record.id, game, record.version + 1)
             order = ", ".join(f"{s.seat}. {s.name}" for s in seats)
-            return await self._changed(
-                record,
-                f"Game #{record.id} of {record.title} has started. Seat order: {order}.",
-                game,
-            )
+            text = f"Game #{record.id} of {record.title} has started. Seat order: {order}."
+            computer = played_by_computer(seats)
+            return await self._changed(record, f"{text} {computer}".strip(), game)
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
@@ -369,6 +376,22 @@ class Tables(Seating):
             )
 
         return await self._run(game_id, None, body, guild_id)
+
+
+def _check_computers(title: str, computers: int, level: str | None, seat_limit: int) -> str:
+    """Computer seats leave the creator theirs, and play a level the title has; the level."""
+    if not 0 <= computers < seat_limit:
+        raise Refused(
+            f"a game of {seat_limit} seats has room for 0 to {seat_limit - 1} computers "
+            f"(the first seat is yours), not {computers}"
+        )
+    return checked_level(title, level)
+
+
+def _computer_seats(computers: int, level: str) -> str:
+    if not computers:
+        return ""
+    return f", {computers} of them played by the computer ({level})"
 
 
 def _load_file(data: Any) -> tuple[list[dict[str, Any]], game_files.LoadedGame, list[str]]:

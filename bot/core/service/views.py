@@ -22,6 +22,7 @@ from bot.core.service.base import (
     seat_players,
     status_word,
 )
+from bot.core.service.computers import MARK, played_by_computer
 from bot.core.service.turns import away_notes
 from bot.core.store import ACTIVE, DEAL, FINISHED, OPEN, GameRecord
 from engine.errors import GameError
@@ -93,6 +94,7 @@ class Views(ServiceBase):
                 )
             game = await self._live(record)
             lines = [head, game.status_text()]  # the title's summary says who acts
+            lines += [line for line in (played_by_computer(seats),) if line]
             lines += await self._away(record, game)
             lines += [
                 f"Awaiting an answer: {label}"
@@ -161,7 +163,7 @@ class Views(ServiceBase):
                 mentioned=record.mentioned,
                 names=tuple(game.player_name(p) for p in game.active_players()),
                 turn=tuple(game.turn_info()),
-                player_names={s.player_id: s.name for s in seats},
+                player_names={s.player_id: s.name + (MARK if s.computer else "") for s in seats},
                 round=game.round_name(),
                 finished=game.finished,
                 ranking=ranking,
@@ -237,7 +239,8 @@ class Views(ServiceBase):
                 kept = [(0, "the start")]
                 kept += [(a.seq, self._sentence(game, a)) for a in logged[:-1]]
             actions = tuple(kept[-25:])
-        seats = tuple((s.seat, s.name) for s in await self.store.seats(game_id))
+        stored = await self.store.seats(game_id)
+        seats = tuple((s.seat, s.name) for s in stored)
         hours = self.remind_hours if record.remind_hours is None else record.remind_hours
         return AdminControls(
             running=running,
@@ -246,6 +249,7 @@ class Views(ServiceBase):
             remind=hours,
             actions=actions,
             seats=seats if record.status == ACTIVE else (),
+            computers=tuple(s.seat for s in stored if s.computer),
         )
 
     async def mark_mentioned(self, game_id: int, user_ids: Sequence[int]) -> None:

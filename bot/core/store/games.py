@@ -29,7 +29,7 @@ from bot.core.store.records import (
     StaleGame,
     Undone,
 )
-from bot.core.store.seating import _offer
+from bot.core.store.seating import _offer, unclaimed
 from engine.game import Action, PlayerId
 
 
@@ -187,8 +187,11 @@ class GameTables(StoreBase):
         channel_id: int | None = None,
         thread_id: int | None = None,
         first_seat: tuple[int, str] | None = None,
+        computers: Sequence[tuple[str, str]] = (),
         interaction_id: int | None = None,
     ) -> GameRecord:
+        """A new open game; `computers` (name, level) take the seats after the first, held by
+        nobody (`unclaimed`) and played by the computer."""
         when = now()
         self._change(conn, interaction_id, "new", None)
         game_id = conn.insert(
@@ -210,6 +213,8 @@ class GameTables(StoreBase):
         )
         if first_seat is not None:
             _insert_seat(conn, game_id, 1, *first_seat)
+        for seat, (name, level) in enumerate(computers, start=2 if first_seat else 1):
+            _insert_seat(conn, game_id, seat, unclaimed(seat), name, computer=level)
         self._link_interaction(conn, interaction_id, game_id)
         return self._game(conn, game_id)
 
@@ -255,10 +260,11 @@ class GameTables(StoreBase):
             "SELECT seat FROM seats WHERE game_id = ? AND seat > ? ORDER BY seat",
             [game_id, row["seat"]],
         )
-        for r in later:
+        for r in later:  # a seat nobody holds keeps the user id of its number
             conn.execute(
-                "UPDATE seats SET seat = ? WHERE game_id = ? AND seat = ?",
-                [r["seat"] - 1, game_id, r["seat"]],
+                "UPDATE seats SET seat = ?, user_id = CASE WHEN user_id < 0 THEN ? "
+                "ELSE user_id END WHERE game_id = ? AND seat = ?",
+                [r["seat"] - 1, -(r["seat"] - 1), game_id, r["seat"]],
             )
         self._touch(conn, game_id)
 
@@ -547,6 +553,7 @@ def _seat_record(row: dict[str, Any]) -> SeatRecord:
         row["user_id"],
         row["name"],
         None if row["player_id"] is None else json.loads(row["player_id"]),
+        row["computer"],
     )
 
 
@@ -562,10 +569,19 @@ def _insert_seat(
     user_id: int,
     name: str,
     player_id: PlayerId | None = None,
+    computer: str | None = None,
 ) -> None:
     conn.execute(
-        "INSERT INTO seats (game_id, seat, user_id, name, player_id) VALUES (?, ?, ?, ?, ?)",
-        [game_id, seat, user_id, name, None if player_id is None else json.dumps(player_id)],
+        "INSERT INTO seats (game_id, seat, user_id, name, player_id, computer) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            game_id,
+            seat,
+            user_id,
+            name,
+            None if player_id is None else json.dumps(player_id),
+            computer,
+        ],
     )
 
 

@@ -377,3 +377,12 @@ def m014_lobby_posts(conn: Conn, t: Types) -> None:
             channel_id {t.big} NOT NULL,
             message_id {t.big} NOT NULL
         )""")
+
+
+@migration
+def m015_computer_seats(conn: Conn, t: Types) -> None:
+    """The computer level playing each seat (NULL: its holder plays it): a seat opened for
+    the computer, handed to it by an admin, or left to it by a player while away. The seat's
+    holder and everything its player owns stay as they are."""
+    conn.execute("ALTER TABLE seats ADD COLUMN computer TEXT")
+    conn.execute("CREATE INDEX seats_computer ON seats (computer, game_id)")

@@ -77,6 +77,12 @@ class SeatRecord:
     user_id: int
     name: str
     player_id: PlayerId | None
+    computer: str | None = None  # the computer level playing the seat; None: its holder
+
+    @property
+    def human(self) -> bool:
+        """Whether a person plays the seat now (holds it and has not left it to the computer)."""
+        return self.user_id > 0 and self.computer is None
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,13 @@
 """Who holds each seat: seats handed over by an admin, and seats offered to a user who is
 seated only when they accept (an imported game's players, a replaced seat). A seat's powers
-(undoing and redoing its moves) go with it; a seat nobody holds has a negative user id."""
+(undoing and redoing its moves) go with it; a seat nobody holds has a negative user id. The
+computer may play a seat (held or not); handing the seat to someone ends that."""
 
 from __future__ import annotations
 
 from bot.core.store.base import StoreBase, now
 from bot.core.store.connection import Conn, reading, writing
-from bot.core.store.records import Invitation, StaleGame
+from bot.core.store.records import ACTIVE, Invitation, StaleGame
 
 
 def unclaimed(seat: int) -> int:
@@ -29,6 +30,35 @@ class SeatingTables(StoreBase):
         renamed when `name` is given; the previous holder's id, returned, loses its powers."""
         self._change(conn, interaction_id, "replace", game_id)
         return _hand(conn, game_id, seat, user_id, name)
+
+    @writing
+    def set_computer(
+        self,
+        conn: Conn,
+        game_id: int,
+        seat: int,
+        level: str | None,
+        interaction_id: int | None = None,
+    ) -> None:
+        """Let the computer play a seat at `level` (None: its holder plays it again); who holds
+        the seat and what its player owns stay as they are."""
+        self._change(conn, interaction_id, "computer", game_id)
+        conn.execute(
+            "UPDATE seats SET computer = ? WHERE game_id = ? AND seat = ?", [level, game_id, seat]
+        )
+        StoreBase._lapse_requests(conn, game_id)
+        StoreBase._touch(conn, game_id)
+
+    @reading
+    def games_with_computers(self, conn: Conn) -> list[int]:
+        """The games in play, not paused, in which the computer plays a seat."""
+        rows = conn.all(
+            "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+            "WHERE s.computer IS NOT NULL AND g.status = ? AND g.paused = 0 "
+            "AND g.abandoned_at IS NULL ORDER BY g.id",
+            [ACTIVE],
+        )
+        return [int(r["id"]) for r in rows]
 
     @writing
     def invite(
@@ -105,7 +135,8 @@ def _hand(conn: Conn, game_id: int, seat: int, user_id: int, name: str | None) -
         raise StaleGame(f"game {game_id} has no seat {seat}")
     old = int(row["user_id"])
     conn.execute(
-        "UPDATE seats SET user_id = ?, name = coalesce(?, name) WHERE game_id = ? AND seat = ?",
+        "UPDATE seats SET user_id = ?, name = coalesce(?, name), computer = NULL "
+        "WHERE game_id = ? AND seat = ?",
         [user_id, name, game_id, seat],
     )
     for sql in (

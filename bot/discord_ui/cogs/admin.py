@@ -1,5 +1,5 @@
-"""The `/game-admin` command group: pause, resume, abandon, hand a seat over, rewind, reminders,
-and a move typed as JSON. Shown by Discord only to members who may manage threads; a game's
+"""The `/game-admin` command group: pause, resume, abandon, hand a seat over (to a member or to
+the computer), rewind, reminders, and a move typed as JSON. Shown by Discord only to members who may manage threads; a game's
 creator has the same powers through the controls under `/game status`, and the service checks
 every one of them again.
 """
@@ -17,7 +17,7 @@ from bot.core.config import MAX_REMIND_HOURS
 from bot.core.parsing import parse_action
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import caller_of, fit, follow_thread, game_or_refuse, reply, resolve_game
-from bot.discord_ui.suggestions import GAME_HELP, LIMIT, within_budget
+from bot.discord_ui.suggestions import COMPUTER_LEVELS, GAME_HELP, LIMIT, within_budget
 
 
 @app_commands.guild_only()
@@ -81,6 +81,32 @@ class AdminCog(
         )
         if result.changed and user.id == interaction.user.id:  # seated at once
             await follow_thread(self.bot, result.thread_id, user)
+        await self.bot.poster.publish(interaction, result)
+
+    @app_commands.command(name="computer", description="Hand a seat to the computer, or back")
+    @app_commands.describe(
+        seat="Seat number (see /game status)",
+        level="How the computer plays; off: the seat's holder plays it again",
+        game=GAME_HELP,
+    )
+    @app_commands.choices(level=[*COMPUTER_LEVELS, app_commands.Choice(name="off", value="off")])
+    async def computer(
+        self,
+        interaction: discord.Interaction,
+        seat: app_commands.Range[int, 1, 25],
+        level: str,
+        game: int | None = None,
+    ) -> None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
+            return
+        result = await self.service.computer_seat(
+            game_id,
+            caller_of(interaction),
+            seat,
+            level != "off",
+            None if level == "off" else level,
+            interaction.id,
+        )
         await self.bot.poster.publish(interaction, result)
 
     @app_commands.command(name="rewind", description="Take the game back to just after an action")

@@ -37,7 +37,7 @@ from bot.discord_ui.io import (
     split_message,
 )
 from bot.discord_ui.lobby_posts import open_table, opened
-from bot.discord_ui.suggestions import GAME_HELP, LIMIT, within_budget
+from bot.discord_ui.suggestions import COMPUTER_LEVELS, GAME_HELP, LIMIT, within_budget
 
 log = logging.getLogger(__name__)
 
@@ -71,13 +71,18 @@ class GameCog(
         title="Game title, e.g. 1830",
         seats="Number of seats (default: the title's maximum)",
         options="Options, comma separated: name or name=value",
+        computers="Seats the computer plays (after yours)",
+        level="How the computer plays (default: the best it can)",
     )
+    @app_commands.choices(level=COMPUTER_LEVELS)
     async def new(
         self,
         interaction: discord.Interaction,
         title: str,
         seats: app_commands.Range[int, 1, 25] | None = None,
         options: app_commands.Range[str, 0, 2000] | None = None,
+        computers: app_commands.Range[int, 0, 24] = 0,
+        level: str | None = None,
     ) -> None:
         try:
             parsed = parse_options(options)
@@ -85,7 +90,7 @@ class GameCog(
             await reply(interaction, f"Refused: {exc}")
             return
         caller = caller_of(interaction)
-        check = await self.service.check_new_game(caller, title, seats, parsed)
+        check = await self.service.check_new_game(caller, title, seats, parsed, computers, level)
         if not check.ok:
             await reply(interaction, f"Refused: {check.error}")
             return
@@ -105,6 +110,8 @@ class GameCog(
             channel_id=table.thread.parent_id,
             thread_id=table.thread.id,
             interaction_id=interaction.id,
+            computers=computers,
+            level=level,
         )
         await opened(self.bot, interaction, table, result)
 

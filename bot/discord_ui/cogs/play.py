@@ -31,7 +31,7 @@ from bot.discord_ui.io import (
     reply_files,
     resolve_game,
 )
-from bot.discord_ui.suggestions import GAME_HELP, LIMIT, within_budget
+from bot.discord_ui.suggestions import COMPUTER_LEVELS, GAME_HELP, LIMIT, within_budget
 
 ANSWERS = [app_commands.Choice(name=n, value=n) for n in ("yes", "no")]
 
@@ -268,6 +268,34 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Make your
         await self.bot.poster.publish(
             interaction, await self.service.hints(game_id, caller_of(interaction))
         )
+
+    # -- away ----------------------------------------------------------------------------------
+    @app_commands.command(
+        name="away", description="The computer plays your seat until you are back (/play back)"
+    )
+    @app_commands.describe(
+        level="How the computer plays (default: the best it can)", game=GAME_HELP
+    )
+    @app_commands.choices(level=COMPUTER_LEVELS)
+    async def away(
+        self, interaction: discord.Interaction, level: str | None = None, game: int | None = None
+    ) -> None:
+        await self._computer(interaction, game, True, level)
+
+    @app_commands.command(name="back", description="Play your seat again after /play away")
+    @app_commands.describe(game=GAME_HELP)
+    async def back(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self._computer(interaction, game, False)
+
+    async def _computer(
+        self, interaction: discord.Interaction, game: int | None, on: bool, level: str | None = None
+    ) -> None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
+            return
+        result = await self.service.computer_seat(
+            game_id, caller_of(interaction), None, on, level, interaction.id
+        )
+        await self.bot.poster.publish(interaction, result)
 
     async def _suggest(
         self, interaction: discord.Interaction, name: str, option: str, current: str

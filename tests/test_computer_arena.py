@@ -1,0 +1,63 @@
+"""`railchat arena`: whole games between computer levels through the service, its report and
+the game files it saves; refusals of a malformed seating."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.cli.arena import rotated
+
+
+def test_arena_reports_each_level_and_saves_each_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "arena",
+            "--title",
+            "string_railway",
+            "--games",
+            "3",
+            "--seats",
+            "standard,random,random",
+            "--seed",
+            "4",
+            "--jobs",
+            "2",
+            "--save",
+            str(tmp_path),
+            "-v",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "string_railway: 3 games, seats standard,random,random" in out
+    lines = {line.split()[0]: line.split() for line in out.splitlines() if line}
+    assert {"standard", "random"} <= set(lines)
+    assert lines["standard"][1] == "3" and lines["random"][1] == "6"  # seats played
+    assert "game ends: end 3" in out and out.count("game seed") == 3
+    files = sorted(tmp_path.glob("arena-string_railway-*.json"))
+    assert len(files) == 3
+    data = json.loads(files[0].read_text())
+    assert data["title"] == "string_railway" and data["actions"] and data["result"]
+
+
+def test_seats_rotate_from_game_to_game() -> None:
+    seats = ["standard", "random", "random", "random"]
+    assert [rotated(seats, i).index("standard") for i in range(5)] == [0, 3, 2, 1, 0]
+
+
+@pytest.mark.parametrize(
+    "seats, why",
+    [
+        ("standard,clever", "unknown computer level 'clever'"),
+        ("standard", "seats 2 to 5, not 1"),
+    ],
+)
+def test_a_bad_seating_is_refused(seats: str, why: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--title", "string_railway", "--seats", seats]) == 2
+    assert why in capsys.readouterr().err
