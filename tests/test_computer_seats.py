@@ -13,6 +13,7 @@ from bot.cli.console import Console
 from bot.core.results import Caller
 from bot.core.service import GameService
 from bot.core.service.computers import MARK, MOVES_PER_CALL
+from bot.core.shards import Shards
 from bot.core.store import Store
 
 ANN, BOB, CAT = Caller(1, "Ann"), Caller(2, "Bob"), Caller(3, "Cat")
@@ -243,3 +244,24 @@ async def test_computers_finish_a_string_railway_game_in_the_console_while_away(
     assert game is not None and game.finished
     await console.run(["/play back"])
     assert out.getvalue().endswith("Refused: game #1 is over\n")
+
+
+async def test_after_a_restart_each_process_takes_the_computer_games_of_its_shards(make_store):
+    """Only the process serving a game's server posts there, so after a restart each process
+    finishes the computer moves of its own shards' games."""
+    guilds = [(k << 22) + 7 for k in range(2)]  # shards 0 and 1 of 2
+    first = GameService(make_store(), new_seed=lambda: 7)
+    games = []
+    for guild in guilds:
+        ann = Caller(1, "Ann", guild_id=guild)
+        made = await first.create_game(
+            ann, "tally", seats=2, guild_id=guild, computers=1, level="random"
+        )
+        assert made.ok and made.game_id is not None, made.error
+        assert (await first.start(made.game_id, ann)).ok
+        games.append(made.game_id)
+    for shard, game_id in enumerate(games):
+        restarted = GameService(make_store(), new_seed=lambda: 7, shards=Shards((shard,), 2))
+        assert await restarted.due_computer_games(stored=True) == [game_id]
+    every = GameService(make_store(), new_seed=lambda: 7)
+    assert await every.due_computer_games(stored=True) == games

@@ -58,6 +58,22 @@ async def test_a_process_with_a_stale_copy_reloads_instead_of_appending(make_sto
     assert "Total" in (await fresh.status(gid)).text
 
 
+async def test_a_read_after_another_process_moved_shows_its_move(make_store):
+    """Two bot processes on one database: the first has the game cached; the second moves;
+    the first's next read is built from the stored version (its cached copy is dropped
+    then), so it shows the move, and its own next move follows it."""
+    first, second = GameService(make_store()), GameService(make_store())
+    gid = await two_player_game(first, free_for_all=True)
+    assert (await first.act(gid, ANN, add(1, 2))).changed
+    cached_version = first._cache[gid][0][0]
+    assert (await second.act(gid, BOB, add(2, 7))).changed
+    shown = await first.status(gid)
+    assert shown.text == (await second.status(gid)).text
+    assert first._cache[gid][0][0] == cached_version + 1
+    assert (await first.act(gid, ANN, add(1, 3))).changed
+    assert [a.payload["amount"] for a in await first.store.actions(gid)] == [2, 7, 3]
+
+
 async def test_a_write_racing_another_process_is_refused_whole(make_store, monkeypatch):
     """Between the bot reading the game and storing its move, the console takes a move back:
     the bot's append is refused (nothing stored), the user reads why, and the next command

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import discord
 import pytest
 
 import bot.discord_ui.app
 from bot import cli
 from bot.core.config import ConfigError, load_settings, read_dotenv
+from bot.core.shards import Shards
 
 
 def test_dotenv_is_read_and_the_environment_wins(tmp_path):
@@ -52,10 +57,34 @@ def test_run_starts_the_bot_when_a_token_is_set(monkeypatch, tmp_path):
     monkeypatch.setenv("DISCORD_TOKEN", "secret")
     monkeypatch.setenv("RAILCHAT_GUILD", "42")
     started = []
-    monkeypatch.setattr(bot.discord_ui.app, "run_bot", started.append)
+    monkeypatch.setattr(bot.discord_ui.app, "run_bot", lambda s, shards: started.append(s))
     assert cli.main(["run", "--db", "other.db"]) == 0
     assert [(s.token, s.guild_id, s.db_path) for s in started] == [("secret", 42, "other.db")]
     assert cli.main([]) == 0 and len(started) == 2  # bare `railchat` means `run`
+
+
+def test_run_serves_the_shards_it_is_given_and_refuses_bad_ones(monkeypatch, tmp_path, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "secret")
+    served = []
+    monkeypatch.setattr(bot.discord_ui.app, "run_bot", lambda s, shards: served.append(shards))
+    assert cli.main(["run", "--shards", "2-3", "--shard-count", "4"]) == 0
+    assert cli.main(["run", "--shards", "1", "--shard-count", "2"]) == 0
+    assert cli.main(["run", "--shard-count", "2"]) == 0
+    assert cli.main(["run"]) == 0
+    assert served == [Shards((2, 3), 4), Shards((1,), 2), Shards((0, 1), 2), None]
+    for args, why in [
+        (["--shards", "0-1"], "--shards needs --shard-count"),
+        (["--shards", "1-4", "--shard-count", "4"], "shard ids go from 0 to 3"),
+        (["--shards", "x", "--shard-count", "4"], "must be a shard id or a range A-B"),
+        (["--shard-count", "0"], "--shard-count must be 1 to 4096"),
+    ]:
+        assert cli.main(["run", *args]) == 2
+        assert why in capsys.readouterr().err
+    assert len(served) == 4  # nothing started for a refused one
+    monkeypatch.delenv("DISCORD_TOKEN")
+    assert cli.main(["run", "--shard-count", "2"]) == 2
+    assert "--shards serves Discord: set DISCORD_TOKEN" in capsys.readouterr().err
 
 
 def test_a_bad_setting_stops_with_a_message(monkeypatch, tmp_path, capsys):
@@ -86,10 +115,25 @@ def test_bot_start_failures_are_explained(monkeypatch, tmp_path, capsys, error, 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "wrong")
 
-    def fail(settings):
+    def fail(settings, shards):
         raise error
 
     monkeypatch.setattr(bot.discord_ui.app, "run_bot", fail)
     assert cli.main(["run"]) == 1
     err = capsys.readouterr().err
     assert message in err and "wrong" not in err
+
+
+def test_compose_runs_processes_that_serve_every_shard_once():
+    """compose.yaml's bot processes take shard options the command accepts, all with one
+    shard count, and together serve each shard exactly once."""
+    text = (Path(__file__).resolve().parents[1] / "compose.yaml").read_text()
+    commands = [json.loads(found) for found in re.findall(r"command: (\[.*\])", text)]
+    assert len(commands) == 2
+    served = []
+    for argv in commands:
+        assert argv[:2] == ["railchat", "run"]
+        served.append(cli._shards(cli.build_parser().parse_args(argv[1:])))
+    counts = {s.count for s in served if s is not None}
+    assert len(counts) == 1 and None not in served
+    assert sorted(i for s in served if s is not None for i in s.ids) == list(range(counts.pop()))

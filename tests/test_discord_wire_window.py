@@ -21,6 +21,8 @@ import pytest
 import pytest_asyncio
 from discord import app_commands
 
+from bot.core.service import GameService
+from bot.core.store import Store
 from bot.discord_ui.app import RailchatBot
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
 from tests.fake_discord import (
@@ -54,9 +56,13 @@ def _slash_commands() -> list[str]:
     """The qualified names of every slash command the bot registers."""
 
     async def load() -> list[str]:
-        bot = RailchatBot(None)  # type: ignore[arg-type]  # the tree only
-        await bot.load_cogs()
-        return [c.qualified_name for c in _walk(bot.tree.get_commands())]
+        store = Store(":memory:")
+        try:
+            bot = RailchatBot(GameService(store))  # the tree only
+            await bot.load_cogs()
+            return [c.qualified_name for c in _walk(bot.tree.get_commands())]
+        finally:
+            store.close()
 
     return asyncio.run(load())
 

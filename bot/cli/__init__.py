@@ -14,6 +14,7 @@ import sys
 
 from bot.core.config import ConfigError, Settings, load_settings
 from bot.core.db_url import OPTION_HELP, shown
+from bot.core.shards import ShardError, Shards
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,19 @@ def build_parser() -> argparse.ArgumentParser:
         "run", help="start the Discord bot if DISCORD_TOKEN is set, else console play (the default)"
     )
     run.set_defaults(func=cmd_run)
+    run.add_argument(
+        "--shards",
+        metavar="A-B",
+        help="serve only Discord shards A to B (or one shard A) of --shard-count; run one "
+        "process per range, all on one PostgreSQL database",
+    )
+    run.add_argument(
+        "--shard-count",
+        type=int,
+        metavar="N",
+        help="how many shards the bot's servers are split into (all N in this process "
+        "unless --shards says which)",
+    )
     local = commands.add_parser(
         "local", help="play hot-seat in this terminal (or from a script on standard input)"
     )
@@ -70,9 +84,26 @@ def _configure_logging(level: str) -> None:
     )
 
 
+def _shards(args: argparse.Namespace) -> Shards | None:
+    """The shards `run` serves (None: one process, as many shards as Discord advises)."""
+    if args.shards is None and args.shard_count is None:
+        return None
+    if args.shard_count is None:
+        raise ShardError("--shards needs --shard-count: how many shards there are in all")
+    return Shards.parse(args.shards or f"0-{args.shard_count - 1}", args.shard_count)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     settings = _settings(args)
+    try:
+        shards = _shards(args)
+    except ShardError as exc:
+        print(f"railchat: {exc}", file=sys.stderr)
+        return 2
     if settings.token is None:
+        if shards is not None:
+            print("railchat: --shards serves Discord: set DISCORD_TOKEN", file=sys.stderr)
+            return 2
         return _local(settings)
     import aiohttp  # discord.py and its HTTP client load only when the bot runs
     import discord
@@ -80,9 +111,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     from bot.discord_ui.app import run_bot
 
     _configure_logging(settings.log_level or "INFO")
-    log.info("starting the Discord bot on %s", shown(settings.db_path))
+    log.info(
+        "starting the Discord bot on %s (%s)",
+        shown(settings.db_path),
+        shards or "every shard Discord advises",
+    )
     try:
-        run_bot(settings)
+        run_bot(settings, shards)
     except discord.LoginFailure:
         print(
             "railchat: Discord refused DISCORD_TOKEN; copy the bot token again from the "

@@ -12,6 +12,7 @@ import logging
 import signal
 import threading
 from datetime import UTC, datetime
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -20,6 +21,7 @@ from bot.core.config import Settings
 from bot.core.service import GameService
 from bot.core.service.base import Renderer
 from bot.core.service.reminders import Sweep
+from bot.core.shards import Shards
 from bot.core.store import Store
 from bot.discord_ui.admin_controls import ADMIN_ITEMS
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
@@ -44,7 +46,12 @@ CLOSE_SECONDS = 8.0  # a stop waits this long for the posts still to go out
 SYNCED_KEY = "synced_commands"  # bot_state: the digest of the command tree last synced
 
 
-class RailchatBot(commands.Bot):
+class RailchatBot(commands.AutoShardedBot):
+    """The bot on the Discord shards its service serves (`GameService.shards`; None: every
+    shard Discord recommends, in this one process). An interaction arrives on the shard of
+    its server, so the process that made a move posts it; sweeps take up only the games of
+    the servers this process serves (see `bot.core.shards`)."""
+
     def __init__(
         self,
         service: GameService,
@@ -65,6 +72,7 @@ class RailchatBot(commands.Bot):
             intents=intents,
             tree_cls=RailchatTree,
             max_messages=None,
+            **_sharding(service.shards),
         )
         self.service = service
         self.sync_guild_id = sync_guild_id
@@ -72,6 +80,7 @@ class RailchatBot(commands.Bot):
         self.poster = ThreadPoster(self, renderer, delay=post_delay)
         self.lobbies = LobbyPoster(self)
         self._reminders: asyncio.Task[None] | None = None
+        self._catch_up: asyncio.Task[int] | None = None
         self._computers: asyncio.Task[None] | None = None
         self.command_ids: dict[str, int] = {}  # top-level command name: Discord's id (help)
         self._working: set[asyncio.Task[object]] = set()  # commands and presses under way
@@ -87,6 +96,7 @@ class RailchatBot(commands.Bot):
         await self.load_cogs()
         await self.sync_commands()
         self._reminders = asyncio.create_task(self.remind_forever())
+        self._catch_up = asyncio.create_task(self.post_missed())
         self._computers = asyncio.create_task(self.play_computers_forever())
 
     async def load_cogs(self) -> None:
@@ -139,6 +149,21 @@ class RailchatBot(commands.Bot):
         await send_all(self, sweep.messages)
         return sweep
 
+    async def post_missed(self) -> int:
+        """Once connected: post the moves a previous run stored but did not post (it was
+        killed between the two), so its servers' threads go on from the stored state."""
+        await self.wait_until_ready()
+        try:
+            missed = await self.service.unposted()
+        except Exception:
+            log.exception("looking for moves not posted failed")
+            return 0
+        for result in missed:
+            self.poster.queue(result)
+        if missed:
+            log.info("posting the moves of %d games that were stored but not posted", len(missed))
+        return len(missed)
+
     async def remind_forever(self) -> None:
         """Sleep until the next reminder is due (as stored), post, repeat."""
         await self.wait_until_ready()
@@ -190,7 +215,7 @@ class RailchatBot(commands.Bot):
     async def close(self) -> None:
         """Let the commands under way finish, post what waits (without the gathering delay),
         then disconnect; all within CLOSE_SECONDS."""
-        for task in (self._reminders, self._computers):
+        for task in (self._reminders, self._catch_up, self._computers):
             if task is not None:
                 task.cancel()
         loop = asyncio.get_running_loop()
@@ -212,16 +237,23 @@ class RailchatBot(commands.Bot):
         log.info("logged in as %s (%s)", self.user, self.user and self.user.id)
 
 
-def _bot(settings: Settings, store: Store) -> RailchatBot:
+def _sharding(shards: Shards | None) -> dict[str, Any]:
+    """discord.py's options for the shards served (none: all Discord advises)."""
+    return {} if shards is None else {"shard_ids": list(shards.ids), "shard_count": shards.count}
+
+
+def _bot(settings: Settings, store: Store, shards: Shards | None = None) -> RailchatBot:
     from bot.core.rendering import render_view
 
-    service = GameService(store, remind_hours=settings.remind_hours, game_caps=settings.game_caps)
+    service = GameService(
+        store, remind_hours=settings.remind_hours, game_caps=settings.game_caps, shards=shards
+    )
     return RailchatBot(service, sync_guild_id=settings.guild_id, renderer=render_view)
 
 
-def run_bot(settings: Settings) -> None:
+def run_bot(settings: Settings, shards: Shards | None = None) -> None:
     """Connect to Discord and serve until interrupted (Ctrl-C or SIGTERM: both close cleanly,
-    posting what waits)."""
+    posting what waits); `shards`: only those (see `bot.core.shards`)."""
     assert settings.token, "run_bot needs DISCORD_TOKEN"
     from bot.core.memory import freeze_loaded_code
     from bot.core.rendering import warm_up
@@ -233,7 +265,7 @@ def run_bot(settings: Settings) -> None:
     threading.Thread(target=prepare, name="render-warm-up", daemon=True).start()
     store = Store(settings.db_path)
     try:
-        asyncio.run(_serve(_bot(settings, store), settings.token))
+        asyncio.run(_serve(_bot(settings, store, shards), settings.token))
     finally:
         store.close()
 

@@ -88,6 +88,7 @@ class TurnPost:
     runs: list[dict[str, Any]] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # attached now: file name -> digest
     started: bool = True  # False for a post made before the game started
+    version: int | None = None  # the game version it shows (None: stored before it was kept)
 
     def state(self) -> dict[str, Any]:
         """What is stored of the post (all but the message, known by its id)."""
@@ -99,6 +100,7 @@ class TurnPost:
             "runs": self.runs,
             "files": self.files,
             "started": self.started,
+            "version": self.version,
         }
 
     @classmethod
@@ -112,6 +114,7 @@ class TurnPost:
             list(state["runs"]),
             dict(state["files"]),
             bool(state["started"]),
+            state.get("version"),
         )
 
 
@@ -405,6 +408,7 @@ class ThreadPoster:
             turn.lines = newest
             turn.message = await thread.send(self._text(newest, prompt, ping), **kwargs)
         turn.files = {name: _digest(png) for name, png in images.items()}
+        turn.version = prompt.version
         self._chat[game_id] = 0
         await self._keep(game_id, turn)
         if previous is not None and previous.message is not None:
@@ -450,6 +454,7 @@ class ThreadPoster:
         )
         turn.message = edited if edited is not None and hasattr(edited, "edit") else turn.message
         turn.files.update({name: _digest(png) for name, png in new.items()})
+        turn.version = prompt.version
         await self._keep(game_id, turn)
 
     async def _keep(self, game_id: int, turn: TurnPost) -> None:

@@ -4,95 +4,111 @@ home station or pass no full station. The routes still free beside a chosen set 
 then read chunk by chunk, best first, and a search stops reading as soon as the routes left are
 worth too little: it never touches the thousands of lesser routes of a late-game network.
 
-Inside a chunk the best route is the highest bit, so the best free one is `bit_length() - 1`,
-and no mask is ever negated (negating a long integer costs far more than an `or`)."""
+A chunk's masks are made when a search first reads it, so the lesser routes are never indexed
+either. Inside a chunk the best route is the highest bit, so the best free one is
+`bit_length() - 1`, and no mask is ever negated (negating a long integer costs far more than an
+`or`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+import sys
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 CHUNK = 4096
 
 
-class Route(Protocol):
-    @property
-    def chain_bits(self) -> int: ...  # the chains it runs along, as bits of their ids
-    @property
-    def node_bits(self) -> int: ...  # the stations it visits, as bits of their ids
-    @property
-    def passes_full(self) -> bool: ...
-    @property
-    def back_chains(self) -> Sequence[Any]: ...  # its two arms' chains, each from its station out
-    @property
-    def ahead_chains(self) -> Sequence[Any]: ...
+_WORD = (1 << 64) - 1
+# _BIT[j]: each byte written as "1" when its bit j is set, else "0"
+_BIT = [bytes(49 if value >> j & 1 else 48 for value in range(256)) for j in range(8)]
 
 
-R = TypeVar("R", bound=Route)
+def _bytes(rows: list[int], word: int, words: int) -> bytes:
+    """Word `word` (bits 64 * word on) of each row of `words` words, one row after the other,
+    each as 8 bytes, least significant first."""
+    words_of = array("Q", rows if words == 1 else [row >> 64 * word & _WORD for row in rows])
+    if sys.byteorder == "big":
+        words_of.byteswap()
+    return words_of.tobytes()
 
 
-_FLIP = str.maketrans("01", "10")
-
-
-class RouteIndex(Generic[R]):
-    """`routes` sorted best first with their `values`; `overlap[c]`: the chains sharing track
+class RouteIndex:
+    """Routes sorted best first, known by their `values`; `overlap[c]`: the chains sharing track
     with chain c (c included) as bits of their ids."""
 
     def __init__(
-        self, routes: Sequence[R], values: list[int], overlap: dict[int, int], home: int
+        self,
+        values: list[int],
+        overlap: dict[int, int],
+        rows: Callable[[int, int], Iterable[int]],
+        width: int,
+        arm_links: Sequence[tuple[int, int]],
     ) -> None:
-        self.routes = routes
+        """`rows(lo, hi)`: for each route from place lo to hi, whether it visits home (bit
+        width + 1) and passes a full station (bit width), and its chains (bits of their ids;
+        `width` is above every chain's id). A route is made of one or two arms, lines of track
+        out of its station: `arm_links[arm]` is (the arm one chain shorter or -1, its last
+        chain's id)."""
         self.values = values
-        n = len(routes)
+        n = len(values)
         self.bounds = [(lo, min(lo + CHUNK, n)) for lo in range(0, n, CHUNK)]
-        # one row of bits a route: visits home, passes a full station, then its chains; a column
-        # of these rows is a mask over the routes, the best one its highest bit
-        width = max(overlap, default=0) + 1
-        form = f"0{width + 2}b"
-        rows = "".join(
-            [
-                format(
-                    ((r.node_bits >> home & 1) << 1 | r.passes_full) << width | r.chain_bits, form
-                )
-                for r in routes
-            ]
-        )
-        row = width + 2
-        home_column, full_column = rows[0::row], rows[1::row]
-        uses = {chain: int(rows[row - 1 - chain :: row] or "0", 2) for chain in overlap}
-        self.whole_blocks: dict[int, int] = {}
-        for chain, others in overlap.items():
-            mask = 0
-            rest = others
-            while rest:
-                low = rest & -rest
-                mask |= uses.get(low.bit_length() - 1, 0)
-                rest ^= low
-            self.whole_blocks[chain] = mask
-        self.blocks = {
-            chain: self._chunks(format(mask, f"0{n}b")) for chain, mask in self.whole_blocks.items()
-        }
         self.full = [(1 << (hi - lo)) - 1 for lo, hi in self.bounds]
-        not_full_column = full_column.translate(_FLIP)
-        self.home, self.not_full = self._chunks(home_column), self._chunks(not_full_column)
-        self.whole_all = (1 << n) - 1
-        self.whole_home, self.whole_not_full = (
-            int(home_column or "0", 2),
-            int(not_full_column or "0", 2),
-        )
-        self._arms: dict[int, int] = {}
-        self._arm_values: dict[int, int] = {}
-        self._arm_tuples: dict[int, tuple[int, int]] = {}
+        self.tops = [values[lo] for lo, _ in self.bounds] + [0]  # each chunk's best value
+        self._rows = rows
+        self._overlap = overlap
+        self._width = width
+        # per chain, per chunk made so far: the routes sharing track with it
+        self.blocks: dict[int, list[int]] = {chain: [] for chain in overlap}
+        self.home: list[int] = []
+        self.not_full: list[int] = []
+        self.arm_links = arm_links
+        # masks over the best routes, the first `_depth` chunks (`_size` routes), the best the
+        # highest bit: per chain, visiting home, passing no full station, all
+        self._depth = self._size = self._all = 0
+        self._prefix: dict[int, int] = dict.fromkeys(overlap, 0)
+        self._prefix_home = self._prefix_not_full = 0
+        self._arm_masks: dict[int, tuple[int, int]] = {}  # arm -> (depth, mask)
+        self._arm_found: dict[int, int] = {}  # arm -> the best value clear of it
 
-    def _chunks(self, row: str) -> list[int]:
-        return [int(row[lo:hi], 2) for lo, hi in self.bounds]
+    def _read(self, j: int) -> None:
+        """Make the masks of chunks up to j. The rows, 64 bits a word, are laid out as bytes by
+        an array; byte k of every row, taken with one stride, written as '0' and '1' by bit
+        with a table, is a column: a mask over the chunk's routes, the best one its highest
+        bit."""
+        words = (self._width + 2 + 63) // 64
+        while len(self.home) <= j:
+            lo, hi = self.bounds[len(self.home)]
+            rows = list(self._rows(lo, hi))
+            data = [_bytes(rows, word, words) for word in range(words)]
+
+            def column(bit: int) -> int:
+                start = bit % 64 // 8
+                return int(data[bit // 64][start::8].translate(_BIT[bit % 8]) or b"0", 2)
+
+            uses = {chain: column(chain) for chain in self._overlap}
+            for chain, others in self._overlap.items():
+                mask = 0
+                rest = others
+                while rest:
+                    low = rest & -rest
+                    mask |= uses.get(low.bit_length() - 1, 0)
+                    rest ^= low
+                self.blocks[chain].append(mask)
+            self.home.append(column(self._width + 1))
+            self.not_full.append(self.full[len(self.not_full)] ^ column(self._width))
 
     def free(
-        self, used: int, start: int = 0, need_home: bool = False, need_not_full: bool = False
+        self,
+        used: int,
+        start: int = 0,
+        need_home: bool = False,
+        need_not_full: bool = False,
+        floor: int | None = None,
     ) -> Iterator[int]:
         """The routes from place `start` on sharing no track with the chains `used` (bits), best
         first; with `need_home` only those visiting the home station, with `need_not_full` only
-        those passing no full station."""
+        those passing no full station; with `floor`, the chunks worth no more are not read (the
+        caller stops at the first route worth no more)."""
         chains = []
         rest = used
         while rest:
@@ -102,6 +118,9 @@ class RouteIndex(Generic[R]):
                 chains.append(masks)
             rest ^= low
         for j in range(start // CHUNK, len(self.bounds)):
+            if floor is not None and self.tops[j] <= floor:
+                return
+            self._read(j)
             lo, hi = self.bounds[j]
             blocked = 0
             for masks in chains:
@@ -123,50 +142,89 @@ class RouteIndex(Generic[R]):
         """The value of the best route sharing no track with `used` (0 if none)."""
         return next((self.values[at] for at in self.free(used)), 0)
 
-    def _arm(self, chains: Sequence[Any]) -> tuple[int, int]:
-        """(chains as bits, routes sharing track with them) of one arm of a route, its chains
-        in order from the station out; remembered per arm and grown from the arm one shorter."""
-        answer = self._arm_tuples.get(id(chains))
-        if answer is not None:
-            return answer
-        bits = mask = 0
-        for chain in chains:
-            bits |= 1 << chain.id
-            found = self._arms.get(bits)
-            if found is None:
-                found = self._arms[bits] = mask | self.whole_blocks.get(chain.id, 0)
-            mask = found
-        answer = self._arm_tuples[id(chains)] = (bits, mask)
-        return answer
+    def _deepen(self, floor: int) -> None:
+        """Read more chunks into the masks over the best routes (see `_prefix`): those whose best
+        route is worth more than `floor`, but at most as many again as are read (one at least),
+        since the route looked for is most often found near the top."""
+        depth = self._depth + 1
+        most = min(2 * self._depth, len(self.bounds))
+        while depth < most and self.tops[depth] > floor:
+            depth += 1
+        self._read(depth - 1)
+        size = self.bounds[depth - 1][1]
+        grow = size - self._size
+
+        def extended(mask: int, chunks: list[int]) -> int:
+            mask <<= grow
+            for k in range(self._depth, depth):
+                mask |= chunks[k] << size - self.bounds[k][1]
+            return mask
+
+        self._prefix = {
+            chain: extended(self._prefix[chain], self.blocks[chain]) for chain in self.blocks
+        }
+        self._prefix_home = extended(self._prefix_home, self.home)
+        self._prefix_not_full = extended(self._prefix_not_full, self.not_full)
+        self._depth, self._size = depth, size
+        self._all = (1 << size) - 1
+
+    def _arm_mask(self, arm: int) -> int:
+        """The routes of the prefix sharing track with an arm (see `arm_links`), grown from its
+        shorter arm's and remembered while the prefix is the same."""
+        kept = self._arm_masks.get(arm)
+        if kept is not None and kept[0] == self._depth:
+            return kept[1]
+        shorter, last = self.arm_links[arm]
+        mask = (self._arm_mask(shorter) if shorter >= 0 else 0) | self._prefix.get(last, 0)
+        self._arm_masks[arm] = (self._depth, mask)
+        return mask
+
+    def _best_clear(
+        self, arms: Sequence[int], floor: int, need_home: bool = False, need_not_full: bool = False
+    ) -> tuple[int, bool]:
+        """(the value of the best route sharing no track with the arms, True) when it is above
+        `floor`; else (a value no route of theirs beats, at most `floor`; False)."""
+        while True:
+            blocked = 0
+            for arm in arms:
+                blocked |= self._arm_mask(arm)
+            free = self._all ^ blocked
+            if need_home:
+                free &= self._prefix_home
+            if need_not_full:
+                free &= self._prefix_not_full
+            if free:
+                return self.values[self._size - free.bit_length()], True
+            if self.tops[self._depth] <= floor or self._depth == len(self.bounds):
+                return self.tops[self._depth], False
+            self._deepen(floor)
+
+    def arms_bound(self, arms: Sequence[int], floor: int) -> int:
+        """At least the value of the best route sharing no track with any one of the `arms`:
+        exact when above `floor`, else perhaps less than it (the routes worth no more than
+        `floor` are not read)."""
+        bound = self.tops[0]
+        found = self._arm_found
+        for arm in arms:
+            value = found.get(arm)
+            if value is None:
+                value, exact = self._best_clear((arm,), floor)
+                if exact:
+                    found[arm] = value
+            if value < bound:
+                bound = value
+                if value <= floor:
+                    break
+        return bound
 
     def partner_bound(
-        self, chosen: Sequence[R], need_home: bool, need_not_full: bool, floor: int
+        self, arms: Sequence[int], need_home: bool, need_not_full: bool, floor: int
     ) -> int:
-        """At least the value of the best route sharing no track with the `chosen` routes (with
-        `need_home` or `need_not_full`, among those visiting the home station or passing no full
-        one): first from each arm of theirs alone; only if that is above `floor`, from all of
-        their arms together."""
-        masks = []
-        bound = self.values[0] if self.values else 0
-        for route in chosen:
-            for arm in (route.back_chains, route.ahead_chains):
-                bits, mask = self._arm(arm)
-                value = self._arm_values.get(bits)
-                if value is None:
-                    value = self._arm_values[bits] = self._top(self.whole_all ^ mask)
-                bound = min(bound, value)
-                masks.append(mask)
+        """At least the value of the best route sharing no track with the chosen routes' `arms`
+        (with `need_home` or `need_not_full`, among those visiting the home station or passing no
+        full one); exact when above `floor`: first from each arm alone, and only if that is above
+        `floor`, from all together."""
+        bound = self.arms_bound(arms, floor)
         if bound <= floor:
             return bound
-        blocked = 0
-        for mask in masks:
-            blocked |= mask
-        free = self.whole_all ^ blocked
-        if need_home:
-            free &= self.whole_home
-        if need_not_full:
-            free &= self.whole_not_full
-        return min(bound, self._top(free))
-
-    def _top(self, free: int) -> int:
-        return self.values[len(self.values) - free.bit_length()] if free else 0
+        return min(bound, self._best_clear(arms, floor, need_home, need_not_full)[0])

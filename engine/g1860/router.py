@@ -5,13 +5,15 @@ station passed per company, every route touching another and one of them the hom
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from engine.eighteen.board.graph import Chain, TrackNetwork
 from engine.g1860.route_index import RouteIndex
 from engine.g1860.routes import RouteRules
-from engine.g1860.walks import Stops, Walk, overlaps, read_stops
+from engine.g1860.walks import Stops, Walk, Walks, overlaps, read_stops
 from engine.g1860.walks import walks as all_walks
 
 
@@ -29,33 +31,37 @@ class Candidate:
 
 
 Worth = tuple[int, int, int, "int | None"]  # value, revenue, subsidy, halts counted
-LONGEST = 1 << 16  # no walk has this many stops
+# a train kind's walks best first, as runs alike in worth and length; each run's value; the worth
+# of each kind of stops (None: the train may not run them)
+Ranked = tuple[list[list[int]], list[int], dict[int, "Worth | None"]]
 
 
-def _valued(
-    walks: list[Walk],
+def _ranked(
+    groups: dict[int, list[int]],
     stops: dict[int, Stops],
     big: int,
     small: int,
     leased: bool,
     rules: RouteRules,
-) -> tuple[list[Walk], list[Worth]]:
-    """The walks this train may run and their worth, best first (then shortest, then in the
-    order they were found). `stops`: each packed kind of stops the walks have, unpacked."""
+) -> Ranked:
+    """The walks this train may run, best first (then shortest, then in the order found): see
+    `Ranked`. `groups`: the walks of each kind of stops, in the order found (walks alike in
+    stops are worth the same to every train, so each kind is valued once, and no walk is
+    compared with another: the runs are put in order, not the walks)."""
     first_only = rules.leased_counts_first_number_only(leased)
     second = big if (first_only or rules.nationalization) else big + small
     worths = {key: _worth(s, big, second, leased, first_only, rules) for key, s in stops.items()}
-    rank = {key: None if w is None else -w[0] * LONGEST for key, w in worths.items()}
-    shift = len(walks).bit_length()
-    keys = [
-        (rank[w.stops] + len(w.back) + len(w.ahead)) << shift | i  # type: ignore[operator]
-        for i, w in enumerate(walks)
-        if rank[w.stops] is not None
-    ]
-    keys.sort()
-    low = (1 << shift) - 1
-    chosen = [walks[k & low] for k in keys]
-    return chosen, [worths[w.stops] for w in chosen]  # type: ignore[misc]
+    levels: dict[tuple[int, int], list[list[int]]] = {}
+    for key, group in groups.items():
+        worth = worths[key]
+        if worth is not None:
+            n_big, _, towns, halts = stops[key]
+            levels.setdefault((-worth[0], n_big + len(towns) + halts), []).append(group)
+    runs = []
+    for level in sorted(levels):
+        alike = levels[level]
+        runs.append(alike[0] if len(alike) == 1 else sorted(chain.from_iterable(alike)))
+    return runs, [-level[0] for level in sorted(levels)], worths
 
 
 def _worth(
@@ -85,23 +91,46 @@ def _candidate(w: Walk, worth: Worth) -> Candidate:
     )
 
 
-def _overlaps(network: TrackNetwork, walks: list[Walk]) -> dict[int, int]:
-    """For each chain the walks use, the chains sharing track with it (itself included), as bits."""
-    used = 0
-    for w in walks:
-        used |= w.chain_bits
-    return overlaps(network, used)
+# what the search reads of a route: its stations and its chains as bits, whether it passes a
+# full station
+Seen = tuple[int, int, bool]
 
 
 class _Kind:
     """One train kind's routes, valued and indexed."""
 
     def __init__(
-        self, valued: tuple[list[Walk], list[Worth]], overlap: dict[int, int], home: int
+        self,
+        found: Walks,
+        ranked: Ranked,
+        overlap: dict[int, int],
+        home: int,
+        arm_links: list[tuple[int, int]],
     ) -> None:
-        self.walks, self.worths = valued
-        self.values = [worth[0] for worth in self.worths]
-        self.index = RouteIndex(self.walks, self.values, overlap, home)
+        runs, run_values, self.worth_of = ranked
+        self.found = found
+        self.order = order = list(chain.from_iterable(runs))
+        values = list(chain.from_iterable([v] * len(run) for run, v in zip(runs, run_values)))
+        rows = found.rows
+
+        def rows_of(lo: int, hi: int) -> Iterator[int]:
+            return map(rows.__getitem__, order[lo:hi])
+
+        self.index = RouteIndex(values, overlap, rows_of, found.width, arm_links)
+
+    def arms(self, at: int) -> tuple[int, ...]:
+        return self.found.arms_of(self.order[at])
+
+    def seen(self, at: int) -> Seen:
+        return self.found.seen(self.order[at])
+
+    def walk(self, at: int) -> Walk:
+        return self.found.walk(self.order[at])
+
+    def worth(self, at: int) -> Worth:
+        worth = self.worth_of[self.found.stops[self.order[at]]]
+        assert worth is not None  # ranked walks are the ones the train may run
+        return worth
 
 
 def best_runs(
@@ -117,28 +146,63 @@ def best_runs(
     if not trains or home is None:
         return 0, 0, []
     order = sorted(trains, key=lambda t: (-trains[t][0], -trains[t][1], t))
-    walks, town_sets = all_walks(
-        network, corp, max(b for b, _, _ in trains.values()), rules, flipped, phase_color
+    # one train runs a walk through home (walks through later stations never pass it) and needs
+    # no index; several are searched over rows of bits
+    found = all_walks(
+        network,
+        corp,
+        max(b for b, _, _ in trains.values()),
+        rules,
+        flipped,
+        phase_color,
+        last=home if len(trains) == 1 else None,
+        home=home if len(trains) > 1 else None,
     )
-    stops = {key: read_stops(key, town_sets) for key in {w.stops for w in walks}}
+    groups = found.by_stops()
+    stops = {key: read_stops(key, found.town_sets) for key in groups}
+    specs = list(dict.fromkeys(trains[t] for t in order))
+    if len(order) == 1:
+        return _alone(order[0], found, _ranked(groups, stops, *specs[0], rules), home)
     home_bit = 1 << home
     same_as_previous = [
         i > 0 and trains[order[i]] == trains[order[i - 1]] for i in range(len(order))
     ]
-    specs = list(dict.fromkeys(trains[t] for t in order))
-    overlap = _overlaps(network, walks)
-    kinds = [_Kind(_valued(walks, stops, *spec, rules), overlap, home) for spec in specs]
+    overlap = overlaps(network, found.chains_used())
+    links = found.arm_links()
+    kinds = [
+        _Kind(found, _ranked(groups, stops, *spec, rules), overlap, home, links) for spec in specs
+    ]
     kind_of = [specs.index(trains[t]) for t in order]
     best: dict[str, Any] = {"value": 0, "chosen": ()}
     _search(order, kind_of, same_as_previous, kinds, home_bit, best)
     chosen = sorted(
         (
-            (train, _candidate(kinds[k].walks[at], kinds[k].worths[at]))
+            (train, _candidate(kinds[k].walk(at), kinds[k].worth(at)))
             for train, k, at in best["chosen"]
         ),
         key=lambda tc: list(trains).index(tc[0]),
     )
     return sum(c.revenue for _, c in chosen), sum(c.subsidy for _, c in chosen), chosen
+
+
+def _alone(
+    train: str,
+    found: Walks,
+    ranked: Ranked,
+    home: int,
+) -> tuple[int, int, list[tuple[str, Candidate]]]:
+    """One train: the first walk of its order that visits home, if it is worth anything."""
+    runs, values, worths = ranked
+    for run, value in zip(runs, values):
+        if value <= 0:
+            break
+        w = next((w for w in run if found.visits(w, home)), None)
+        if w is not None:
+            worth = worths[found.stops[w]]
+            assert worth is not None
+            route = _candidate(found.walk(w), worth)
+            return route.revenue, route.subsidy, [(train, route)]
+    return 0, 0, []
 
 
 def _search(
@@ -156,13 +220,13 @@ def _search(
     for i in range(len(order) - 2, -1, -1):
         alike_after[i] = alike_after[i + 1] + 1 if same_as_previous[i + 1] else 0
 
-    def valid(walks: list[Walk]) -> bool:
-        if sum(1 for w in walks if w.passes_full) > 1:
+    def valid(walks: list[Seen]) -> bool:
+        if sum(1 for w in walks if w[2]) > 1:
             return False
-        if not any(w.node_bits & home_bit for w in walks):
+        if not any(w[0] & home_bit for w in walks):
             return False
-        reached = walks[0].node_bits
-        left = [w.node_bits for w in walks[1:]]
+        reached = walks[0][0]
+        left = [w[0] for w in walks[1:]]
         while left:
             touching = [b for b in left if b & reached]
             if not touching:
@@ -177,34 +241,38 @@ def _search(
         used: int,
         value: int,
         chosen: tuple[tuple[str, int, int], ...],
-        walks: list[Walk],
+        walks: list[Seen],
+        arms: tuple[int, ...],
         start: int,
     ) -> None:
+        """`arms`: the chosen routes' arms; `start`: the first place a train of the previous
+        one's kind may take."""
         if value > best["value"] and chosen and valid(walks):
             best["value"], best["chosen"] = value, chosen
         if i == len(order):
             return
-        kind = kind_of[i]
-        index = kinds[kind].index
+        kind = kinds[kind_of[i]]
+        index = kind.index
         values = index.values
         first = start if same_as_previous[i] else 0
         if i == last:  # the last train: the first free route that keeps the set legal
-            need_home = not any(w.node_bits & home_bit for w in walks)
-            need_not_full = any(w.passes_full for w in walks)
+            need_home = not any(w[0] & home_bit for w in walks)
+            need_not_full = any(w[2] for w in walks)
             if (
                 walks
                 and value
-                + index.partner_bound(walks, need_home, need_not_full, best["value"] - value)
+                + index.partner_bound(arms, need_home, need_not_full, best["value"] - value)
                 <= best["value"]
             ):
                 return
-            for at in index.free(used, first, need_home, need_not_full):
-                if value + values[at] <= best["value"]:
+            floor = best["value"] - value
+            for at in index.free(used, first, need_home, need_not_full, floor):
+                if values[at] <= floor:
                     break
-                if valid(walks + [index.routes[at]]):
+                if valid(walks + [kind.seen(at)]):
                     best["value"], best["chosen"] = (
                         value + values[at],
-                        chosen + ((order[i], kind, at),),
+                        chosen + ((order[i], kind_of[i], at),),
                     )
                     break
             return
@@ -214,19 +282,27 @@ def _search(
         # trains of this kind that follow take routes after this one's in the list: no better
         alike = bounds[1 : 1 + alike_after[i]]
         rest = sum(bounds[1 + alike_after[i] :])
+        # before the last train, a route is passed over when the last train could earn no
+        # more than the best route clear of one of the arms chosen (see `RouteIndex.arms_bound`)
+        partner = kinds[kind_of[last]].index if i + 1 == last else None
         for at in index.free(used, first):
             v = values[at]
-            if value + v + rest + sum(b if b < v else v for b in alike) <= best["value"]:
+            floor = best["value"] - value - v  # what the trains after must beat together
+            if rest + (sum(b if b < v else v for b in alike) if alike else 0) <= floor:
                 break  # the routes further down the list are worth no more
-            w = index.routes[at]
+            more = arms + kind.arms(at)
+            if partner is not None and partner.arms_bound(more, floor) <= floor:
+                continue
+            w = kind.seen(at)
             search(
                 i + 1,
-                used | w.chain_bits,
+                used | w[1],
                 value + v,
-                chosen + ((order[i], kind, at),),
+                chosen + ((order[i], kind_of[i], at),),
                 walks + [w],
+                more,
                 at + 1,
             )
-        search(i + 1, used, value, chosen, walks, len(values))
+        search(i + 1, used, value, chosen, walks, arms, len(values))
 
-    search(0, 0, 0, (), [], 0)
+    search(0, 0, 0, (), [], (), 0)

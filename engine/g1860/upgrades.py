@@ -43,103 +43,116 @@ def distances(network: TrackNetwork, corp: str) -> tuple[dict[int, Distance], di
     if found is None:
         nodes: dict[int, Distance] = {}
         paths: dict[int, Distance] = {}
+        steps = _steps(network)
         for start in network.token_nodes(corp):
-            _Walk(network, corp, nodes, paths).node(start, (0, 0), {})
+            _walk(network, corp, steps, nodes, paths, start)
         found = memo[("1860 distances", corp)] = (nodes, paths)
     return found
 
 
-def _merge(found: dict[int, Distance], key: int, distance: Distance) -> None:
-    had = found.get(key)
-    if had is None:
-        found[key] = distance
-    elif distance[0] < had[0] or distance[1] < had[1]:
-        found[key] = (min(had[0], distance[0]), min(had[1], distance[1]))
+# per path: the hex sides it leaves by (bits, see `_side_bit`), its revenue centres, whether it
+# touches an offboard, and each way on: (its side, that side's bit, the side entered beyond,
+# the paths entered there)
+_Step = tuple[int, tuple[int, ...], bool, list[tuple[int, int, int, list[int]]]]
 
 
-class _Walk:
-    def __init__(
-        self,
-        network: TrackNetwork,
-        corp: str,
-        nodes: dict[int, Distance],
-        paths: dict[int, Distance],
-    ) -> None:
-        self.network, self.corp, self.nodes, self.paths = network, corp, nodes, paths
-        self.entered: dict[tuple[int, int], Distance] = {}  # (path, centre) -> distance seen
-        self.terminus: dict[int, bool] = {}  # path -> does it touch an offboard
+def _steps(network: TrackNetwork) -> dict[int, _Step]:
+    nodes = network.nodes
+    steps: dict[int, _Step] = {}
+    for path in network.paths:
+        if path is None:
+            continue
+        sides = network.neighbours.get(path.hex, {})
+        ways = []
+        for side in path.edges:
+            other = sides.get(side)
+            if other is not None:
+                back = opposite(side)
+                beyond = [state >> 1 for state in network.edge_states.get((other, back), ())]
+                ways.append((side, _side_bit(network, path.hex, side), back, beyond))
+        leaves = 0
+        for side in path.edges:
+            leaves |= _side_bit(network, path.hex, side)
+        terminus = any(nodes[n].kind is NodeKind.OFFBOARD for n in path.nodes)
+        steps[path.id] = (leaves, path.nodes, terminus, ways)
+    return steps
 
-    def node(self, nid: int, distance: Distance, exited: dict[tuple[str, int], int]) -> None:
-        _merge(self.nodes, nid, distance)
-        node = self.network.nodes[nid]
-        if node.blocks(self.corp):
+
+def _side_bit(network: TrackNetwork, hex_id: str, side: int) -> int:
+    """The bit of leaving `hex_id` by `side` (a direction: the way back is another bit)."""
+    return 1 << 6 * network.hex_slot[hex_id] + side
+
+
+def _walk(
+    network: TrackNetwork,
+    corp: str,
+    steps: dict[int, _Step],
+    nodes: dict[int, Distance],
+    paths: dict[int, Distance],
+    start: int,
+) -> None:
+    """Walk the track from `start` the way 18xx.games' distance graph does, keeping the fewest
+    (cities, towns) passed to each centre and path: from a centre, along paths joined by hex
+    sides (a path once a leg, a hex side left at most once a walk), entering every centre of a
+    path reached, unless it was entered from that path at no more distance already. Visited
+    paths and sides left are bits of integers handed down, so nothing is undone on return."""
+    node_states = network.node_states
+    entered: dict[tuple[int, int], Distance] = {}  # (path, centre) -> distance seen
+    # per centre: None where walks stop, else what passing it adds (cities, towns)
+    adds = [
+        None if n.blocks(corp) else (n.kind is NodeKind.CITY, n.kind is NodeKind.TOWN)
+        for n in network.nodes
+    ]
+
+    def node(nid: int, distance: Distance, exited: int) -> None:
+        had = nodes.get(nid)
+        if had is None:
+            nodes[nid] = distance
+        elif distance[0] < had[0] or distance[1] < had[1]:
+            nodes[nid] = (min(had[0], distance[0]), min(had[1], distance[1]))
+        add = adds[nid]
+        if add is None:
             return
-        if node.kind is NodeKind.CITY:
-            distance = (distance[0] + 1, distance[1])
-        elif node.kind is NodeKind.TOWN:
-            distance = (distance[0], distance[1] + 1)
-        for state in self.network.node_states.get(nid, ()):
-            self.track(state >> 1, None, set(), exited, nid, distance)
-
-    def reached(
-        self, pid: int, came_from: int, distance: Distance, exited: dict[tuple[str, int], int]
-    ) -> None:
-        _merge(self.paths, pid, distance)
-        path = self.network.paths[pid]
-        assert path is not None
-        terminus = self.terminus.get(pid)
-        if terminus is None:
-            nodes = self.network.nodes
-            terminus = self.terminus[pid] = any(
-                nodes[n].kind is NodeKind.OFFBOARD for n in path.nodes
-            )
-        if terminus:
-            return  # nothing is reached through it
-        for nid in path.nodes:
-            if nid == came_from:
-                continue
-            seen = self.entered.get((pid, nid))
-            if seen is not None and seen[0] <= distance[0] and seen[1] <= distance[1]:
-                continue
-            self.entered[(pid, nid)] = (
-                distance if seen is None else (min(seen[0], distance[0]), min(seen[1], distance[1]))
-            )
-            self.node(nid, distance, exited)
+        if add[0] or add[1]:
+            distance = (distance[0] + add[0], distance[1] + add[1])
+        for state in node_states.get(nid, ()):
+            track(state >> 1, -1, 0, exited, nid, distance)
 
     def track(
-        self,
-        pid: int,
-        skip: int | None,
-        visited: set[int],
-        exited: dict[tuple[str, int], int],
-        came_from: int,
-        distance: Distance,
+        pid: int, skip: int, visited: int, exited: int, came_from: int, distance: Distance
     ) -> None:
         """Follow track from a path through hex sides (not through revenue centres), reaching
         every path on the way from centre `came_from` at `distance`."""
-        path = self.network.paths[pid]
-        assert path is not None
-        if pid in visited:
+        if visited >> pid & 1:
             return
-        hex_id = path.hex
-        for side in path.edges:
-            if exited.get((hex_id, side)):
-                return
-        visited.add(pid)
-        self.reached(pid, came_from, distance, exited)
-        sides = self.network.neighbours.get(hex_id, {})
-        for side in path.edges:
-            if side == skip:
-                continue
-            other = sides.get(side)
-            if other is None:
-                continue
-            exited[(hex_id, side)] = exited.get((hex_id, side), 0) + 1
-            back = opposite(side)
-            for state in self.network.edge_states.get((other, back), ()):
-                self.track(state >> 1, back, visited, exited, came_from, distance)
-            exited[(hex_id, side)] -= 1
-        visited.discard(pid)
+        leaves, ends, terminus, ways = steps[pid]
+        if exited & leaves:
+            return
+        visited |= 1 << pid
+        had = paths.get(pid)
+        if had is None:
+            paths[pid] = distance
+        elif distance[0] < had[0] or distance[1] < had[1]:
+            paths[pid] = (min(had[0], distance[0]), min(had[1], distance[1]))
+        if not terminus:  # nothing is reached through a path to an offboard
+            for nid in ends:
+                if nid == came_from:
+                    continue
+                seen = entered.get((pid, nid))
+                if seen is not None and seen[0] <= distance[0] and seen[1] <= distance[1]:
+                    continue
+                entered[(pid, nid)] = (
+                    distance
+                    if seen is None
+                    else (min(seen[0], distance[0]), min(seen[1], distance[1]))
+                )
+                node(nid, distance, exited)
+        for side, bit, back, beyond in ways:
+            if side != skip:
+                for nxt in beyond:
+                    track(nxt, back, visited, exited | bit, came_from, distance)
+
+    node(start, (0, 0), 0)
 
 
 def _city_ok(d: Distance, train: Distance) -> bool:

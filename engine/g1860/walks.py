@@ -1,7 +1,10 @@
 """Every line of track an 1860 train may run for a company: simple walks through one of its
 stations, grown as two arms from that station. A late-game island holds over 100,000 of them,
-so a walk is kept as little as the search needs (what its stops are, its track and stations as
-bits, its two arms as shared tuples); its stops in order are put together only when asked."""
+so a walk is kept as little as the search needs: which two arms it joins, what its stops are
+(packed in one integer) and, for a search over several trains, one row of bits (its chains,
+home, full station passed); its stops and chains in order are put together only when asked.
+The arms (tens of thousands) are tuples of integers only, and the walks each arm joins are
+found by filtering its shorter arm's list (see `_partners`)."""
 
 from __future__ import annotations
 
@@ -49,10 +52,12 @@ class Walk(NamedTuple):
 
 class _Arm(NamedTuple):
     """A line of track out from a station (its first stop); arms are listed depth first, so the
-    arms grown from one follow it (how many: `_arms`' list of sizes)."""
+    arms grown from one follow it. Only integers, so that tens of thousands of them cost the
+    garbage collector nothing; its stops and chains in order are made when asked."""
 
-    nodes: tuple[int, ...]
-    chains: tuple[Chain, ...]
+    station: int
+    end: int  # its last stop
+    last: int  # the id of its last chain
     sides: int
     node_bits: int  # its stops but the station
     chain_bits: int
@@ -61,8 +66,138 @@ class _Arm(NamedTuple):
     passed: int  # full stations passed inside it
     end_kind: int  # of its last stop: 0 big, 1 town, 2 halt
     first: int  # the id of its first chain
-    parent: int  # its place less its last chain (-1: the station alone)
-    entered: int  # the hexes its last chain enters, as bits
+    parent: int  # the place of the arm one chain shorter (-1: the station alone)
+    hexes: int  # the hexes it enters, as bits (its station's left out)
+
+
+class Walks:
+    """Every walk of a company, in the order found. Walk w is arm `pairs[w] >> PAIR` alone (low
+    bits 0) or joined to arm `(pairs[w] & SECOND) - 1`; only its packed stops are kept beside,
+    and the rest is read from its arms when the search asks (most walks it never looks at)."""
+
+    def __init__(
+        self,
+        arms: list[_Arm],
+        pairs: list[int],
+        stops: list[int],
+        town_sets: list[tuple[int, ...]],
+        network_chains: list[Chain],
+        rows: list[int],
+    ) -> None:
+        self.arms = arms
+        # per walk, when asked for: visits home (bit width + 1), passes a full station (bit
+        # width), the chains it runs along (bits of their ids), where width = the network's
+        # chains
+        self.rows = rows
+        self.width = len(network_chains)
+        self.network_chains = network_chains
+        self._nodes: dict[int, tuple[int, ...]] = {}
+        self._chains: dict[int, tuple[Chain, ...]] = {}
+        self.pairs = pairs
+        self.stops = stops
+        self.town_sets = town_sets
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def nodes(self, arm: int) -> tuple[int, ...]:
+        """An arm's stops in order from its station (made once)."""
+        made = self._nodes.get(arm)
+        if made is None:
+            a = self.arms[arm]
+            shorter = self.nodes(a.parent) if a.parent >= 0 else (a.station,)
+            made = self._nodes[arm] = shorter + (a.end,)
+        return made
+
+    def chains(self, arm: int) -> tuple[Chain, ...]:
+        """An arm's chains in order from its station (made once)."""
+        made = self._chains.get(arm)
+        if made is None:
+            a = self.arms[arm]
+            shorter = self.chains(a.parent) if a.parent >= 0 else ()
+            made = self._chains[arm] = shorter + (self.network_chains[a.last],)
+        return made
+
+    def walk(self, w: int) -> Walk:
+        pair = self.pairs[w]
+        first = pair >> PAIR
+        a = self.arms[first]
+        second = (pair & SECOND) - 1
+        if second < 0:
+            return Walk(
+                (a.station,),
+                (),
+                self.nodes(first),
+                self.chains(first),
+                a.sides,
+                a.passed > 0,
+                a.stops,
+                a.node_bits | 1 << a.station,
+                a.chain_bits,
+            )
+        b = self.arms[second]
+        return Walk(
+            self.nodes(first),
+            self.chains(first),
+            self.nodes(second),
+            self.chains(second),
+            a.sides | b.sides,
+            a.passed + b.passed > 0,
+            self.stops[w],
+            a.node_bits | b.node_bits | 1 << a.station,
+            a.chain_bits | b.chain_bits,
+        )
+
+    def seen(self, w: int) -> tuple[int, int, bool]:
+        """(the stations it visits, the chains it runs along, as bits; whether it passes a full
+        station) of walk w."""
+        pair = self.pairs[w]
+        a = self.arms[pair >> PAIR]
+        second = (pair & SECOND) - 1
+        if second < 0:
+            return a.node_bits | 1 << a.station, a.chain_bits, a.passed > 0
+        b = self.arms[second]
+        return (
+            a.node_bits | b.node_bits | 1 << a.station,
+            a.chain_bits | b.chain_bits,
+            a.passed + b.passed > 0,
+        )
+
+    def visits(self, w: int, node: int) -> bool:
+        pair = self.pairs[w]
+        a = self.arms[pair >> PAIR]
+        second = (pair & SECOND) - 1
+        bits = a.node_bits | 1 << a.station | (self.arms[second].node_bits if second >= 0 else 0)
+        return bool(bits >> node & 1)
+
+    def arms_of(self, w: int) -> tuple[int, ...]:
+        """The arms walk w is made of: one, or two joined at their station."""
+        pair = self.pairs[w]
+        second = (pair & SECOND) - 1
+        return (pair >> PAIR,) if second < 0 else (pair >> PAIR, second)
+
+    def arm_links(self) -> list[tuple[int, int]]:
+        """For each arm, (the arm one chain shorter or -1, the id of its last chain)."""
+        return [(a.parent, a.last) for a in self.arms]
+
+    def chains_used(self) -> int:
+        """The chains some walk runs along, as bits of their ids."""
+        used = 0
+        for a in self.arms:
+            if a.end_kind != 2:  # every arm but those ending at a halt is in a walk
+                used |= a.chain_bits
+        return used
+
+    def by_stops(self) -> dict[int, list[int]]:
+        """The walks of each kind of stops, each list in the order found."""
+        groups: dict[int, list[int]] = {}
+        for w, key in enumerate(self.stops):
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [w]
+            else:
+                group.append(w)
+        return groups
 
 
 def walks(
@@ -72,15 +207,18 @@ def walks(
     rules: RouteRules,
     flipped: set[str],
     phase_color: str,
-) -> tuple[list[Walk], list[tuple[int, ...]]]:
-    """Every simple walk through one of the company's stations: no stop or hex side twice, no hex
-    re-entered (unless allowed), at most `big` big stations, not through Ryde Pier, passing at
-    most one full station, not ending at a halt; each walk is listed once, in one direction
-    (the second arm starts with a higher-numbered chain than the first; walks through an earlier
-    station are not grown again from a later one). A walk is two arms out of its station: the
-    arms are listed once, and each arm is joined to the later-starting arms that share no stop,
-    track or hex with it, found as bit masks over the arms. The second list holds the sets of
-    towns the walks' packed stops point to."""
+    *,
+    last: int | None = None,
+    home: int | None = None,
+) -> Walks:
+    """Every simple walk through one of the company's stations (through `last` at the latest, when
+    given): no stop or hex side twice, no hex re-entered (unless allowed), at most `big` big
+    stations, not through Ryde Pier, passing at most one full station, not ending at a halt; each
+    walk is listed once, in one direction (the second arm starts with a higher-numbered chain
+    than the first; walks through an earlier station are not grown again from a later one).
+    A walk is two arms out of its station: the arms are listed once, and each arm is joined to
+    the later-starting arms that share no stop, track or hex with it (see `_partners`). With
+    `home`, each walk's row of bits is kept too (see `Walks.rows`)."""
     nodes = network.nodes
     value = [n.revenue.value(phase_color) for n in nodes]
     hex_bit = {
@@ -90,103 +228,129 @@ def walks(
         )
     }
     moves = _moves(network, hex_bit, rules.re_enter_hexes)
-    overlap = overlaps(network, (1 << len(network.chains)) - 1 if network.chains else 0)
-    found: list[Walk] = []
+    track_width = max((m[2].bit_length() for row in moves for m in row), default=0)
+    shifts = (len(nodes), len(nodes) + track_width, len(nodes) + track_width + len(hex_bit))
+    all_arms: list[_Arm] = []
+    rows: list[int] = []
+    width = len(network.chains)
+    pairs: list[int] = []
+    stops: list[int] = []
     town_sets: dict[tuple[int, ...], int] = {(): 0}
-    merged: dict[tuple[int, int], int] = {}
-    new = tuple.__new__
+    joined = _Joined(pairs, stops, rows, town_sets, {})
     done = 0
     full = [full_for(n, corp, flipped) for n in nodes]
+    offboard = [n.kind is NodeKind.OFFBOARD for n in nodes]
     for station in network.token_nodes(corp):
+        home_hex = hex_bit[nodes[station].hex]
         home_stops = (value[station] << REVENUE_AT) + (ONE_BIG if _kind(nodes[station]) == 0 else 0)
-        arms, sizes = _arms(
+        offset = len(all_arms)
+        arms = _arms(
             station,
+            offset,
             done,
             home_stops,
             big,
-            hex_bit[nodes[station].hex],
+            home_hex,
             moves,
             value,
             full,
-            [n.kind is NodeKind.OFFBOARD for n in nodes],
+            offboard,
             town_sets,
         )
-        blocked, eligible = _arm_masks(arms, sizes, overlap, big + (home_stops & 255))
-        station_bit, lone, count = 1 << station, (station,), len(arms)
-        # what a join reads of its second arm, unpacked once per arm rather than once per join
-        seconds = [(*a[:6], a.towns, a.passed, a.stops >> TOWNS_AT & 0xFFFFF) for a in arms]
-        add = found.append
+        partners = _partners(arms, offset, big + (home_stops & 255), shifts)
+        all_arms.extend(arms)
+        joined.add(arms, offset, partners, home_stops, None if home is None else (home, width))
+        done |= 1 << station
+        if station == last:
+            break
+    return Walks(all_arms, pairs, stops, list(town_sets), network.chains, rows)
+
+
+PAIR = 32  # a walk's first arm is kept above this bit, its second arm (plus one) below
+SECOND = (1 << PAIR) - 1
+
+
+class _Joined:
+    """The lists of `Walks` being filled, station by station."""
+
+    def __init__(
+        self,
+        pairs: list[int],
+        stops: list[int],
+        rows: list[int],
+        town_sets: dict[tuple[int, ...], int],
+        merges: dict[int, _Merges],
+    ) -> None:
+        self.pairs, self.stops, self.rows = pairs, stops, rows
+        self.town_sets, self.merges = town_sets, merges
+
+    def add(
+        self,
+        arms: list[_Arm],
+        offset: int,
+        partners: list[list[int]],
+        home_stops: int,
+        rows_for: tuple[int, int] | None,
+    ) -> None:
+        """Each arm of one station (kept from place `offset` on) alone, then joined to each of
+        its partners; with `rows_for` (home, width), each walk's row of bits too."""
+        pairs, stops, rows = self.pairs, self.stops, self.rows
+        second_stops = [a.stops for a in arms]
+        second_towns = [a.stops >> TOWNS_AT & 0xFFFFF for a in arms]
+        if rows_for is not None:
+            home, width = rows_for
+            second_rows = [
+                (a.node_bits >> home & 1) << width + 1 | (a.passed > 0) << width | a.chain_bits
+                for a in arms
+            ]
+            first_rows = [
+                row | (a.station == home) << width + 1 for a, row in zip(arms, second_rows)
+            ]
         for i, a in enumerate(arms):
             if a.end_kind == 2:
                 continue
-            a_nodes, a_chains, a_sides, a_node_bits, a_chain_bits, a_stops, a_towns, a_passed = a[
-                :8
-            ]
-            a_node_bits |= station_bit
-            add(
-                new(
-                    Walk,
-                    (
-                        lone,
-                        (),
-                        a_nodes,
-                        a_chains,
-                        a_sides,
-                        a_passed > 0,
-                        a_stops,
-                        a_node_bits,
-                        a_chain_bits,
-                    ),
-                )
-            )
-            free = eligible(a)
-            free ^= free & blocked[i]
-            if not free:
+            me = (offset + i) << PAIR
+            pairs.append(me)
+            stops.append(a.stops)
+            joined = partners[i]
+            if rows_for is not None:
+                row = first_rows[i]
+                rows.append(row)
+                rows.extend([row | second_rows[j] for j in joined])
+            if not joined:
                 continue
-            base = a_stops - home_stops
-            a_towns_at = a_stops >> TOWNS_AT & 0xFFFFF
-            row = format(free, f"0{count}b")  # the arms it may be joined to, as '1's in order
-            j = row.find("1")
-            while j >= 0:
-                (
-                    b_nodes,
-                    b_chains,
-                    b_sides,
-                    b_node_bits,
-                    b_chain_bits,
-                    b_stops,
-                    b_towns,
-                    b_passed,
-                    b_towns_at,
-                ) = seconds[j]
-                stops = base + b_stops
-                if a_towns and b_towns:
-                    ids = (a_towns_at, b_towns_at)
-                    both = merged.get(ids)
-                    if both is None:
-                        both = merged[ids] = town_sets.setdefault(
-                            tuple(sorted(a_towns + b_towns, reverse=True)), len(town_sets)
-                        )
-                    stops += (both - a_towns_at - b_towns_at) << TOWNS_AT
-                add(
-                    new(
-                        Walk,
-                        (
-                            a_nodes,
-                            a_chains,
-                            b_nodes,
-                            b_chains,
-                            a_sides | b_sides,
-                            a_passed + b_passed > 0,
-                            stops,
-                            a_node_bits | b_node_bits,
-                            a_chain_bits | b_chain_bits,
-                        ),
-                    )
-                )
-                j = row.find("1", j + 1)
-        done |= 1 << station
-    return found, list(town_sets)
+            pairs.extend([me | offset + 1 + j for j in joined])
+            base = a.stops - home_stops
+            if a.towns:
+                towns_at = a.stops >> TOWNS_AT & 0xFFFFF
+                merged = self.merges.get(towns_at)
+                if merged is None:
+                    merged = self.merges[towns_at] = _Merges(towns_at, a.towns, self.town_sets)
+                stops.extend([base + second_stops[j] + merged[second_towns[j]] for j in joined])
+            else:
+                stops.extend([base + second_stops[j] for j in joined])
+
+
+class _Merges(dict[int, int]):
+    """What joining an arm with towns to another arm adds to its packed stops, by the other
+    arm's set of towns: the place of the merged set less the places of the two."""
+
+    def __init__(
+        self, towns_at: int, towns: tuple[int, ...], town_sets: dict[tuple[int, ...], int]
+    ) -> None:
+        super().__init__({0: 0})
+        self.towns_at = towns_at
+        self.towns = towns
+        self.town_sets = town_sets
+        self.listed = list(town_sets)
+
+    def __missing__(self, other: int) -> int:
+        if other >= len(self.listed):
+            self.listed = list(self.town_sets)
+        both = tuple(sorted(self.towns + self.listed[other], reverse=True))
+        at = self.town_sets.setdefault(both, len(self.town_sets))
+        self[other] = added = (at - self.towns_at - other) << TOWNS_AT
+        return added
 
 
 def _kind(node: Any) -> int:
@@ -199,6 +363,7 @@ def _kind(node: Any) -> int:
 
 def _arms(
     station: int,
+    offset: int,
     done: int,
     home_stops: int,
     big: int,
@@ -208,17 +373,14 @@ def _arms(
     full: list[bool],
     stop_here: list[bool],
     town_sets: dict[tuple[int, ...], int],
-) -> tuple[list[_Arm], list[int]]:
-    """Every arm out of `station`, depth first: no stop, track or hex twice, not through an
-    earlier station, at most `big` big stations with the station, not beyond Ryde Pier, past at
-    most one full station; and for each, how many arms from its place on are it and those grown
-    from it."""
+) -> list[_Arm]:
+    """Every arm out of `station`, depth first (an arm's longer arms follow it): no stop, track or
+    hex twice, not through an earlier station, at most `big` big stations with the station, not
+    beyond Ryde Pier, past at most one full station. They will be kept from place `offset` on."""
     out: list[_Arm] = []
-    sizes: list[int] = []
-    path = [station]
-    chains: list[Chain] = []
     towns: list[int] = []
     new = tuple.__new__
+    blocked = done | 1 << station
 
     def grow(
         end: int,
@@ -228,40 +390,14 @@ def _arms(
         chain_bits: int,
         stops: int,
         passed: int,
-        parent: int,
-        entered: int,
+        me: int,
         town_list: tuple[int, ...],
-        end_kind: int,
+        first: int,
     ) -> None:
-        me = parent
-        if chains:
-            me = len(out)
-            out.append(
-                new(
-                    _Arm,
-                    (
-                        tuple(path),
-                        tuple(chains),
-                        sides,
-                        seen,
-                        chain_bits,
-                        stops,
-                        town_list,
-                        passed,
-                        end_kind,
-                        chains[0].id,
-                        parent,
-                        entered,
-                    ),
-                )
-            )
-            sizes.append(1)
-            if stop_here[end] or (full[end] and passed):
-                return
-            if full[end]:
-                passed += 1
+        """List the arms one chain longer than the one ending at `end` (place `me`, -1 for the
+        station alone), each followed by those grown from it."""
         for chain, nxt, bits, k, new_hexes in moves[end]:
-            if (seen | done | 1 << station) >> nxt & 1 or bits & sides or new_hexes & hexes_in:
+            if (seen | blocked) >> nxt & 1 or bits & sides or new_hexes & hexes_in:
                 continue
             grown_towns = town_list
             if k == 0:
@@ -275,84 +411,85 @@ def _arms(
                 grown = stops + ((town_set - (stops >> TOWNS_AT & 0xFFFFF)) << TOWNS_AT)
             else:
                 grown = stops + ONE_HALT
-            path.append(nxt)
-            chains.append(chain)
-            grow(
-                nxt,
-                sides | bits,
-                seen | 1 << nxt,
-                hexes_in | new_hexes,
-                chain_bits | 1 << chain.id,
-                grown,
-                passed,
-                me,
-                new_hexes,
-                grown_towns,
-                k,
+            cid = chain.id
+            start = cid if first < 0 else first
+            arm_sides = sides | bits
+            arm_seen = seen | 1 << nxt
+            arm_hexes = hexes_in | new_hexes
+            arm_chains = chain_bits | 1 << cid
+            place = offset + len(out)
+            out.append(
+                new(
+                    _Arm,
+                    (
+                        station,
+                        nxt,
+                        cid,
+                        arm_sides,
+                        arm_seen,
+                        arm_chains,
+                        grown,
+                        grown_towns,
+                        passed,
+                        k,
+                        start,
+                        me,
+                        arm_hexes ^ home_hex,
+                    ),
+                )
             )
-            chains.pop()
-            path.pop()
+            if not stop_here[nxt] and not (full[nxt] and passed):
+                grow(
+                    nxt,
+                    arm_sides,
+                    arm_seen,
+                    arm_hexes,
+                    arm_chains,
+                    grown,
+                    passed + full[nxt],
+                    place,
+                    grown_towns,
+                    start,
+                )
             if k == 1:
                 towns.pop()
-        if chains:
-            sizes[me] = len(out) - me
 
-    grow(station, 0, 0, home_hex, 0, home_stops, 0, -1, 0, (), 0)
-    return out, sizes
+    grow(station, 0, 0, home_hex, 0, home_stops, 0, -1, (), -1)
+    return out
 
 
-def _arm_masks(
-    arms: list[_Arm], sizes: list[int], overlap: dict[int, int], most_big: int
-) -> tuple[list[int], Any]:
-    """For each arm, the arms sharing a stop, track or hex with it (bits: the first arm the
-    highest); and a function giving the arms an arm may be joined to otherwise (starting with a
-    higher-numbered chain, not ending at a halt, big stations and full stations within bounds)."""
-    count = len(arms)
-    by_node: dict[int, int] = {}
-    by_chain: dict[int, int] = {}
-    by_hex: dict[int, int] = {}
-    for i, (a, size) in enumerate(zip(arms, sizes)):
-        span = ((1 << size) - 1) << (count - i - size)  # the arm and those grown from it
-        by_node[a.nodes[-1]] = by_node.get(a.nodes[-1], 0) | span
-        by_chain[a.chains[-1].id] = by_chain.get(a.chains[-1].id, 0) | span
-        rest = a.entered
-        while rest:
-            low = rest & -rest
-            by_hex[low] = by_hex.get(low, 0) | span
-            rest ^= low
-    track: dict[int, int] = {}
-    blocked: list[int] = []
+def _partners(
+    arms: list[_Arm], offset: int, most_big: int, shifts: tuple[int, int, int]
+) -> list[list[int]]:
+    """For each arm, the arms it may be joined to, in order: starting with a higher-numbered
+    chain, not ending at a halt, sharing no stop, track or hex with it, within `most_big` big
+    stations (the station counted in both) and one full station passed between them. The lists
+    hold places among `arms`, whose first is kept at place `offset`.
+
+    An arm's list is its shorter arm's list less the arms its last chain rules out, so each
+    list is one filtering of a shorter one. An arm is one integer of what it takes (its stops,
+    its track, its hexes, its big stations counted in unary, a full station passed) and one of
+    what it rules out in another (the same, with the unary counts the room left cannot hold):
+    two arms may be joined when those share no bit."""
+    track_at, hexes_at, bigs_at = shifts
+    passes = 1 << bigs_at + most_big + 1
+    every_count = (1 << most_big + 1) - 1
+    takes: list[int] = []
+    rules_out: list[int] = []
     for a in arms:
-        last = a.chains[-1].id
-        if last not in track:
-            mask = 0
-            for other, arms_on in by_chain.items():
-                if overlap[last] >> other & 1:
-                    mask |= arms_on
-            track[last] = mask
-        mask = (blocked[a.parent] if a.parent >= 0 else 0) | by_node[a.nodes[-1]] | track[last]
-        rest = a.entered
-        while rest:
-            low = rest & -rest
-            mask |= by_hex[low]
-            rest ^= low
-        blocked.append(mask)
-
-    def column(flags: list[bool]) -> int:
-        return int("".join(["1" if f else "0" for f in flags]) or "0", 2)
-
-    n_big = [a.stops & 255 for a in arms]
-    ends = column([a.end_kind != 2 for a in arms])
-    unpassed = column([a.passed == 0 for a in arms])
-    bigs = [column([b <= n for b in n_big]) for n in range(most_big + 1)]
-    later = {f: column([a.first > f for a in arms]) & ends for f in {a.first for a in arms}}
-
-    def eligible(a: _Arm) -> int:
-        room = most_big - (a.stops & 255)
-        free = later[a.first] & bigs[room] if room >= 0 else 0
-        return free & unpassed if a.passed else free
-
-    return blocked, eligible
+        used = a.node_bits | a.sides << track_at | a.hexes << hexes_at | (passes if a.passed else 0)
+        n_big = a.stops & 255
+        takes.append(used | ((1 << n_big) - 1) << bigs_at)
+        room = most_big - n_big
+        rules_out.append(used | (every_count ^ ((1 << room) - 1)) << bigs_at if room >= 0 else -1)
+    firsts = {a.first for a in arms}
+    later = {f: [j for j, a in enumerate(arms) if a.first > f and a.end_kind != 2] for f in firsts}
+    out: list[list[int]] = []
+    for i, a in enumerate(arms):
+        ruled = rules_out[i]
+        shorter = out[a.parent - offset] if a.parent >= 0 else later[a.first]
+        out.append([j for j in shorter if not takes[j] & ruled] if ruled >= 0 else [])
+    return out
 
 
 def overlaps(network: TrackNetwork, used: int) -> dict[int, int]:

@@ -63,13 +63,14 @@ def interaction(
     """The common fields; `where` is the channel or thread as Discord describes it (default:
     the game thread), `permissions` the bot's there."""
     where = where or thread_data()
+    guild = where.get("guild_id", str(GUILD_ID))  # the server of the channel
     return {
         "id": str(iid),
         "application_id": str(APP_ID),
         "type": kind,
         "token": f"tok{iid}",
         "version": 1,
-        "guild_id": str(GUILD_ID),
+        "guild_id": guild,
         "channel_id": where["id"],
         "channel": where,
         "app_permissions": permissions,
@@ -77,7 +78,7 @@ def interaction(
         "guild_locale": "en-US",
         "entitlements": [],
         "attachment_size_limit": UPLOAD_LIMIT,
-        "authorizing_integration_owners": {"0": str(GUILD_ID)},
+        "authorizing_integration_owners": {"0": guild},
         "context": 0,
         "member": member(who),
         "data": data,

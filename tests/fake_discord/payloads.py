@@ -110,13 +110,15 @@ def thread_data(
     name: str = "railchat game",
     kind: int = PUBLIC_THREAD,
     archive: int = 10080,
-    parent: int = CHANNEL_ID,
+    parent: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """A thread of text channel `parent` (default: the first server's channel)."""
+    parent = parent or channel_data()
     return {
         "id": str(tid),
         "type": kind,
-        "guild_id": str(GUILD_ID),
-        "parent_id": str(parent),
+        "guild_id": parent["guild_id"],
+        "parent_id": parent["id"],
         "name": name,
         "owner_id": str(APP_ID),
         "message_count": 0,
@@ -131,14 +133,14 @@ def thread_data(
     }
 
 
-def channel_data() -> dict[str, Any]:
+def channel_data(cid: int = CHANNEL_ID, guild_id: int = GUILD_ID) -> dict[str, Any]:
     return {
-        "id": str(CHANNEL_ID),
+        "id": str(cid),
         "type": TEXT,
         "name": "games",
         "position": 0,
         "permission_overwrites": [],
-        "guild_id": str(GUILD_ID),
+        "guild_id": str(guild_id),
     }
 
 
@@ -163,10 +165,14 @@ def dm_channel_data(cid: int, recipient: dict[str, Any]) -> dict[str, Any]:
     return {"id": str(cid), "type": 1, "recipients": [recipient], "last_message_id": None}
 
 
-def guild_data(threads: list[dict[str, Any]]) -> dict[str, Any]:
+def guild_data(
+    threads: list[dict[str, Any]],
+    guild_id: int = GUILD_ID,
+    channels: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """GUILD_CREATE: its `threads` are the active ones only (docs/topics/threads.md)."""
     return {
-        "id": str(GUILD_ID),
+        "id": str(guild_id),
         "name": "test",
         "icon": None,
         "owner_id": "1",
@@ -176,7 +182,7 @@ def guild_data(threads: list[dict[str, Any]]) -> dict[str, Any]:
         "features": [],
         "roles": [
             {
-                "id": str(GUILD_ID),
+                "id": str(guild_id),
                 "name": "@everyone",
                 "permissions": PERMISSIONS,
                 "position": 0,
@@ -186,7 +192,7 @@ def guild_data(threads: list[dict[str, Any]]) -> dict[str, Any]:
                 "mentionable": False,
             }
         ],
-        "channels": [channel_data(), forum_data()],
+        "channels": channels if channels is not None else [channel_data(), forum_data()],
         "threads": [t for t in threads if not t["thread_metadata"]["archived"]],
         "members": [],
         "voice_states": [],

@@ -79,25 +79,60 @@ class Request:
 
 
 @dataclass
+class Session:
+    """One shard's gateway session: its events in order (a resume gets those it missed) and
+    its connection while up."""
+
+    id: str
+    shard: int
+    count: int
+    intents: int | None
+    events: list[dict[str, Any]] = field(default_factory=list)  # sent, with "s"
+    live: web.WebSocketResponse | None = None
+
+    async def send(self, kind: str, data: Any) -> None:
+        event = {"op": 0, "t": kind, "s": len(self.events) + 1, "d": data}
+        self.events.append(event)
+        if self.live is not None and not self.live.closed:
+            await self.live.send_json(event)
+
+
+@dataclass
 class FakeDiscord:
     window: float = WINDOW  # seconds an interaction has to be answered
     download_delay: float = 0.0  # seconds the CDN takes to send an attachment
     requests: list[Request] = field(default_factory=list)
     failures: dict[str, list[int]] = field(default_factory=dict)  # route pattern: statuses
     drop_at: list[str] = field(default_factory=list)  # route patterns that drop the gateway
-    events: list[dict[str, Any]] = field(default_factory=list)  # dispatched, with "s"
     sockets: list[web.WebSocketResponse] = field(default_factory=list)
     world: World = field(default_factory=World)
     commands: dict[str | None, list[Any]] = field(default_factory=dict)  # uploaded
     identifies: int = 0
-    intents: int | None = None  # what the last IDENTIFY subscribed to
     resumes: int = 0
     port: int = 0
-    live: web.WebSocketResponse | None = None  # the connection that identified or resumed
+    recommended_shards: int = 1  # what GET /gateway/bot advises
+    sessions: dict[str, Session] = field(default_factory=dict)  # the newest of each shard
+    last: Session | None = None  # the session that last identified or resumed
+    undelivered: list[dict[str, Any]] = field(default_factory=list)  # no session for them
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.desk = Desk(self.world, self.window)
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The last session's events, with their sequence numbers "s"."""
+        return self.last.events if self.last is not None else []
+
+    @property
+    def live(self) -> web.WebSocketResponse | None:
+        """The last session's connection (None while it is down)."""
+        return self.last.live if self.last is not None else None
+
+    @property
+    def intents(self) -> int | None:
+        """What the last IDENTIFY subscribed to."""
+        return self.last.intents if self.last is not None else None
 
     async def start(self) -> None:
         app = web.Application(client_max_size=4 * UPLOAD_LIMIT)
@@ -195,7 +230,7 @@ class FakeDiscord:
     def _gateway_url(self, *_: Any) -> dict[str, Any]:
         return {
             "url": f"ws://127.0.0.1:{self.port}/ws",
-            "shards": 1,
+            "shards": self.recommended_shards,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 1000,
@@ -288,7 +323,7 @@ class FakeDiscord:
         if method == "DELETE":
             del self.messages[message.id]
             self.world.deleted_messages.append(message.id)
-            self.world.outbox.append(("MESSAGE_DELETE", _deletion(message)))
+            self.world.outbox.append(("MESSAGE_DELETE", self._deletion(message)))
             return None
         if method == "PATCH":
             message = self.world.edit(message, body or {}, files)
@@ -325,44 +360,55 @@ class FakeDiscord:
             if data["op"] == 1:
                 await ws.send_json({"op": 11})
             elif data["op"] == 2:
-                self.identifies += 1
-                self.intents = data["d"].get("intents")
-                self.events.clear()
-                self.live = ws
-                present = self.world.guild is Guild.PRESENT
-                await self.dispatch(
-                    "READY",
-                    {
-                        "v": 10,
-                        "user": BOT_USER,
-                        "session_id": "s1",
-                        "guilds": [{"id": str(GUILD_ID), "unavailable": True}] if present else [],
-                        "resume_gateway_url": f"ws://127.0.0.1:{self.port}/ws",
-                        "application": {"id": str(APP_ID), "flags": 0},
-                    },
-                )
-                if present:
-                    await self.dispatch("GUILD_CREATE", self.world.guild_payload())
+                await self._identify(ws, data["d"])
             elif data["op"] == 6:
                 self.resumes += 1
-                for event in [e for e in self.events if e["s"] > (data["d"]["seq"] or 0)]:
+                session = self.sessions.get(data["d"]["session_id"]) or self.last
+                assert session is not None, "a resume before any identify"
+                for event in [e for e in session.events if e["s"] > (data["d"]["seq"] or 0)]:
                     await ws.send_json(event)
-                self.live = ws
-                await ws.send_json({"op": 0, "t": "RESUMED", "s": len(self.events), "d": {}})
+                session.live, self.last = ws, session
+                await ws.send_json({"op": 0, "t": "RESUMED", "s": len(session.events), "d": {}})
         return ws
 
+    async def _identify(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> None:
+        """A new session for the shard IDENTIFY names (`[shard_id, num_shards]`, default
+        `[0, 1]`): READY lists that shard's servers (unavailable until their GUILD_CREATE),
+        then a GUILD_CREATE for each. An older session of the same shard ends."""
+        self.identifies += 1
+        shard, count = d.get("shard") or (0, 1)
+        session = Session(f"s{self.identifies}", shard, count, d.get("intents"), live=ws)
+        for old in [k for k, v in self.sessions.items() if (v.shard, v.count) == (shard, count)]:
+            del self.sessions[old]
+        self.sessions[session.id] = self.last = session
+        guilds = self.world.guilds_of_shard(shard, count)
+        ready = {
+            "v": 10,
+            "user": BOT_USER,
+            "session_id": session.id,
+            "shard": [shard, count],
+            "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+            "resume_gateway_url": f"ws://127.0.0.1:{self.port}/ws",
+            "application": {"id": str(APP_ID), "flags": 0},
+        }
+        await session.send("READY", ready)
+        for guild in guilds:
+            await session.send("GUILD_CREATE", self.world.guild_payload(guild))
+
     async def dispatch(self, kind: str, data: Any) -> None:
-        """Send an event (message events only to a bot subscribed to GUILD_MESSAGES); while
-        the connection is down it waits for the resume. The window of an INTERACTION_CREATE
-        starts now, as the user acted now."""
-        if kind.startswith("MESSAGE_") and not (self.intents or 0) & GUILD_MESSAGES:
-            return
+        """Send an event to the session of the shard serving its server (message events only
+        to a bot subscribed to GUILD_MESSAGES); while that connection is down it waits for
+        the resume. The window of an INTERACTION_CREATE starts now, as the user acted now."""
         if kind == "INTERACTION_CREATE":
             self.desk.register(data)
-        event = {"op": 0, "t": kind, "s": len(self.events) + 1, "d": data}
-        self.events.append(event)
-        if self.live is not None and not self.live.closed:
-            await self.live.send_json(event)
+        guild = int(data.get("guild_id") or (data["id"] if kind.startswith("GUILD_") else 0))
+        found = [s for s in self.sessions.values() if (guild >> 22) % s.count == s.shard]
+        if not found:  # no process serves that shard now: Discord would not deliver it
+            self.undelivered.append({"t": kind, "d": data})
+        for session in found:
+            if kind.startswith("MESSAGE_") and not (session.intents or 0) & GUILD_MESSAGES:
+                continue
+            await session.send(kind, data)
 
     async def _flush(self) -> None:
         """The gateway events the last change caused."""
@@ -370,10 +416,11 @@ class FakeDiscord:
             await self.dispatch(*self.world.outbox.pop(0))
 
     async def drop(self) -> None:
-        """Close the gateway connection as a network failure would (resumable)."""
-        ws, self.live = self.live, None
-        if ws is not None:
-            await ws.close(code=4000)
+        """Close the gateway connections as a network failure would (resumable)."""
+        for session in self.sessions.values():
+            ws, session.live = session.live, None
+            if ws is not None:
+                await ws.close(code=4000)
 
     # -- what users and moderators do ----------------------------------------------------------
     async def command(
@@ -423,7 +470,7 @@ class FakeDiscord:
         tid = where if where is not None else next(iter(self.threads))
         message = Posted(self.world.new_id(), tid, text, channel=tid, author=who)
         self.messages[message.id] = message
-        data = {**message_data(message, self.base), "guild_id": str(GUILD_ID)}
+        data = {**message_data(message, self.base), "guild_id": self._guild_of(tid)}
         if not (self.intents or 0) & MESSAGE_CONTENT and f"<@{APP_ID}>" not in text:
             data["content"] = ""
         await self.dispatch("MESSAGE_CREATE", data)
@@ -454,6 +501,17 @@ class FakeDiscord:
             self._permissions(channel),
         )
         await self.dispatch("INTERACTION_CREATE", payload)
+
+    def _guild_of(self, cid: int) -> str:
+        found = self.threads.get(cid) or self.world.channels.get(cid) or {}
+        return str(found.get("guild_id", GUILD_ID))
+
+    def _deletion(self, message: Posted) -> dict[str, Any]:
+        return {
+            "id": str(message.id),
+            "channel_id": str(message.channel),
+            "guild_id": self._guild_of(message.channel),
+        }
 
     def _permissions(self, where: dict[str, Any]) -> str:
         """The bot's permissions where an interaction happens (its `app_permissions`)."""
@@ -499,7 +557,7 @@ class FakeDiscord:
         """A moderator deletes a message in the Discord client."""
         message = self.messages.pop(mid)
         self.world.deleted_messages.append(mid)
-        await self.dispatch("MESSAGE_DELETE", _deletion(message))
+        await self.dispatch("MESSAGE_DELETE", self._deletion(message))
 
     def limit_old_edits(self, mid: int) -> None:
         """The message is over an hour old and Discord's limit of edits of those is reached."""
@@ -559,7 +617,3 @@ def _json(data: Any, status: int = 200) -> web.Response:
         status=status,
         headers={"Content-Type": "application/json", "Via": "1.1 google"},
     )
-
-
-def _deletion(message: Posted) -> dict[str, Any]:
-    return {"id": str(message.id), "channel_id": str(message.channel), "guild_id": str(GUILD_ID)}

@@ -104,7 +104,7 @@ class World:
     deleted_messages: list[int] = field(default_factory=list)
     permissions: set[str] = field(default_factory=lambda: set(BOT_PERMISSIONS))  # the bot's
     denied: dict[int, set[str]] = field(default_factory=dict)  # channel: permissions taken away
-    guild: Guild = Guild.PRESENT
+    guilds: dict[int, Guild] = field(default_factory=lambda: {GUILD_ID: Guild.PRESENT})
     users: dict[int, dict[str, Any]] = field(
         default_factory=lambda: {int(BOT_USER["id"]): BOT_USER}
     )
@@ -121,15 +121,46 @@ class World:
     def posts(self, where: int | str) -> list[Posted]:
         return [m for m in self.messages.values() if m.where == where]
 
-    # -- the server ----------------------------------------------------------------------------
-    def guild_payload(self) -> dict[str, Any]:
-        return guild_data(list(self.threads.values()))
+    # -- the servers ---------------------------------------------------------------------------
+    @property
+    def guild(self) -> Guild:
+        """The first server's state (the one most tests play in)."""
+        return self.guilds[GUILD_ID]
+
+    @guild.setter
+    def guild(self, state: Guild) -> None:
+        self.guilds[GUILD_ID] = state
+
+    def add_guild(self, guild_id: int) -> dict[str, Any]:
+        """Another server with the bot in it and one text channel, which is returned."""
+        assert guild_id not in self.guilds, guild_id
+        self.guilds[guild_id] = Guild.PRESENT
+        channel = channel_data(self.new_id(), guild_id)
+        self.channels[int(channel["id"])] = channel
+        return channel
+
+    def guilds_of_shard(self, shard: int, count: int) -> list[int]:
+        """The servers with the bot whose events go to that shard (Discord's formula:
+        `(guild_id >> 22) % num_shards`)."""
+        return [
+            g
+            for g, state in self.guilds.items()
+            if state is Guild.PRESENT and (g >> 22) % count == shard
+        ]
+
+    def guild_payload(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
+        return guild_data(
+            [t for t in self.threads.values() if int(t["guild_id"]) == guild_id],
+            guild_id,
+            [c for c in self.channels.values() if int(c["guild_id"]) == guild_id],
+        )
 
     def check_guild(self, guild_id: int) -> None:
-        """A route naming the server: gone (10004) or no longer the bot's (50001)."""
-        if guild_id != GUILD_ID or self.guild is Guild.DELETED:
+        """A route naming a server: gone (10004) or no longer the bot's (50001)."""
+        state = self.guilds.get(guild_id)
+        if state is None or state is Guild.DELETED:
             raise Rejected(UNKNOWN_GUILD)
-        if self.guild is Guild.REMOVED:
+        if state is Guild.REMOVED:
             raise Rejected(MISSING_ACCESS)
 
     # -- channels and threads ------------------------------------------------------------------
@@ -147,9 +178,10 @@ class World:
                 raise Rejected(CANNOT_DM)
             return dm_channel_data(cid, self.users[self.dm_channels[cid]])
         found = self.threads.get(cid) or self.channels.get(cid)
-        if found is None or cid in self.deleted or self.guild is Guild.DELETED:
+        state = self.guilds.get(int(found["guild_id"])) if found is not None else None
+        if found is None or cid in self.deleted or state is Guild.DELETED:
             raise Rejected(UNKNOWN_CHANNEL)
-        if self.guild is Guild.REMOVED:
+        if state is Guild.REMOVED:
             raise Rejected(MISSING_ACCESS)
         allowed = self.allowed(cid)
         if "view_channel" not in allowed:
@@ -209,9 +241,10 @@ class World:
         parent: int = CHANNEL_ID,
         tid: int | None = None,
     ) -> dict[str, Any]:
+        """A thread of channel `parent`, in that channel's server."""
         if not 1 <= len(name) <= 100:
             raise Rejected(INVALID_FORM, "name must be 1 to 100 characters")
-        data = thread_data(tid or self.new_id(), name, kind, archive, parent)
+        data = thread_data(tid or self.new_id(), name, kind, archive, self.channels.get(parent))
         self.threads[int(data["id"])] = data
         self.activity[int(data["id"])] = self.clock()
         self.outbox.append(("THREAD_CREATE", {**data, "newly_created": True}))

@@ -8,15 +8,26 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
 import secrets
+import socket
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Mapping
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from bot.core.config import DEFAULT_GAME_CAPS, DEFAULT_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
+from bot.core.shards import Shards
 from bot.core.store import (
     ACTIVE,
     DEAL,
@@ -45,6 +56,7 @@ STALE = (
 )
 BUSY = "the game's database is busy; nothing was stored, try again in a moment"
 HISTORY_LIMIT = 50
+LEASE_SECONDS = 120.0  # how long a process that died holding a lease delays that work
 CHOICE_CACHE = 64
 IMPORTED_BY = 0  # user id recorded for the actions of an imported game file
 
@@ -91,14 +103,19 @@ class ServiceBase:
         new_seed: Callable[[], int] = random_seed,
         remind_hours: float = DEFAULT_REMIND_HOURS,
         game_caps: tuple[int, int] = DEFAULT_GAME_CAPS,
+        shards: Shards | None = None,
         clock: Callable[[], datetime] = utc_now,
     ) -> None:
-        """`game_caps`: how many games not yet over one server, and one user, may have opened.
-        `clock` is the front end's time (the engine never reads one), for what depends on it:
-        reminders, absences, quiet hours, how long a turn has waited, standing orders' end
-        dates."""
+        """`game_caps`: how many games not yet over one server, and one user, may have opened;
+        `shards`: the Discord shards this process serves (None: every server), whose games
+        alone its sweeps (reminders) take up. `clock` is the front end's time (the engine
+        never reads one), for what depends on it: reminders, absences, quiet hours, how long
+        a turn has waited, standing orders' end dates."""
         self.store = store
+        self.shards = shards
         self.clock = clock
+        # this process, as it signs the leases it holds (see `_leased`)
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.game_caps = game_caps
         self.cache_size = cache_size
         self.remind_hours = remind_hours
@@ -135,6 +152,19 @@ class ServiceBase:
             except (StaleGame, StoreBusy) as exc:
                 self._forget(game_id)
                 return Result(error=storage_refusal(exc, game_id), game_id=game_id)
+
+    @asynccontextmanager
+    async def _leased(
+        self, names: Sequence[str], seconds: float = LEASE_SECONDS
+    ) -> AsyncIterator[set[str]]:
+        """Those of `names` this process got (see `Store.claim_leases`), held while the block
+        runs: work that every process's sweep may find is done by the one that got it."""
+        got = await self.store.claim_leases(names, self.holder, seconds) if names else []
+        try:
+            yield set(got)
+        finally:
+            if got:
+                await self.store.release_leases(got, self.holder)
 
     @asynccontextmanager
     async def _holding(self, game_id: int) -> AsyncIterator[None]:

@@ -81,9 +81,10 @@ class ComputerSeats(Playing):
 
     async def due_computer_games(self, *, stored: bool = False) -> list[int]:
         """The games whose computer seats still have moves due, taken off the list (`stored`:
-        also every stored game in play with a computer seat, as after a restart)."""
+        also every stored game in play with a computer seat in the servers this process
+        serves, as after a restart)."""
         if stored:
-            self._computers_due.update(await self.store.games_with_computers())
+            self._computers_due.update(await self.store.games_with_computers(self.shards))
         self.computers_waiting.clear()
         due = sorted(self._computers_due)
         self._computers_due.clear()

@@ -52,24 +52,38 @@ class Reminders(Turns):
         """Every reminder and held direct message due at `now` (stored as sent), and when the
         next one falls due (None: nothing waits)."""
         later: list[datetime] = []
+        clocks = {c.id: c for c in await self.store.reminder_clocks(self.shards)}
         due_ids: list[int] = []
-        for clock in await self.store.reminder_clocks():
+        for clock in clocks.values():
             at = self._due_at(clock)
             if at is not None and at <= now:
                 due_ids.append(clock.id)
             elif at is not None:
                 later.append(at)
-        due = await self.store.games_by_id(due_ids) if due_ids else []
-        seats, settings = await self.store.seats_and_settings(due_ids) if due else ({}, {})
-        reminders = []
-        for record in due:
-            reminder, wait = await self._remind(record, seats.get(record.id, []), settings, now)
-            if reminder is not None:
-                reminders.append(reminder)
-            if wait is not None:
-                later.append(wait)
-        if reminders:
-            await self.store.mark_reminded([r.game_id for r in reminders], store_time(now))
+        names = {f"remind:{g}": g for g in due_ids}
+        async with self._leased(list(names)) as got:  # of several processes, one reminds
+            mine = [g for name, g in names.items() if name in got]
+            due = []
+            for record in await self.store.games_by_id(mine) if mine else []:
+                if record.reminded_at == clocks[record.id].reminded_at:
+                    due.append(record)
+                else:  # another process reminded it between the two reads
+                    again = self._due_at(
+                        ReminderClock(
+                            record.id, record.remind_hours, record.turn_since, record.reminded_at
+                        )
+                    )
+                    later += [again] if again is not None else []
+            seats, settings = await self.store.seats_and_settings(mine) if due else ({}, {})
+            reminders = []
+            for record in due:
+                reminder, wait = await self._remind(record, seats.get(record.id, []), settings, now)
+                if reminder is not None:
+                    reminders.append(reminder)
+                if wait is not None:
+                    later.append(wait)
+            if reminders:
+                await self.store.mark_reminded([r.game_id for r in reminders], store_time(now))
         messages, held = await self.due_messages(now)
         if held is not None:
             later.append(held)

@@ -22,7 +22,7 @@ from bot.core.service.base import (
     store_time,
     stored_time,
 )
-from bot.core.store import ACTIVE, OPEN, GameRecord, SeatRecord, StoreBusy
+from bot.core.store import ACTIVE, OPEN, GameRecord, PendingDM, SeatRecord, StoreBusy
 from bot.core.turn_list import PAGE, TurnEntry, TurnList
 from bot.core.user_settings import UserSettings
 from engine.errors import GameError
@@ -145,9 +145,18 @@ class Turns(ServiceBase):
     async def due_messages(self, now: datetime) -> tuple[list[DirectMessage], datetime | None]:
         """The held direct messages due by `now` that still wait for their user (their move,
         or a request still open), and when the next held one falls due."""
-        held = await self.store.held_dms()
-        due = [h for h in held if stored_time(h.due_at) <= now]
+        held = await self.store.held_dms(self.shards)
         later = [stored_time(h.due_at) for h in held if stored_time(h.due_at) > now]
+        names = {f"dm:{h.user_id}:{h.game_id}": h for h in held if stored_time(h.due_at) <= now}
+        async with self._leased(list(names)) as got:  # of several processes, one sends each
+            mine = [h for name, h in names.items() if name in got]
+            still = set(await self.store.held_dms(self.shards)) if mine else set()
+            return await self._send_held([h for h in mine if h in still], later, now)
+
+    async def _send_held(
+        self, due: list[PendingDM], later: list[datetime], now: datetime
+    ) -> tuple[list[DirectMessage], datetime | None]:
+        """The messages of these held ones that still wait (all dropped from the store)."""
         out = []
         for h in due:
             record = await self.store.game(h.game_id)

@@ -276,6 +276,21 @@ class Views(ServiceBase):
         """The message id and state of the game's stored turn post (see `remember_turn_post`)."""
         return await self.store.turn_post(game_id)
 
+    async def unposted(self) -> list[Result]:
+        """For each game of this process's servers whose turn post is behind its stored
+        version, the moves it does not show yet: to post now (a process stored them and
+        stopped before posting)."""
+        return [
+            Result(
+                text="\n".join(lines) or f"Game #{record.id} changed while the bot was away.",
+                game_id=record.id,
+                thread_id=record.thread_id,
+                changed=True,
+                version=record.version,
+            )
+            for record, lines in await self.store.posts_behind(self.shards)
+        ]
+
     async def remember_turn_post(
         self, game_id: int, message_id: int, state: dict[str, Any]
     ) -> None:

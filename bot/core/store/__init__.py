@@ -10,6 +10,7 @@ strings (imported files).
 
 from bot.core.store.connection import BUSY_TIMEOUT
 from bot.core.store.games import GameTables
+from bot.core.store.leases import LeaseTables
 from bot.core.store.players import PlayerTables
 from bot.core.store.records import (
     ACTIVE,
@@ -37,7 +38,7 @@ from bot.core.store.requests import RequestTables
 from bot.core.store.seating import SeatingTables, unclaimed
 
 
-class Store(GameTables, SeatingTables, RequestTables, PlayerTables):
+class Store(GameTables, SeatingTables, RequestTables, PlayerTables, LeaseTables):
     """Every table of the store, on one database."""
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.db_url import is_postgres
+from bot.core.shards import Shards
 from bot.core.store import migrations
 from bot.core.store.connection import BUSY_TIMEOUT, Backend, Conn, SqliteBackend, reading
 from bot.core.store.records import (
@@ -89,6 +90,14 @@ class StoreBase:
             )
             if added is None:
                 raise DuplicateInteraction(interaction_id)
+
+    @staticmethod
+    def _served(shards: Shards, column: str = "guild_id") -> tuple[str, list[int]]:
+        """SQL keeping the rows of servers those shards serve (Discord's formula), and its
+        parameters."""
+        slots = ", ".join("CAST(? AS BIGINT)" for _ in shards.ids)
+        sql = f"{column} IS NOT NULL AND ({column} >> 22) % CAST(? AS BIGINT) IN ({slots})"
+        return sql, [shards.count, *shards.ids]
 
     @staticmethod
     def _version(conn: Conn, game_id: int) -> int | None:

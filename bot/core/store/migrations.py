@@ -371,6 +371,20 @@ def m012_programmed_moves(conn: Conn, t: Types) -> None:
 
 
 @migration
+def m013_leases(conn: Conn, t: Types) -> None:
+    """Leases on work that several bot processes could each find (a due reminder, a
+    programmed or computer move): one process holds a name until it lets go or until
+    `expires_at` (seconds since the epoch) passes, so a process that died holding one only
+    delays that work."""
+    conn.execute(f"""
+        CREATE TABLE leases (
+            name TEXT PRIMARY KEY,
+            holder TEXT NOT NULL,
+            expires_at {t.real} NOT NULL
+        )""")
+
+
+@migration
 def m014_lobby_posts(conn: Conn, t: Types) -> None:
     """The public lobby message of each game (in its channel, or the first post of its forum
     thread), so that every join, leave, start and end edits the same message, after a restart

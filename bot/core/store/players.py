@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
+from bot.core.shards import Shards
 from bot.core.store.base import StoreBase, chunks, game_record, marks
 from bot.core.store.connection import Conn, reading, writing
 from bot.core.store.games import _seat_record
@@ -92,9 +93,15 @@ class PlayerTables(StoreBase):
         )
 
     @reading
-    def held_dms(self, conn: Conn) -> list[PendingDM]:
-        """Every direct message held back, the soonest due first."""
-        rows = conn.all("SELECT * FROM pending_dms ORDER BY due_at, user_id, game_id")
+    def held_dms(self, conn: Conn, shards: Shards | None = None) -> list[PendingDM]:
+        """Every direct message held back (`shards`: about the games of the servers those
+        shards serve), the soonest due first."""
+        served, params = self._served(shards) if shards else ("1 = 1", [])
+        rows = conn.all(
+            "SELECT * FROM pending_dms WHERE game_id IN (SELECT id FROM games WHERE "
+            f"{served}) ORDER BY due_at, user_id, game_id",
+            params,
+        )
         return [PendingDM(**r) for r in rows]
 
     @writing
@@ -132,13 +139,15 @@ class PlayerTables(StoreBase):
         return games, seats, _settings(conn, [u for u in users if u > 0])
 
     @reading
-    def reminder_clocks(self, conn: Conn) -> list[ReminderClock]:
-        """The turn clock of every running game not paused: all the reminders read of each
-        game, whatever their number (the games due are read whole after)."""
+    def reminder_clocks(self, conn: Conn, shards: Shards | None = None) -> list[ReminderClock]:
+        """The turn clock of every running game not paused (`shards`: of the servers those
+        shards serve): all the reminders read of each game, whatever their number (the games
+        due are read whole after)."""
+        served, params = self._served(shards) if shards else ("1 = 1", [])
         rows = conn.all(
             "SELECT id, remind_hours, turn_since, reminded_at FROM games "
-            "WHERE status = ? AND paused = 0 ORDER BY id",
-            [ACTIVE],
+            f"WHERE status = ? AND paused = 0 AND {served} ORDER BY id",
+            [ACTIVE, *params],
         )
         return [ReminderClock(**r) for r in rows]
 

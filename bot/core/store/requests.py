@@ -8,9 +8,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.core.store.base import StoreBase, now
+from bot.core.shards import Shards
+from bot.core.store.base import StoreBase, game_record, now
 from bot.core.store.connection import Conn, reading, writing
-from bot.core.store.records import DEAL, UNDO, Note, Preview, Request
+from bot.core.store.records import ACTIVE, DEAL, FINISHED, UNDO, GameRecord, Note, Preview, Request
 from engine.game import Action
 
 
@@ -118,6 +119,30 @@ class RequestTables(StoreBase):
             "state = excluded.state",
             [game_id, message_id, json.dumps(state, sort_keys=True)],
         )
+
+    @reading
+    def posts_behind(self, conn: Conn, shards: Shards | None) -> list[tuple[GameRecord, list[str]]]:
+        """Games (of the servers `shards` serve) whose turn post shows an older version than
+        the stored game, with the sentences of the moves made since: a process stored them
+        and stopped before posting them. A post stored without its version is not known to
+        be behind."""
+        served, params = self._served(shards, "g.guild_id") if shards else ("1 = 1", [])
+        rows = conn.all(
+            f"SELECT g.*, t.state AS post_state FROM games g JOIN turn_posts t ON "
+            f"t.game_id = g.id WHERE g.status IN (?, ?) AND {served} ORDER BY g.id",
+            [ACTIVE, FINISHED, *params],
+        )
+        out = []
+        for row in rows:
+            shown = json.loads(row.pop("post_state")).get("version")
+            if shown is None or shown >= row["version"]:
+                continue
+            texts = conn.all(
+                "SELECT text FROM actions WHERE game_id = ? AND version >= ? ORDER BY seq",
+                [row["id"], shown],
+            )
+            out.append((game_record(row), [t["text"] for t in texts if t["text"]]))
+        return out
 
     @reading
     def lobby_post(self, conn: Conn, game_id: int) -> tuple[int, int] | None:

@@ -5,6 +5,7 @@ computer may play a seat (held or not); handing the seat to someone ends that.""
 
 from __future__ import annotations
 
+from bot.core.shards import Shards
 from bot.core.store.base import StoreBase, now
 from bot.core.store.connection import Conn, reading, writing
 from bot.core.store.records import ACTIVE, Invitation, StaleGame
@@ -50,13 +51,15 @@ class SeatingTables(StoreBase):
         StoreBase._touch(conn, game_id)
 
     @reading
-    def games_with_computers(self, conn: Conn) -> list[int]:
-        """The games in play, not paused, in which the computer plays a seat."""
+    def games_with_computers(self, conn: Conn, shards: Shards | None = None) -> list[int]:
+        """The games in play, not paused, in which the computer plays a seat (`shards`: of
+        the servers those shards serve, whose process alone posts there)."""
+        served, params = self._served(shards, "g.guild_id") if shards else ("1 = 1", [])
         rows = conn.all(
             "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
             "WHERE s.computer IS NOT NULL AND g.status = ? AND g.paused = 0 "
-            "AND g.abandoned_at IS NULL ORDER BY g.id",
-            [ACTIVE],
+            f"AND g.abandoned_at IS NULL AND {served} ORDER BY g.id",
+            [ACTIVE, *params],
         )
         return [int(r["id"]) for r in rows]
 

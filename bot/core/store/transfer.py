@@ -29,6 +29,8 @@ TABLES = (
     "pending_dms",
     "bot_state",
 )
+# Not copied: what running bot processes hold for a while (a copy is made with them stopped).
+TRANSIENT = ("leases",)
 
 Rows = dict[str, list[dict[str, Any]]]
 
