@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import Any, ClassVar
 
-from engine.eighteen import explain, history, ledger, orders, programs
 from engine.eighteen import house_programs as house
+from engine.eighteen import ledger, orders, programs
 from engine.eighteen import shares as sh
 from engine.eighteen.auction import AuctionRound, CompanyPendingPar, WaterfallAuction
-from engine.eighteen.choices import legal_actions
 from engine.eighteen.company_rules import CompanyRules
-from engine.eighteen.describe import describe_action, skip_sentence, status
+from engine.eighteen.contract import GameContract
+from engine.eighteen.describe import skip_sentence
 from engine.eighteen.entities import Ability, Bank, Company, Corporation, Player, Pool, Share, spend
 from engine.eighteen.market import (
     ABOVE_60_ZONES,
@@ -35,24 +34,16 @@ from engine.eighteen.operating import (
     Token,
     Track,
 )
-from engine.eighteen.preview import LayOption, lay_options
-from engine.eighteen.prompt import turn_info
-from engine.eighteen.reference import TOPICS as REFERENCE_TOPICS
-from engine.eighteen.reference import reference
 from engine.eighteen.rounds import Round
-from engine.eighteen.snapshot import snapshot
 from engine.eighteen.stock import BuySellParShares, StockRound
-from engine.eighteen.submissions import ACTION_FIELDS, controller
 from engine.eighteen.track_rules import TrackRules
 from engine.eighteen.train_rules import TrainRules
 from engine.eighteen.trains import Depot, Phase, Phases, Train
-from engine.errors import GameError, IllegalAction, InvalidAction
-from engine.game import Action, Choice, Game, PlayerId, Standing, TurnInfo
-from engine.money import format_money
-from engine.series import ChartSeries
+from engine.errors import IllegalAction, InvalidAction
+from engine.game import Action, Game, PlayerId
 
 
-class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
+class EighteenGame(GameContract, TrackRules, TrainRules, CompanyRules, Game):
     """Title-neutral 18xx. Subclasses set `data` (the title JSON) and override hooks."""
 
     data: dict[str, Any]
@@ -554,181 +545,6 @@ class EighteenGame(TrackRules, TrainRules, CompanyRules, Game):
         # as a reload on 18xx.games: what programs made before counts as replayed from the log
         super().rewind_to(count)
         self.live_from = len(self.actions) + 1
-
-    # -- the Game contract --------------------------------------------------------------------------
-    @property
-    def finished(self) -> bool:
-        return self.finished_flag
-
-    def active_entities(self) -> list[Any]:
-        return self.round.active_entities()
-
-    def active_players(self) -> list[PlayerId]:
-        out: list[PlayerId] = []
-        if self.finished_flag:
-            return out
-        for e in self.active_entities():
-            for p in self.actors(e):
-                if p.id not in out:
-                    out.append(p.id)
-        return out
-
-    def actors(self, entity: Any) -> list[Player]:
-        """Who may act for an entity now: its controller; for a company nobody presides (1860's
-        receivership), every player, since its moves are the rules' and anyone may make them."""
-        p = controller(entity)
-        if p is not None:
-            return [p]
-        return (
-            [q for q in self.player_list if not q.bankrupt]
-            if isinstance(entity, Corporation)
-            else []
-        )
-
-    def action_fields(self) -> dict[str, frozenset[str]]:
-        return ACTION_FIELDS
-
-    def any_time(self, action: Action) -> bool:
-        # programs, and a private's power, which its owner may use in another player's turn
-        kind = action.get("type")
-        return (
-            kind in self.PROGRAM_TYPES
-            or kind in house.FIELDS
-            or action.get("entity_type") == "company"
-        )
-
-    # -- standing orders (orders.py) -------------------------------------------------------------
-    def order_choices(self, player: PlayerId) -> list[Choice]:
-        return orders.choices(self, player)
-
-    def standing_orders(self, player: PlayerId) -> list[Standing]:
-        return orders.standing(self, player)
-
-    def order_text(self, action: Action) -> str | None:
-        return orders.order_text(self, action)
-
-    def order_news(self) -> list[tuple[PlayerId, str]]:
-        return list(self.news)
-
-    def public_orders(self) -> list[tuple[PlayerId, str]]:
-        return orders.public(self)
-
-    def file_actions(self) -> list[Action]:
-        return house.file_actions(self.actions)
-
-    def acting_player(self, action: Action) -> PlayerId | None:
-        owner = controller(self.resolve_entity(action))
-        return None if owner is None else owner.id
-
-    def money(self, amount: Any) -> str:
-        """An amount in the game's currency ($ by default, £ in 1860), as players write it."""
-        if not isinstance(amount, (int, float)):  # as a move typed it (shown, not computed)
-            return f"{self.CURRENCY}{amount}"
-        return format_money(self.CURRENCY, amount)
-
-    def player_value(self, p: Player) -> int:
-        shares = sum(
-            s.corp.share_price.price * s.percent // 10
-            for s in p.shares
-            if s.corp.ipoed and s.corp.share_price
-        )
-        return p.cash + shares + sum(c.value for c in p.companies)
-
-    def result(self) -> dict[PlayerId, int]:
-        return {p.id: self.player_value(p) for p in self.player_list}
-
-    def score_text(self, score: int) -> str:
-        return self.money(score)
-
-    def views(self) -> tuple[str, ...]:
-        return ("map", "market", "sheet")
-
-    def explain(self, action_type: str) -> str | None:
-        step = self.round.active_step()
-        if step is None:
-            return None
-        for entity in self.active_entities():
-            reason = step.explain(entity, action_type)
-            if reason:
-                return reason
-        return explain.timing(self, step, action_type)
-
-    def explain_choice(self, action_type: str, text: str) -> str | None:
-        return explain.explain_choice(self, action_type, text)
-
-    def counterparty(self, action: Action) -> PlayerId | None:
-        """The other player whose property an action would take at a negotiated price (a private
-        bought from them, their company's train), who must agree first; None when there is none."""
-        try:
-            entity = self.resolve_entity(action)
-            actor = entity if isinstance(entity, Player) else getattr(entity, "owner", None)
-            if action["type"] == "buy_company":
-                seller = self.company(action.get("company")).owner
-            elif action["type"] == "buy_train":
-                train = self.train(action.get("train"))
-                seller = train.owner.owner if isinstance(train.owner, Corporation) else None
-            else:
-                return None
-        except GameError:
-            return None
-        if isinstance(seller, Player) and seller is not actor:
-            return seller.id
-        return None
-
-    def legal_actions(self, player: PlayerId, kinds: Collection[str] | None = None) -> list[Choice]:
-        return legal_actions(self, player, kinds)
-
-    def best_routes(self, corp: Corporation) -> tuple[int, list[dict[str, Any]]]:
-        trains = {t.id: t.distance for t in corp.trains}
-        return self.board.best_routes(
-            corp.sym, trains, phase_color=self.phases.current.offboard_color
-        )
-
-    def snapshot(self) -> dict[str, Any]:
-        return snapshot(self)
-
-    def describe(self, action: Action) -> str:
-        return describe_action(self, action)
-
-    def status_text(self) -> str:
-        return status(self)
-
-    def turn_info(self) -> list[TurnInfo]:
-        return turn_info(self)
-
-    def reference_topics(self) -> tuple[str, ...]:
-        return REFERENCE_TOPICS
-
-    def reference(self, topic: str | None = None) -> str:
-        return reference(self, topic)
-
-    def round_name(self) -> str:
-        r = self.round
-        return f"{r.name} {self.turn}" + (
-            f".{r.round_num}" if isinstance(r, OperatingRound) else ""
-        )
-
-    def changed_places(self) -> tuple[str, ...]:
-        hex_id = (self.last_effect or {}).get("hex")
-        return (hex_id,) if hex_id else ()
-
-    def chart_names(self) -> tuple[tuple[str, str], ...]:
-        return tuple(history.CHARTS.items())
-
-    def chart_series(self) -> ChartSeries:
-        samples = history.Samples(list(self.players))
-        samples.end(self.replayed(samples.watch))
-        return samples.series(
-            self.title,
-            [c.sym for c in self.corporations],
-            self.CURRENCY,
-            self.finished,
-            self.ranking(),
-        )
-
-    def lay_options(self, pid: Any, hex_id: str, tile: str | None = None) -> list[LayOption]:
-        """The legal lays on one hex, each with the position it leads to (lay by picture)."""
-        return lay_options(self, pid, hex_id, tile)
 
 
 def _by_sym(items: list[Any], sym: Any, kind: str) -> Any:
