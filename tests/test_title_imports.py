@@ -55,6 +55,9 @@ def test_the_replay_command_loads_no_string_railway() -> None:
     )
     assert "engine.g1830" in loaded
     assert _of(loaded, STRING_RAILWAY + ("engine.g1860",)) == []
+    # nor the event loop and its network stack, which only the bot, the console and
+    # `railchat db` need (every command builds the parser that imports their modules)
+    assert _of(loaded, ("asyncio", "ssl", "discord", "PIL")) == []
 
 
 def test_creating_an_1860_game_loads_neither_other_title() -> None:

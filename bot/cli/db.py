@@ -9,7 +9,6 @@ named. Stop the bot first: what it writes to the source meanwhile is not copied.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import sys
 from pathlib import Path
@@ -47,6 +46,8 @@ def cmd_copy(args: argparse.Namespace) -> int:
         return 1
     # the report names each game that does not replay; the service's log would add a traceback
     logging.getLogger("bot.core.service").setLevel(logging.CRITICAL)
+    import asyncio  # here: every railchat command builds the parser that imports this module
+
     return asyncio.run(copy(source, target, replace=args.replace, out=sys.stdout))
 
 
@@ -83,6 +84,8 @@ async def copy(source: str, target: str, *, replace: bool, out: TextIO) -> int:
 
 async def _unreplayable(store: Store) -> list[tuple[int, str]]:
     """(id, reason) of each started game that its stored log does not rebuild."""
+    import asyncio
+
     from bot.core.service.base import _replay
     from bot.core.store import ANY_GUILD, OPEN
 
