@@ -392,9 +392,20 @@ async def verify(
         if len(actions) > len(moves) or not all(
             same_move(a.payload, m) for a, m in zip(actions, moves)
         ):
-            wrong.append(table.game_id)
+            at = next(
+                (n for n, (a, m) in enumerate(zip(actions, moves)) if not same_move(a.payload, m)),
+                len(moves),
+            )
+            stored = actions[at].payload if at < len(actions) else None
+            wrong.append(
+                f"{table.game_id}: move {at + 1} of {len(actions)} stored is {stored}, "
+                f"the file's {moves[at] if at < len(moves) else None}"
+            )
         if len(actions) < table.told:
-            missing_from_log.append(table.game_id)
+            missing_from_log.append(
+                f"{table.game_id}: {len(actions)} stored, {table.told} told done; the last "
+                f"told: {table.source.texts[table.told - 1][:120]!r}"
+            )
     service = GameService(store)
     unreplayable = []
     started = time.monotonic()
