@@ -8,6 +8,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.core.service import computers
 from bot.core.service.computers import MARK
 from tests.discord_world import GUILD, World, make_world, posts, three_players
 
@@ -109,3 +110,25 @@ async def test_no_computer_move_is_posted_in_a_paused_game(world):
     await world.run("resume", at(1, admin=True), game=None)
     assert await world.bot.service.store.action_count(1) > moves
     assert not any(p.pinged for p in posts(thread))  # seat 2 is held by nobody: unpinged
+
+
+async def test_computer_moves_between_two_turns_grow_one_post(world, monkeypatch):
+    """The worker's batches while only computers move edit the post they started in: a post
+    each would bury the thread (three computers, one move per batch here)."""
+    monkeypatch.setattr(computers, "MOVES_PER_CALL", 1)
+    thread = await _opened(world, "tally", 2, "random", seats=3, options="target=60")
+    at = lambda user, **kw: world.interaction(user, where=thread.id, **kw)  # noqa: E731
+    await world.play("away", at(1), level=None, game=None)  # three computers now
+    await world.bot.poster.drain()
+    thread.send.reset_mock()
+    batches = 0
+    while await world.bot.play_due_computers():
+        batches += 1
+        await world.bot.poster.drain()
+    game = await world.bot.service.peek(1, lambda g: g, guild_id=GUILD)
+    assert game.finished and batches >= 10
+    made = posts(thread)
+    assert len(made) == 1 and "Final ranking" in made[0].text, [p.text[:60] for p in made]
+    stretch = thread.messages[-2]  # opened by the move that left the seats to the computer
+    assert stretch.edits >= batches - 1 and stretch.content.count(MARK) >= batches - 1
+    assert not made[0].pinged and not stretch.pinged

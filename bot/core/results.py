@@ -63,6 +63,8 @@ class Result:
     version: int | None = None  # the game's version once the change was made, when known
     aside: str = ""  # told to the caller alone (what their move did to their standing orders)
     noted: tuple[int, ...] = ()  # users with a new note waiting for them alone (`Note`)
+    computer_moves: tuple[Action, ...] = ()  # the computer seats' moves made after the change
+    only_computers: bool = False  # the change is those moves alone (the worker's)
 
     @property
     def ok(self) -> bool:

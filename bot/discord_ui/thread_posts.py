@@ -7,7 +7,8 @@ menu of legal moves, the one-click buttons and buttons that show the full map, m
 sheet privately. Each move of that turn is then edited into the same post (one line per move;
 rapid moves are gathered, Discord's rate limits respected) with a close-up of the map area the
 turn changed (tiles, tokens, runs drawn in colour) and the compact market, each uploaded again
-only when its picture changed (see PHONE_FORMS). The turn's post is stored (its message id,
+only when its picture changed (see PHONE_FORMS). While nobody is to be pinged (computer seats
+playing one after another), their moves grow one post the same way. The turn's post is stored (its message id,
 the moves shown, digests of its images), so a restarted bot goes on editing it. When the game
 ends, a post gives the final ranking (an embed) and the charts of how the game went. Chat that
 buries the live prompt gets it posted again below (see BUMP_AFTER). Requests that others must
@@ -164,11 +165,12 @@ class ThreadPoster:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         batch.lines.append(result.text)
-        batch.moves_only = batch.moves_only and result.action is not None
+        batch.moves_only = batch.moves_only and (result.action is not None or result.only_computers)
         batch.places += [p for p in result.places if p not in batch.places]
-        batch.runs += runs_of(result.action)
-        if result.action is not None:
-            batch.kinds.add(str(result.action.get("type")))
+        for move in (result.action, *result.computer_moves):
+            if move is not None:
+                batch.runs += runs_of(move)
+                batch.kinds.add(str(move.get("type")))
         if result.vote is not None:
             batch.vote, batch.vote_kind, batch.vote_ping = (
                 result.vote,
@@ -261,9 +263,8 @@ class ThreadPoster:
             and batch.moves_only
             and not new_round
             and not prompt.finished
-            and prompt.notify
-            and set(prompt.notify) == set(turn.owners)
-        ):
+            and set(prompt.notify) == set(turn.owners)  # the same people, or still nobody:
+        ):  # computer seats' moves one after another grow one post, as a player's do
             if self._chat.get(game_id, 0) >= BUMP_AFTER:  # chat pushed it up: again below
                 both = Batch(
                     batch.thread_id, turn.lines + batch.lines, list(turn.places), list(turn.runs)

@@ -66,6 +66,8 @@ T = TypeVar("T")
 Renderer = Callable[..., bytes]
 # Turns the caller's legal choices (and the live game, for typed routes) into one action.
 MoveBuilder = Callable[[Game, list[Choice]], Action]
+# the computer seats' moves after a change: their lines, the map places and the moves
+ComputerTurns = tuple[str, tuple[str, ...], tuple[Action, ...]]
 
 
 class GameMoved(Exception):
@@ -387,7 +389,7 @@ class ServiceBase:
     async def _changed(self, record: GameRecord, text: str, game: Game | None = None) -> Result:
         if game is None:
             return Result(text=text, game_id=record.id, thread_id=record.thread_id, changed=True)
-        played, places = await self._computer_turns(record, game)
+        played, places, moves = await self._computer_turns(record, game)
         text = "\n".join(t for t in (text, played) if t)
         if game.finished:
             text += "\nThe game is over. /game status shows the result."
@@ -401,11 +403,12 @@ class ServiceBase:
             notify=await self._to_notify(record, game),
             version=cached[0][0] if cached is not None and cached[1] is game else None,
             places=places,
+            computer_moves=moves,
         )
 
-    async def _computer_turns(self, record: GameRecord, game: Game) -> tuple[str, tuple[str, ...]]:
+    async def _computer_turns(self, record: GameRecord, game: Game) -> ComputerTurns:
         """The computer seats' moves made after a change: none here (see `computers`)."""
-        return "", ()
+        return "", (), ()
 
 
 _STATUS_WORDS = {OPEN: "waiting for players", ACTIVE: "in play", FINISHED: "finished"}

@@ -21,10 +21,10 @@ from dataclasses import dataclass, replace
 
 from bot.computer.levels import Computer, best_level, check_level, ever_volunteers
 from bot.core.results import Caller, Refused, Result
-from bot.core.service.base import player_of
+from bot.core.service.base import ComputerTurns, player_of
 from bot.core.service.playing import Playing
 from bot.core.store import ACTIVE, OPEN, GameRecord, SeatRecord
-from engine.game import Choice, Game
+from engine.game import Action, Choice, Game
 
 log = logging.getLogger(__name__)
 
@@ -99,17 +99,21 @@ class ComputerSeats(Playing):
                 return None
             game = await self._live(record)
             changed = await self._changed(record, "", game)
-        return changed if changed.version not in (None, record.version) else None
+        if changed.version in (None, record.version):
+            return None
+        return replace(changed, only_computers=True)
 
-    async def _computer_turns(self, record: GameRecord, game: Game) -> tuple[str, tuple[str, ...]]:
+    async def _computer_turns(self, record: GameRecord, game: Game) -> ComputerTurns:
         """Make the computer seats' moves due after a change (at most `MOVES_PER_CALL`, within
-        `SECONDS_PER_CALL`), each stored and told; the lines and the map places they changed.
-        A failure stops them (logged; the worker tries again) but never undoes the change."""
+        `SECONDS_PER_CALL`), each stored and told; the lines, the map places they changed and
+        the moves. A failure stops them (logged; the worker tries again) but never undoes the
+        change."""
         if game.finished or not any(s.computer for s in await self._seats(record.id)):
-            return "", ()
+            return "", (), ()
         record = await self._fresh(record)  # the version now, and whether it is paused
         lines: list[str] = []
         places: list[str] = []
+        moves: list[Action] = []
         deadline = time.monotonic() + SECONDS_PER_CALL
         try:
             while (mover := await self._computer_mover(record, game)) is not None:
@@ -122,13 +126,14 @@ class ComputerSeats(Playing):
                     record, game, mover.seat.user_id, action, by=player_of(mover.seat)
                 )
                 lines.append(stored.text + MARK)
+                moves.append(stored.action)
                 places += [p for p in game.changed_places() if p not in places]
                 record = replace(record, version=record.version + 1)
         except Exception:  # the change before them stands; the worker's next round retries
             log.exception("a computer move in game %s failed", record.id)
             self._forget(record.id)
             self._computers_due.add(record.id)  # not woken for it: no retry in a tight loop
-        return "\n".join(lines), tuple(places)
+        return "\n".join(lines), tuple(places), tuple(moves)
 
     async def _computer_mover(self, record: GameRecord, game: Game) -> _Mover | None:
         """The computer seat to move now: the one the game waits for, else one that makes an
