@@ -22,7 +22,7 @@ from render.board import Board, board_for
 from render.face import HEADER, Geometry, TextSize, draw_face, geometry
 from render.fonts import pil_font, text_width
 from render.mapview import _laid, _overlay
-from render.runs import legend, run_hexes
+from render.runs import RUN_COLOURS, legend, run_hexes
 from render.snapshot import SnapshotError, need, reading
 from render.svg import Svg, Text, draw_texts, encode_png, rasterize_document
 from render.tileart import layout
@@ -191,18 +191,23 @@ def render_focus(
     runs: Sequence[Mapping[str, Any]] = (),
 ) -> bytes | None:
     """PNG of the map around `hexes` (what a move changed) and the `runs` drawn in colour, in
-    one crop; None when there is nothing on the map to show."""
+    one crop; None when there is nothing on the map to show. Only the newest runs are drawn,
+    one colour each (a post of several companies' turns has more runs than colours), and the
+    legend names those the crop shows."""
+    runs = list(runs)[-len(RUN_COLOURS) :]
     with reading("focus"):
         board = board_for(str(need(snapshot, "title", str)), options)
         window = focus_window(board, hexes, runs)
         if window is None:
             return None
         image = _draw(board, snapshot, window, PANEL_WIDTH, runs)
-        return encode_png(_with_legend(image, legend(runs)) if runs else image)
+        seen = _inside(geometry(board), board, window)  # a run out of the crop is not named
+        entries = [e for e, run in zip(legend(runs), runs) if seen.intersection(run_hexes([run]))]
+        return encode_png(_with_legend(image, entries) if entries else image)
 
 
 def _with_legend(image: Image.Image, entries: Sequence[tuple[str, str]]) -> Image.Image:
-    """The image over a band naming the train of each run colour ("━ 4 train"), in rows."""
+    """The image over a band naming the train of each run colour ("━ B&O 4 train"), in rows."""
     size = LEGEND_SIZE
     row_h = round(size * 1.8)
     items = [(colour, f"{train} train") for colour, train in entries]

@@ -2,8 +2,8 @@
 a dot on each stop, so a player sees where each ran; `legend` names the train of each colour
 (beside the map, where it covers no label).
 
-A run is plain data (no rules): `{"train": "2", "connections": [["F20", "G19"], ...]}` where
-each connection lists the hexes from one stop to the next, as in 18xx.games' `run_routes`
+A run is plain data (no rules): `{"train": "2", "connections": [["F20", "G19"], ...]}` (and
+optionally `"owner": "B&O"`, named in the legend) where each connection lists the hexes from one stop to the next, as in 18xx.games' `run_routes`
 (1860 writes a leg inside one hex as the hex and its two stations, "F2 0.1").
 """
 
@@ -79,5 +79,8 @@ def run_colour(index: int) -> str:
 
 
 def legend(runs: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """(colour, train name) of each run, in the order drawn."""
-    return [(run_colour(i), str(run.get("train", "?"))) for i, run in enumerate(runs)]
+    """(colour, train name with its owner) of each run, in the order drawn."""
+    return [
+        (run_colour(i), " ".join(str(run[k]) for k in ("owner", "train") if run.get(k)) or "?")
+        for i, run in enumerate(runs)
+    ]

@@ -123,6 +123,30 @@ def test_runs_are_drawn_in_one_colour_per_train() -> None:
     assert crop.width < image.width and crop.height < image.height
 
 
+def test_the_legend_names_each_run_in_the_crop_with_its_owner(monkeypatch) -> None:
+    """A post of several companies' runs (computer seats one after another) names each run's
+    company; a run outside the crop is not listed, and only the newest runs get a colour."""
+    game = _game(127)
+    named: list[list[tuple[str, str]]] = []
+    drawn = focus._with_legend
+    monkeypatch.setattr(
+        focus,
+        "_with_legend",
+        lambda image, entries: named.append(list(entries)) or drawn(image, entries),
+    )
+    nynh = [
+        {"train": r["train"].split("-")[0], "connections": r["connections"], "owner": "NYNH"}
+        for r in game.actions[-1]["routes"]
+    ]
+    west = {"train": "2", "connections": [["F2", "F4"]], "owner": "PRR"}  # Chicago–Toledo
+    focus.render_focus(game.snapshot(), [], runs=[*nynh, west])
+    assert [text for _, text in named[-1]] == [f"NYNH {r['train']}" for r in nynh]
+    assert [colour for colour, _ in named[-1]] == list(RUN_COLOURS[: len(nynh)])
+    many = [{**nynh[0], "owner": f"C{i}"} for i in range(len(RUN_COLOURS) + 2)]
+    focus.render_focus(game.snapshot(), [], runs=many)
+    assert [text.split()[0] for _, text in named[-1]] == [f"C{i}" for i in range(2, len(many))]
+
+
 def test_auction_bids_are_on_the_sheet_and_in_the_status() -> None:
     game = _game(9)  # four companies bid on, two contested
     status = game.status_text()

@@ -59,11 +59,17 @@ def render_snapshot(game: Game, view: str, snapshot: Mapping[str, Any]) -> bytes
 
 
 def runs_of(action: Action | None) -> list[dict[str, Any]]:
-    """The runs of a `run_routes` move, as render/ draws them (train name, hexes between stops)."""
+    """The runs of a `run_routes` move, as render/ draws them (train name, its owner, hexes
+    between stops)."""
     if not action or action.get("type") != "run_routes":
         return []
+    owner = {"owner": str(action["entity"])} if action.get("entity") else {}
     return [
-        {"train": str(r.get("train", "?")).rsplit("-", 1)[0], "connections": r["connections"]}
+        {
+            "train": str(r.get("train", "?")).rsplit("-", 1)[0],
+            "connections": r["connections"],
+            **owner,
+        }
         for r in action.get("routes") or []
         if isinstance(r, dict) and r.get("connections")
     ]
