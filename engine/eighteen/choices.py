@@ -13,13 +13,8 @@ from engine.eighteen import shares as sh
 from engine.eighteen.auction import CompanyPendingPar, WaterfallAuction
 from engine.eighteen.describe import a_or_an, exits_text
 from engine.eighteen.entities import Company, Corporation, Player
-from engine.eighteen.operating import (
-    BuyTrain,
-    HomeToken,
-    OperatingRound,
-    SpecialToken,
-    Token,
-)
+from engine.eighteen.operating import BuyTrain, HomeToken, OperatingRound, Token
+from engine.eighteen.private_steps import SpecialToken
 from engine.eighteen.rounds import EighteenHost, Step
 from engine.eighteen.stock import BuySellParShares
 from engine.eighteen.submissions import controller

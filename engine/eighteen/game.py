@@ -21,19 +21,16 @@ from engine.eighteen.market import (
 )
 from engine.eighteen.operating import (
     Bankrupt,
-    BuyCompany,
     BuyTrain,
     DiscardTrain,
     Dividend,
-    Exchange,
     HomeToken,
     OperatingRound,
     Route,
-    SpecialToken,
-    SpecialTrack,
     Token,
     Track,
 )
+from engine.eighteen.private_steps import BuyCompany, Exchange, SpecialToken, SpecialTrack
 from engine.eighteen.rounds import Round
 from engine.eighteen.stock import BuySellParShares, StockRound
 from engine.eighteen.track_rules import TrackRules
