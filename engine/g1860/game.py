@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.eighteen import house_programs as house
 from engine.eighteen import shares as sh
-from engine.eighteen.board.routes import Run
 from engine.eighteen.entities import Company, Corporation, Player, Share, spend
 from engine.eighteen.game import EighteenGame
 from engine.eighteen.market import SharePrice
@@ -26,15 +25,14 @@ from engine.g1860.operating import (
     Token1860,
     Track1860,
 )
-from engine.g1860.router import best_runs
-from engine.g1860.routes import RouteRules, evaluate
+from engine.g1860.route_hooks import RouteHooks1860
 from engine.g1860.stock import BuySellPar, Exchange, HomeTrack, StockRound1860
 
 FIRST_EDITION_OPTIONS = ("two_player_map", "original_game")
 TRAIN_EVENTS = {"6+3": "fishbourne_to_bank", "8+4": "relax_cert_limit", "9+5": "southern_forms"}
 
 
-class Game1860(EighteenGame):
+class Game1860(RouteHooks1860, EighteenGame):
     title = "1860"
     full_name = "1860: Railways on the Isle of Wight"
     CURRENCY = "£"
@@ -527,38 +525,10 @@ class Game1860(EighteenGame):
         elif corp.trains:
             self.clear_insolvent(corp)
 
-    def can_run_route(self, corp: Corporation) -> bool:
-        """Its stations reach at least two cities, towns or Ryde Pier (halts do not count)."""
-        network = self.board.network()
-        from engine.eighteen.board.tiles import NodeKind
-
-        def stops(nodes: Any) -> int:
-            return sum(1 for n in nodes if network.nodes[n].kind is not NodeKind.HALT)
-
-        if len(set(network.token_nodes(corp.sym))) > 1:  # stations count among what they reach
-            return True
-        if (
-            stops(network.reach(corp.sym, first_stop=True).nodes) > 1
-        ):  # the first stop found will do
-            return True
-        return stops(self.board.reach(corp.sym).nodes) > 1
-
     def must_buy_train(self, corp: Corporation) -> bool:
         price = self.depot.min_price(self.phases)
         return (
             not corp.trains and corp not in self.bankrupt_corps and price > 0 and corp.cash > price
-        )
-
-    def route_rules(self) -> RouteRules:
-        return RouteRules(
-            no_skip_towns=bool(
-                self.options.get("no_skip_towns") or self.options.get("original_game")
-            ),
-            re_enter_hexes=bool(self.options.get("re_enter_hexes")),
-            ignore_halts=self.sr_after_southern,
-            nationalization=self.nationalization,
-            halt_subsidy=self.HALT_SUBSIDY,
-            insolvency=self.insolvency_rule,
         )
 
     @property
@@ -566,56 +536,6 @@ class Game1860(EighteenGame):
         if self.options.get("original_insolvency") or self.options.get("original_game"):
             return "original"
         return "simplified" if self.options.get("simplified_insolvency") else "new"
-
-    def check_1860_routes(self, corp: Corporation, routes: list[dict[str, Any]]) -> tuple[int, int]:
-        trains, home, flipped = self.route_inputs(corp)
-        results = evaluate(
-            self.board.network(),
-            corp.sym,
-            routes,
-            trains,
-            home,
-            self.phases.current.offboard_color,
-            self.route_rules(),
-            flipped,
-        )
-        self.last_route_revenues = [r.revenue for r in results]
-        return sum(r.revenue for r in results), sum(r.subsidy for r in results)
-
-    def route_inputs(
-        self, corp: Corporation
-    ) -> tuple[dict[str, tuple[int, int, bool]], tuple[str, int] | None, set[str]]:
-        """Trains (id -> (big, small, leased)), home station and flipped companies for routes."""
-        trains: dict[str, tuple[int, int, bool]] = {}
-        if self.insolvent(corp):
-            leased = min(self.depot.available(self.phases), key=lambda t: t.price)
-            trains[leased.id] = (*leased.distance, True)  # type: ignore[misc]
-        else:
-            trains = {t.id: (*t.distance, False) for t in corp.trains}  # type: ignore[misc]
-        home = next(
-            ((corp.home, i) for i, _, c in self.board.tokens().get(corp.home, []) if c == corp.sym),
-            None,
-        )
-        return trains, home, {c.sym for c in self.bankrupt_corps}
-
-    def best_routes(self, corp: Corporation) -> tuple[int, list[dict[str, Any]]]:
-        """The exact best revenue and its routes in run_routes form (halts kept as subsidy)."""
-        trains, home, flipped = self.route_inputs(corp)
-        network = self.board.network()
-        home_node = network.node_at.get(home) if home else None
-        color = self.phases.current.offboard_color
-        revenue, _, chosen = best_runs(
-            network, corp.sym, trains, home_node, color, self.route_rules(), flipped
-        )
-        routes = []
-        for train, c in chosen:
-            route = Run(train, c.nodes, c.chains).to_dict(network, color)
-            route["revenue"] = c.revenue
-            route["subsidy"] = c.subsidy
-            if c.halts is not None:
-                route["halts"] = c.halts
-            routes.append(route)
-        return revenue, routes
 
     def move_price_on_dividend(self, corp: Corporation, paid: int) -> None:
         assert corp.share_price is not None
