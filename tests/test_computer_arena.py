@@ -39,7 +39,16 @@ def test_arena_reports_each_level_and_saves_each_game(
     lines = {line.split()[0]: line.split() for line in out.splitlines() if line}
     assert {"standard", "random"} <= set(lines)
     assert lines["standard"][1] == "3" and lines["random"][1] == "6"  # seats played
-    assert "game ends: end 3" in out and out.count("game seed") == 3
+    games = [line for line in out.splitlines() if line.startswith("game seed")]
+    assert "game ends: end 3" in out and len(games) == 3
+    slowest = next(line for line in out.splitlines() if line.startswith("slowest standard"))
+    seed = int(slowest.rsplit(" ", 1)[1])  # the game it names, played again alone: the same
+    assert any(line.startswith(f"game seed {seed}:") for line in games)
+    again = ["arena", "--title", "string_railway", "--games", "3", "--seed", "4", "-v"]
+    again += ["--seats", "standard,random,random", "--only", str(seed)]
+    assert main(again) == 0
+    alone = [line for line in capsys.readouterr().out.splitlines() if line.startswith("game seed")]
+    assert alone == [line for line in games if line.startswith(f"game seed {seed}:")]
     files = sorted(tmp_path.glob("arena-string_railway-*.json"))
     assert len(files) == 3
     data = json.loads(files[0].read_text())

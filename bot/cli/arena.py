@@ -36,6 +36,11 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--options", default="", help="comma-separated game options, on in every game")
     p.add_argument("--verbose", "-v", action="store_true", help="also print one line per game")
     p.add_argument(
+        "--only",
+        type=int,
+        help="play only the game of this game seed (as a report names it), seated as it was",
+    )
+    p.add_argument(
         "--max-moves",
         type=int,
         default=20000,
@@ -74,7 +79,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
     jobs = [
         (cls.title, rotated(levels, i), s, options, args.max_moves, args.save)
         for i, s in enumerate(game_seeds(args.seed, args.games))
+        if args.only is None or s == args.only
     ]
+    if not jobs:
+        return refuse(f"no game of this run has game seed {args.only}")
     started = time.monotonic()
     reports = run_jobs(run_game, jobs, args.jobs)
     if args.verbose:
@@ -104,6 +112,16 @@ def summary(title: str, levels: list[str], reports: list[GameReport], seconds: f
             f"{sum(s.bankrupt for s in seats):>10}{len(cpu):>8}"
             f"{_at(cpu, 0.5):>21.1f}{_at(cpu, 0.99):>7.1f}{_at(cpu, 1.0):>8.1f}"
             f"{sum(s.fallbacks for s in seats):>11}"
+        )
+    for level in dict.fromkeys(levels):  # where the worst move was, to look into it
+        spent, seed, move, kind = max(
+            (s.slowest[0], r.seed, s.slowest[1], s.slowest[2])
+            for r in reports
+            for s in r.seats
+            if s.level == level
+        )
+        lines.append(
+            f"slowest {level} move: {spent * 1000:.0f} ms, move {move} ({kind}) of game seed {seed}"
         )
     ends = Counter(r.end for r in reports)
     lines.append("game ends: " + ", ".join(f"{end} {n}" for end, n in ends.most_common()))

@@ -36,6 +36,7 @@ class SeatReport:
     win: float = 0.0  # 1 for a sole winner, 1/k for each of k tied winners
     bankrupt: bool = False
     move_cpu: list[float] = field(default_factory=list)  # seconds per move
+    slowest: tuple[float, int, str] = (0.0, 0, "")  # its CPU seconds, the move's number, kind
     fallbacks: int = 0
 
 
@@ -99,7 +100,11 @@ async def play_game(
             before_errors = counter.count
             started = time.process_time()
             result = await service.play(game_id, callers[player - 1], computers[player])
-            seat.move_cpu.append(time.process_time() - started)
+            spent = time.process_time() - started
+            seat.move_cpu.append(spent)
+            if spent > seat.slowest[0]:
+                kind = str((result.action or {}).get("type", "?"))
+                seat.slowest = (spent, report.moves + 1, kind)
             seat.fallbacks += counter.count - before_errors
             if result.error or result.vote is not None:
                 report.end = f"error: seat {player} ({seat.level}): {result.error or result.text}"
