@@ -76,7 +76,7 @@ def operate(
         return lay_track(game, lays, passes, sense)
     tokens = [c for c in kinds.get("place_token", []) if _own_move(game, c)]
     if tokens:
-        return place_token(game, tokens, passes)
+        return place_token(game, tokens, passes, sense)
     if "buy_company" in kinds and _own_move(game, kinds["buy_company"][0]):
         decision = buy_private(game, player, kinds["buy_company"], passes)
         if decision is not None:
@@ -180,17 +180,27 @@ def _lay_order(game: EighteenGame, on_route: set[str], hex_id: str) -> tuple[boo
     return (not (stops and hex_id in on_route), not stops, not fresh)
 
 
-def place_token(game: EighteenGame, tokens: list[Choice], passes: list[Choice]) -> Decision:
+def place_token(
+    game: EighteenGame, tokens: list[Choice], passes: list[Choice], sense: Sense
+) -> Decision:
     """The station that raises the run most, if it is worth its cost and leaves the money for
-    the next compulsory train; a home station (no pass) goes where it earns most."""
+    the next compulsory train; a home station (no pass) goes where it earns most. Every
+    station is judged by the reach and prospects it gives; the run is worked out (the route
+    finder) only for the `sense.routes_judged` best of them by that."""
     corp = corporation_of(game, tokens[0])
     assert corp is not None
     before = _judge(game, corp)
     plenty = _plenty(game, corp)
-    scored = []
-    for choice in tokens:
-        after = game.try_out(choice.action, None, lambda _g, _a: _judge(game, corp))
-        scored.append((_gain(before, after, plenty), choice))
+
+    def cheap(_g: object, _a: object) -> tuple[float, float, float, float]:
+        return before[0], network_value(game, corp), prospects(game, corp), corp.cash
+
+    rough = [(_gain(before, game.try_out(c.action, None, cheap), plenty), c) for c in tokens]
+    rough.sort(key=lambda s: -s[0])
+    scored = [
+        (_gain(before, game.try_out(c.action, None, lambda _g, _a: _judge(game, corp)), plenty), c)
+        for _, c in rough[: sense.routes_judged]
+    ] + rough[sense.routes_judged :]
     gain, best = max(scored, key=lambda s: s[0])
     if not passes:
         return Decision(best, "the station must go somewhere: where it earns most")
