@@ -230,14 +230,15 @@ async def quiet(crowd: Crowd, still: float = 20.0, cap: float = 240.0) -> float:
 
 async def unshown(
     store: Store, fake: TimedFake, tables: list[Table], before: dict[int, int]
-) -> int:
-    """Moves stored in the run whose sentence is not in their thread."""
-    out = 0
+) -> list[str]:
+    """Moves stored in the run whose sentence is not in their thread (game: sentence)."""
+    out = []
     for table in tables:
         made = table.source.texts[before[table.game_id] : await store.action_count(table.game_id)]
         thread = "\n".join(m.content for m in fake.posts(int(table.thread["id"])))
         for sentence in set(made):
-            out += max(0, made.count(sentence) - thread.count(sentence))
+            missing = made.count(sentence) - thread.count(sentence)
+            out += [f"{table.game_id}: {sentence[:120]!r}"] * max(0, missing)
     return out
 
 
@@ -253,7 +254,7 @@ async def stop(bots: list[Bot]) -> None:
 
 async def caught_up(
     db: str, store: Store, fake: TimedFake, crowd: Crowd, before: dict[int, int], tmp: Path
-) -> int:
+) -> list[str]:
     """Start one process on every shard (text only, to be quick), let it post what the
     stopped ones stored but did not show, stop it: the moves still not shown."""
     identified = fake.identifies
@@ -341,7 +342,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     drained = await quiet(crowd)
     await stop(bots)
     behind = await unshown(store, fake, crowd.tables, before)
-    still = await caught_up(db, store, fake, crowd, before, tmp) if behind else 0
+    still = await caught_up(db, store, fake, crowd, before, tmp) if behind else []
     after = {t.game_id: await store.action_count(t.game_id) for t in crowd.tables}
     changed = {g for g in after if after[g] != before[g]}
     checks = await verify(store, fake, crowd.tables, before, changed)
@@ -368,8 +369,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "move to thread post p50/p99 ms": (pct(crowd.to_post, 0.5), pct(crowd.to_post, 0.99)),
         "moves seen posted": crowd.posted,
         "seconds until the threads were quiet after the window": drained,
-        "moves stored but not shown when the bots stopped": behind,
-        "of those, not shown after the next start": still,
+        "moves stored but not shown when the bots stopped": len(behind),
+        "of those, not shown after the next start": len(still),
+        "not shown after the next start (game: sentence)": still[:10],
         "moves timed out (looked up by the user)": crowd.timeouts,
         "reads unanswered": crowd.unanswered_reads,
         "undelivered events (no process on the shard)": len(fake.undelivered),
