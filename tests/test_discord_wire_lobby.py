@@ -234,11 +234,28 @@ async def test_the_game_option_is_suggested_over_the_wire(connect) -> None:
     assert len(await wire.service.store.seats(open_id)) == 2
 
 
+async def test_a_locked_thread_is_left_locked_when_a_player_joins(connect) -> None:
+    """A moderator locked the archived post: the bot does not try to open it (only moderators
+    may); bob is seated all the same, and the refusal is logged, not shown to him."""
+    wire = await connect()
+    fake = wire.fake
+    tid, game_id = await forum_game(wire, 7991)
+    await settled(fake)
+    await fake.archive(tid, locked=True)
+    await fake.command(7992, BOB, "game", "join", where=fake.threads[THREAD_ID], game=game_id)
+    assert (await answer_of(fake, 7992)).startswith("Done")
+    await settled(fake)
+    assert not [r for r in fake.requests if r.method == "PATCH" and r.path == f"/channels/{tid}"]
+    assert fake.threads[tid]["thread_metadata"]["locked"] and 12 not in fake.world.members.get(
+        tid, set()
+    )
+    assert len(await wire.service.store.seats(game_id)) == 2
+
+
 async def test_a_lobby_in_an_archived_post_is_kept_up_to_date(connect) -> None:
-    """The game's post archived (a week without a message): the change's thread post reopens
-    it, as Discord does for a message sent to an archived, unlocked thread, and the lobby is
-    then edited in place; the join is not lost even though bob could not be added while the
-    post was archived (50083)."""
+    """The game's post archived (a week without a message): bob's join opens it again (an
+    archived thread takes no members: 50083) and adds him, so its pings reach him; the lobby
+    is then edited in place."""
     wire = await connect()
     fake = wire.fake
     tid, game_id = await forum_game(wire, 7981)
@@ -251,5 +268,6 @@ async def test_a_lobby_in_an_archived_post_is_kept_up_to_date(connect) -> None:
     await settled(fake)
     assert [r.path for r in fake.refused(50083)] == [f"/channels/{tid}/thread-members/12 -> 400"]
     assert not fake.threads[tid]["thread_metadata"]["archived"]
+    assert 12 in fake.world.members[tid]
     assert [p.id for p in fake.posts(tid) if p.content.startswith("**Game")] == [tid]
     assert await wire.service.lobby_post(game_id) == (tid, tid)

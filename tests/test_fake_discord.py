@@ -233,6 +233,25 @@ async def test_a_locked_archived_thread_refuses_posts(connected) -> None:
     assert fake.threads[THREAD_ID]["thread_metadata"]["archived"]
 
 
+async def test_unarchiving_needs_manage_threads_only_when_the_thread_is_locked(connected):
+    """Modify Channel: "When setting archived to false, when locked is also false, only the
+    SEND_MESSAGES permission is required"; otherwise Manage Threads."""
+    fake, client = connected
+    await fake.archive(THREAD_ID)
+    fetched = await client.fetch_channel(THREAD_ID)
+    assert isinstance(fetched, discord.Thread)
+    await fetched.edit(archived=False)
+    await fetched.add_user(discord.Object(11))
+    assert not fake.threads[THREAD_ID]["thread_metadata"]["archived"]
+    assert fake.world.members[THREAD_ID] == {11}
+    await fake.archive(THREAD_ID, locked=True)
+    fake.world.permissions.discard("manage_threads")
+    locked = await client.fetch_channel(THREAD_ID)
+    assert isinstance(locked, discord.Thread)
+    assert await refused(locked.edit(archived=False), discord.Forbidden) == (403, 50013)
+    assert fake.threads[THREAD_ID]["thread_metadata"]["archived"]
+
+
 async def test_a_thread_archives_after_its_auto_archive_duration(connected) -> None:
     fake, client = connected
     message = await (await thread(client)).send("hello")

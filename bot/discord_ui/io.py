@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 2000
 MAX_UPLOAD = 10 * 1024 * 1024  # bytes one message may upload without server boosts
+THREAD_ARCHIVED = 50083  # Discord's code: the operation is not allowed on an archived thread
 
 
 async def acknowledge(interaction: discord.Interaction) -> None:
@@ -179,9 +180,17 @@ async def follow_thread(
 
 
 async def add_to_thread(thread: discord.Thread, user: discord.abc.Snowflake) -> None:
-    """Seated players follow the game's thread so its pings reach them."""
+    """Seated players follow the game's thread so its pings reach them. An archived thread
+    takes no members: it is opened again first (as a message to it would), unless a moderator
+    locked it."""
     try:
-        await thread.add_user(user)
+        try:
+            await thread.add_user(user)
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED or thread.locked:
+                raise
+            await thread.edit(archived=False)
+            await thread.add_user(user)
     except discord.HTTPException as exc:
         log.warning("could not add user %s to thread %s: %s", user.id, thread.id, exc)
 

@@ -60,8 +60,8 @@ ROUTES = [
     ("GET|PATCH", r"/guilds/(\d+)(?:/.*)?", "_guild"),
     ("POST", r"/channels/(\d+)/threads", "_create_thread"),
     ("POST", r"/channels/(\d+)/messages/(\d+)/threads", "_thread_from_message"),
-    ("GET|DELETE", r"/channels/(\d+)", "_channel"),
-    ("PUT|DELETE", r"/channels/(\d+)/thread-members/(?:@me|\d+)", "_thread_member"),
+    ("GET|PATCH|DELETE", r"/channels/(\d+)", "_channel"),
+    ("PUT|DELETE", r"/channels/(\d+)/thread-members/(@me|\d+)", "_thread_member"),
     ("POST", r"/channels/(\d+)/messages", "_post"),
     ("GET|PATCH|DELETE", r"/channels/(\d+)/messages/(\d+)", "_message"),
     ("POST", r"/interactions/(\d+)/([^/]+)/callback", "_callback"),
@@ -304,11 +304,14 @@ class FakeDiscord:
         return self.world.thread_from_message(int(cid), int(mid), body or {})
 
     def _channel(self, method: str, body: Any, files: Any, cid: str) -> dict[str, Any]:
+        if method == "PATCH":
+            return self.world.edit_thread(int(cid), body or {})
         found = self.world.channel(int(cid), Op.DELETE if method == "DELETE" else Op.READ)
         return self.world.delete_channel(int(cid)) if method == "DELETE" else found
 
-    def _thread_member(self, method: str, body: Any, files: Any, cid: str) -> None:
-        self.world.channel(int(cid), Op.JOIN)
+    def _thread_member(self, method: str, body: Any, files: Any, cid: str, who: str) -> None:
+        user_id = int(BOT_USER["id"]) if who == "@me" else int(who)
+        self.world.join(int(cid), user_id, leave=method == "DELETE")
 
     def _post(self, method: str, body: Any, files: list[Upload], cid: str) -> dict[str, Any]:
         self.world.channel(int(cid), Op.SEND, body, files)

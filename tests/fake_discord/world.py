@@ -112,6 +112,7 @@ class World:
     closed_dms: set[int] = field(default_factory=set)  # users who do not take DMs from the bot
     attachments: dict[int, Attachment] = field(default_factory=dict)  # every one, for download
     activity: dict[int, float] = field(default_factory=dict)  # thread: last message or unarchive
+    members: dict[int, set[int]] = field(default_factory=dict)  # thread: users added to it
     outbox: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # gateway events
     ids: Iterator[int] = field(default_factory=lambda: itertools.count(5000))
 
@@ -220,6 +221,30 @@ class World:
             if meta["archived"]:
                 self.archive(tid, archived=False)
             self.activity[tid] = self.clock()
+
+    def join(self, tid: int, user_id: int, *, leave: bool = False) -> None:
+        """Add a member to a thread (or remove one): refused while it is archived."""
+        self.channel(tid, Op.JOIN)
+        members = self.members.setdefault(tid, set())
+        (members.discard if leave else members.add)(user_id)
+
+    def edit_thread(self, tid: int, body: dict[str, Any]) -> dict[str, Any]:
+        """Modify Channel on a thread (channel.md): archiving or unarchiving it needs Manage
+        Threads, except "when setting archived to false, when locked is also false, only the
+        SEND_MESSAGES permission is required"."""
+        found = self.channel(tid, Op.READ)
+        if tid not in self.threads:
+            raise Rejected(MISSING_PERMISSIONS)  # only threads are edited here
+        meta = found["thread_metadata"]
+        locked = bool(body.get("locked", meta["locked"]))
+        opening = body.get("archived") is False and not locked
+        if not ({"send_messages_in_threads"} if opening else {"manage_threads"}) <= self.allowed(
+            tid
+        ):
+            raise Rejected(MISSING_PERMISSIONS)
+        if "archived" in body or "locked" in body:
+            self.archive(tid, archived=bool(body.get("archived", meta["archived"])), locked=locked)
+        return copy.deepcopy(found)
 
     def check_thread_write(self, tid: int) -> None:
         """A message written into the thread other than by a post (an interaction's): refused
