@@ -123,3 +123,23 @@ async def test_closed_dms_are_logged_and_change_nothing(world, caplog):
     assert "could not DM user 1: their direct messages are closed" in caplog.text
     assert (await world.bot.send_reminders(since + timedelta(hours=49))).reminders == ()
     assert thread.send.call_count == 1  # the first reminder; the second was a DM
+
+
+async def test_a_turn_message_held_through_quiet_hours_carries_the_turn_prompt(world):
+    """Sent hours after the move, it shows the prompt as the thread does (who, which step)."""
+    await world.run("new", world.interaction(1), title="1830", seats=2)
+    thread = list(world.threads.values())[-1]
+    await world.run("join", world.interaction(2, where=thread.id), game=None)
+    await world.run("start", world.interaction(1, where=thread.id), game=None)
+    now = datetime.now(UTC)
+    quiet = f"{(now.hour - 1) % 24}-{(now.hour + 2) % 24}"
+    await world.run("turn-dm", world.interaction(2), group="settings", dm="on")
+    await world.run("quiet-hours", world.interaction(2), group="settings", hours=quiet)
+    world.dms.clear()
+    await world.play("pass", world.interaction(1, where=thread.id), game=None)
+    await world.bot.poster.drain()
+    assert world.dms == []  # held until their quiet hours end
+    await world.bot.send_reminders(now + timedelta(hours=3))
+    [(user, text, title)] = world.dms
+    assert user == 2 and text.startswith("Your move in game #1 (1830)")
+    assert title == "To act: user2"

@@ -14,6 +14,7 @@ from bot.core.service.turns import DirectMessage
 from bot.core.turn_list import TurnEntry, summary
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import fit
+from bot.discord_ui.turn_prompt import prompt_embed
 
 log = logging.getLogger(__name__)
 
@@ -63,15 +64,29 @@ async def dm_notes(
 async def send_all(
     bot: BotContext, messages: Sequence[DirectMessage], embed: discord.Embed | None = None
 ) -> int:
-    """Send each message (with the link to its game's thread); how many went out."""
+    """Send each message (with the link to its game's thread; about a move, with `embed` or
+    else the turn's prompt as it stands when sent: a held or reminding message goes out hours
+    after the move); how many went out."""
     sent = 0
     for message in messages:
         link = thread_link(message.guild_id, message.thread_id)
         text = f"{message.text}: {link}" if link else f"{message.text}."
         if message.others:
             text += "\n" + summary(message.others, entry_link)
-        sent += await send_dm(bot, message.user_id, fit(text), embed)
+        shown = embed
+        if shown is None and message.turn:
+            shown = await _turn_embed(bot, message.game_id)
+        sent += await send_dm(bot, message.user_id, fit(text), shown)
     return sent
+
+
+async def _turn_embed(bot: BotContext, game_id: int) -> discord.Embed | None:
+    try:
+        prompt = await bot.service.prompt(game_id)
+    except Exception:  # the message goes out without it
+        log.exception("the prompt of game %s for a direct message failed", game_id)
+        return None
+    return prompt_embed(prompt.turn, prompt.player_names, prompt.programmed)
 
 
 async def send_dm(

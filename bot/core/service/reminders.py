@@ -126,6 +126,7 @@ class Reminders(Turns):
                 record.guild_id,
                 record.thread_id,
                 f"Reminder: game #{record.id} ({record.title}) has waited {idle} for your move",
+                turn=True,
             )
             for user in by_dm
         )

@@ -43,6 +43,7 @@ class DirectMessage:
     thread_id: int | None
     text: str
     others: tuple[TurnEntry, ...] = ()
+    turn: bool = False  # about the user's move: the front end shows the turn's prompt with it
 
 
 class Turns(ServiceBase):
@@ -140,7 +141,9 @@ class Turns(ServiceBase):
             return DirectMessage(user_id, record.id, record.guild_id, record.thread_id, text)
         text = f"Your move in game #{record.id} ({record.title})"
         others = await self._your_other_turns(user_id, record.id, now)
-        return DirectMessage(user_id, record.id, record.guild_id, record.thread_id, text, others)
+        return DirectMessage(
+            user_id, record.id, record.guild_id, record.thread_id, text, others, turn=True
+        )
 
     async def due_messages(self, now: datetime) -> tuple[list[DirectMessage], datetime | None]:
         """The held direct messages due by `now` that still wait for their user (their move,
