@@ -113,3 +113,23 @@ async def test_the_menu_of_a_long_list_says_where_the_rest_are(console):
     )
     kinds = {line.split()[1] for line in out[1:-1]}
     assert {"Par", "Buy", "Pass"} <= kinds  # each kind of move keeps a share
+
+
+async def test_a_number_after_a_hint_makes_that_suggested_move(console):
+    """String Railway's hints are numbered like a menu; the number makes the hinted move (a
+    spot in the plane, not one of a listed set), as the engine judges it."""
+    await session(
+        console, "as 1: /game new string_railway seats:2", "as 2: /game join", "as 1: /game start"
+    )
+    out = await session(console, "/play hint")
+    assert out[0] == "Best moves for player 1 now (type a number to make one):"
+    second = out[2].split(". ", 1)[1]  # "place Junction at C1 (15 5): ..."
+    spot = second.split("(", 1)[1].split(")", 1)[0].split()
+    made = await session(console, "2")
+    assert made[0].endswith(f"at ({float(spot[0])}, {float(spot[1])}).") and len(made) >= 2
+    [action] = [a.payload for a in await console.service.store.actions(1)]
+    assert (action["x"], action["y"]) == (float(spot[0]), float(spot[1]))
+    assert await session(console, "2") == [  # the hint was used up with its move
+        "Refused: a number picks a move from player 1's menu: type menu first"
+    ]
+    assert await console.service.store.action_count(1) == 1

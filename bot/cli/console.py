@@ -404,7 +404,7 @@ async def _answer(console: Console, caller: Caller, args: dict) -> None:
 
 
 async def _hint(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.hints((await console.game(args)), caller), caller)
+    await console.hint_menu(caller, await console.game(args))
 
 
 async def _menu(console: Console, caller: Caller, args: dict) -> None:

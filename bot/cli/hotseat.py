@@ -20,18 +20,20 @@ from bot.core.parsing import parse_request
 from bot.core.results import Caller, Refused, Result
 from bot.core.service import GameService
 from bot.core.service.base import Renderer
-from engine.game import Game
+from engine.game import Action, Game
 
 PREVIEW = "preview"  # /play answer's request for the move previewed to the player
 
 
 @dataclass(frozen=True)
 class Menu:
-    """Numbered moves shown to a player: the keys of their legal choices at a game version."""
+    """Numbered moves shown to a player: the keys of their legal choices at a game version
+    (or, for suggested moves, the moves themselves, for the engine to judge)."""
 
     game_id: int
     version: int
     keys: tuple[str, ...]
+    moves: tuple[Action, ...] = ()
 
 
 def images_dir_for(db_path: str) -> Path:
@@ -131,8 +133,12 @@ class Session:
                 "the game has moved on since that menu; type menu for the moves open now"
             )
         key = menu.keys[number - 1]
+        chosen = dict(menu.moves[number - 1]) if menu.moves else None
         result = await self.service.play(
-            menu.game_id, caller, lambda game, choices: by_key(key, choices), version=menu.version
+            menu.game_id,
+            caller,
+            lambda game, choices: dict(chosen) if chosen else by_key(key, choices),
+            version=menu.version,
         )
         if result.ok:
             del self.menus[caller.user_id]
@@ -159,6 +165,26 @@ class Session:
         if more > 0:
             lines.append(f"(and {more} more: /game view what:moves lists them all)")
         self.menus[caller.user_id] = Menu(game_id, version, tuple(keys))
+        self.game_id = game_id
+        self.say("\n".join(lines))
+
+    async def hint_menu(self, caller: Caller, game_id: int) -> None:
+        """The title's suggested moves for the caller, numbered as a menu: a number makes one."""
+        try:
+            version, found = await self.service.hint_choices(game_id, caller)
+        except Refused as exc:
+            self.say(f"Refused: {exc}")
+            return
+        if not found:
+            self.menus.pop(caller.user_id, None)
+            self.say("No hint: nothing to suggest for you now.")
+            return
+        lines = [f"Best moves for {caller.name} now (type a number to make one):"]
+        lines += [f"{n}. {c.label}" for n, c in enumerate(found, 1)]
+        moves = tuple(dict(c.action) for c in found)
+        self.menus[caller.user_id] = Menu(
+            game_id, version, tuple(choice_key(m) for m in moves), moves
+        )
         self.game_id = game_id
         self.say("\n".join(lines))
 

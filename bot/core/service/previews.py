@@ -13,7 +13,7 @@ from bot.core.results import Caller, Result
 from bot.core.service.base import MoveBuilder, move_digest, player_of
 from bot.core.service.playing import Playing
 from bot.core.store import GameRecord
-from engine.game import Game
+from engine.game import Choice, Game
 
 # Draws a view of a game from a given snapshot (a previewed move's).
 SnapshotDrawer = Callable[[Game, str, Mapping[str, Any]], bytes]
@@ -103,9 +103,7 @@ class Previews(Playing):
         """The title's suggested moves for the caller now (answered to the caller only)."""
 
         async def body(record: GameRecord) -> Result:
-            seat = await self._playing_seat(record, caller)
-            game = await self._live(record)
-            found = await asyncio.to_thread(game.hints, player_of(seat))
+            found = await self._hinted(record, caller)
             if not found:
                 return Result(text="No hint: nothing to suggest for you now.", game_id=record.id)
             lines = [f"{n}. {c.label}" for n, c in enumerate(found, 1)]
@@ -116,3 +114,15 @@ class Previews(Playing):
             )
 
         return await self._run(game_id, None, body, caller.guild_id)
+
+    async def hint_choices(self, game_id: int, caller: Caller) -> tuple[int, list[Choice]]:
+        """The same suggestions with the game version they are for, for a front end that
+        numbers them (the console); refused (`Refused`) as `hints` is."""
+        async with self._holding(game_id):
+            record = await self._record(game_id, caller.guild_id)
+            return record.version, await self._hinted(record, caller)
+
+    async def _hinted(self, record: GameRecord, caller: Caller) -> list[Choice]:
+        seat = await self._playing_seat(record, caller)
+        game = await self._live(record)
+        return await asyncio.to_thread(game.hints, player_of(seat))
