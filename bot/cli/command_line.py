@@ -43,6 +43,9 @@ class Param:
         return typed if self.required else f"[{typed}]"
 
 
+GAME = Param("game", int)  # the game a command is about (default: the one in play)
+
+
 Handler = Callable[[Any, Caller, dict], Awaitable[None]]  # (the console, who, the options)
 
 

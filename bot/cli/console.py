@@ -23,7 +23,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
+from bot.cli.admin_commands import ADMIN_COMMANDS, computer_handler
 from bot.cli.command_line import (
+    GAME,
     Command,
     ConsoleInputError,
     Handler,
@@ -39,7 +41,6 @@ from bot.core.help_text import help_text
 from bot.core.moves import MOVES, Move, moves_text, resolve
 from bot.core.parsing import (
     MAX_INTEGER,
-    parse_action,
     parse_game_file,
     parse_options,
     parse_request,
@@ -145,7 +146,6 @@ def console_help(topic: str | None = None) -> str:
 
 
 # -- /game -----------------------------------------------------------------------------------------
-GAME = Param("game", int)
 
 
 async def _new(console: Console, caller: Caller, args: dict) -> None:
@@ -284,63 +284,6 @@ async def _help(console: Console, caller: Caller, args: dict) -> None:
         raise ConsoleInputError(str(exc)) from None
 
 
-# -- /game-admin -----------------------------------------------------------------------------------
-def _computer(*, own: bool, on: bool = True) -> Handler:
-    """`/play away` and `/play back` (the caller's seat), or the admin's `computer` (a seat,
-    with a level or off)."""
-
-    async def run(console: Console, caller: Caller, args: dict) -> None:
-        level = args.get("level")
-        await console.show(
-            await console.service.computer_seat(
-                await console.game(args),
-                caller,
-                None if own else args["seat"],
-                on and level != "off",
-                None if level == "off" else level,
-            )
-        )
-
-    return run
-
-
-async def _pause(console: Console, caller: Caller, args: dict, paused: bool) -> None:
-    await console.show(await console.service.pause((await console.game(args)), caller, paused))
-
-
-async def _abandon(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.abandon((await console.game(args)), caller))
-
-
-async def _replace(console: Console, caller: Caller, args: dict) -> None:
-    user = args["user"]
-    await console.show(
-        await console.service.replace_seat(  # at one keyboard, every player is there to agree
-            (await console.game(args)), caller, args["seat"], user, f"player {user}", offer=False
-        )
-    )
-
-
-async def _rewind(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(
-        await console.service.rewind((await console.game(args)), caller, args["action"])
-    )
-
-
-async def _remind(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(
-        await console.service.set_reminders((await console.game(args)), caller, args["hours"])
-    )
-
-
-async def _act(console: Console, caller: Caller, args: dict) -> None:
-    try:
-        action = parse_action(args["action"])
-    except ValueError as exc:
-        raise ConsoleInputError(str(exc)) from None
-    await console.show(await console.service.act((await console.game(args)), caller, action))
-
-
 # -- /play --------------------------------------------------------------------------------------
 async def _move(console: Console, caller: Caller, args: dict) -> None:
     text = args["move"]
@@ -471,57 +414,6 @@ GAME_COMMANDS: dict[str, Command] = {
         Command("help", (Param("title", str, word=True),), "the commands, or a title's", _help),
     )
 }
-ADMIN_COMMANDS: dict[str, Command] = {
-    c.name: c
-    for c in (
-        Command(
-            "pause", (GAME,), "pause the game", lambda c, u, a: _pause(c, u, a, True), "/game-admin"
-        ),
-        Command(
-            "resume",
-            (GAME,),
-            "resume a paused game",
-            lambda c, u, a: _pause(c, u, a, False),
-            "/game-admin",
-        ),
-        Command("abandon", (GAME,), "end the game without a result", _abandon, "/game-admin"),
-        Command(
-            "replace",
-            (Param("seat", int, True), Param("user", int, True), GAME),
-            "give a seat to another player",
-            _replace,
-            "/game-admin",
-        ),
-        Command(
-            "computer",
-            (Param("seat", int, True), Param("level", str, True, word=True), GAME),
-            "the computer plays a seat (level: standard or random), or stops (off)",
-            _computer(own=False),
-            "/game-admin",
-        ),
-        Command(
-            "rewind",
-            (Param("action", int, True), GAME),
-            "take the game back to just after an action",
-            _rewind,
-            "/game-admin",
-        ),
-        Command(
-            "remind",
-            (Param("hours", float, True), GAME),
-            "idle hours before a reminder (0: none)",
-            _remind,
-            "/game-admin",
-        ),
-        Command(
-            "act",
-            (Param("action", str, True), GAME),
-            'a move as JSON, e.g. {"type": "pass"}',
-            _act,
-            "/game-admin",
-        ),
-    )
-}
 PLAY_COMMANDS: dict[str, Command] = {
     c.name: c
     for c in (
@@ -567,14 +459,14 @@ PLAY_COMMANDS: dict[str, Command] = {
             "away",
             (Param("level", str, word=True), GAME),
             "the computer plays your seat until you are back",
-            _computer(own=True),
+            computer_handler(own=True),
             "/play",
         ),
         Command(
             "back",
             (GAME,),
             "play your seat again after /play away",
-            _computer(own=True, on=False),
+            computer_handler(own=True, on=False),
             "/play",
         ),
         Command(
