@@ -108,6 +108,7 @@ class Game1860(RouteHooks1860, EighteenGame):
         self.bank_broken = False
         self.fired_events: set[str] = set()
         self.ever_bankrupt: set[Corporation] = set()
+        self.kept_token_answers: dict[str, bool] = {}
         for c in self.companies:
             if c.sym == "FFC":
                 c.owner = None
@@ -568,6 +569,24 @@ class Game1860(RouteHooks1860, EighteenGame):
         elif event == "southern_forms":
             self.southern_formed = True
             self.note("The Southern Railway forms: no track or bases after the next stock round.")
+
+    # -- whether a company may place a token, as 18xx.games keeps the answer ----------------------
+    def can_token_kept(self, corp: Corporation) -> bool:
+        """The Token step's question, answered once and kept until a tile is laid or a token
+        placed by a step, as 18xx.games keeps it: a home base placed when a company floats (or
+        the bases a bankruptcy flips or lifts) leaves the kept answers as they were, even when a
+        city they counted on is now full (the company then may only pass its Token step)."""
+        if corp.sym not in self.kept_token_answers:
+            self.kept_token_answers[corp.sym] = self.can_place_token_somewhere(corp)
+        return self.kept_token_answers[corp.sym]
+
+    def lay_tile(self, corp: Corporation, *args: Any, **kwargs: Any) -> None:
+        self.kept_token_answers.clear()
+        super().lay_tile(corp, *args, **kwargs)
+
+    def place_token(self, corp: Corporation, *args: Any, **kwargs: Any) -> None:
+        self.kept_token_answers.clear()
+        super().place_token(corp, *args, **kwargs)
 
     # -- scoring ---------------------------------------------------------------------------------
     def certificate_value(self, share: Share) -> int:

@@ -140,6 +140,15 @@ class Token1860(Token):
             return []
         return super().actions(entity)
 
+    def can_place_token(self, corp: Corporation) -> bool:
+        cost = corp.next_token_cost
+        return (
+            not self.round.tokened
+            and cost is not None
+            and cost <= corp.cash
+            and self.game.can_token_kept(corp)
+        )
+
 
 class Route1860(Route):
     game: Game1860Host
