@@ -32,3 +32,19 @@ def test_a_token_answer_is_kept_until_a_tile_or_token_is_laid() -> None:
     run = {"type": "run_routes", "entity": "VYSC", "entity_type": "corporation", "routes": []}
     with pytest.raises(GameError, match="the current step is Place a Token"):
         game.process(run)
+
+
+def test_after_a_sale_bankrupts_a_company_the_seller_goes_on() -> None:
+    """An 18xx.games defect railchat does not copy: a stock-round sale drops VYSC's price to
+    the closing row, the company goes bankrupt and the priority deal moves to the player with
+    the fewest shares; 18xx.games turns its list of players in place mid-turn and is left with
+    nobody to act, so no game goes on past it there. railchat matches every field of every
+    state but that one, and lets the seller finish their turn."""
+    path = QUIRKS / "1860_bankrupt_by_a_sale.json"
+    data = json.loads(path.read_text())
+    lines, what = first_divergence(path)
+    assert lines == len(data["actions"]) and what is not None
+    assert what.endswith("active: ours [2] ref []"), what
+    game = game_io.load(data).game
+    assert game.player_list[0].id == 1  # the priority deal, as 18xx.games gives it
+    assert game.active_players() == [2]
