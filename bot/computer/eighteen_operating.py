@@ -40,6 +40,10 @@ SPARE_CASH_WEIGHT = 0.1  # a dollar of terrain counts this much while the treasu
 TRAIN_PAYBACK_RUNS = 5  # a voluntary train should earn its price back in this many runs
 STALL_MOVES = 100  # moves without a train bought after which a company buys one to move on
 BANK_NEARLY_BROKEN = 1500  # below this in the bank the end is near: no saving, only payouts
+# What the moves tried in one decision may cost together, in the track walk's work (about half
+# a second): each try works out the company's reach again, and in a dense late 1860 network one
+# reach costs seconds, where a usual one costs a few thousand
+REACH_WORK_PER_DECISION = 3_000_000
 
 
 @dataclass(frozen=True)
@@ -136,7 +140,7 @@ def lay_track(
     budget = sense.routes_judged if corp.trains else 0
     best: tuple[float, Choice] | None = None
     ordered = sorted(lays, key=lambda c: _lay_order(game, on_route, c.action["hex"]))
-    for choice in ordered[: sense.lays_tried]:
+    for choice in ordered[: _tries(game, corp, sense.lays_tried, bool(passes))]:
 
         def look(_g: object, _a: object) -> tuple[float, float, float, float]:
             nonlocal budget
@@ -154,7 +158,16 @@ def lay_track(
         return Decision(
             best[1], f"{best[1].label}: the run or the network gains most ({best[0]:.0f})"
         )
+    if not ordered[: _tries(game, corp, sense.lays_tried, bool(passes))]:
+        return Decision(passes[0], f"{corp.sym}'s network is too dense to judge a lay in time")
     return Decision(passes[0], f"no lay helps {corp.sym}'s run or reach")
+
+
+def _tries(game: EighteenGame, corp: Corporation, wanted: int, may_pass: bool) -> int:
+    """How many moves to try on the game, within REACH_WORK_PER_DECISION (at least one when
+    the company may not pass)."""
+    work = game.board.reach(corp.sym).work
+    return max(min(wanted, REACH_WORK_PER_DECISION // max(work, 1)), 0 if may_pass else 1)
 
 
 def _route_hexes(game: EighteenGame, corp: Corporation) -> set[str]:
@@ -195,7 +208,10 @@ def place_token(
     def cheap(_g: object, _a: object) -> tuple[float, float, float, float]:
         return before[0], network_value(game, corp), prospects(game, corp), corp.cash
 
-    rough = [(_gain(before, game.try_out(c.action, None, cheap), plenty), c) for c in tokens]
+    tried = tokens[: _tries(game, corp, len(tokens), bool(passes))]
+    rough = [(_gain(before, game.try_out(c.action, None, cheap), plenty), c) for c in tried]
+    if not rough:
+        return Decision(passes[0], f"{corp.sym}'s network is too dense to judge a station in time")
     rough.sort(key=lambda s: -s[0])
     scored = [
         (_gain(before, game.try_out(c.action, None, lambda _g, _a: _judge(game, corp)), plenty), c)

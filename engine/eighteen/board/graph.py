@@ -109,6 +109,7 @@ class Reach:
     nodes: set[int] = field(default_factory=set)
     paths: set[int] = field(default_factory=set)
     hit: bool = False  # a walk with a goal reached it (and stopped there)
+    work: int = 0  # walk states taken and earlier walks compared: what finding it cost
 
 
 class Goal(NamedTuple):
@@ -351,6 +352,7 @@ class TrackNetwork:
         at_most, done = self._loose_states(corp, starts), False
         while queue and not done:
             state, used = queue.popleft()
+            found.work += 1
             move = moves.get(state) or self._move(state)
             if move.side_bit and used & move.side_bit:
                 continue
@@ -359,6 +361,7 @@ class TrackNetwork:
                 walked[state] = [used]
                 done = len(walked) == at_most  # after this state, nothing is left to find
             else:
+                found.work += len(earlier)
                 if any(not mask & ~used for mask in earlier):
                     continue
                 earlier[:] = [mask for mask in earlier if used & ~mask]
