@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Protocol
 
+from engine.eighteen.board.graph import Goal
 from engine.eighteen.board.routes import Run
 from engine.eighteen.board.tiles import NodeKind
 from engine.eighteen.entities import Corporation
@@ -30,19 +31,19 @@ class _RouteHost(Game1860Host, Protocol):
 
 class RouteHooks1860:
     def can_run_route(self: Game1860Host, corp: Corporation) -> bool:
-        """Its stations reach at least two cities, towns or Ryde Pier (halts do not count)."""
+        """Its stations reach at least two cities, towns or Ryde Pier (halts do not count): a
+        second station, or the first stop its walk finds besides its station (a whole reach of
+        a dense late network costs seconds)."""
         network = self.board.network()
-
-        def stops(nodes: Any) -> int:
-            return sum(1 for n in nodes if network.nodes[n].kind is not NodeKind.HALT)
-
-        if len(set(network.token_nodes(corp.sym))) > 1:  # stations count among what they reach
+        stations = set(network.token_nodes(corp.sym))
+        if len(stations) > 1:  # stations count among what they reach
             return True
-        if (
-            stops(network.reach(corp.sym, first_stop=True).nodes) > 1
-        ):  # the first stop found will do
-            return True
-        return stops(self.board.reach(corp.sym).nodes) > 1
+        stops = frozenset(
+            n
+            for n, node in enumerate(network.nodes)
+            if node.kind is not NodeKind.HALT and n not in stations
+        )
+        return self.board.reaches(corp.sym, Goal(nodes=stops))
 
     def route_rules(self: _RouteHost) -> RouteRules:
         return RouteRules(
