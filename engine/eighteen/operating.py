@@ -131,8 +131,12 @@ class Token(Step):
             not self.round.tokened
             and cost is not None
             and cost <= corp.cash
-            and self.game.can_place_token_somewhere(corp)
+            and self.city_free_for(corp)
         )
+
+    def city_free_for(self, corp: Corporation) -> bool:
+        """Whether a city the company reaches has a free circle (asked last: the costly part)."""
+        return self.game.can_place_token_somewhere(corp)
 
     def process_place_token(self, action: dict[str, Any], corp: Corporation) -> None:
         hex_id, city = self.game.token_fields(action)

@@ -140,14 +140,8 @@ class Token1860(Token):
             return []
         return super().actions(entity)
 
-    def can_place_token(self, corp: Corporation) -> bool:
-        cost = corp.next_token_cost
-        return (
-            not self.round.tokened
-            and cost is not None
-            and cost <= corp.cash
-            and self.game.can_token_kept(corp)
-        )
+    def city_free_for(self, corp: Corporation) -> bool:
+        return self.game.can_token_kept(corp)  # as 18xx.games keeps the answer
 
 
 class Route1860(Route):
