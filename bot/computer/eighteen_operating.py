@@ -140,7 +140,8 @@ def lay_track(
     budget = sense.routes_judged if corp.trains else 0
     best: tuple[float, Choice] | None = None
     ordered = sorted(lays, key=lambda c: _lay_order(game, on_route, c.action["hex"]))
-    for choice in ordered[: _tries(game, corp, sense.lays_tried, bool(passes))]:
+    tried = ordered[: _tries(game, corp, sense.lays_tried, bool(passes))]
+    for choice in tried:
 
         def look(_g: object, _a: object) -> tuple[float, float, float, float]:
             nonlocal budget
@@ -158,7 +159,7 @@ def lay_track(
         return Decision(
             best[1], f"{best[1].label}: the run or the network gains most ({best[0]:.0f})"
         )
-    if not ordered[: _tries(game, corp, sense.lays_tried, bool(passes))]:
+    if not tried:
         return Decision(passes[0], f"{corp.sym}'s network is too dense to judge a lay in time")
     return Decision(passes[0], f"no lay helps {corp.sym}'s run or reach")
 

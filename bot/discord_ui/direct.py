@@ -86,7 +86,7 @@ async def _turn_embed(bot: BotContext, game_id: int) -> discord.Embed | None:
     except Exception:  # the message goes out without it
         log.exception("the prompt of game %s for a direct message failed", game_id)
         return None
-    return prompt_embed(prompt.turn, prompt.player_names, prompt.programmed)
+    return prompt_embed(prompt)
 
 
 async def send_dm(

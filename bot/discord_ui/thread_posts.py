@@ -8,8 +8,8 @@ sheet privately. Each move of that turn is then edited into the same post (one l
 rapid moves are gathered, Discord's rate limits respected) with a close-up of the map area the
 turn changed (tiles, tokens, runs drawn in colour) and the compact market, each uploaded again
 only when its picture changed (see PHONE_FORMS). While nobody is to be pinged (computer seats
-playing one after another), their moves grow one post the same way. The turn's post is stored (its message id,
-the moves shown, digests of its images), so a restarted bot goes on editing it. When the game
+playing one after another), their moves grow one post the same way. The turn's post is stored
+(its message id, the moves shown, digests of its images), so a restarted bot goes on editing it. When the game
 ends, a post gives the final ranking (an embed) and the charts of how the game went. Chat that
 buries the live prompt gets it posted again below (see BUMP_AFTER). Requests that others must
 answer (undo votes, deals) get a post of their own with their buttons, pinging who must answer.
@@ -391,7 +391,7 @@ class ThreadPoster:
             "files": [discord.File(io.BytesIO(png), filename=name) for name, png in images.items()],
             "allowed_mentions": mentions(ping),
         }
-        embed = ranking or prompt_embed(prompt.turn, prompt.player_names, prompt.programmed)
+        embed = ranking or prompt_embed(prompt)
         if embed is not None:
             kwargs["embed"] = embed
         view = self._view(prompt)
@@ -450,7 +450,7 @@ class ThreadPoster:
         edited = await turn.message.edit(
             content=text,
             attachments=attachments,
-            embed=prompt_embed(prompt.turn, prompt.player_names, prompt.programmed),
+            embed=prompt_embed(prompt),
             view=self._view(prompt),
         )
         turn.message = edited if edited is not None and hasattr(edited, "edit") else turn.message

@@ -7,24 +7,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
 from bot.core.moves import MENU_LIMIT, choice_key, grouped_moves, quick_kind
-from engine.game import Choice, TurnInfo
+from bot.core.results import Prompt
+from engine.game import Choice
 from engine.series import ChartSeries
 
 MENU_OPTIONS = MENU_LIMIT  # Discord's limit for a select menu
 EMBED_COLOUR = 0x2D6A4F
 
 
-def prompt_embed(
-    turn: Sequence[TurnInfo], names: dict[Any, str], programmed: Sequence[str] = ()
-) -> discord.Embed | None:
+def prompt_embed(prompt: Prompt) -> discord.Embed | None:
     """Who must act and on what, and the programmed moves everyone may be told of ("Bob
     automatically passes in this stock round until ..."); None when the title tells nothing
     about the turn."""
+    turn, names, programmed = prompt.turn, prompt.player_names, prompt.programmed
     if not turn:
         return None
     first = turn[0]
