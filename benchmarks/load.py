@@ -6,7 +6,7 @@ PostgreSQL, the shards split between them; (c) as (b), one process SIGKILLed mid
 started again.
 
 The games are imported straight into the store before the bots start: each is a prefix of a
-recorded or fuzzed game file (/work/shared/fixtures or --fixtures), whose next moves the crowd
+recorded or fuzzed game file (../shared/fixtures beside the checkout, or --fixtures), whose next moves the crowd
 then sends as the player who made them. A user whose move got no answer (its process died)
 looks at the game after a while (reads its log, as /game view history would) and sends what
 is still missing. Afterwards every game's log must be contiguous and exactly the file's moves
@@ -51,7 +51,7 @@ from bot.core.store import Store  # noqa: E402
 from bot.discord_ui.thread_posts import TurnPost  # noqa: E402
 from engine.eighteen import io as game_files  # noqa: E402
 
-FIXTURES = Path("/work/shared/fixtures")
+FIXTURES = ROOT.parent / "shared" / "fixtures"  # the shared folder beside the checkout
 USERS = 10_000_000  # simulated users' ids start here
 SHARDS = 2
 

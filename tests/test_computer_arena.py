@@ -70,3 +70,8 @@ def test_seats_rotate_from_game_to_game() -> None:
 def test_a_bad_seating_is_refused(seats: str, why: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "--title", "string_railway", "--seats", seats]) == 2
     assert why in capsys.readouterr().err
+
+
+def test_seats_default_to_standard_against_random(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--title", "string_railway", "--games", "1", "--seed", "2"]) == 0
+    assert "string_railway: 1 games, seats standard,random,random,random" in capsys.readouterr().out

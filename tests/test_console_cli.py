@@ -11,6 +11,7 @@ import pytest
 
 import bot.discord_ui.app
 from bot import cli
+from bot.cli.hotseat import images_dir_for
 from bot.core.config import ConfigError, load_settings, read_dotenv
 from bot.core.shards import Shards
 
@@ -85,6 +86,36 @@ def test_run_serves_the_shards_it_is_given_and_refuses_bad_ones(monkeypatch, tmp
     monkeypatch.delenv("DISCORD_TOKEN")
     assert cli.main(["run", "--shard-count", "2"]) == 2
     assert "--shards serves Discord: set DISCORD_TOKEN" in capsys.readouterr().err
+
+
+def test_run_without_a_token_refuses_but_bare_railchat_plays_here(monkeypatch, tmp_path, capsys):
+    """A detached container running `railchat run` must not end in a console nobody sees and
+    exit 0: the bot was asked for, so no token is an error. Bare `railchat` still plays here."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    played = []
+    monkeypatch.setattr(cli, "_local", lambda settings: played.append(settings.db_path) or 0)
+    assert cli.main(["run"]) == 2
+    assert (
+        "`railchat run` starts the Discord bot and needs DISCORD_TOKEN" in capsys.readouterr().err
+    )
+    assert played == []
+    assert cli.main([]) == 0 and len(played) == 1
+
+
+def test_local_on_a_missing_folder_says_so_in_one_line(monkeypatch, tmp_path, capsys):
+    monkeypatch.chdir(tmp_path)
+    missing = tmp_path / "nowhere" / "games.db"
+    assert cli.main(["local", "--db", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"railchat: no folder {missing.parent} for the database {missing}\n"
+    assert not missing.parent.exists()
+
+
+def test_console_images_of_a_postgres_database_name_only_the_database():
+    folder = images_dir_for("postgresql://bob:hunter2@db.example:5432/rail%20games?password=x")
+    assert folder == Path("railchat-rail_20games-images")
+    assert images_dir_for("games/one.db") == Path("games/one-images")
 
 
 def test_a_bad_setting_stops_with_a_message(monkeypatch, tmp_path, capsys):

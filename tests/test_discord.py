@@ -498,3 +498,17 @@ def test_long_histories_keep_their_newest_lines():
     lines = fitted.splitlines()
     assert len(fitted) <= 2000 and lines[:2] == ["Game #1: actions 1-50 of 50", "…"]
     assert lines[-1].startswith("50. ") and fit_latest("short\ntext") == "short\ntext"
+
+
+async def test_the_bot_does_not_warn_of_voice_it_never_uses(db_path, monkeypatch, caplog):
+    from bot.core.service import GameService
+    from bot.core.store import Store
+    from bot.discord_ui.app import RailchatBot
+
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    with caplog.at_level("WARNING", logger="discord"):
+        store = Store(db_path)
+        RailchatBot(GameService(store))
+        store.close()
+    assert not [r for r in caplog.records if "voice" in r.getMessage()]

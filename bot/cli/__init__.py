@@ -1,7 +1,8 @@
 """The `railchat` command: the bot, console play, and sub-commands other packages register.
 
-`railchat` alone means `railchat run`: the Discord bot when DISCORD_TOKEN is set (environment or
-`.env`), otherwise console play on the same database.
+`railchat` alone starts the Discord bot when DISCORD_TOKEN is set (environment or `.env`),
+otherwise console play on the same database. `railchat run` asks for the bot and refuses to
+start without a token: a detached container must not end quietly in a console nobody sees.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ import dataclasses
 import importlib
 import logging
 import sys
+from pathlib import Path
 
 from bot.core.config import ConfigError, Settings, load_settings
-from bot.core.db_url import OPTION_HELP, shown
+from bot.core.db_url import OPTION_HELP, is_postgres, shown
 from bot.core.shards import ShardError, Shards
 
 log = logging.getLogger(__name__)
@@ -38,7 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     run = commands.add_parser(
-        "run", help="start the Discord bot if DISCORD_TOKEN is set, else console play (the default)"
+        "run",
+        help="start the Discord bot (needs DISCORD_TOKEN); `railchat` alone plays in the "
+        "console when no token is set",
     )
     run.set_defaults(func=cmd_run)
     run.add_argument(
@@ -104,6 +108,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         if shards is not None:
             print("railchat: --shards serves Discord: set DISCORD_TOKEN", file=sys.stderr)
             return 2
+        if not getattr(args, "bare", False):
+            print(
+                "railchat: `railchat run` starts the Discord bot and needs DISCORD_TOKEN (in the "
+                "environment or .env); `railchat local` plays in this terminal",
+                file=sys.stderr,
+            )
+            return 2
         return _local(settings)
     import aiohttp  # discord.py and its HTTP client load only when the bot runs
     import discord
@@ -163,6 +174,13 @@ def _local(settings: Settings) -> int:
     from bot.core.store import Store
 
     _configure_logging(settings.log_level or "WARNING")
+    if not is_postgres(settings.db_path) and settings.db_path not in ("", ":memory:"):
+        folder = Path(settings.db_path).parent
+        if not folder.is_dir():
+            print(
+                f"railchat: no folder {folder} for the database {settings.db_path}", file=sys.stderr
+            )
+            return 2
     store = Store(settings.db_path)
     try:
         service = GameService(
@@ -181,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not hasattr(args, "func"):
         args = parser.parse_args(["run"])
+        args.bare = True
     try:
         return args.func(args) or 0
     except ConfigError as exc:

@@ -27,8 +27,8 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     p.add_argument(
         "--seats",
-        required=True,
-        help="one level per seat, comma-separated (e.g. standard,random,random,random)",
+        help="one level per seat, comma-separated (default: standard against random seats, "
+        "four in all or as many as the title seats)",
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="games played at once in worker processes")
@@ -63,7 +63,11 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     try:
         cls = find_title(args.title)
-        levels = [s.strip() for s in args.seats.split(",") if s.strip()]
+        levels = (
+            [s.strip() for s in args.seats.split(",") if s.strip()]
+            if args.seats is not None
+            else ["standard"] + ["random"] * (min(4, cls.max_players) - 1)
+        )
         for level in set(levels):
             check_level(cls.title, level)
     except (GameError, ValueError) as exc:

@@ -9,12 +9,15 @@ other's pictures.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 from bot.cli.command_line import ConsoleInputError
+from bot.core.db_url import is_postgres
 from bot.core.moves import MAX_PICTURED, MENU_LIMIT, by_key, choice_key, grouped_moves
 from bot.core.parsing import parse_request
 from bot.core.results import Caller, Refused, Result
@@ -38,9 +41,13 @@ class Menu:
 
 def images_dir_for(db_path: str) -> Path:
     """The images of one database beside it (`games.db` -> `games-images/`), so that game #1
-    of two databases never share a picture."""
+    of two databases never share a picture; a PostgreSQL database's in the current folder,
+    named after the database alone (never its host, user or password)."""
     if db_path in ("", ":memory:"):
         return Path("railchat-images")
+    if is_postgres(db_path):
+        name = urlsplit(db_path).path.rpartition("/")[2]
+        return Path(f"railchat-{re.sub(r'[^A-Za-z0-9_.-]', '_', name) or 'postgres'}-images")
     path = Path(db_path)
     return path.with_name(f"{path.stem}-images")
 

@@ -66,6 +66,8 @@ class RailchatBot(commands.AutoShardedBot):
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True
+        # railchat joins no voice channel: the missing voice libraries are no one's concern
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
