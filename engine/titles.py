@@ -31,7 +31,8 @@ def register_title(cls: type[Game]) -> type[Game]:
 
 
 def find_title(name: str) -> type[Game]:
-    key = name.lower()
+    """The title by its id, or as printed ("String Railway", "string-railway")."""
+    key = "_".join(name.lower().replace("-", " ").split())
     if key not in _TITLES and key in BUILTIN_TITLES:
         module, cls_name = BUILTIN_TITLES[key]
         register_title(getattr(importlib.import_module(module), cls_name))

@@ -60,8 +60,8 @@ async def test_a_hot_seat_game(console):
     out = await session(
         console,
         "as 2: /game status",
-        "/game-admin act action:" + ADD % (2, 2) + " game:1",
-        "/game undo game:1",
+        "as 2: /game-admin act action:" + ADD % (2, 2) + " game:1",
+        "as 2: /game undo game:1",
         "/game list",
     )
     assert out[0] == "Game #1 · tally · in play"
@@ -484,3 +484,13 @@ async def test_play_auto_sets_lists_and_cancels_a_players_programs(console):
     assert out == ["Cancelled your programmed move: you pass in the auction until it ends."]
     out = await session(console, "as 2: /play auto what:stop")
     assert out == ["Refused: what is set, list or cancel, not 'stop'"]
+
+
+async def test_as_n_names_the_player_of_its_line_only(console):
+    await session(console, "/game new tally seats:2", "as 2: /game join", "/game start")
+    alone = await session(console, "as 3: /turns")
+    after = await session(console, "/turns")
+    assert alone != after and "player 1" not in " ".join(alone)
+    assert after == await session(console, "as 1: /turns")  # a bare line is still player 1's
+    await session(console, "as 3:")  # alone, it switches who types from now on
+    assert await session(console, "/turns") == alone

@@ -227,3 +227,10 @@ async def test_a_lay_is_picked_by_its_picture_in_the_console(db_path, tmp_path):
     assert (await session(console, "/play lay H10"))[0].startswith(  # one lay: made at once
         "PRR lays tile 57 on H10 (Pittsburgh)"
     )
+
+
+async def test_routes_before_any_company_has_run_says_so(db_path, tmp_path):
+    console = _console(db_path, tmp_path, renderer=None)
+    await session(console, *OPENING[:5])
+    out = await session(console, "/game view what:routes")
+    assert out == ["Refused: no company has run a train yet: routes are shown once one has"]

@@ -81,3 +81,13 @@ def test_string_railway_is_loaded_when_asked_for() -> None:
     """The counterpart: the table does reach String Railway (and its geometry) on demand."""
     loaded = _loaded_after("from engine import find_title\nfind_title('String_Railway')\n")
     assert "engine.strings.game" in loaded and "shapely" in loaded
+
+
+def test_a_title_is_found_as_printed() -> None:
+    from engine import find_title
+    from engine.errors import InvalidAction
+
+    for name in ("String Railway", "string-railway", " STRING_RAILWAY "):
+        assert find_title(name).title == "string_railway"
+    with pytest.raises(InvalidAction, match="unknown title 'String Rail'"):
+        find_title("String Rail")

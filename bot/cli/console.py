@@ -4,8 +4,8 @@
 A line looks like `as 2: /play move bid CS 50`. Options are written `name:value`, or in order
 without their names (`/game status 3`, `/play lay H14 57 2`; see `bot.cli.command_line`). A
 move (`/play ...`, `menu`, a number) is made, and `/game view moves` listed, for whoever must
-act, an answer by whoever is asked; `as N:` makes it player N's instead, and stays in force for
-the commands that are not moves.
+act, an answer by whoever is asked; `as N: ...` makes that line player N's instead, and `as N:`
+alone makes player N type the commands that are not moves from then on.
 `menu` numbers the legal moves (the turn post's menu and buttons in one list), `/play lay HEX`
 numbers the lays on that hex (drawn as a picture), and a line holding only a number makes that
 move. A previewed move is made with `/play answer request:preview answer:yes`, the console's
@@ -89,17 +89,30 @@ class Console(Session):
         return True
 
     async def _handle(self, line: str) -> None:
-        named = False  # the line says who plays it; otherwise a move is the acting player's
-        if match := AS_PREFIX.match(line):
-            handle, line = match.groups()
-            if not handle.isdigit() or len(handle) > 19 or not 0 < int(handle) < MAX_INTEGER:
-                raise ConsoleInputError(
-                    f"'as' takes a player number, e.g. as 2: /game status (not {handle!r})"
-                )
-            self.user_id, named = int(handle), True
-            if not line:
-                self.say(f"Now playing as player {self.user_id}.")
-                return
+        """`as N:` alone switches who types from now on; `as N: command` is N's for that line
+        only (a later bare move must not be made, nor an undo asked, in N's name)."""
+        match = AS_PREFIX.match(line)
+        if match is None:
+            await self._line(line, named=False)
+            return
+        handle, line = match.groups()
+        if not handle.isdigit() or len(handle) > 19 or not 0 < int(handle) < MAX_INTEGER:
+            raise ConsoleInputError(
+                f"'as' takes a player number, e.g. as 2: /game status (not {handle!r})"
+            )
+        if not line:
+            self.user_id = int(handle)
+            self.say(f"Now playing as player {self.user_id}.")
+            return
+        typist, self.user_id = self.user_id, int(handle)
+        try:
+            await self._line(line, named=True)
+        finally:
+            self.user_id = typist
+
+    async def _line(self, line: str, *, named: bool) -> None:
+        """One command; `named`: the line says who plays it, otherwise a move is made by whoever
+        must act."""
         head, _, rest = line.partition(" ")
         if head.lower() in SHORT_WORDS:
             line = f"{SHORT_WORDS[head.lower()]} {rest}".strip()
@@ -137,8 +150,9 @@ def console_help(topic: str | None = None) -> str:
             "In this console (options by name, or in this order without their names):",
             *usages,
             "A move (/play ..., menu, a number) is made by whoever must act (/game view moves "
-            "lists their moves), an answer by whoever is asked; prefix a line with 'as N:' to act as player N instead (it stays for the "
-            "other commands). menu numbers the moves (a number makes one); /play lay HEX numbers "
+            "lists their moves), an answer by whoever is asked; prefix a line with 'as N:' to act as "
+            "player N for that line ('as N:' alone: player N types the other commands from then "
+            "on). menu numbers the moves (a number makes one); /play lay HEX numbers "
             "the lays on that hex and draws them; a previewed move is made with /play answer "
             "request:preview answer:yes; 'quit' ends the session.",
         ]
@@ -199,8 +213,14 @@ async def _view(console: Console, caller: Caller, args: dict) -> None:
     elif what == "routes":
         if not detail:  # the companies Discord suggests for detail
             running = [sym for sym, _ in await service.peek(game_id, route_companies) or []]
-            named = f": {', '.join(running)} (e.g. /game view routes {running[0]})"
-            raise ConsoleInputError(f"name the company in detail{named if running else ''}")
+            if not running:
+                raise ConsoleInputError(
+                    "no company has run a train yet: routes are shown once one has"
+                )
+            raise ConsoleInputError(
+                f"name the company in detail: {', '.join(running)} "
+                f"(e.g. /game view routes {running[0]})"
+            )
         await console.show(await service.inspect(game_id, lambda g: best_routes_text(g, detail)))
     elif what == "info":
         await console.show(await service.reference(game_id, detail or None))
