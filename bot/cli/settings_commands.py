@@ -23,7 +23,7 @@ def _on_off(args: dict, allowed: tuple[str, ...] = ON_OFF) -> str:
 async def _turns(console: Any, caller: Caller, args: dict) -> None:
     found = await console.service.my_turns(caller.user_id, page=args.get("page") or 1)
     if isinstance(found, TurnList):
-        console.say(found.text(lambda entry: None))  # no links at a keyboard
+        console.say(found.text(lambda entry: None, markdown=False))  # no links at a keyboard
     else:
         await console.show(found)
 

@@ -33,14 +33,16 @@ class TurnEntry:
     seated: int = 0
     seat_limit: int = 0
 
-    def line(self, link: str | None) -> str:
+    def line(self, link: str | None, *, markdown: bool = True) -> str:
+        """`markdown`: Discord shows "your turn" in bold; a terminal would print the stars."""
         parts = [f"#{self.game_id}", self.title]
         if not self.started:
             parts.append(f"open, {self.seated}/{self.seat_limit} seated")
         elif self.paused:
             parts.append("paused")
         elif self.yours:
-            parts[0] = f"**your turn** · #{self.game_id}"
+            mine = "**your turn**" if markdown else "your turn"
+            parts[0] = f"{mine} · #{self.game_id}"
         elif self.to_act:
             parts.append(f"{names(self.to_act)} to act")
         if self.away:
@@ -62,14 +64,14 @@ class TurnList:
     page: int
     pages: int
 
-    def text(self, link: Callable[[TurnEntry], str | None]) -> str:
+    def text(self, link: Callable[[TurnEntry], str | None], *, markdown: bool = True) -> str:
         if not self.total:
             return "You are not seated in any game that is open or in play."
         turns = "your turn in none" if not self.yours else f"your turn in {self.yours}"
         head = f"Your games: {self.total} ({turns})"
         if self.pages > 1:
             head += f", page {self.page} of {self.pages}"
-        lines = [head + ":", *(e.line(link(e)) for e in self.entries)]
+        lines = [head + ":", *(e.line(link(e), markdown=markdown) for e in self.entries)]
         later = self.total - (self.page - 1) * PAGE - len(self.entries)
         if later > 0:
             lines.append(f"… and {later} more: /turns page:{self.page + 1}")
