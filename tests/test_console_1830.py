@@ -61,7 +61,7 @@ async def test_a_newcomer_plays_1830_in_the_console(db_path, tmp_path):
         "4. player 4." in out
     )
     for sentence in (
-        "player 1 bids $50 on CS.",
+        "player 1 bids $50 on CS ($10 over its face value).",
         "player 2 pars B&O at $100.",
         "player 4 buys 10% of PRR from the IPO for $67.",
         "player 4 passes (Sell/Buy/Sell Shares).",

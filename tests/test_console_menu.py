@@ -58,7 +58,10 @@ async def test_the_menu_numbers_the_moves_of_discords_menu(console):
 
 async def test_a_number_makes_that_move(console):
     await session(console, *START, "menu")
-    assert await session(console, "2") == ["player 1 bids $45 on CS.", "To act: player 2"]
+    assert await session(console, "2") == [
+        "player 1 bids $45 on CS ($5 over its face value).",
+        "To act: player 2",
+    ]
     assert (await console.service.store.actions(1))[0].payload["company"] == "CS"
     out = await session(console, "as 2: /play menu", "as 2: 7")
     assert out[-2:] == ["player 2 passes (Bid on Companies).", "To act: player 3"]

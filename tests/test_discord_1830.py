@@ -91,9 +91,15 @@ async def test_a_four_player_1830_game_through_discord(world):
     assert suggestions[0].value == choice_key(
         {"type": "bid", "entity": 1, "entity_type": "player", "company": "CS", "price": 45}
     )
-    done(await table.play(1, "bid", company="CS", price=50), "user1 bids $50 on CS.")
+    done(
+        await table.play(1, "bid", company="CS", price=50),
+        "user1 bids $50 on CS ($10 over its face value).",
+    )
     post = table.last
-    assert post.text == "user1 bids $50 on CS.\nTo act: <@2>" and post.pinged == [2]
+    assert (
+        post.text == "user1 bids $50 on CS ($10 over its face value).\nTo act: <@2>"
+        and post.pinged == [2]
+    )
     # the compact market's header names who acts, so it is drawn again with every turn
     assert sorted(post.files) == ["market_compact.png"]
     assert "Player" not in post.embed.fields[0].value and "cash $600" in post.embed.fields[0].value

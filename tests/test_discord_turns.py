@@ -40,8 +40,12 @@ async def test_the_menu_offers_the_legal_moves_grouped_and_makes_the_one_picked(
     ca = next(o for o in post.menu if o.label.startswith("Bid CA"))
     menu_id = next(cid for cid, _ in post.buttons if cid.startswith("rc:s:"))
     sent = await world.select(menu_id, post.menu, ca.value, table.at(1))
-    assert sent[-1].ephemeral and sent[-1].text.startswith("Done: user1 bids $165 on CA.")
-    assert table.last.text.startswith("user1 bids $165 on CA.") and table.last.pinged == [2]
+    assert sent[-1].ephemeral and sent[-1].text.startswith(
+        "Done: user1 bids $165 on CA ($5 over its face value)."
+    )
+    assert table.last.text.startswith(
+        "user1 bids $165 on CA ($5 over its face value)."
+    ) and table.last.pinged == [2]
     # the same menu, now from an earlier turn, is refused and changes nothing
     sent = await world.select(menu_id, post.menu, ca.value, table.at(2))
     assert sent[-1].text.startswith("Refused: this button is from an earlier turn")

@@ -77,7 +77,7 @@ def test_an_auction_pass_stops_when_another_player_bids_on_its_company() -> None
         )
     ]
     assert game.describe(done) == (
-        "Gerald bids $170 on CA. Dave passes (programmed). Bruce passes (programmed)."
+        "Gerald bids $170 on CA ($10 over its face value). Dave passes (programmed). Bruce passes (programmed)."
     )
     assert game.active_players() == [4] and game.standing_orders(4) == []
 

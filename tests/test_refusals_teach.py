@@ -168,7 +168,7 @@ async def test_a_move_of_another_step_says_when_it_is_made(console):
     )
     # each suggestion is a command typed as it reads
     out = await session(console, "as 1: /play move Bid BO (Baltimore & Ohio) for $225")
-    assert out[0] == "player 1 bids $225 on BO."
+    assert out[0] == "player 1 bids $225 on BO ($5 over its face value)."
     await session(console, "as 1: /game undo")
     await session(console, *STOCK_ROUND, *TO_BUY_TRAINS[:-1])
     assert (await refused(console, "as 2: /play move train 2")).startswith(

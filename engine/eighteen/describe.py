@@ -168,7 +168,11 @@ def _main_sentence(game: Any, action: dict[str, Any], flows: Flows) -> str:
             return f"{who} buys {company.sym} for {game.money(action.get('price'))}."
         if action.get("company") is None:  # 1860: a bid for the right to take the next item
             return f"{who} bids {game.money(action.get('price'))} for the pick."
-        return f"{who} bids {game.money(action.get('price'))} on {action.get('company')}."
+        price = action.get("price")
+        over = ""
+        if company is not None and isinstance(price, int) and price > company.value > 0:
+            over = f" ({game.money(price - company.value)} over its face value)"
+        return f"{who} bids {game.money(price)} on {action.get('company')}{over}."
     if _is_order(game, action):  # what the order is, only its player is told (orders.py)
         return f"{who} changed their programmed moves."
     if t == "pass":
