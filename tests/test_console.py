@@ -147,8 +147,8 @@ async def test_refusals_and_unknown_commands_change_nothing(console):
         "as 3: /game leave",
     )
     assert out == [
-        "Refused: unknown command '/game fly'; type /game help for the commands",
-        "Refused: unknown command 'hello'; type /game help for the commands",
+        "Refused: unknown command '/game fly'; /game help lists the commands",
+        "Refused: unknown command 'hello'; /game help lists the commands",
         "Refused: 'as' takes a player number, e.g. as 2: /game status (not 'bob')",
         "Refused: game must be a whole number, not 'x'",
         "Refused: title is missing; usage: /game new title:<text> [seats:<number>] "
@@ -156,7 +156,7 @@ async def test_refusals_and_unknown_commands_change_nothing(console):
         "Refused: cannot read '1'; usage: /game status [game:<number>]",
         "Refused: game is given twice; usage: /game join [game:<number>]",
         "Refused: there is no game #7",
-        "Refused: unknown command '/play fly'; type /game help for the commands",
+        "Refused: unknown command '/play fly'; did you mean /play lay? /game help lists the commands",
         "Refused: the action is not valid JSON (Expecting value at column 9); write it like "
         '{"type": "pass"}',
         "Refused: game #1 has not started yet; its creator starts it with /game start",
@@ -346,8 +346,14 @@ def test_railchat_local_reads_a_script_from_stdin(tmp_path):
     assert lines[0].startswith(f"railchat console on {tmp_path / 'cli.db'}")
     assert "> as 2: /game join" in lines
     assert "player 1 added 5." in lines
-    assert "Refused: unknown command '/game teleport'; type /game help for the commands" in lines
-    assert lines[-1] == "> quit"  # nothing after quit runs
+    assert (
+        "Refused: unknown command '/game teleport'; did you mean /game export? /game help "
+        "lists the commands" in lines
+    )
+    assert lines[-2:] == [
+        "> quit",
+        f"Saved in {tmp_path / 'cli.db'}: `railchat local` takes up where you left off.",
+    ]  # nothing after quit runs
     again = _railchat([], "/game status 1\n", tmp_path, register_tally=True)
     assert "player 1 added 5." not in again.stdout and "Game #1 · tally · in play" in again.stdout
 
@@ -500,3 +506,41 @@ async def test_as_n_names_the_player_of_its_line_only(console):
     assert after == await session(console, "as 1: /turns")  # a bare line is still player 1's
     await session(console, "as 3:")  # alone, it switches who types from now on
     assert await session(console, "/turns") == alone
+
+
+async def test_a_typo_gets_the_nearest_command(console):
+    assert await session(console, "/play mvoe bid CS 50", "/gmae status", "/turn", "/play") == [
+        "Refused: unknown command '/play mvoe bid CS 50'; did you mean /play move? /game help "
+        "lists the commands",
+        "Refused: unknown command '/gmae status'; did you mean /game status? /game help lists "
+        "the commands",
+        "Refused: unknown command '/turn'; did you mean /turns? /game help lists the commands",
+        "Refused: /play needs a command: move, pass, lay, run, rail, answer, auto, hint, away, "
+        "back, menu",
+    ]
+
+
+class _Interrupted(io.StringIO):
+    """Standard input on which the player presses Ctrl-C after some lines."""
+
+    def __iter__(self):
+        while line := self.readline():
+            yield line
+        raise KeyboardInterrupt
+
+
+async def test_quit_end_of_input_and_ctrl_c_leave_alike(tmp_path):
+    from bot.cli.console import play
+
+    endings = {}
+    for how, stream in (
+        ("quit", io.StringIO("/game new tally seats:2\nquit\n/game list\n")),
+        ("eof", io.StringIO("/game new tally seats:2\n")),
+        ("ctrl-c", _Interrupted("/game new tally seats:2\n")),
+    ):
+        db = str(tmp_path / f"{how}.db")
+        out = io.StringIO()
+        await play(GameService(Store(db)), db, stream=stream, out=out)
+        endings[how] = out.getvalue().rstrip("\n").splitlines()[-1].replace(db, "DB")
+        assert "opened game #1" in out.getvalue() and "#1 · tally" not in out.getvalue()
+    assert set(endings.values()) == {"Saved in DB: `railchat local` takes up where you left off."}

@@ -8,6 +8,7 @@ takes one word, an option of free text (a move, routes, JSON) takes the rest, so
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -78,7 +79,23 @@ def find_command(
     top = top_level.get(head.removeprefix("/")) if head.startswith("/") else None
     if top is not None:
         return top, line.split(maxsplit=1)[1] if len(words) > 1 else ""
-    raise ConsoleInputError(f"unknown command {line!r}; type /game help for the commands")
+    if head in groups and len(words) < 2:
+        raise ConsoleInputError(f"{head} needs a command: {', '.join(groups[head])}")
+    hint = ""
+    if near := _nearest(head, [*groups, *(f"/{name}" for name in top_level)]):
+        group = groups.get(near)
+        sub = _nearest(words[1].lower(), list(group)) if group and len(words) > 1 else None
+        hint = f"did you mean {near}{f' {sub}' if sub else ''}? " if group is None or sub else ""
+    elif head in groups and len(words) > 1:
+        if sub := _nearest(words[1].lower(), list(groups[head])):
+            hint = f"did you mean {head} {sub}? "
+    raise ConsoleInputError(f"unknown command {line!r}; {hint}/game help lists the commands")
+
+
+def _nearest(word: str, names: list[str]) -> str | None:
+    """The name a typo most likely meant (one or two letters off), if any."""
+    near = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
+    return near[0] if near else None
 
 
 def parse_arguments(text: str, command: Command) -> dict[str, Any]:

@@ -517,7 +517,8 @@ def stdin_lines(stream: TextIO = sys.stdin) -> Iterator[str]:
         while True:
             try:
                 yield input("railchat> ")
-            except EOFError:
+            except EOFError:  # Ctrl-D: end the prompt's line before the goodbye
+                print()
                 return
     else:
         yield from stream
@@ -541,4 +542,8 @@ async def play(
         "moves of whoever must act (a number makes one), 'as N: ...' to act as player N, "
         f"quit to leave." + (f" Images go to {folder}/." if renderer is not None else "")
     )
-    await console.run(stdin_lines(stream), echo=not stream.isatty())
+    try:
+        await console.run(stdin_lines(stream), echo=not stream.isatty())
+    except KeyboardInterrupt:  # Ctrl-C leaves as quit and Ctrl-D do: every move is stored
+        console.say("")
+    console.say(f"Saved in {db_path}: `railchat local` takes up where you left off.")
