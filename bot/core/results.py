@@ -39,6 +39,9 @@ class Result:
     the thread's pictures of it) and `places` the map places it changed; `confirm_undo` asks
     the caller to confirm first (an admin taking back another player's move), at that version.
     `invitations` are seats offered to the `invited` users (mentioned once, to accept).
+    `hushed` are those asked (`notify` of a request, `invited`) who were pinged about a request
+    of that kind from the same requester within the cooldown: shown it, but neither mentioned
+    nor sent a direct message again. `replaces` names the requests this one replaced.
     A standing order set quietly changes the game without `changed` (nothing for the thread):
     its `text` is for the caller alone.
     """
@@ -60,6 +63,8 @@ class Result:
     confirm_undo: int | None = None
     invitations: tuple[int, ...] = ()
     invited: tuple[int, ...] = ()
+    hushed: tuple[int, ...] = ()
+    replaces: tuple[int, ...] = ()
     version: int | None = None  # the game's version once the change was made, when known
     aside: str = ""  # told to the caller alone (what their move did to their standing orders)
     noted: tuple[int, ...] = ()  # users with a new note waiting for them alone (`Note`)

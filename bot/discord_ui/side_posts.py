@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import discord
 
@@ -17,6 +18,7 @@ from bot.discord_ui.buttons import offers_view, request_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.direct import direct_messages
 from bot.discord_ui.io import MAX_MESSAGE, fit, game_thread
+from bot.discord_ui.post_state import Batch
 
 log = logging.getLogger(__name__)
 
@@ -73,33 +75,47 @@ def chunks(lines: Sequence[str], room: int) -> tuple[list[str], list[str]]:
 async def request_post(
     bot: BotContext,
     thread: discord.Thread,
-    lines: list[str],
+    batch: Batch,
     prompt: Prompt,
-    request: tuple[str, int],
-    asked: tuple[int, ...],
-) -> None:
-    """A deal or undo request: its own post, pinging who must answer, with its buttons (the
-    turn's post stays the current one)."""
-    kind, request_id = request
+    replacing: Any = None,
+) -> Any:
+    """A deal or undo request (the batch's `vote`): its own post, pinging who must answer,
+    with its buttons (the turn's post stays the current one); the post. One asked again
+    within the ping cooldown (nobody to ping) takes the post of the request it replaced
+    (`replacing`), edited, so asking again and again adds nothing to the thread."""
+    assert batch.vote is not None
     view = request_view(
-        kind, request_id, prompt.game_id, prompt.version, quick_moves(prompt.choices)
+        batch.vote_kind, batch.vote, prompt.game_id, prompt.version, quick_moves(prompt.choices)
     )
+    asked = [u for u in batch.vote_ping if u not in batch.hushed]
     ping = list(asked)
-    text = [*lines, "To answer: " + " ".join(f"<@{u}>" for u in ping)]
+    text = [*batch.lines, "To answer: " + " ".join(f"<@{u}>" for u in batch.vote_ping)]
     if prompt.notify and prompt.notify != prompt.mentioned:  # a new turn: mentioned once
         ping += [u for u in prompt.notify if u not in ping]
         text.append("To act: " + " ".join(f"<@{u}>" for u in prompt.notify))
         await bot.service.mark_mentioned(prompt.game_id, prompt.notify)
     elif prompt.names:
         text.append("To act: " + ", ".join(prompt.names))
-    await thread.send(fit("\n".join(text)), view=view, allowed_mentions=mentions(ping))
-    await direct_messages(bot, prompt.game_id, ping, asked=asked, request_id=request_id)
+    content = fit("\n".join(text))
+    if replacing is not None and not ping:
+        try:
+            return await replacing.edit(content=content, view=view, allowed_mentions=mentions(()))
+        except discord.HTTPException as exc:
+            if not edit_refused(exc):
+                raise
+            log.info("the post of a replaced request cannot be edited (%s); posting again", exc)
+    elif replacing is not None:
+        await strip_controls(replacing)
+    message = await thread.send(content, view=view, allowed_mentions=mentions(ping))
+    await direct_messages(bot, prompt.game_id, ping, asked=asked, request_id=batch.vote)
+    return message
 
 
 async def offers_post(
-    thread: discord.Thread, offers: Sequence[int], invited: Sequence[int]
+    thread: discord.Thread, offers: Sequence[int], invited: Sequence[int], hushed: Sequence[int]
 ) -> None:
-    """Seats offered to users: one post naming each of them once, with Take / Decline."""
+    """Seats offered to users: one post naming each of them once, with Take / Decline,
+    pinging those not pinged about a seat offer from the same admin lately (`hushed`)."""
     who = " ".join(f"<@{u}>" for u in dict.fromkeys(invited))
     await thread.send(
         fit(
@@ -107,7 +123,7 @@ async def offers_post(
             "you are not seated and nobody will ping you for it."
         ),
         view=offers_view(offers),
-        allowed_mentions=mentions(invited),
+        allowed_mentions=mentions(u for u in invited if u not in hushed),
     )
 
 

@@ -21,19 +21,20 @@ import asyncio
 import hashlib
 import io
 import logging
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import discord
 
 from bot.core.moves import quick_moves
-from bot.core.rendering import draw_chart, runs_of
+from bot.core.rendering import draw_chart
 from bot.core.results import Prompt, Result
 from bot.core.service.base import GameMoved, Renderer
 from bot.discord_ui.buttons import turn_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.direct import direct_messages, dm_notes
 from bot.discord_ui.io import MAX_MESSAGE, MAX_UPLOAD, fit, game_thread, reply
+from bot.discord_ui.post_state import Batch, TurnPost
 from bot.discord_ui.side_posts import (
     chunks,
     edit_refused,
@@ -58,65 +59,8 @@ DEFAULT_DELAY = 2.0  # seconds a change waits for the next one before the post g
 BUMP_AFTER = 5
 BUMP_QUIET = 60.0
 MISSING_PERMISSIONS = 50013
+KEPT_ASKS = 200  # the request posts remembered (a request replaced later edits its post)
 NO_IMAGES = "(No picture: I may not attach files in this channel; an admin can allow it.)"
-
-
-@dataclass
-class Batch:
-    thread_id: int | None
-    lines: list[str] = field(default_factory=list)
-    places: list[str] = field(default_factory=list)
-    runs: list[dict[str, Any]] = field(default_factory=list)
-    vote: int | None = None
-    vote_kind: str = "undo"
-    vote_ping: tuple[int, ...] = ()
-    moves_only: bool = True  # every change is a move (not a join, pause, undo, deal answer...)
-    kinds: set[str] = field(default_factory=set)  # the types of the moves made
-    offers: list[int] = field(default_factory=list)  # seats offered, with who they go to
-    invited: list[int] = field(default_factory=list)
-    version: int | None = None  # the game version the newest change left (None: not known)
-
-
-@dataclass
-class TurnPost:
-    """The post of the turn under way, edited as its moves come in."""
-
-    message: Any
-    owners: tuple[int, ...]
-    round: str
-    lines: list[str] = field(default_factory=list)
-    places: list[str] = field(default_factory=list)
-    runs: list[dict[str, Any]] = field(default_factory=list)
-    files: dict[str, str] = field(default_factory=dict)  # attached now: file name -> digest
-    started: bool = True  # False for a post made before the game started
-    version: int | None = None  # the game version it shows (None: stored before it was kept)
-
-    def state(self) -> dict[str, Any]:
-        """What is stored of the post (all but the message, known by its id)."""
-        return {
-            "owners": list(self.owners),
-            "round": self.round,
-            "lines": self.lines,
-            "places": self.places,
-            "runs": self.runs,
-            "files": self.files,
-            "started": self.started,
-            "version": self.version,
-        }
-
-    @classmethod
-    def restored(cls, message: Any, state: dict[str, Any]) -> TurnPost:
-        return cls(
-            message,
-            tuple(state["owners"]),
-            state["round"],
-            list(state["lines"]),
-            list(state["places"]),
-            list(state["runs"]),
-            dict(state["files"]),
-            bool(state["started"]),
-            state.get("version"),
-        )
 
 
 class ThreadPoster:
@@ -136,6 +80,7 @@ class ThreadPoster:
         self._games: dict[int, int | None] = {}  # thread id: its game (None: not a game's)
         self._chat: dict[int, int] = {}  # game id: others' messages below its turn post
         self._bumps: dict[int, asyncio.Task[None]] = {}
+        self._asks: dict[int, Any] = {}  # request id: its post (a newer request may take it)
 
     async def publish(self, interaction: discord.Interaction, result: Result) -> None:
         """Refusals and duplicates answer only the caller; changes are acknowledged to the
@@ -164,23 +109,7 @@ class ThreadPoster:
             task = asyncio.create_task(self._post_later(result.game_id))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        batch.lines.append(result.text)
-        batch.moves_only = batch.moves_only and (result.action is not None or result.only_computers)
-        batch.places += [p for p in result.places if p not in batch.places]
-        for move in (result.action, *result.computer_moves):
-            if move is not None:
-                batch.runs += runs_of(move)
-                batch.kinds.add(str(move.get("type")))
-        if result.vote is not None:
-            batch.vote, batch.vote_kind, batch.vote_ping = (
-                result.vote,
-                result.vote_kind,
-                result.notify,
-            )
-        batch.offers += result.invitations
-        batch.invited += result.invited
-        if result.version is not None:
-            batch.version = max(batch.version or 0, result.version)
+        batch.take(result)
 
     async def drain(self, *, now: bool = False) -> None:
         """Wait until everything queued is posted (tests; shutdown). `now`: without waiting
@@ -231,17 +160,7 @@ class ThreadPoster:
         newer = self._pending.get(game_id)
         self._pending[game_id] = batch
         if newer is not None:
-            for name in ("lines", "places", "runs", "offers", "invited"):
-                getattr(batch, name).extend(getattr(newer, name))
-            batch.kinds |= newer.kinds
-            batch.moves_only = batch.moves_only and newer.moves_only
-            batch.version = newer.version
-            if newer.vote is not None:
-                batch.vote, batch.vote_kind, batch.vote_ping = (
-                    newer.vote,
-                    newer.vote_kind,
-                    newer.vote_ping,
-                )
+            batch.extend(newer)
             return  # its task posts both
         task = asyncio.create_task(self._post_later(game_id))
         self._tasks.add(task)
@@ -251,10 +170,12 @@ class ThreadPoster:
         self, game_id: int, thread: discord.Thread, batch: Batch, prompt: Prompt
     ) -> None:
         if batch.offers:
-            await offers_post(thread, batch.offers, batch.invited)
+            await offers_post(thread, batch.offers, batch.invited, batch.hushed)
         if batch.vote is not None:
-            request = (batch.vote_kind, batch.vote)
-            await request_post(self.bot, thread, batch.lines, prompt, request, batch.vote_ping)
+            replacing = next((self._asks.pop(r) for r in batch.replaces if r in self._asks), None)
+            self._asks[batch.vote] = await request_post(self.bot, thread, batch, prompt, replacing)
+            while len(self._asks) > KEPT_ASKS:
+                self._asks.pop(next(iter(self._asks)))
             return
         turn = self._turns.get(game_id) or await self._restore(game_id, thread)
         new_round = turn is None or prompt.round != turn.round or not turn.started

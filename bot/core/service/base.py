@@ -22,7 +22,7 @@ from collections.abc import (
     Sequence,
 )
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from bot.core.config import DEFAULT_GAME_CAPS, DEFAULT_REMIND_HOURS
@@ -59,6 +59,8 @@ HISTORY_LIMIT = 50
 LEASE_SECONDS = 120.0  # how long a process that died holding a lease delays that work
 CHOICE_CACHE = 64
 IMPORTED_BY = 0  # user id recorded for the actions of an imported game file
+# a user is pinged about requests of one kind from one requester at most once in this time
+PING_COOLDOWN = timedelta(minutes=10)
 
 T = TypeVar("T")
 # Draws one view (a name from Game.views(), or "focus" with the places changed and the runs
@@ -327,6 +329,17 @@ class ServiceBase:
             if users.get(pid, asker) != asker and users[pid] > 0
         ]
         return " ".join(mine), notes
+
+    async def _hushed(self, kind: str, requested_by: int, users: Iterable[int]) -> tuple[int, ...]:
+        """Those of `users` pinged about a `kind` request from `requested_by` within
+        `PING_COOLDOWN`, who are not pinged again (the others' pings are recorded now): one
+        mechanism for every kind of request, so asking again and again floods nobody."""
+        asked = [u for u in dict.fromkeys(users) if u > 0]
+        now = self.clock()
+        due = await self.store.ping_due(
+            kind, requested_by, asked, store_time(now), store_time(now - PING_COOLDOWN)
+        )
+        return tuple(u for u in asked if u not in due)
 
     async def _seat_name(self, record: GameRecord, user_id: int) -> str:
         seat = seat_of(await self._seats(record.id), user_id)

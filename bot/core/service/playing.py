@@ -155,6 +155,12 @@ class Playing(ServiceBase):
             )
         # the engine judges the move first, so nobody is asked to agree to an illegal one
         sentence = await asyncio.to_thread(_sentence_if_done, game, action, player_of(seat))
+        for same in await self.store.open_requests(record.id):
+            if (same.kind, same.requested_by, same.action) == (DEAL, caller.user_id, action):
+                raise Refused(
+                    f"your deal #{same.id} ({same.text}) is already waiting for "
+                    f"{seller.name}'s answer"
+                )
         request, replaced = await self.store.open_deal(
             record.id, record.version, caller.user_id, action, sentence, interaction_id
         )
@@ -175,6 +181,8 @@ class Playing(ServiceBase):
             notify=(seller.user_id,),
             vote=request.id,
             vote_kind=DEAL,
+            hushed=await self._hushed(DEAL, caller.user_id, (seller.user_id,)),
+            replaces=tuple(r.id for r in replaced),
         )
 
     async def _apply(

@@ -9,7 +9,7 @@ from dataclasses import replace
 from bot.core.names import plain_name
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import ServiceBase, seat_of
-from bot.core.store import ACTIVE, GameRecord
+from bot.core.store import ACTIVE, SEAT, GameRecord
 
 
 class Seating(ServiceBase):
@@ -71,7 +71,12 @@ class Seating(ServiceBase):
                 + await self._lapsed(record, lapsing)
             )
             changed = await self._seat_changed(record, text)
-            return replace(changed, invitations=(invitation.id,), invited=(user_id,))
+            return replace(
+                changed,
+                invitations=(invitation.id,),
+                invited=(user_id,),
+                hushed=await self._hushed(SEAT, caller.user_id, (user_id,)),
+            )
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 

@@ -26,6 +26,7 @@ from bot.core.store import (
     ACTIVE,
     FINISHED,
     OPEN,
+    SEAT,
     DuplicateInteraction,
     GameRecord,
     StaleGame,
@@ -328,6 +329,7 @@ class Tables(Seating):
             changed,
             invitations=tuple(i.id for i in invited),
             invited=tuple(i.user_id for i in invited),
+            hushed=await self._hushed(SEAT, caller.user_id, (i.user_id for i in invited)),
         )
 
     async def import_game(

@@ -122,6 +122,8 @@ class Undoing(Playing):
                 notify=tuple(u for u in affected if u > 0),
                 vote=request.id,
                 vote_kind=UNDO,
+                hushed=await self._hushed(UNDO, caller.user_id, affected),
+                replaces=tuple(r.id for r in asked),
             )
 
         return await self._run(game_id, interaction_id, body, caller.guild_id)

@@ -404,3 +404,18 @@ def m015_computer_seats(conn: Conn, t: Types) -> None:
     holder and everything its player owns stay as they are."""
     conn.execute("ALTER TABLE seats ADD COLUMN computer TEXT")
     conn.execute("CREATE INDEX seats_computer ON seats (computer, game_id)")
+
+
+@migration
+def m016_request_pings(conn: Conn, t: Types) -> None:
+    """When a user was last pinged (mentioned, sent a direct message) about a request of one
+    kind (a deal, an undo vote, a seat offer) from one requester: a later one within the
+    cooldown is shown without pinging them again, so nobody can be flooded."""
+    conn.execute(f"""
+        CREATE TABLE request_pings (
+            user_id {t.big} NOT NULL,
+            requested_by {t.big} NOT NULL,
+            kind TEXT NOT NULL,
+            pinged_at TEXT NOT NULL,
+            PRIMARY KEY (user_id, requested_by, kind)
+        )""")

@@ -12,6 +12,7 @@ from engine.game import Action, PlayerId
 OPEN, ACTIVE, FINISHED = "open", "active", "finished"
 ANY_GUILD = -1  # `Store.games`: games of every server and of the console
 UNDO, DEAL = "undo", "deal"  # the kinds of request
+SEAT = "seat"  # a seat offered to a user (an `Invitation`), as the ping cooldown names it
 
 
 class StoreError(Exception):

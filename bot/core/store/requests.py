@@ -218,6 +218,32 @@ class RequestTables(StoreBase):
         )
         return self._requests(conn, "id = ?", [request_id])[0], replaced
 
+    @writing
+    def ping_due(
+        self,
+        conn: Conn,
+        kind: str,
+        requested_by: int,
+        users: Sequence[int],
+        now: str,
+        since: str,
+    ) -> list[int]:
+        """Those of `users` not pinged about a `kind` request from `requested_by` after
+        `since` (stored times compare as text): they are pinged now, which is recorded in
+        the same statement, so two processes never both ping one."""
+        due = []
+        for user_id in users:
+            row = conn.one(
+                "INSERT INTO request_pings (user_id, requested_by, kind, pinged_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (user_id, requested_by, kind) "
+                "DO UPDATE SET pinged_at = excluded.pinged_at "
+                "WHERE request_pings.pinged_at <= ? RETURNING user_id",
+                [user_id, requested_by, kind, now, since],
+            )
+            if row is not None:
+                due.append(int(row["user_id"]))
+        return due
+
     @reading
     def request(self, conn: Conn, request_id: int) -> Request | None:
         found = self._requests(conn, "id = ?", [request_id])

@@ -29,8 +29,9 @@ TABLES = (
     "pending_dms",
     "bot_state",
 )
-# Not copied: what running bot processes hold for a while (a copy is made with them stopped).
-TRANSIENT = ("leases",)
+# Not copied: what running bot processes hold for a while (a copy is made with them stopped),
+# and when users were last pinged about requests (a copy starts without cooldowns).
+TRANSIENT = ("leases", "request_pings")
 
 Rows = dict[str, list[dict[str, Any]]]
 
