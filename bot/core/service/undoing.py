@@ -18,7 +18,6 @@ from bot.core.store import (
     ActionRecord,
     GameRecord,
     Request,
-    SeatRecord,
     StaleGame,
 )
 from engine.errors import GameError
@@ -36,11 +35,11 @@ class Undoing(Playing):
         *,
         confirmed: int | None = None,
     ) -> Result:
-        """Take back the caller's last action. At once when nobody acted since; an admin may
-        take back the game's last action of another player after confirming it (`confirmed`:
-        the game version the confirmation was asked at; until then `confirm` names the move);
-        otherwise the players whose later actions would be taken back too are asked to
-        approve (see `vote`). Programmed moves other players set since are no action of theirs
+        """Take back the caller's last action. At once when nobody but the computer acted
+        since; an admin may take back the game's last action of another player after
+        confirming it (`confirmed`: the game version the confirmation was asked at; until then
+        `confirm` names the move); otherwise the players whose own later actions would be
+        taken back too are asked to approve (see `vote`). Programmed moves other players set since are no action of theirs
         to approve: they are set again after the undo (`_rewind`)."""
 
         async def body(record: GameRecord) -> Result:
@@ -51,10 +50,9 @@ class Undoing(Playing):
                 raise Refused(f"game #{record.id} has no action to undo")
             last = actions[-1]
             mine = [a for a in actions if a.user_id == caller.user_id]
-            seats = await self._seats(record.id)
             if mine and last.user_id != caller.user_id:
                 later = [a for a in actions if a.seq > mine[-1].seq]
-                if not _affected(later, caller.user_id, seats):  # only the computer since
+                if not _affected(later, caller.user_id):  # only the computer since
                     return await self._rewind(
                         record,
                         mine[-1].seq - 1,
@@ -95,7 +93,7 @@ class Undoing(Playing):
                 raise Refused(
                     "actions imported from a game file can only be undone by a game admin"
                 )
-            affected = _affected(later, caller.user_id, seats)
+            affected = _affected(later, caller.user_id)
             asked = [
                 r
                 for r in await self.store.open_requests(record.id)
@@ -226,7 +224,7 @@ class Undoing(Playing):
         actions = await self.store.actions(record.id)
         game = await self._live(record)
         later = _counted(game, actions[request.keep :], request.requested_by)
-        affected = _affected(later, request.requested_by, await self._seats(record.id))
+        affected = _affected(later, request.requested_by)
         admin = self._is_admin(record, caller)
         if caller.user_id not in affected and not admin:
             names = ", ".join([await self._seat_name(record, u) for u in affected])
@@ -373,12 +371,12 @@ def _counted(game: Game, actions: list[ActionRecord], keeper: int) -> list[Actio
     return [a for a in actions if not _quiet(game, a, keeper)]
 
 
-def _affected(actions: list[ActionRecord], requester: int, seats: list[SeatRecord]) -> list[int]:
-    """Users (other than the requester) whose actions an undo would take back, in order; a
-    seat the computer plays is not asked (it has no say, and would only hold the vote up)."""
-    computer = {s.user_id for s in seats if s.computer is not None}
+def _affected(actions: list[ActionRecord], requester: int) -> list[int]:
+    """Users (other than the requester) whose own actions an undo would take back, in order,
+    whoever plays their seat now. The moves the computer made are nobody's to approve (it has
+    no say, and would only hold the vote up), on a seat its holder plays again too."""
     out: list[int] = []
     for a in actions:
-        if a.user_id != requester and a.user_id not in out and a.user_id not in computer:
+        if a.computer is None and a.user_id != requester and a.user_id not in out:
             out.append(a.user_id)
     return out
