@@ -18,6 +18,7 @@ from bot.core.store import (
     ActionRecord,
     GameRecord,
     Request,
+    SeatRecord,
     StaleGame,
 )
 from engine.errors import GameError
@@ -39,8 +40,10 @@ class Undoing(Playing):
         since; an admin may take back the game's last action of another player after
         confirming it (`confirmed`: the game version the confirmation was asked at; until then
         `confirm` names the move); otherwise the players whose own later actions would be
-        taken back too are asked to approve (see `vote`). Programmed moves other players set since are no action of theirs
-        to approve: they are set again after the undo (`_rewind`)."""
+        taken back too are asked to approve (see `vote`), and every other player when an
+        action taken back drew what was hidden (`Game.revealed`): its player would replay
+        knowing it. Programmed moves other players set since are no action of theirs to
+        approve: they are set again after the undo (`_rewind`)."""
 
         async def body(record: GameRecord) -> Result:
             self._require_playable(record)
@@ -50,9 +53,11 @@ class Undoing(Playing):
                 raise Refused(f"game #{record.id} has no action to undo")
             last = actions[-1]
             mine = [a for a in actions if a.user_id == caller.user_id]
-            if mine and last.user_id != caller.user_id:
-                later = [a for a in actions if a.seq > mine[-1].seq]
-                if not _affected(later, caller.user_id):  # only the computer since
+            seats = await self._seats(record.id)
+            taken = [a for a in actions if mine and a.seq >= mine[-1].seq]
+            drew = _drew(game, taken)
+            if mine and last.user_id != caller.user_id and drew is None:
+                if not _affected(taken, caller.user_id):  # only the computer since
                     return await self._rewind(
                         record,
                         mine[-1].seq - 1,
@@ -76,7 +81,9 @@ class Undoing(Playing):
                     thread_id=record.thread_id,
                     confirm_undo=record.version,
                 )
-            if last.user_id == caller.user_id or admin:
+            if (last.user_id == caller.user_id and drew is None) or (
+                admin and last.user_id != caller.user_id
+            ):
                 return await self._rewind(
                     record,
                     last.seq - 1,
@@ -88,12 +95,17 @@ class Undoing(Playing):
                 raise Refused(
                     "only the player who made the last action, or a game admin, can undo it"
                 )
-            later = [a for a in actions if a.seq >= mine[-1].seq]
-            if any(a.user_id == IMPORTED_BY for a in later):
+            if any(a.user_id == IMPORTED_BY for a in taken):
                 raise Refused(
                     "actions imported from a game file can only be undone by a game admin"
                 )
-            affected = _affected(later, caller.user_id)
+            affected = _approvers(game, taken, caller.user_id, seats)
+            if not affected:  # it drew, and the computer plays every other seat
+                raise Refused(
+                    f"taking back action {drew} would take back what it drew, which every "
+                    "player has seen since; only the other players could allow that, and "
+                    "the computer plays every other seat"
+                )
             asked = [
                 r
                 for r in await self.store.open_requests(record.id)
@@ -108,11 +120,12 @@ class Undoing(Playing):
                 record.id, mine[-1].seq - 1, record.version, caller.user_id, interaction_id
             )
             names = ", ".join([await self._seat_name(record, u) for u in affected])
+            why = "" if drew is None else f"Action {drew} drew what was hidden until then, so "
             return Result(
                 text=(
                     f"{caller.name} asks to take back actions {mine[-1].seq}-{last.seq}, "
                     f"from their own: {self._sentence(game, mine[-1])} "
-                    f"{names} must approve; a game admin can decide alone."
+                    f"{why}{names} must approve; a game admin can decide alone."
                 ),
                 game_id=record.id,
                 thread_id=record.thread_id,
@@ -224,7 +237,7 @@ class Undoing(Playing):
         actions = await self.store.actions(record.id)
         game = await self._live(record)
         later = _counted(game, actions[request.keep :], request.requested_by)
-        affected = _affected(later, request.requested_by)
+        affected = _approvers(game, later, request.requested_by, await self._seats(record.id))
         admin = self._is_admin(record, caller)
         if caller.user_id not in affected and not admin:
             names = ", ".join([await self._seat_name(record, u) for u in affected])
@@ -379,4 +392,22 @@ def _affected(actions: list[ActionRecord], requester: int) -> list[int]:
     for a in actions:
         if a.computer is None and a.user_id != requester and a.user_id not in out:
             out.append(a.user_id)
+    return out
+
+
+def _drew(game: Game, actions: list[ActionRecord]) -> int | None:
+    """The first of the actions that drew what was hidden until then (None: none did)."""
+    return next((a.seq for a in actions if game.revealed(a.seq)), None)
+
+
+def _approvers(
+    game: Game, actions: list[ActionRecord], requester: int, seats: list[SeatRecord]
+) -> list[int]:
+    """Who must approve an undo of `requester`'s that takes back `actions`: the players whose
+    own actions they are and, when one of them drew what was hidden (String Railway's next
+    station), every other player playing their seat: undone for free, it would let its
+    player replay knowing the draw."""
+    out = _affected(actions, requester)
+    if _drew(game, actions) is not None:
+        out += [s.user_id for s in seats if s.human and s.user_id not in (requester, *out)]
     return out
