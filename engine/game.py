@@ -162,6 +162,12 @@ class Game(ABC):
         their property), or None. Titles without such deals keep this default."""
         return None
 
+    def revealed(self, seq: int) -> bool:
+        """Whether the log's action `seq` (1-based) drew what no player could see until then
+        (String Railway: the stations a turn's end draws): taken back at once, its player
+        would replay knowing the draw. Titles that hide nothing keep False."""
+        return False
+
     def views(self) -> tuple[str, ...]:
         """Names of the images the renderer can draw for this title."""
         return ()

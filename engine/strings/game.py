@@ -100,6 +100,7 @@ class StringRailway(Game):
         self.pending: list[str] = []
         self.started = False  # the first station is placed: setup choices are closed
         self.sentences: list[str] = []
+        self.draws: list[int] = []  # the stations each action of the log drew
         self.last_plan: RailPlan | None = None
         self._begin_turn()
 
@@ -187,6 +188,16 @@ class StringRailway(Game):
 
     # -- actions -------------------------------------------------------------------------------
     def _apply(self, action: Action, *, story: bool = True) -> Action:
+        before = self.deck_pos
+        recorded = self._handle(action)
+        self.draws.append(self.deck_pos - before)
+        return recorded
+
+    def revealed(self, seq: int) -> bool:
+        """A rail laid or forfeited ends the turn and draws the next company's stations."""
+        return 0 < seq <= len(self.draws) and self.draws[seq - 1] > 0
+
+    def _handle(self, action: Action) -> Action:
         kind = action["type"]
         if kind == "message":
             self.sentences.append(f"{action.get('entity')}: {action.get('message', '')}")

@@ -122,8 +122,9 @@ class ComputerSeats(Playing):
                     self.computers_waiting.set()
                     break
                 action = await asyncio.to_thread(mover.computer, game, mover.choices)
+                seat = mover.seat
                 stored = await self._store_move(
-                    record, game, mover.seat.user_id, action, by=player_of(mover.seat)
+                    record, game, seat.user_id, action, by=player_of(seat), computer=seat.computer
                 )
                 lines.append(stored.text + MARK)
                 moves.append(stored.action)

@@ -240,10 +240,12 @@ class Playing(ServiceBase):
         answers: int | None = None,
         digest: str | None = None,
         asker: int = 0,
+        computer: str | None = None,
     ) -> Stored:
         """Process one action of player `by` and append it to the log at the record's
-        version, for `user_id`, with what it did to standing orders (told to `asker` in
-        `aside`, to the other players by notes stored with it)."""
+        version, for `user_id` (made by the `computer` level, if it is the computer's), with
+        what it did to standing orders (told to `asker` in `aside`, to the other players by
+        notes stored with it)."""
         recorded = await asyncio.to_thread(game.process, action, by)
         text = self._describe(game, recorded)
         aside, notes = await self._told(record, game.order_news(), asker)
@@ -263,6 +265,7 @@ class Playing(ServiceBase):
                 quiet=quiet,
                 notes=notes,
                 acting=acting_seats(game, seat_players(await self._seats(record.id))),
+                computer=computer,
             )
         except BaseException:
             self._forget(record.id)  # the live game is ahead of the log: rebuild next time

@@ -36,12 +36,14 @@ class Undoing(Playing):
         *,
         confirmed: int | None = None,
     ) -> Result:
-        """Take back the caller's last action. At once when nobody acted since; an admin may
-        take back the game's last action of another player after confirming it (`confirmed`:
-        the game version the confirmation was asked at; until then `confirm` names the move);
-        otherwise the players whose later actions would be taken back too are asked to
-        approve (see `vote`). Programmed moves other players set since are no action of theirs
-        to approve: they are set again after the undo (`_rewind`)."""
+        """Take back the caller's last action. At once when nobody but the computer acted
+        since; an admin may take back the game's last action of another player after
+        confirming it (`confirmed`: the game version the confirmation was asked at; until then
+        `confirm` names the move); otherwise the players whose own later actions would be
+        taken back too are asked to approve (see `vote`), and every other player when an
+        action taken back drew what was hidden (`Game.revealed`): its player would replay
+        knowing it. Programmed moves other players set since are no action of theirs to
+        approve: they are set again after the undo (`_rewind`)."""
 
         async def body(record: GameRecord) -> Result:
             self._require_playable(record)
@@ -52,9 +54,10 @@ class Undoing(Playing):
             last = actions[-1]
             mine = [a for a in actions if a.user_id == caller.user_id]
             seats = await self._seats(record.id)
-            if mine and last.user_id != caller.user_id:
-                later = [a for a in actions if a.seq > mine[-1].seq]
-                if not _affected(later, caller.user_id, seats):  # only the computer since
+            taken = [a for a in actions if mine and a.seq >= mine[-1].seq]
+            drew = _drew(game, taken)
+            if mine and last.user_id != caller.user_id and drew is None:
+                if not _affected(taken, caller.user_id):  # only the computer since
                     return await self._rewind(
                         record,
                         mine[-1].seq - 1,
@@ -78,7 +81,9 @@ class Undoing(Playing):
                     thread_id=record.thread_id,
                     confirm_undo=record.version,
                 )
-            if last.user_id == caller.user_id or admin:
+            if (last.user_id == caller.user_id and drew is None) or (
+                admin and last.user_id != caller.user_id
+            ):
                 return await self._rewind(
                     record,
                     last.seq - 1,
@@ -90,12 +95,17 @@ class Undoing(Playing):
                 raise Refused(
                     "only the player who made the last action, or a game admin, can undo it"
                 )
-            later = [a for a in actions if a.seq >= mine[-1].seq]
-            if any(a.user_id == IMPORTED_BY for a in later):
+            if any(a.user_id == IMPORTED_BY for a in taken):
                 raise Refused(
                     "actions imported from a game file can only be undone by a game admin"
                 )
-            affected = _affected(later, caller.user_id, seats)
+            affected = _approvers(game, taken, caller.user_id, seats)
+            if not affected:  # it drew, and the computer plays every other seat
+                raise Refused(
+                    f"taking back action {drew} would take back what it drew, which every "
+                    "player has seen since; only the other players could allow that, and "
+                    "the computer plays every other seat"
+                )
             asked = [
                 r
                 for r in await self.store.open_requests(record.id)
@@ -110,11 +120,12 @@ class Undoing(Playing):
                 record.id, mine[-1].seq - 1, record.version, caller.user_id, interaction_id
             )
             names = ", ".join([await self._seat_name(record, u) for u in affected])
+            why = "" if drew is None else f"Action {drew} drew what was hidden until then, so "
             return Result(
                 text=(
                     f"{caller.name} asks to take back actions {mine[-1].seq}-{last.seq}, "
                     f"from their own: {self._sentence(game, mine[-1])} "
-                    f"{names} must approve; a game admin can decide alone."
+                    f"{why}{names} must approve; a game admin can decide alone."
                 ),
                 game_id=record.id,
                 thread_id=record.thread_id,
@@ -228,7 +239,7 @@ class Undoing(Playing):
         actions = await self.store.actions(record.id)
         game = await self._live(record)
         later = _counted(game, actions[request.keep :], request.requested_by)
-        affected = _affected(later, request.requested_by, await self._seats(record.id))
+        affected = _approvers(game, later, request.requested_by, await self._seats(record.id))
         admin = self._is_admin(record, caller)
         if caller.user_id not in affected and not admin:
             names = ", ".join([await self._seat_name(record, u) for u in affected])
@@ -375,12 +386,30 @@ def _counted(game: Game, actions: list[ActionRecord], keeper: int) -> list[Actio
     return [a for a in actions if not _quiet(game, a, keeper)]
 
 
-def _affected(actions: list[ActionRecord], requester: int, seats: list[SeatRecord]) -> list[int]:
-    """Users (other than the requester) whose actions an undo would take back, in order; a
-    seat the computer plays is not asked (it has no say, and would only hold the vote up)."""
-    computer = {s.user_id for s in seats if s.computer is not None}
+def _affected(actions: list[ActionRecord], requester: int) -> list[int]:
+    """Users (other than the requester) whose own actions an undo would take back, in order,
+    whoever plays their seat now. The moves the computer made are nobody's to approve (it has
+    no say, and would only hold the vote up), on a seat its holder plays again too."""
     out: list[int] = []
     for a in actions:
-        if a.user_id != requester and a.user_id not in out and a.user_id not in computer:
+        if a.computer is None and a.user_id != requester and a.user_id not in out:
             out.append(a.user_id)
+    return out
+
+
+def _drew(game: Game, actions: list[ActionRecord]) -> int | None:
+    """The first of the actions that drew what was hidden until then (None: none did)."""
+    return next((a.seq for a in actions if game.revealed(a.seq)), None)
+
+
+def _approvers(
+    game: Game, actions: list[ActionRecord], requester: int, seats: list[SeatRecord]
+) -> list[int]:
+    """Who must approve an undo of `requester`'s that takes back `actions`: the players whose
+    own actions they are and, when one of them drew what was hidden (String Railway's next
+    station), every other player playing their seat: undone for free, it would let its
+    player replay knowing the draw."""
+    out = _affected(actions, requester)
+    if _drew(game, actions) is not None:
+        out += [s.user_id for s in seats if s.human and s.user_id not in (requester, *out)]
     return out

@@ -200,6 +200,31 @@ def action_record(row: dict[str, Any]) -> ActionRecord:
         json.loads(row["payload"]),
         row["created_at"],
         row["text"],
+        row["computer"],
+    )
+
+
+def insert_action(
+    conn: Conn,
+    game_id: int,
+    action: ActionRecord,
+    digest: str | None,
+) -> None:
+    """Append one action row (at the game's current version; `digest`: see `repeated`)."""
+    conn.execute(
+        "INSERT INTO actions (game_id, seq, user_id, payload, created_at, text, version, digest, "
+        "computer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            game_id,
+            action.seq,
+            action.user_id,
+            json.dumps(action.payload, sort_keys=True),
+            action.created_at,
+            action.text,
+            StoreBase._version(conn, game_id),
+            digest,
+            action.computer,
+        ],
     )
 
 

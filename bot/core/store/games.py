@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.core.store.base import (
@@ -12,6 +13,7 @@ from bot.core.store.base import (
     action_record,
     chunks,
     game_record,
+    insert_action,
     marks,
     now,
     seats_json,
@@ -314,6 +316,7 @@ class GameTables(StoreBase):
         quiet: bool = False,
         notes: Sequence[tuple[int, str]] = (),
         acting: Sequence[int] | None = None,
+        computer: str | None = None,
     ) -> list[Request]:
         """Store one accepted action (seq = its 1-based place in the log), its sentence, the
         game status and the seats that must act now; `answers` is the deal it carries out
@@ -321,12 +324,13 @@ class GameTables(StoreBase):
         user sent it (see `repeated`); the row keeps the game version it was applied at. A
         `quiet` action moves nothing others see (a standing order set: see
         `_advance_quietly`). `notes` are (user, text) told to one user alone, kept until
-        delivered (see `pending_notes`)."""
+        delivered (see `pending_notes`). `computer`: the level that made it (None: the user)."""
         when = now()
         self._change(conn, interaction_id, "act", game_id, version)
         if answers is not None:
             conn.execute("UPDATE requests SET status = 'done' WHERE id = ?", [answers])
-        _insert_action(conn, game_id, seq, user_id, payload, when, text, digest)
+        row = ActionRecord(game_id, seq, user_id, payload, when, text, computer)
+        insert_action(conn, game_id, row, digest)
         for user, note in notes:
             conn.execute(
                 "INSERT INTO notes (user_id, game_id, text, created_at) VALUES (?, ?, ?, ?)",
@@ -350,17 +354,15 @@ class GameTables(StoreBase):
         interaction_id: int | None = None,
         acting: Sequence[int] | None = None,
     ) -> None:
-        """Put undone actions back at the end of the log, each by its original user, with
-        the sentences the engine wrote for them now; only while the game is at `version`,
+        """Put undone actions back at the end of the log, each as first made (by its user or
+        the computer), with the sentences the engine wrote for them now; only while the game is at `version`,
         the one the newest undo left. The undos made one right after another before it
         become redoable at the version this leaves, so redo after redo walks back through
         them all (until somebody moves)."""
         when = now()
         self._change(conn, interaction_id, "redo", game_id, version)
         for action, text in zip(actions, texts, strict=True):
-            _insert_action(
-                conn, game_id, action.seq, action.user_id, action.payload, when, text, None
-            )
+            insert_action(conn, game_id, replace(action, created_at=when, text=text), None)
         conn.execute(  # redone: kept as history, never redone again
             "UPDATE undone_actions SET redo_version = NULL WHERE game_id = ? AND redo_version = ?",
             [game_id, version],
@@ -417,7 +419,8 @@ class GameTables(StoreBase):
         for row in rows:
             conn.execute(
                 "INSERT INTO undone_actions (game_id, seq, user_id, payload, created_at, text, "
-                "undone_by, undone_at, redo_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "undone_by, undone_at, redo_version, computer) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     game_id,
                     row["seq"],
@@ -428,6 +431,7 @@ class GameTables(StoreBase):
                     undone_by,
                     when,
                     redo_version,
+                    row["computer"],
                 ],
             )
         conn.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", [game_id, keep])
@@ -594,31 +598,5 @@ def _insert_seat(
             name,
             None if player_id is None else json.dumps(player_id),
             computer,
-        ],
-    )
-
-
-def _insert_action(
-    conn: Conn,
-    game_id: int,
-    seq: int,
-    user_id: int,
-    payload: Action,
-    when: str,
-    text: str | None,
-    digest: str | None,
-) -> None:
-    conn.execute(
-        "INSERT INTO actions (game_id, seq, user_id, payload, created_at, text, version, digest) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            game_id,
-            seq,
-            user_id,
-            json.dumps(payload, sort_keys=True),
-            when,
-            text,
-            StoreBase._version(conn, game_id),
-            digest,
         ],
     )

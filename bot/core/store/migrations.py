@@ -419,3 +419,17 @@ def m016_request_pings(conn: Conn, t: Types) -> None:
             pinged_at TEXT NOT NULL,
             PRIMARY KEY (user_id, requested_by, kind)
         )""")
+
+
+@migration
+def m017_computer_moves(conn: Conn, t: Types) -> None:
+    """The computer level that made each action (NULL: the person holding the seat), kept when
+    it is undone, so that an undo asks a player about their own moves only, whoever plays
+    their seat now. Moves made before this are taken as their seat holder's, except those of
+    seats nobody holds (negative user ids), which only the computer plays."""
+    for table in ("actions", "undone_actions"):
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN computer TEXT")
+        conn.execute(
+            f"UPDATE {table} SET computer = (SELECT s.computer FROM seats s WHERE "
+            f"s.game_id = {table}.game_id AND s.user_id = {table}.user_id) WHERE user_id < 0"
+        )

@@ -101,6 +101,7 @@ class ActionRecord:
     payload: Action
     created_at: str
     text: str | None = None  # the engine's sentence when it was accepted
+    computer: str | None = None  # the computer level that made it; None: the seat's holder
 
 
 @dataclass(frozen=True)
