@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from bot.core.config import DEFAULT_GAME_CAPS, DEFAULT_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
+from bot.core.service.images import ImageCache
 from bot.core.shards import Shards
 from bot.core.store import (
     ACTIVE,
@@ -133,6 +134,7 @@ class ServiceBase:
         self.computers_waiting = asyncio.Event()  # set when a game joins that list
         # (game, version_key): the game's chart series (see service/charts.py)
         self._series: OrderedDict[tuple[int, tuple[int, str]], ChartSeries] = OrderedDict()
+        self._images = ImageCache()  # what the public image buttons show (service/views.py)
 
     async def _run(
         self,

@@ -1,0 +1,112 @@
+"""Spectators pressing a turn post's public image buttons (Map, Market, Sheet) cannot slow a
+game: the image is drawn outside the game's lock, from the state taken at the press, once per
+game version however many press (later presses reuse it), and a move makes the next press
+draw the new state."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import Counter
+from typing import Any
+
+from tests.discord_world import GUILD, Sent, fake_renderer, make_world
+from tests.test_discord_1830 import Table, open_table
+from tests.wire_bot import until
+
+MAP = "rc:v:1:map"  # the Map button of game 1's turn posts
+SPECTATOR = 9
+
+
+class BlockingRenderer:
+    """The harness's renderer, counting what it draws; while `hold` is set, a drawing of the
+    map (which only the button asks for; a turn post shows the compact market) waits for
+    `release` and sets `drawing` when it starts."""
+
+    def __init__(self) -> None:
+        self.drawn: Counter[str] = Counter()
+        self.hold = False
+        self.drawing, self.release = threading.Event(), threading.Event()
+
+    def __call__(self, game: Any, view: str, *focus: object) -> bytes:
+        self.drawn[view] += 1
+        if view == "map" and self.hold:
+            self.drawing.set()
+            self.release.wait(timeout=60)  # a safety net: the tests release it
+        return fake_renderer(game, view, *focus)
+
+
+async def table_with(db_path, renderer: BlockingRenderer) -> Table:
+    return await open_table(await make_world(db_path, renderer=renderer))
+
+
+async def press_map(table: Table) -> list[Sent]:
+    return await table.world.press(MAP, table.at(SPECTATOR))
+
+
+async def the_map_now(table: Table) -> bytes:
+    """The map as the game stands, drawn straight from the live game."""
+    drawn = await table.world.bot.service.peek(
+        1, lambda game: fake_renderer(game, "map"), guild_id=GUILD
+    )
+    assert drawn is not None
+    return drawn
+
+
+def shown_map(sent: list[Sent]) -> bytes:
+    assert sent[-1].ephemeral and sent[-1].files == ["map.png"], sent
+    return sent[-1].images[0]
+
+
+def lock_idle(table: Table) -> bool:
+    """No command holds game 1's lock or waits for it."""
+    lock = table.world.bot.service._locks[1]
+    return not lock.locked() and not lock._waiters
+
+
+async def test_a_move_goes_through_while_a_press_draws(db_path):
+    renderer = BlockingRenderer()
+    table = await table_with(db_path, renderer)
+    before = await the_map_now(table)
+    renderer.hold = True
+    pressing = asyncio.create_task(press_map(table))
+    try:
+        await until(renderer.drawing.is_set, "the map's drawing to start")
+        assert lock_idle(table), "the game's lock is held while the map is drawn"
+        moved = await table.play(1, "bid", company="CS", price=50)
+        assert moved[-1].text.startswith("Done: user1 bids $50 on CS."), moved
+        assert not pressing.done() and not renderer.release.is_set()
+    finally:
+        renderer.release.set()
+    # the press shows the game as it stood when pressed, not as the move left it
+    assert shown_map(await pressing) == before != await the_map_now(table)
+
+
+async def test_ten_presses_at_one_version_draw_the_map_once(db_path):
+    renderer = BlockingRenderer()
+    table = await table_with(db_path, renderer)
+    renderer.hold = True
+    presses = [asyncio.create_task(press_map(table)) for _ in range(10)]
+    try:
+        await until(renderer.drawing.is_set, "the map's drawing to start")
+        # every other press has had its turn with the game while the one drawing runs
+        await until(lambda: lock_idle(table), "the other presses to wait for that drawing")
+    finally:
+        renderer.release.set()
+    shown = [shown_map(sent) for sent in await asyncio.gather(*presses)]
+    expected = await the_map_now(table)
+    assert shown == [expected] * 10
+    assert shown_map(await press_map(table)) == expected  # a later press: no drawing either
+    assert renderer.drawn["map"] == 1
+
+
+async def test_a_press_after_a_move_draws_the_new_state(db_path):
+    renderer = BlockingRenderer()
+    table = await table_with(db_path, renderer)
+    first = shown_map(await press_map(table))
+    assert shown_map(await press_map(table)) == first == await the_map_now(table)
+    assert renderer.drawn["map"] == 1  # the second press reused the first's drawing
+    await table.play(1, "bid", company="CS", price=50)
+    second = shown_map(await press_map(table))
+    assert second == await the_map_now(table) != first
+    assert renderer.drawn["map"] == 2
