@@ -10,6 +10,7 @@ import threading
 from collections import Counter
 from typing import Any
 
+from bot.core.service.images import ImageCache, ImageKey
 from tests.discord_world import GUILD, Sent, fake_renderer, make_world
 from tests.test_discord_1830 import Table, open_table
 from tests.wire_bot import until
@@ -110,3 +111,39 @@ async def test_a_press_after_a_move_draws_the_new_state(db_path):
     second = shown_map(await press_map(table))
     assert second == await the_map_now(table) != first
     assert renderer.drawn["map"] == 2
+
+
+async def kept(cache: ImageCache, key: ImageKey, png: bytes) -> bytes:
+    """Draw `png` as `key`'s image, as a press that found none does."""
+    return await cache.draw(key, lambda: png)
+
+
+def key_of(game: int, version: int, view: str = "map") -> ImageKey:
+    return (game, (version, "[]"), view, fake_renderer)
+
+
+async def test_the_images_kept_are_bounded():
+    cache = ImageCache(most=3, most_bytes=10)
+    await kept(cache, key_of(1, 1), b"a")
+    await kept(cache, key_of(1, 1, "sheet"), b"b")
+    await kept(cache, key_of(1, 2), b"c")  # game 1 moved on: its older images go
+    assert [cache.drawn(key_of(1, 1, v)) for v in ("map", "sheet")] == [None, None]
+    await kept(cache, key_of(2, 1), b"d")
+    await kept(cache, key_of(3, 1), b"e")
+    assert await cache.drawn(key_of(1, 2)) == b"c"  # shown again: the last to go
+    await kept(cache, key_of(4, 1), b"f")  # four games: the least recently shown goes
+    assert cache.drawn(key_of(2, 1)) is None and await cache.drawn(key_of(1, 2)) == b"c"
+    assert await kept(cache, key_of(5, 1), b"x" * 11) == b"x" * 11  # shown, too big to keep
+    assert cache.drawn(key_of(5, 1)) is None
+    await kept(cache, key_of(3, 2), b"ten bytes!")  # ten bytes: the others go to make room
+    assert [k for k in map(key_of, (1, 3, 4), (2, 2, 1)) if cache.drawn(k)] == [key_of(3, 2)]
+
+
+async def test_an_image_drawn_after_the_game_moved_on_is_not_kept():
+    cache = ImageCache()
+    slow = threading.Event()
+    older = cache.draw(key_of(1, 1), lambda: slow.wait(60) and b"old")
+    await kept(cache, key_of(1, 2), b"new")
+    slow.set()
+    assert await older == b"old"  # its presser still sees it
+    assert cache.drawn(key_of(1, 1)) is None and await cache.drawn(key_of(1, 2)) == b"new"
