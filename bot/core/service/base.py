@@ -63,7 +63,8 @@ IMPORTED_BY = 0  # user id recorded for the actions of an imported game file
 
 T = TypeVar("T")
 # Draws one view (a name from Game.views(), or "focus" with the places changed and the runs
-# made) of a game as PNG bytes; supplied by render/.
+# made) of a game as PNG bytes; supplied by render/. It reads only the game's title, options,
+# actions, views() and snapshot(): a spectator's image is drawn from a `Still` copy of those.
 Renderer = Callable[..., bytes]
 # Turns the caller's legal choices (and the live game, for typed routes) into one action.
 MoveBuilder = Callable[[Game, list[Choice]], Action]
