@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from bot.core.config import DEFAULT_GAME_CAPS, DEFAULT_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
+from bot.core.service.images import ImageCache
 from bot.core.shards import Shards
 from bot.core.store import (
     ACTIVE,
@@ -64,7 +65,8 @@ PING_COOLDOWN = timedelta(minutes=10)
 
 T = TypeVar("T")
 # Draws one view (a name from Game.views(), or "focus" with the places changed and the runs
-# made) of a game as PNG bytes; supplied by render/.
+# made) of a game as PNG bytes; supplied by render/. It reads only the game's title, options,
+# actions, views() and snapshot(): a spectator's image is drawn from a `Still` copy of those.
 Renderer = Callable[..., bytes]
 # Turns the caller's legal choices (and the live game, for typed routes) into one action.
 MoveBuilder = Callable[[Game, list[Choice]], Action]
@@ -135,6 +137,7 @@ class ServiceBase:
         self.computers_waiting = asyncio.Event()  # set when a game joins that list
         # (game, version_key): the game's chart series (see service/charts.py)
         self._series: OrderedDict[tuple[int, tuple[int, str]], ChartSeries] = OrderedDict()
+        self._images = ImageCache()  # what the public image buttons show (service/views.py)
 
     async def _run(
         self,

@@ -8,6 +8,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from bot.core.results import AdminControls, Caller, Prompt, Refused, Result
@@ -21,8 +22,10 @@ from bot.core.service.base import (
     seat_of,
     seat_players,
     status_word,
+    version_key,
 )
 from bot.core.service.computers import MARK, played_by_computer
+from bot.core.service.images import Still
 from bot.core.service.turns import away_notes
 from bot.core.store import ACTIVE, DEAL, FINISHED, OPEN, ActionRecord, GameRecord
 from engine.errors import GameError
@@ -372,7 +375,10 @@ class Views(ServiceBase):
         self, game_id: int, view: str, renderer: Renderer | None, *, guild_id: int | None = None
     ) -> Result:
         """One image of the game for a spectator (`files` holds it as `<view>.png`); "map" is
-        the title's board whatever the title calls it."""
+        the title's board whatever the title calls it. Anyone may ask, as often as they like,
+        so the game's lock is held only to copy the state (`Still`): the drawing runs outside
+        it, once per version and view (`ImageCache`), and a player's move never waits for it."""
+        pending: list[tuple[str, asyncio.Future[bytes]]] = []  # drawn outside the lock
 
         async def body(record: GameRecord) -> Result:
             self._require_started(record)
@@ -385,15 +391,23 @@ class Views(ServiceBase):
                 raise Refused(f"{record.title} has no {view_name} image (it has: {shown})")
             if renderer is None:
                 raise Refused("images are not available here (no renderer installed)")
-            png = await asyncio.to_thread(renderer, game, view_name)
+            at = version_key(record.version, await self._seats(record.id))
+            image = (record.id, at, view_name, renderer)
+            drawing = self._images.drawn(image)
+            if drawing is None:
+                still = await asyncio.to_thread(Still, game)
+                drawing = self._images.draw(image, partial(renderer, still, view_name))
+            pending.append((view_name, drawing))
             return Result(
                 text=f"Game #{record.id} · {view_name}",
                 game_id=record.id,
                 thread_id=record.thread_id,
-                files=((f"{view_name}.png", png),),
             )
 
-        return await self._run(game_id, None, body, guild_id)
+        result = await self._run(game_id, None, body, guild_id)
+        for view_name, drawing in pending:  # none when refused
+            result = replace(result, files=((f"{view_name}.png", await drawing),))
+        return result
 
     async def history(
         self,
