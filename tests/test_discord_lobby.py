@@ -61,7 +61,16 @@ async def test_strangers_join_from_the_lobby_and_only_the_creator_starts(world, 
     assert stranger[-1].text == f"Refused: you are not seated in game #{game_id}"
     assert lobby.edits == edits  # refusals change nothing, the lobby included
     assert (await world.bot.service.store.game(game_id)).status == "open"
-    await world.press(f"rc:g:{game_id}:start", world.interaction(1))
+    asked = await world.press(f"rc:g:{game_id}:start", world.interaction(1))  # a seat is empty
+    assert asked[-1].ephemeral and asked[-1].text == (
+        f"only 2 of game #{game_id}'s 3 seats are taken; start with 2 players? "
+        "(/game start confirm:yes, or wait for more to join)"
+    )
+    assert asked[-1].buttons == [(f"rc:g:{game_id}:begin", "Start with 2")]
+    assert lobby.edits == edits and (await world.bot.service.store.game(game_id)).status == "open"
+    refused = await world.press(f"rc:g:{game_id}:begin", world.interaction(2))
+    assert refused[-1].text.startswith("Refused: only the creator")
+    await world.press(f"rc:g:{game_id}:begin", world.interaction(1))
     assert lines(lobby) == [
         f"**Game #{game_id} · tally** · in play · Turn 1",
         "Players: 1. user1, 2. user2",

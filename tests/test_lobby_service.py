@@ -32,7 +32,7 @@ async def test_a_lobby_through_a_games_life(make_store):
         "Join to take a seat; Ann (or a server admin) starts the game.",
     ]
     await service.join(game, BOB)
-    await service.start(game, ANN)
+    await service.start(game, ANN, confirmed=True)
     lobby = await service.lobby(game)
     assert not lobby.open and lobby.to_act == ("Ann",)
     assert lobby_text(lobby, "Played in #7").splitlines() == [

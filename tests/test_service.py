@@ -52,7 +52,13 @@ async def test_seating_and_start(service):
     assert (await service.join(gid, CY)).ok
     assert (await service.leave(gid, BOB)).ok
     assert [(s.seat, s.name) for s in await service.store.seats(gid)] == [(1, "Ann"), (2, "Cy")]
-    start = await service.start(gid, ANN)
+    short = await service.start(gid, ANN)  # a seat is still empty: asked first, nothing done
+    assert short.confirm_start == 2 and short.error == (
+        "only 2 of game #1's 3 seats are taken; start with 2 players? (/game start "
+        "confirm:yes, or wait for more to join)"
+    )
+    assert (await service.store.game(gid)).status == "open"
+    start = await service.start(gid, ANN, confirmed=True)
     assert start.ok, start.error
     assert start.views == ("board",) and start.notify == (ANN.user_id,)
     assert (await service.store.game(gid)).seed == 4242

@@ -188,7 +188,9 @@ async def _leave(console: Console, caller: Caller, args: dict) -> None:
 
 
 async def _start(console: Console, caller: Caller, args: dict) -> None:
-    await console.show(await console.service.start((await console.game(args)), caller))
+    game_id = await console.game(args)
+    confirmed = bool(args.get("confirm"))
+    await console.show(await console.service.start(game_id, caller, confirmed=confirmed))
 
 
 async def _list(console: Console, caller: Caller, args: dict) -> None:
@@ -397,7 +399,12 @@ GAME_COMMANDS: dict[str, Command] = {
         ),
         Command("join", (GAME,), "take a seat in a game that has not started", _join),
         Command("leave", (GAME,), "give up your seat before the game starts", _leave),
-        Command("start", (GAME,), "start the game (its creator)", _start),
+        Command(
+            "start",
+            (Param("confirm", bool), GAME),
+            "start the game (its creator); confirm:yes starts it with seats still empty",
+            _start,
+        ),
         Command("list", (Param("finished", bool),), "the games in this database", _list),
         Command("status", (GAME,), "where the game stands", _status),
         Command(

@@ -38,6 +38,8 @@ class Result:
     a previewed move the caller may now confirm or cancel. `action` is the move applied (for
     the thread's pictures of it) and `places` the map places it changed; `confirm_undo` asks
     the caller to confirm first (an admin taking back another player's move), at that version.
+    `confirm_start` asks the caller first when a game would start with empty seats (how many
+    play then); nothing was changed.
     `invitations` are seats offered to the `invited` users (mentioned once, to accept).
     `hushed` are those asked (`notify` of a request, `invited`) who were pinged about a request
     of that kind from the same requester within the cooldown: shown it, but neither mentioned
@@ -61,6 +63,7 @@ class Result:
     action: Action | None = None
     places: tuple[str, ...] = ()
     confirm_undo: int | None = None
+    confirm_start: int | None = None
     invitations: tuple[int, ...] = ()
     invited: tuple[int, ...] = ()
     hushed: tuple[int, ...] = ()

@@ -28,7 +28,7 @@ from bot.core.moves import Quick, by_key, quick_action
 from bot.core.results import Result
 from bot.discord_ui.answers import answer
 from bot.discord_ui.context import BotContext
-from bot.discord_ui.io import acknowledge, caller_of, follow_thread, report_error
+from bot.discord_ui.io import acknowledge, caller_of, fit, follow_thread, report_error
 
 log = logging.getLogger(__name__)
 
@@ -382,17 +382,18 @@ LOBBY_STYLES = {
 class LobbyButton(
     GameItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"^rc:g:(?P<game>\d+):(?P<what>join|leave|start)$",
+    template=r"^rc:g:(?P<game>\d+):(?P<what>join|leave|start|begin)$",
 ):
     """Join, Leave or Start under a game's public lobby: anyone may press; the service
     decides (a free seat for a stranger, the start for the creator or an admin) and refuses
-    the others privately."""
+    the others privately. "begin" is the creator's confirmation of a start with seats still
+    empty, offered to them alone."""
 
-    def __init__(self, game_id: int, what: str) -> None:
+    def __init__(self, game_id: int, what: str, label: str | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=LOBBY_LABELS[what],
-                style=LOBBY_STYLES[what],
+                label=label or LOBBY_LABELS.get(what, "Start"),
+                style=LOBBY_STYLES.get(what, discord.ButtonStyle.primary),
                 custom_id=f"rc:g:{game_id}:{what}",
             )
         )
@@ -413,7 +414,22 @@ class LobbyButton(
             return joined
         if self.what == "leave":
             return await bot.service.leave(self.game_id, caller, interaction.id)
-        return await bot.service.start(self.game_id, caller, interaction.id)
+        started = await bot.service.start(
+            self.game_id, caller, interaction.id, confirmed=self.what == "begin"
+        )
+        return await ask_before_a_short_start(interaction, started)
+
+
+async def ask_before_a_short_start(
+    interaction: discord.Interaction, result: Result
+) -> Result | None:
+    """A start with seats still empty is asked first, privately, with a button that starts
+    it as it is; any other answer is the caller's to publish."""
+    if result.confirm_start is None or result.game_id is None:
+        return result
+    button = LobbyButton(result.game_id, "begin", f"Start with {result.confirm_start}")
+    await interaction.followup.send(fit(result.error or ""), ephemeral=True, view=_view([button]))
+    return None
 
 
 def _label(item: discord.ui.Item[Any], default: str) -> str:

@@ -161,9 +161,16 @@ class Tables(Seating):
         return await self._run(game_id, interaction_id, body, caller.guild_id)
 
     async def start(
-        self, game_id: int, caller: Caller, interaction_id: int | None = None
+        self,
+        game_id: int,
+        caller: Caller,
+        interaction_id: int | None = None,
+        *,
+        confirmed: bool = False,
     ) -> Result:
-        """Fix the seat order (join order; seat n plays as engine player n) and deal the game."""
+        """Fix the seat order (join order; seat n plays as engine player n) and deal the game;
+        with seats still empty, only once the caller `confirmed` (a start cannot be undone and
+        a seat cannot be added after it)."""
 
         async def body(record: GameRecord) -> Result:
             if record.status != OPEN:
@@ -177,6 +184,14 @@ class Tables(Seating):
                     f"{len(seats)} seated so far"
                 )
             cls.check_options(record.options)  # stored before options were checked
+            if len(seats) < record.seat_limit and not confirmed:
+                return Result(
+                    error=f"only {len(seats)} of game #{record.id}'s {record.seat_limit} seats "
+                    f"are taken; start with {len(seats)} players? (/game start confirm:yes, "
+                    "or wait for more to join)",
+                    game_id=record.id,
+                    confirm_start=len(seats),
+                )
             seed = self._new_seed()
             players = [PlayerInfo(s.seat, s.name) for s in seats]
             game = await asyncio.to_thread(create_game, record.title, players, record.options, seed)

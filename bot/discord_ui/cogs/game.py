@@ -23,7 +23,7 @@ from bot.core.routes_input import best_routes_text, route_companies
 from bot.core.service.base import HISTORY_LIMIT
 from bot.discord_ui.admin_controls import admin_view
 from bot.discord_ui.answers import answer
-from bot.discord_ui.buttons import undo_confirm_view
+from bot.discord_ui.buttons import ask_before_a_short_start, undo_confirm_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.help_embed import help_embeds
 from bot.discord_ui.io import (
@@ -144,13 +144,19 @@ class GameCog(
         )
 
     @app_commands.command(name="start", description="Start the game (its creator or an admin)")
-    @app_commands.describe(game=GAME_HELP)
-    async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @app_commands.describe(
+        confirm="yes: start even with seats still empty (asked first otherwise)", game=GAME_HELP
+    )
+    async def start(
+        self, interaction: discord.Interaction, confirm: bool = False, game: int | None = None
+    ) -> None:
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
-        await self.bot.poster.publish(
-            interaction, await self.service.start(game_id, caller_of(interaction), interaction.id)
+        result = await self.service.start(
+            game_id, caller_of(interaction), interaction.id, confirmed=confirm
         )
+        if (shown := await ask_before_a_short_start(interaction, result)) is not None:
+            await self.bot.poster.publish(interaction, shown)
 
     @app_commands.command(
         name="list", description="Your games here and the games open to join (only to you)"
