@@ -79,6 +79,10 @@ class Conn:
         """After rows were inserted with their own ids: the next auto-numbered id of `table`
         follows the largest stored one. SQLite numbers from the largest id by itself."""
 
+    def columns(self, table: str) -> set[str]:
+        """The names of the table's columns (none: there is no such table)."""
+        return {r["name"] for r in self.all("SELECT name FROM pragma_table_info(?)", [table])}
+
 
 class Backend(Protocol):
     """Runs store bodies against one database, off the event loop."""
