@@ -3,7 +3,8 @@
 Every row of every table is copied with its id, read in one snapshot of the source and written
 in one transaction on the target (all or nothing); then every started game is rebuilt on the
 target from its stored log, as the bot would rebuild it, and each one that does not rebuild is
-named. Stop the bot first: what it writes to the source meanwhile is not copied.
+named. Stop the bot first: what it writes to the source meanwhile is not copied. A source
+whose tables are not railchat's is refused before the target is made (`transfer.check_schema`).
 """
 
 from __future__ import annotations
@@ -62,19 +63,29 @@ async def copy(source: str, target: str, *, replace: bool, out: TextIO) -> int:
         tables.write_all(conn, rows, replace=replace)
         return tables.counts(conn)
 
-    src, dst = Store(source), Store(target)
+    try:
+        src = Store(source)
+    except Exception as exc:  # noqa: BLE001 - not SQLite, a schema a migration fails on...
+        return _not_railchat(source, f"it does not open ({exc})", out)
     try:
         rows = await src.backend.read(tables.read_all)
+    except tables.ForeignSchema as exc:  # checked before the target is even made
+        return _not_railchat(source, exc, out)
+    finally:
+        src.close()
+    dst = Store(target)
+    try:
         try:
             copied = await dst.backend.write(write)
         except tables.TargetNotEmpty as exc:
             print(f"railchat: {exc} ({shown(target)}); --replace copies over them", file=out)
             return 1
+        except tables.ForeignSchema as exc:
+            return _not_railchat(target, exc, out)
         listed = ", ".join(f"{n} {table}" for table, n in copied.items() if n)
         print(f"Copied {shown(source)} to {shown(target)}: {listed or 'nothing'}.", file=out)
         broken = await _unreplayable(dst)
     finally:
-        src.close()
         dst.close()
     for game_id, why in sorted(broken):
         print(f"game #{game_id} does not replay on the target: {why}", file=out)
@@ -100,6 +111,12 @@ async def _unreplayable(store: Store) -> list[tuple[int, str]]:
             why = exc.__cause__ or exc  # the service's refusal names the engine's reason
             broken.append((record.id, f"{type(why).__name__}: {why}"))
     return broken
+
+
+def _not_railchat(url: str, why: object, out: TextIO) -> int:
+    """Say why a database is not copied from or to; the exit status."""
+    print(f"railchat: {shown(url)} is not a railchat database: {why}; nothing was copied", file=out)
+    return 1
 
 
 def _same(source: str, target: str) -> bool:

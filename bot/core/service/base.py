@@ -37,11 +37,13 @@ from bot.core.store import (
     ActionRecord,
     DuplicateInteraction,
     GameRecord,
+    OverCap,
     Request,
     SeatRecord,
     StaleGame,
     Store,
     StoreBusy,
+    past_caps,
 )
 from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerId, PlayerInfo
@@ -225,19 +227,25 @@ class ServiceBase:
         return cls, seat_limit
 
     async def _require_room(self, caller: Caller) -> None:
-        """Refuse a new game past the caps on games not yet over (per server, per user)."""
+        """Refuse a new game past the caps on games not yet over (per server, per user)
+        before anything is made for it (a Discord thread); the store counts again when it
+        makes the game (`OverCap`), where creators racing each other cannot pass together."""
         here, theirs = await self.store.open_game_counts(caller.guild_id, caller.user_id)
+        if past_caps(self.game_caps, here, theirs):
+            raise Refused(self._over_cap(OverCap(here, theirs)))
+
+    def _over_cap(self, over: OverCap) -> str:
+        """Why a new game is refused when a cap on games not yet over was reached."""
         server_cap, user_cap = self.game_caps
-        if theirs >= user_cap:
-            raise Refused(
-                f"you have opened {theirs} games that are not over yet (at most {user_cap}); "
-                "finish or abandon one first"
+        if over.theirs >= user_cap:
+            return (
+                f"you have opened {over.theirs} games that are not over yet (at most "
+                f"{user_cap}); finish or abandon one first"
             )
-        if here >= server_cap:
-            raise Refused(
-                f"this server has {here} games that are not over yet (at most {server_cap}); "
-                "an admin can abandon old ones with /game-admin abandon"
-            )
+        return (
+            f"this server has {over.here} games that are not over yet (at most {server_cap}); "
+            "an admin can abandon old ones with /game-admin abandon"
+        )
 
     def _is_admin(self, record: GameRecord, caller: Caller) -> bool:
         return caller.is_admin or caller.user_id == record.creator_id

@@ -29,6 +29,7 @@ from bot.core.store import (
     SEAT,
     DuplicateInteraction,
     GameRecord,
+    OverCap,
     StaleGame,
     StoreBusy,
     unclaimed,
@@ -86,7 +87,6 @@ class Tables(Seating):
         try:
             cls, seat_limit = self._new_game_shape(title, seats, options)
             level = _check_computers(cls.title, computers, level, seat_limit)
-            await self._require_room(caller)
             record = await self.store.create_game(
                 title=cls.title,
                 options=dict(options or {}),
@@ -98,9 +98,12 @@ class Tables(Seating):
                 first_seat=(caller.user_id, caller.name),
                 computers=[(f"Computer {n}", level) for n in range(1, computers + 1)],
                 interaction_id=interaction_id,
+                game_caps=self.game_caps,
             )
         except (Refused, GameError) as exc:
             return Result(error=str(exc))
+        except OverCap as exc:
+            return Result(error=self._over_cap(exc))
         except DuplicateInteraction:
             return Result(duplicate=True, text=ALREADY_HANDLED)
         except (StaleGame, StoreBusy) as exc:
@@ -322,7 +325,10 @@ class Tables(Seating):
                 channel_id=channel_id,
                 thread_id=thread_id,
                 interaction_id=interaction_id,
+                game_caps=self.game_caps,
             )
+        except OverCap as exc:
+            return Result(error=self._over_cap(exc))
         except DuplicateInteraction:
             return Result(duplicate=True, text=ALREADY_HANDLED)
         except (StaleGame, StoreBusy) as exc:

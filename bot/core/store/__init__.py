@@ -8,6 +8,7 @@ logic. Engine player ids are stored JSON-encoded because titles use ints (seat n
 strings (imported files).
 """
 
+from bot.core.store.caps import past_caps
 from bot.core.store.connection import BUSY_TIMEOUT
 from bot.core.store.games import GameTables
 from bot.core.store.leases import LeaseTables
@@ -25,6 +26,7 @@ from bot.core.store.records import (
     GameRecord,
     Invitation,
     Note,
+    OverCap,
     PendingDM,
     Preview,
     ReminderClock,
@@ -57,6 +59,7 @@ __all__ = [
     "GameRecord",
     "Invitation",
     "Note",
+    "OverCap",
     "PendingDM",
     "Preview",
     "ReminderClock",
@@ -67,5 +70,6 @@ __all__ = [
     "StoreBusy",
     "StoreError",
     "Undone",
+    "past_caps",
     "unclaimed",
 ]

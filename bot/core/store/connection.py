@@ -71,9 +71,17 @@ class Conn:
         any process, until it ends (a game's id; `migrations.LOCK` for the schema). SQLite
         has nothing to do: its BEGIN IMMEDIATE already serialises every write to the file."""
 
+    def lock_in(self, space: int, key: int) -> None:
+        """As `lock`, for a 32-bit `key` in one of the lock `space`s (`caps`), which never
+        meet a game's key or another space's."""
+
     def renumber(self, table: str) -> None:
         """After rows were inserted with their own ids: the next auto-numbered id of `table`
         follows the largest stored one. SQLite numbers from the largest id by itself."""
+
+    def columns(self, table: str) -> set[str]:
+        """The names of the table's columns (none: there is no such table)."""
+        return {r["name"] for r in self.all("SELECT name FROM pragma_table_info(?)", [table])}
 
 
 class Backend(Protocol):

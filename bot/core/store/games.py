@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from bot.core.store import caps
 from bot.core.store.base import (
     StoreBase,
     action_record,
@@ -114,15 +115,7 @@ class GameTables(StoreBase):
     def open_game_counts(
         self, conn: Conn, guild_id: int | None, creator_id: int
     ) -> tuple[int, int]:
-        """How many games not yet over the server has, and the creator has opened."""
-        row = conn.one(
-            "SELECT (SELECT count(*) FROM games WHERE (guild_id = ? OR (guild_id IS NULL AND "
-            "CAST(? AS BIGINT) IS NULL)) AND status IN (?, ?)) AS here, (SELECT count(*) FROM games WHERE "
-            "creator_id = ? AND status IN (?, ?)) AS theirs",
-            [guild_id, guild_id, OPEN, ACTIVE, creator_id, OPEN, ACTIVE],
-        )
-        assert row is not None
-        return int(row["here"]), int(row["theirs"])
+        return caps.open_counts(conn, guild_id, creator_id)
 
     @reading
     def seats(self, conn: Conn, game_id: int) -> list[SeatRecord]:
@@ -191,11 +184,13 @@ class GameTables(StoreBase):
         first_seat: tuple[int, str] | None = None,
         computers: Sequence[tuple[str, str]] = (),
         interaction_id: int | None = None,
+        game_caps: tuple[int, int] | None = None,
     ) -> GameRecord:
         """A new open game; `computers` (name, level) take the seats after the first, held by
-        nobody (`unclaimed`) and played by the computer."""
+        nobody (`unclaimed`) and played by the computer. `OverCap` past `game_caps`."""
         when = now()
         self._change(conn, interaction_id, "new", None)
+        caps.make_room(conn, game_caps, guild_id, creator_id)
         game_id = conn.insert(
             "INSERT INTO games (title, options, seat_limit, status, creator_id, guild_id, "
             "channel_id, thread_id, seed, created_at, updated_at) "
@@ -458,13 +453,15 @@ class GameTables(StoreBase):
         channel_id: int | None = None,
         thread_id: int | None = None,
         interaction_id: int | None = None,
+        game_caps: tuple[int, int] | None = None,
     ) -> GameRecord:
         """A started game with its seats (user id, name, engine player id) and whole log,
         stored in one transaction (the actions are recorded as made by user 0, the import),
         its `offers`: (seat, user id) of the unclaimed seats offered to users, and the seats
-        that must act."""
+        that must act. `OverCap` past `game_caps`."""
         when = now()
         self._change(conn, interaction_id, "import", None)
+        caps.make_room(conn, game_caps, guild_id, creator_id)
         game_id = conn.insert(
             "INSERT INTO games (title, options, seat_limit, status, creator_id, guild_id, "
             "channel_id, thread_id, seed, created_at, updated_at, version, turn_since, acting) "

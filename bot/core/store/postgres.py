@@ -48,6 +48,20 @@ class PgConn(Conn):
     def lock(self, key: int) -> None:
         self.raw.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
+    def lock_in(self, space: int, key: int) -> None:
+        # PostgreSQL keeps the two-key locks apart from the one-key (bigint) locks of games
+        self.raw.execute(
+            "SELECT pg_advisory_xact_lock(CAST(%s AS INTEGER), CAST(%s AS INTEGER))", [space, key]
+        )
+
+    def columns(self, table: str) -> set[str]:
+        rows = self.all(
+            "SELECT column_name AS name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = ?",
+            [table],
+        )
+        return {r["name"] for r in rows}
+
     def renumber(self, table: str) -> None:
         self.raw.execute(
             f"SELECT setval(pg_get_serial_sequence(%s, 'id'), "

@@ -32,6 +32,15 @@ class StoreBusy(StoreError):
     """Another connection held the write lock past the busy timeout; nothing was written."""
 
 
+class OverCap(StoreError):
+    """A new game would pass a cap on games not yet over: the server has `here` of them and
+    the creator opened `theirs`; nothing was written."""
+
+    def __init__(self, here: int, theirs: int) -> None:
+        super().__init__(f"{here} games not yet over here, {theirs} opened by the creator")
+        self.here, self.theirs = here, theirs
+
+
 @dataclass(frozen=True)
 class GameRecord:
     id: int
