@@ -23,6 +23,7 @@ from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerId
 
 MAX_MESSAGES = 5  # a player's messages in a row in the game's log, between two moves
+MAX_ORDER_SETS = 5  # standing orders a player sets in one round (cancelling one is never capped)
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,7 @@ class Playing(ServiceBase):
                 f"you have left {MAX_MESSAGES} messages in the log since the last move; talk in "
                 "the thread until the game moves on"
             )
+        check_order_cap(game, player_of(seat), action)
         other = _counterparty(game, action)
         if other is None or other == seat.player_id:
             return await self._apply(
@@ -333,6 +335,21 @@ def _messages_since_move(game: Game, seat: SeatRecord) -> int:
             break
         count += action.get("entity") == seat.player_id
     return count
+
+
+def check_order_cap(game: Game, player: PlayerId, action: Action) -> None:
+    """Refuse a standing order set past the round's cap: each is an action in the log, and a
+    flood of them would make the game too long to import. Cancelling is never refused, so no
+    player is stuck with an order."""
+    if (
+        game.order_text(action) is not None
+        and not game.cancels_order(action)
+        and game.orders_set(player) >= MAX_ORDER_SETS
+    ):
+        raise Refused(
+            f"you have set {MAX_ORDER_SETS} programmed moves in this round; set the next one "
+            "when a new round begins (you may still cancel yours)"
+        )
 
 
 def _counterparty(game: Game, action: Action) -> PlayerId | None:
