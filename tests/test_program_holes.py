@@ -12,7 +12,7 @@ import pytest
 from bot.core.service import GameService
 from bot.core.service.playing import MAX_ORDER_SETS
 from bot.core.store import Store
-from tests.test_service_orders import ANN, AUCTION, BOB, CY, DAN, started
+from tests.test_service_orders import ANN, AUCTION, BOB, CY, DAN, EVE, started
 
 NEXT_STOCK = "pass in the next stock round until another player's move changes things"
 CAPPED = (
@@ -83,3 +83,48 @@ async def finish_auction(service: GameService, gid: int) -> None:
     await by_whoever_acts(
         service, gid, {"type": "par", "corporation": "B&O", "share_price": "100,0,6"}
     )
+
+
+# -- programs belong to a person, not a seat ---------------------------------------------------
+@pytest.mark.parametrize("offer", [False, True])  # given at once, or offered (unclaimed till then)
+async def test_a_seat_given_to_someone_else_is_not_played_by_its_old_holders_programs(
+    service, offer
+):
+    gid = await started(service)
+    await service.set_order(gid, BOB, AUCTION)  # railchat's own
+    await service.set_order(gid, BOB, NEXT_STOCK)  # 18xx.games'
+    given = await service.replace_seat(gid, ANN, 2, EVE.user_id, "Eve", offer=offer)
+    assert given.ok, given.error
+    assert "programmed" not in given.text  # the others are not told what Bob had set
+    if offer:
+        [invitation] = given.invitations
+        assert (await service.answer_invitation(invitation, EVE, True)).ok
+    passed = await service.act(gid, ANN, {"type": "pass"})
+    assert passed.text == "Ann passes (Bid on Companies)."  # not "Eve passes (programmed)."
+    assert passed.notify == (EVE.user_id,)  # Eve is asked to act
+    assert (await service.orders(gid, EVE)).text.startswith("You have no programmed moves")
+    notes = [n.text for n in await service.waiting_notes(BOB.user_id, None)]
+    assert notes == [
+        f"Game #{gid}: Your programmed move stopped: your seat was given to someone else. "
+        f"(It was: you {program}.)"
+        for program in (NEXT_STOCK, AUCTION)
+    ]
+    kinds = [a.payload["type"] for a in await service.store.actions(gid)]
+    assert kinds == [
+        "railchat_program",
+        "program_share_pass",
+        "program_disable",
+        "railchat_program_disable",
+        "pass",
+    ]
+    await reimported(service, gid)  # the cancel is an 18xx.games move: the export replays
+
+
+async def test_a_players_programs_outlast_their_own_time_away_with_the_computer(service):
+    gid = await started(service)
+    await service.set_order(gid, BOB, AUCTION)
+    assert (await service.computer_seat(gid, BOB, None, True)).ok  # /play away
+    assert (await service.computer_seat(gid, BOB, None, False)).ok  # /play back
+    assert (await service.orders(gid, BOB)).text.endswith(f"- you {AUCTION}")
+    passed = await service.act(gid, ANN, {"type": "pass"})
+    assert passed.text == "Ann passes (Bid on Companies). Bob passes (programmed)."

@@ -194,12 +194,11 @@ class Orders(Playing):
         if due and move is not None:  # a refused move changes nothing: tried before
             await asyncio.to_thread(game.try_out, move, by, lambda g, a: None)
         for seat, order in due:
-            assert order.until is not None and seat.player_id is not None
+            assert order.until is not None
             end = order.until[:16].replace("T", " ")
-            cancel = {**order.cancel, "reason": f"its end, {end} UTC, has come"}
-            owner = Caller(seat.user_id, seat.name, guild_id=record.guild_id)
-            await self._apply(record, game, owner, cancel, None, by=seat.player_id, asker=0)
-            record = await self._fresh(record)
+            record = await self._cancel_orders(
+                record, game, seat, [(order, f"its end, {end} UTC, has come")]
+            )
         return record
 
     # -- notes told to one user alone ----------------------------------------------------------

@@ -20,7 +20,7 @@ from bot.core.service.base import (
 )
 from bot.core.store import DEAL, GameRecord, Request, SeatRecord
 from engine.errors import GameError
-from engine.game import Action, Choice, Game, PlayerId
+from engine.game import Action, Choice, Game, PlayerId, Standing
 
 MAX_MESSAGES = 5  # a player's messages in a row in the game's log, between two moves
 MAX_ORDER_SETS = 5  # standing orders a player sets in one round (cancelling one is never capped)
@@ -221,6 +221,20 @@ class Playing(ServiceBase):
         return replace(
             changed, action=stored.action, places=places, aside=stored.aside, noted=stored.noted
         )
+
+    async def _cancel_orders(
+        self, record: GameRecord, game: Game, seat: SeatRecord, ended: list[tuple[Standing, str]]
+    ) -> GameRecord:
+        """Cancel standing orders of the seat's player, each a move of theirs (as 18xx.games'
+        program_disable) stored with the reason given and told to the seat's holder alone (a
+        note); the record as it is after."""
+        assert seat.player_id is not None
+        owner = Caller(seat.user_id, seat.name, guild_id=record.guild_id)
+        for order, reason in ended:
+            cancel = {**order.cancel, "reason": reason}
+            await self._apply(record, game, owner, cancel, None, by=seat.player_id, asker=0)
+            record = await self._fresh(record)
+        return record
 
     async def _store_move(
         self,
