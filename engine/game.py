@@ -281,6 +281,16 @@ class Game(ABC):
         it alone (None: the move is not one). Such a move changes no position."""
         return None
 
+    def cancels_order(self, action: Action) -> bool:
+        """Whether a standing-order move cancels one (rather than sets one)."""
+        return False
+
+    def orders_set(self, player: PlayerId) -> int:
+        """How many standing orders the player has set by hand since the round began (each is
+        an action in the log; a front end caps them so that no flood of them makes the log
+        too long to import)."""
+        return 0
+
     def public_orders(self) -> list[tuple[PlayerId, str]]:
         """The standing orders every player may be told of (no more than the title's game
         file shows everyone), each with its player, in words after the player's name ("passes

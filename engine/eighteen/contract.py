@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from engine.eighteen import explain, history, orders
+from engine.eighteen import explain, history, orders, programs
 from engine.eighteen import house_programs as house
 from engine.eighteen.choices import legal_actions
 from engine.eighteen.describe import describe_action, status
@@ -77,6 +77,12 @@ class GameContract:
 
     def order_text(self: EighteenHost, action: Action) -> str | None:
         return orders.order_text(self, action)
+
+    def cancels_order(self: EighteenHost, action: Action) -> bool:
+        return action.get("type") in (programs.DISABLE, house.DISABLE)
+
+    def orders_set(self: EighteenHost, player: PlayerId) -> int:
+        return self.sets_this_round.get(player, 0)
 
     def order_news(self: EighteenHost) -> list[tuple[PlayerId, str]]:
         return list(self.news)

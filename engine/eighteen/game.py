@@ -143,6 +143,7 @@ class EighteenGame(GameContract, TrackRules, TrainRules, CompanyRules, Game):
         # whether a player made a move by hand in this round, and in the last stock round (a
         # stock round without one: railchat's away leaves the next to the players)
         self.by_hand_this_round, self.idle_stock_round = False, False
+        self.sets_this_round: dict[PlayerId, int] = {}  # standing orders set by hand, per player
         self.news: list[tuple[PlayerId, str]] = []  # what the last action did to orders
         self.round: Round = self.new_auction_round()
         self.round.setup()
@@ -503,11 +504,12 @@ class EighteenGame(GameContract, TrackRules, TrainRules, CompanyRules, Game):
         """Apply one move (`at`: its place in the log)."""
         if at is not None:
             self.log_position = at
-        if action.get("type") in self.PROGRAM_TYPES:
-            programs.process(self, action)
-            return
-        if action.get("type") in house.FIELDS:
-            house.process(self, action)
+        kind = action.get("type")
+        if kind in self.PROGRAM_TYPES or kind in house.FIELDS:
+            (programs if kind in self.PROGRAM_TYPES else house).process(self, action)
+            if kind not in (programs.DISABLE, house.DISABLE) and (at is None or at.auto == 0):
+                pid = self.resolve_entity(action).id
+                self.sets_this_round[pid] = self.sets_this_round.get(pid, 0) + 1
             return
         entity = self.resolve_entity(action)
         if at is None or at.auto == 0:
@@ -534,6 +536,7 @@ class EighteenGame(GameContract, TrackRules, TrainRules, CompanyRules, Game):
                 if self.round.kind == "stock":
                     self.idle_stock_round = not self.by_hand_this_round
                 self.by_hand_this_round = False
+                self.sets_this_round.clear()
                 self.next_round()
                 programs.round_changed(self)
                 house.round_changed(self)

@@ -286,6 +286,7 @@ class EighteenHost(Protocol):
     PROGRAM_TYPES: ClassVar[frozenset[str]]
     finished_flag: bool
     news: list[tuple[PlayerId, str]]  # what the last action did to standing orders
+    sets_this_round: dict[PlayerId, int]  # standing orders each player set by hand this round
     players: list[PlayerInfo]
     actions: list[Action]
 

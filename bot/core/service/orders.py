@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from bot.core.moves import _by_text, _fit, _listing, _words_match, choice_key
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import player_of, seat_of
-from bot.core.service.playing import Playing
+from bot.core.service.playing import Playing, check_order_cap
 from bot.core.service.turns import wants_dm
 from bot.core.store import ACTIVE, GameRecord, Note, SeatRecord
 from engine.game import Action, Choice, Game, PlayerId
@@ -114,6 +114,7 @@ class Orders(Playing):
                         "cancel it (away)"
                     )
                 action["until"] = self._future(until)
+            check_order_cap(game, player, action)
             record = await self._before_move(record, game, action, player)
             return await self._apply(record, game, caller, action, interaction_id, by=player)
 
@@ -193,12 +194,11 @@ class Orders(Playing):
         if due and move is not None:  # a refused move changes nothing: tried before
             await asyncio.to_thread(game.try_out, move, by, lambda g, a: None)
         for seat, order in due:
-            assert order.until is not None and seat.player_id is not None
+            assert order.until is not None
             end = order.until[:16].replace("T", " ")
-            cancel = {**order.cancel, "reason": f"its end, {end} UTC, has come"}
-            owner = Caller(seat.user_id, seat.name, guild_id=record.guild_id)
-            await self._apply(record, game, owner, cancel, None, by=seat.player_id, asker=0)
-            record = await self._fresh(record)
+            record = await self._cancel_orders(
+                record, game, seat, [(order, f"its end, {end} UTC, has come")]
+            )
         return record
 
     # -- notes told to one user alone ----------------------------------------------------------

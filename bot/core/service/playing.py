@@ -20,9 +20,10 @@ from bot.core.service.base import (
 )
 from bot.core.store import DEAL, GameRecord, Request, SeatRecord
 from engine.errors import GameError
-from engine.game import Action, Choice, Game, PlayerId
+from engine.game import Action, Choice, Game, PlayerId, Standing
 
 MAX_MESSAGES = 5  # a player's messages in a row in the game's log, between two moves
+MAX_ORDER_SETS = 5  # standing orders a player sets in one round (cancelling one is never capped)
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,7 @@ class Playing(ServiceBase):
                 f"you have left {MAX_MESSAGES} messages in the log since the last move; talk in "
                 "the thread until the game moves on"
             )
+        check_order_cap(game, player_of(seat), action)
         other = _counterparty(game, action)
         if other is None or other == seat.player_id:
             return await self._apply(
@@ -227,6 +229,20 @@ class Playing(ServiceBase):
         return replace(
             changed, action=stored.action, places=places, aside=stored.aside, noted=stored.noted
         )
+
+    async def _cancel_orders(
+        self, record: GameRecord, game: Game, seat: SeatRecord, ended: list[tuple[Standing, str]]
+    ) -> GameRecord:
+        """Cancel standing orders of the seat's player, each a move of theirs (as 18xx.games'
+        program_disable) stored with the reason given and told to the seat's holder alone (a
+        note); the record as it is after."""
+        assert seat.player_id is not None
+        owner = Caller(seat.user_id, seat.name, guild_id=record.guild_id)
+        for order, reason in ended:
+            cancel = {**order.cancel, "reason": reason}
+            await self._apply(record, game, owner, cancel, None, by=seat.player_id, asker=0)
+            record = await self._fresh(record)
+        return record
 
     async def _store_move(
         self,
@@ -344,6 +360,21 @@ def _messages_since_move(game: Game, seat: SeatRecord) -> int:
             break
         count += action.get("entity") == seat.player_id
     return count
+
+
+def check_order_cap(game: Game, player: PlayerId, action: Action) -> None:
+    """Refuse a standing order set past the round's cap: each is an action in the log, and a
+    flood of them would make the game too long to import. Cancelling is never refused, so no
+    player is stuck with an order."""
+    if (
+        game.order_text(action) is not None
+        and not game.cancels_order(action)
+        and game.orders_set(player) >= MAX_ORDER_SETS
+    ):
+        raise Refused(
+            f"you have set {MAX_ORDER_SETS} programmed moves in this round; set the next one "
+            "when a new round begins (you may still cancel yours)"
+        )
 
 
 def _counterparty(game: Game, action: Action) -> PlayerId | None:

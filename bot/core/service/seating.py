@@ -8,11 +8,12 @@ from dataclasses import replace
 
 from bot.core.names import plain_name
 from bot.core.results import Caller, Refused, Result
-from bot.core.service.base import ServiceBase, seat_of
-from bot.core.store import ACTIVE, SEAT, GameRecord
+from bot.core.service.base import seat_of
+from bot.core.service.playing import Playing
+from bot.core.store import ACTIVE, SEAT, GameRecord, SeatRecord
 
 
-class Seating(ServiceBase):
+class Seating(Playing):
     async def replace_seat(
         self,
         game_id: int,
@@ -48,6 +49,7 @@ class Seating(ServiceBase):
                 raise Refused(
                     f"seat {seat} is already offered to {name}; it is theirs once they accept"
                 )
+            record = await self._orders_leave_with(record, target)
             if user_id == caller.user_id or not offer:
                 lapsing = await self.store.open_requests(record.id)
                 await self.store.hand_seat(record.id, seat, user_id, name, interaction_id)
@@ -112,6 +114,17 @@ class Seating(ServiceBase):
             return await self._seat_changed(record, text)
 
         return await self._run(found.game_id, interaction_id, body, caller.guild_id)
+
+    async def _orders_leave_with(self, record: GameRecord, seat: SeatRecord) -> GameRecord:
+        """A person's programmed moves are theirs, not their seat's: before the seat goes to
+        someone else (or is offered), its holder's are cancelled and they are told; the record
+        as it is after."""
+        if record.status != ACTIVE or seat.user_id <= 0 or seat.player_id is None:
+            return record
+        game = await self._live(record)
+        mine = game.standing_orders(seat.player_id)
+        reason = "your seat was given to someone else"
+        return await self._cancel_orders(record, game, seat, [(o, reason) for o in mine])
 
     async def _seat_changed(self, record: GameRecord, text: str) -> Result:
         """The answer to a change of seats: the new position's pings, for a game in play."""
