@@ -8,10 +8,12 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot import cli
+from bot.core.results import Result
 from bot.core.service import GameService
 from bot.core.store import Store
 from bot.discord_ui.component_values import NOT_VALID
@@ -20,7 +22,9 @@ from engine.errors import GameError
 from engine.game import PlayerInfo
 from engine.titles import create_game
 from tests.discord_world import make_world, three_players
+from tests.fake_discord import THREAD_ID, Posted, user
 from tests.test_service_orders import BOB, started
+from tests.wire_bot import ANN, answered, bots, settled, thread_posts, until
 
 HUGE = str(2**63)  # one past the store's integers
 
@@ -125,3 +129,78 @@ def test_a_live_replay_starting_with_undo_or_redo_says_so(tmp_path: Path, capsys
     path.write_text(json.dumps({**data, "actions": [first, *data["actions"][:3]]}))
     assert cli.main(["replay", "--live", str(path)]) == 1
     assert capsys.readouterr().err.strip() == f"illegal action at index 0 (id 9, {kind}): {why}"
+
+
+# -- names and chat are text, not markup ---------------------------------------------------------
+EVIL = user(13, "# [click](https://evil.example) <@123>")
+SHOWN = "\\# \\[click](https://evil.example) <\u200b@123>"  # escaped, the mention broken
+
+
+@pytest.fixture
+async def connect(db_path, monkeypatch):
+    async with bots(db_path, monkeypatch) as start:
+        yield start
+
+
+def _buttons(post: Posted) -> dict[str, str]:
+    return {i["label"]: i["custom_id"] for row in post.components for i in row["components"]}
+
+
+def _pings_nobody_else(body: dict[str, Any], *allowed: int) -> bool:
+    mentions = body["allowed_mentions"]
+    return mentions["parse"] == [] and {int(u) for u in mentions.get("users", [])} <= set(allowed)
+
+
+async def test_a_name_written_as_markup_is_shown_as_written(connect) -> None:
+    wire = await connect()
+    fake = wire.fake
+    post = await fake.forum_post(EVIL, "tables", "new table")
+    await fake.command(7901, EVIL, "game", "new", where=post, title="tally", seats=2,
+                       options="free_for_all=true")  # fmt: skip
+    await until(lambda: answered(fake, 7901), "the game opened")
+    [tid] = [t for t, data in fake.threads.items() if data["name"].startswith("tally · #")]
+    lobby = fake.messages[tid]
+    await until(lambda: _buttons(lobby), "the lobby's buttons")
+    assert f"Seated: 1. {SHOWN}" in lobby.content.splitlines()
+    await fake.press(7902, ANN, lobby.id, _buttons(lobby)["Join"])
+    await until(lambda: "2 of 2 seats" in lobby.content, "the lobby edited")
+    assert f"Seated: 1. {SHOWN}, 2. ann" in lobby.content.splitlines()
+    await fake.press(7903, EVIL, lobby.id, _buttons(lobby)["Start"])
+    await until(lambda: "in play" in lobby.content, "the game started")
+    game_id = (await wire.service.store.game_by_thread(tid)).id
+    for iid, amount in ((7904, 3), (7905, 2)):  # free for all: both moves grow one post
+        act = json.dumps({"type": "add", "amount": amount})
+        await fake.command(iid, EVIL, "game-admin", "act", where=fake.threads[tid], action=act,
+                           game=game_id)  # fmt: skip
+    await until(lambda: any("added 3." in p.content for p in fake.posts(tid)), "the move")
+    turn = next(p for p in fake.posts(tid) if "added 3." in p.content)
+    await until(lambda: "added 2." in turn.content, "the second move edited into the post")
+    lines = turn.content.splitlines()
+    assert lines[1:3] == [f"{SHOWN} added 3.", f"{SHOWN} added 2."]
+    assert lines[0].endswith(
+        "Seat order: 1. # \\[click](https://evil.example) <\u200b@123>, 2. ann."
+    )
+    await settled(fake)
+    edits = [c for c in fake.requests if c.method == "PATCH" and "/messages/" in c.path]
+    worded = [c.body for c in edits if "content" in (c.body or {})]  # the lobby's, the turn's
+    assert len(worded) >= 3 and all(_pings_nobody_else(body) for body in worded), worded
+    posted = fake.calls("POST", rf"/channels/{tid}/messages")
+    assert all(_pings_nobody_else(c.body, 11, 13) for c in posted)
+
+
+async def test_a_chat_line_is_shown_as_written(connect) -> None:
+    """A line of the thread as the service tells it (a chat line of an imported game's log
+    reads "name: what they wrote")."""
+    wire = await connect()
+    fake = wire.fake
+    said = "ann: # big\n> quoted\n```boom``` [x](https://evil.example) <@&5> @everyone"
+    wire.bot.poster.queue(Result(said, game_id=wire.game_id, thread_id=THREAD_ID, changed=True))
+    await until(lambda: thread_posts(fake), "the chat line posted")
+    [post] = fake.posts(THREAD_ID)
+    assert post.content.splitlines()[:3] == [
+        "ann: # big",
+        "\\> quoted",
+        "\\`\\`\\`boom\\`\\`\\` \\[x](https://evil.example) <@&5> @everyone",
+    ]
+    [sent] = fake.calls("POST", rf"/channels/{THREAD_ID}/messages")
+    assert _pings_nobody_else(sent.body, 11, 12)

@@ -17,6 +17,7 @@ from bot.discord_ui.buttons import offers_view, request_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.direct import direct_messages
 from bot.discord_ui.io import MAX_MESSAGE, fit, game_thread
+from bot.discord_ui.markup import as_written, names_list
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ async def request_post(
         text.append("To act: " + " ".join(f"<@{u}>" for u in prompt.notify))
         await bot.service.mark_mentioned(prompt.game_id, prompt.notify)
     elif prompt.names:
-        text.append("To act: " + ", ".join(prompt.names))
+        text.append("To act: " + names_list(prompt.names))
     await thread.send(fit("\n".join(text)), view=view, allowed_mentions=mentions(ping))
     await direct_messages(bot, prompt.game_id, ping, asked=asked, request_id=request_id)
 
@@ -120,6 +121,6 @@ async def post_reminder(bot: BotContext, reminder: Reminder) -> None:
         return
     listed = " ".join(f"<@{u}>" for u in reminder.ping)
     await thread.send(
-        fit(reminder.text + (f"\n{listed}" if listed else "")),
+        fit(as_written(reminder.text) + (f"\n{listed}" if listed else "")),
         allowed_mentions=mentions(reminder.ping),
     )
