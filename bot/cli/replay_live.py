@@ -69,6 +69,8 @@ async def _play(service: GameService, data: dict[str, Any]) -> LiveReplay:
         if kind == "message":  # a chat line: not a move
             continue
         if kind == "undo":
+            if not played:
+                raise LiveRefused(index, action, "an undo before any move: nothing to take back")
             keep = _kept_after_undo(actions, action, played)
             undone.append(played[keep:])
             sender = played[-1][1]
@@ -79,6 +81,8 @@ async def _play(service: GameService, data: dict[str, Any]) -> LiveReplay:
             )
             del played[keep:]
         elif kind == "redo":
+            if not undone:
+                raise LiveRefused(index, action, "a redo with no undo before it: nothing to redo")
             group = undone.pop()
             result = await service.redo(gid, group[0][1] if len(group) == 1 else HOST)
             played += group

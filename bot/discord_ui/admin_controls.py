@@ -19,11 +19,13 @@ import discord
 
 from bot.core.results import AdminControls, Result
 from bot.discord_ui.buttons import GameItem, select
+from bot.discord_ui.component_values import NotValid, number
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import caller_of, fit
 
 REMINDER_HOURS = (("Off", 0.0), ("6 h", 6.0), ("12 h", 12.0), ("1 day", 24.0), ("2 days", 48.0),
                   ("1 week", 168.0))  # fmt: skip
+HOURS_BY_VALUE = {str(hours): hours for _, hours in REMINDER_HOURS}  # a menu option's value
 BUTTONS = {
     "pause": ("Pause", discord.ButtonStyle.secondary),
     "resume": ("Resume", discord.ButtonStyle.success),
@@ -95,18 +97,22 @@ class AdminMenu(
         picked = (self.item.values or [""])[0]
         caller = caller_of(interaction)
         if self.op == "h":
+            if picked not in HOURS_BY_VALUE:
+                raise NotValid(f"not a reminder option: {picked[:40]!r}")
             return await bot.service.set_reminders(
-                self.game_id, caller, float(picked), interaction.id
+                self.game_id, caller, HOURS_BY_VALUE[picked], interaction.id
             )
         if self.op == "r":
-            return await bot.service.rewind(self.game_id, caller, int(picked), interaction.id)
+            return await bot.service.rewind(self.game_id, caller, number(picked), interaction.id)
         if self.op == "c":
-            seat, on = picked.split(":")
+            seat, _, on = picked.partition(":")
+            if on not in ("on", "off"):
+                raise NotValid(f"not a seat for the computer: {picked[:40]!r}")
             return await bot.service.computer_seat(
-                self.game_id, caller, int(seat), on == "on", interaction_id=interaction.id
+                self.game_id, caller, number(seat), on == "on", interaction_id=interaction.id
             )
         view = discord.ui.View(timeout=None)
-        view.add_item(SeatOffer(self.game_id, int(picked)))
+        view.add_item(SeatOffer(self.game_id, number(picked)))
         view.stop()
         await interaction.followup.send(
             f"Who is offered seat {picked} of game #{self.game_id}? They hold it once they accept.",
@@ -136,6 +142,8 @@ class SeatOffer(
         return cls(int(match["game"]), int(match["seat"]))
 
     async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result | None:
+        if len(self.item.values) != 1:
+            raise NotValid(f"{len(self.item.values)} members picked for one seat")
         [user] = self.item.values
         return await bot.service.replace_seat(
             self.game_id, caller_of(interaction), self.seat, user.id, user.display_name,

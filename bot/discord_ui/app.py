@@ -62,7 +62,8 @@ class RailchatBot(commands.AutoShardedBot):
     ) -> None:
         # Slash commands and components; the bot knows its servers, channels and threads, and
         # is told that a message was posted (not what it says: no message content intent) so
-        # that chat never buries a game's live prompt. No message is cached.
+        # that chat never buries a game's live prompt. No message is cached. No post, answer
+        # or edit pings anyone unless it names them in its own `allowed_mentions`.
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True
@@ -74,6 +75,7 @@ class RailchatBot(commands.AutoShardedBot):
             intents=intents,
             tree_cls=RailchatTree,
             max_messages=None,
+            allowed_mentions=discord.AllowedMentions.none(),
             **_sharding(service.shards),
         )
         self.service = service

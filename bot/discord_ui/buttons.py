@@ -27,6 +27,7 @@ import discord
 from bot.core.moves import Quick, by_key, quick_action
 from bot.core.results import Result
 from bot.discord_ui.answers import answer
+from bot.discord_ui.component_values import NOT_VALID, NotValid, check_custom_id
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import acknowledge, caller_of, fit, follow_thread, report_error
 
@@ -59,7 +60,8 @@ def select(
 class GameItem:
     """What every persistent component does: answer the press before any work (Discord drops
     a press not answered within 3 s), then its `press`, whose errors are logged under an id
-    the user is told. Mixed into each `DynamicItem` below."""
+    the user is told; a forged custom id or picked value is refused with a sentence. Mixed
+    into each `DynamicItem` below."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         try:
@@ -72,9 +74,13 @@ class GameItem:
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = cast(BotContext, interaction.client)
         try:
+            check_custom_id(self.template, self.custom_id)  # type: ignore[attr-defined]
             result = await self.press(bot, interaction)
             if result is not None:
                 await bot.poster.publish(interaction, result)
+        except NotValid as exc:
+            log.info("refused a press of %s: %s", type(self).__name__, exc)
+            await interaction.followup.send(NOT_VALID, ephemeral=True)
         except Exception as exc:
             await report_error(interaction, exc, f"the component {type(self).__name__}")
 

@@ -25,6 +25,7 @@ from bot.core.results import Result
 from bot.discord_ui.buttons import lobby_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import add_to_thread, fit, reply
+from bot.discord_ui.markup import lobby_as_written
 from bot.discord_ui.side_posts import edit_refused, mentions
 
 log = logging.getLogger(__name__)
@@ -142,7 +143,7 @@ class LobbyPoster:
             if where is None or lobby is None:
                 return
             link = f"Played in <#{lobby.thread_id}>" if lobby.thread_id else ""
-            text = fit(lobby_text(lobby, link))
+            text = fit(lobby_text(lobby_as_written(lobby), link))
             if self._shown.get(game_id) == text:
                 return
             view = lobby_view(game_id) if lobby.open else None

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.core.rendering import runs_of
 from bot.core.results import Result
+from bot.discord_ui.markup import as_written
 
 
 @dataclass
@@ -33,7 +34,7 @@ class Batch:
 
     def take(self, result: Result) -> None:
         """Add one change to the batch."""
-        self.lines.append(result.text)
+        self.lines.append(as_written(result.text))
         self.moves_only = self.moves_only and (result.action is not None or result.only_computers)
         self.places += [p for p in result.places if p not in self.places]
         for move in (result.action, *result.computer_moves):

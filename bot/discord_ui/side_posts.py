@@ -18,6 +18,7 @@ from bot.discord_ui.buttons import offers_view, request_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.direct import direct_messages
 from bot.discord_ui.io import MAX_MESSAGE, fit, game_thread
+from bot.discord_ui.markup import as_written, names_list
 from bot.discord_ui.post_state import Batch
 
 log = logging.getLogger(__name__)
@@ -95,7 +96,7 @@ async def request_post(
         text.append("To act: " + " ".join(f"<@{u}>" for u in prompt.notify))
         await bot.service.mark_mentioned(prompt.game_id, prompt.notify)
     elif prompt.names:
-        text.append("To act: " + ", ".join(prompt.names))
+        text.append("To act: " + names_list(prompt.names))
     content = fit("\n".join(text))
     if replacing is not None and not ping:
         try:
@@ -136,6 +137,6 @@ async def post_reminder(bot: BotContext, reminder: Reminder) -> None:
         return
     listed = " ".join(f"<@{u}>" for u in reminder.ping)
     await thread.send(
-        fit(reminder.text + (f"\n{listed}" if listed else "")),
+        fit(as_written(reminder.text) + (f"\n{listed}" if listed else "")),
         allowed_mentions=mentions(reminder.ping),
     )

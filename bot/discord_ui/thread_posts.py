@@ -34,6 +34,7 @@ from bot.discord_ui.buttons import turn_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.direct import direct_messages, dm_notes
 from bot.discord_ui.io import MAX_MESSAGE, MAX_UPLOAD, fit, game_thread, reply
+from bot.discord_ui.markup import as_written, names_list
 from bot.discord_ui.post_state import Batch, TurnPost
 from bot.discord_ui.side_posts import (
     chunks,
@@ -97,7 +98,9 @@ class ThreadPoster:
                 else f" (posted in <#{result.thread_id}>)"
             )
             aside = f"\n{result.aside}" if result.aside else ""
-            await reply(interaction, f"Done{where}: {result.text.splitlines()[0]}{aside}")
+            await reply(
+                interaction, f"Done{where}: {as_written(result.text.splitlines()[0])}{aside}"
+            )
         if result.noted:
             await dm_notes(self.bot, result.game_id, result.noted, interaction.guild_id)
 
@@ -410,19 +413,16 @@ class ThreadPoster:
             tail.append(
                 "**Final ranking:** "
                 + ", ".join(
-                    f"{n}. {name} {score}"
+                    f"{n}. {as_written(name)} {score}"
                     for n, (name, score) in enumerate(prompt.ranking, start=1)
                 )
             )
-        elif prompt is not None and prompt.notify:
-            if ping:
-                tail.append("To act: " + " ".join(f"<@{u}>" for u in prompt.notify))
-            else:
-                tail.append("To act: " + ", ".join(prompt.names))
+        elif prompt is not None and prompt.notify and ping:
+            tail.append("To act: " + " ".join(f"<@{u}>" for u in prompt.notify))
         elif prompt is not None and prompt.names:
-            tail.append("To act: " + ", ".join(prompt.names))
+            tail.append("To act: " + names_list(prompt.names))
         if prompt is not None and not prompt.finished and prompt.away:
-            tail.append("; ".join(prompt.away) + ".")
+            tail.append(as_written("; ".join(prompt.away) + "."))
         end = "\n".join(tail)
         body = "\n".join(lines)
         room = MAX_MESSAGE - len(end) - 1

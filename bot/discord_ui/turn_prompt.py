@@ -12,6 +12,7 @@ import discord
 
 from bot.core.moves import MENU_LIMIT, choice_key, grouped_moves, quick_kind
 from bot.core.results import Prompt
+from bot.discord_ui.markup import as_written
 from engine.game import Choice
 from engine.series import ChartSeries
 
@@ -28,18 +29,19 @@ def prompt_embed(prompt: Prompt) -> discord.Embed | None:
         return None
     first = turn[0]
     who = names.get(first.player, str(first.player)) if first.player is not None else "any player"
-    title = f"{who} for {first.acting_for}" if first.acting_for else who
+    title = as_written(f"{who} for {first.acting_for}" if first.acting_for else who)
     embed = discord.Embed(
         title=f"To act: {title}"[:256], colour=EMBED_COLOUR, description=first.step[:4096]
     )
     for info in turn:
-        lines = list(info.facts)
+        lines = [as_written(fact) for fact in info.facts]
         if info.compulsory:
-            lines.append(f"**Must:** {info.compulsory}")
-        name = info.acting_for or names.get(info.player, str(info.player))
-        embed.add_field(name=str(name)[:256], value=("\n".join(lines) or "-")[:1024], inline=False)
+            lines.append(f"**Must:** {as_written(info.compulsory)}")
+        name = as_written(str(info.acting_for or names.get(info.player, str(info.player))))
+        embed.add_field(name=name[:256], value=("\n".join(lines) or "-")[:1024], inline=False)
     if programmed:
-        embed.add_field(name="Programmed", value="\n".join(programmed)[:1024], inline=False)
+        value = as_written("\n".join(programmed))[:1024]
+        embed.add_field(name="Programmed", value=value, inline=False)
     return embed
 
 
@@ -53,7 +55,7 @@ def ranking_embed(series: ChartSeries) -> discord.Embed:
         place = 1 + sum(other > score for other in scores)
         behind = max(scores) - score
         tail = f" ({value(behind)} behind)" if behind else ""
-        lines.append(f"{place}. **{name}** {value(score)}{tail}")
+        lines.append(f"{place}. **{as_written(name)}** {value(score)}{tail}")
     return discord.Embed(
         title=f"Final ranking · {series.name}"[:256],
         colour=EMBED_COLOUR,

@@ -95,11 +95,11 @@ def parse_until(text: Any) -> datetime:
     """An away program's end: an ISO date (its midnight) or date and time, read as UTC."""
     try:
         when = datetime.fromisoformat(str(text))
-    except ValueError:
+        return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    except (ValueError, OverflowError):  # not a date, or one moved past year 1 or 9999 in UTC
         raise InvalidAction(
-            f"an away program ends at a date like 2030-06-01 (UTC), not {text!r}"
+            f"an away program ends at a date like 2030-06-01 (UTC), not {str(text)[:40]!r}"
         ) from None
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
 def process(game: Any, action: dict[str, Any]) -> None:

@@ -8,7 +8,7 @@ them). An order that ends at a date is cancelled by the first command on its gam
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 
 from bot.core.moves import _by_text, _fit, _listing, _words_match, choice_key
 from bot.core.results import Caller, Refused, Result
@@ -16,6 +16,9 @@ from bot.core.service.base import player_of, seat_of
 from bot.core.service.playing import Playing, check_order_cap
 from bot.core.service.turns import wants_dm
 from bot.core.store import ACTIVE, GameRecord, Note, SeatRecord
+from bot.core.user_settings import MAX_AWAY_DAYS
+from engine.eighteen.house_programs import parse_until
+from engine.errors import InvalidAction
 from engine.game import Action, Choice, Game, PlayerId
 
 ALL = "all"  # cancels every order of the caller's
@@ -165,16 +168,26 @@ class Orders(Playing):
         return seat
 
     def _future(self, text: str) -> str:
-        """A date (or date and time, UTC) still to come, as ISO text."""
+        """A date (or date and time, UTC) still to come, within a year (as `/settings away`),
+        as ISO text."""
+        now = self.clock()
+        last = now + timedelta(days=MAX_AWAY_DAYS)
         try:
-            when = datetime.fromisoformat(text.strip())
-        except ValueError:
+            when = parse_until(text.strip())
+        except InvalidAction:
             raise Refused(
-                f"{text.strip()[:40]!r} is not a date; give one like 2030-06-01 (UTC)"
+                f"{text.strip()[:40]!r} is not a date; give one like 2030-06-01 (UTC), "
+                f"after now and by {last:%Y-%m-%d}"
             ) from None
-        when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-        if when <= self.clock():
-            raise Refused(f"{when:%Y-%m-%d %H:%M} UTC has passed; give a date still to come")
+        if when <= now:
+            raise Refused(
+                f"{when.isoformat(' ', 'minutes')[:16]} UTC has passed; give a date still to come"
+            )
+        if when > last:
+            raise Refused(
+                f"{when:%Y-%m-%d} is too far ahead; give a date by {last:%Y-%m-%d} (a year "
+                "from now, UTC)"
+            )
         return when.isoformat()
 
     async def _before_move(
