@@ -86,6 +86,13 @@ class Game(ABC):
     # file settings that tell what players may not know while the game runs (a deck's order)
     hidden_settings: ClassVar[tuple[str, ...]] = ()
 
+    @classmethod
+    def new_seed(cls, randbits: Callable[[int], int]) -> int:
+        """A new game's seed from `randbits` (the service passes `secrets.randbits`: the engine
+        draws nothing itself). 31 bits, as 18xx.games files carry; a title whose seed deals
+        what players may not see needs one no one can search."""
+        return randbits(31)
+
     def __init__(
         self, players: Sequence[PlayerInfo], options: Mapping[str, Any] | None = None, seed: int = 0
     ) -> None:

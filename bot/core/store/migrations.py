@@ -404,3 +404,14 @@ def m015_computer_seats(conn: Conn, t: Types) -> None:
     holder and everything its player owns stay as they are."""
     conn.execute("ALTER TABLE seats ADD COLUMN computer TEXT")
     conn.execute("CREATE INDEX seats_computer ON seats (computer, game_id)")
+
+
+@migration
+def m016_seed_as_text(conn: Conn, t: Types) -> None:
+    """Seeds as decimal text: a String Railway seed has 128 secret bits, more than a 64-bit
+    integer column holds (SQLite would round a longer number to a float). Stored seeds keep
+    their value."""
+    conn.execute("ALTER TABLE games ADD COLUMN seed_text TEXT")
+    conn.execute("UPDATE games SET seed_text = CAST(seed AS TEXT) WHERE seed IS NOT NULL")
+    conn.execute("ALTER TABLE games DROP COLUMN seed")
+    conn.execute("ALTER TABLE games RENAME COLUMN seed_text TO seed")
