@@ -5,6 +5,7 @@ replay exactly as before; and ids in a move are whole numbers or names, never tr
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from contextlib import closing
 
@@ -18,7 +19,8 @@ from bot.core.store import Store
 from bot.core.store.connection import SqliteBackend
 from bot.core.store.migrations import MIGRATIONS, SQLITE, _record_table
 from engine.eighteen import io
-from engine.game import PlayerInfo
+from engine.errors import InvalidAction
+from engine.game import Game, PlayerInfo
 from engine.strings.game import StringRailway
 from engine.titles import create_game, find_title
 
@@ -163,3 +165,65 @@ async def test_stored_seeds_keep_their_value_when_the_store_migrates(db_path) ->
     with closing(sqlite3.connect(db_path)) as conn:
         kinds = conn.execute("SELECT typeof(seed) FROM games ORDER BY id").fetchall()
     assert kinds == [("text",), ("null",), ("text",)]
+
+
+# -- ids are names or whole numbers ----------------------------------------------------------
+def g1830() -> Game:
+    return create_game("1830", [PlayerInfo(n, name) for n, name in ((1, "A"), (2, "B"))], {}, 1)
+
+
+def bid() -> dict:
+    return {"type": "bid", "entity": 1, "entity_type": "player", "company": "SV", "price": 20}
+
+
+@pytest.mark.parametrize(
+    "changes, error",
+    [
+        ({"entity": True}, "entity must be a whole number or a name, not true"),
+        ({"entity": 1.0}, "entity must be a whole number or a name, not 1.0"),
+        ({"company": False}, "company must be a whole number or a name, not false"),
+        ({"price": 20.0}, "price must be a whole number, not 20.0"),
+    ],
+)
+def test_an_id_given_as_true_or_a_decimal_is_refused_before_the_actor_check(changes, error):
+    game = g1830()
+    with pytest.raises(InvalidAction, match=f"^{re.escape(error)}$"):
+        game.process({**bid(), **changes}, by=1)
+    with pytest.raises(InvalidAction, match=f"^{re.escape(error)}$"):
+        game.check_submission({**bid(), **changes})
+    assert game.actions == []
+    assert game.process(bid(), by=1) == bid()  # the honest move as before
+
+
+def test_every_title_refuses_them(db_path) -> None:
+    """The Tally test title reads `amount` with isinstance(int), which true passes."""
+    tally = create_game("tally", [PlayerInfo(1, "A"), PlayerInfo(2, "B")], {}, 1)
+    add = {"type": "add", "entity": 1, "entity_type": "player", "amount": 2}
+    with pytest.raises(InvalidAction, match="^amount must be a whole number, not true$"):
+        tally.process({**add, "amount": True}, by=1)
+    with pytest.raises(InvalidAction, match="^entity must be a whole number or a name, not true$"):
+        tally.process({**add, "entity": True}, by=1)
+    assert tally.actions == [] and tally.process(add, by=1) == add
+
+
+async def test_a_typed_move_with_a_true_entity_is_refused_and_not_stored(make_store) -> None:
+    service = GameService(make_store(), new_seed=lambda: 1)
+    created = await service.create_game(ANN, "1830", seats=2)
+    assert (await service.join(created.game_id, BOB)).ok
+    assert (await service.start(created.game_id, ANN)).ok
+    refused = await service.act(created.game_id, ANN, {**bid(), "entity": True})
+    assert refused.error == "entity must be a whole number or a name, not true"
+    assert await service.store.actions(created.game_id) == []
+
+
+def test_a_file_with_a_true_entity_is_refused() -> None:
+    data = {
+        "title": "1830",
+        "players": [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}],
+        "actions": [{**bid(), "id": 1}, {"type": "pass", "entity": 2.0, "entity_type": "player"}],
+    }
+    with pytest.raises(io.ReplayError, match="entity must be a whole number or a name, not 2.0"):
+        io.load(data)
+    auto = {**bid(), "id": 1, "auto_actions": [{"type": "pass", "entity": True}]}
+    with pytest.raises(io.ReplayError, match="entity must be a whole number or a name, not true"):
+        io.load({**data, "actions": [auto]})
