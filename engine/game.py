@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 from engine import checkpoint
 from engine.errors import GameError, GameOver, IllegalAction, InvalidAction
-from engine.shapes import MOVE, check_bounded
+from engine.shapes import MOVE, check_bounded, check_ids
 
 if TYPE_CHECKING:
     from engine.series import ChartSeries
@@ -85,6 +85,13 @@ class Game(ABC):
     flag_options: ClassVar[tuple[str, ...]] = ()
     # file settings that tell what players may not know while the game runs (a deck's order)
     hidden_settings: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def new_seed(cls, randbits: Callable[[int], int]) -> int:
+        """A new game's seed from `randbits` (the service passes `secrets.randbits`: the engine
+        draws nothing itself). 31 bits, as 18xx.games files carry; a title whose seed deals
+        what players may not see needs one no one can search."""
+        return randbits(31)
 
     def __init__(
         self, players: Sequence[PlayerInfo], options: Mapping[str, Any] | None = None, seed: int = 0
@@ -239,14 +246,16 @@ class Game(ABC):
     # -- what a user may submit ----------------------------------------------------------------
     def check_submission(self, action: Action) -> None:
         """A move typed by a user rather than picked from `legal_actions`: bounded in size,
-        a known type with only that type's fields, and no internal marks (`_`-prefixed keys,
-        `auto_actions`, which only replayed game files carry). Raises InvalidAction."""
+        a known type with only that type's fields, ids that are names or whole numbers, and no
+        internal marks (`_`-prefixed keys, `auto_actions`, which only replayed game files
+        carry). Raises InvalidAction."""
         check_bounded(action, MOVE, "the action")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise InvalidAction("an action is a JSON object with a string 'type'")
         internal = sorted(k for k in action if k.startswith("_") or k == "auto_actions")
         if internal:
             raise InvalidAction(f"{', '.join(internal)} cannot be sent in a move")
+        check_ids(action)  # before a deal is made of it (`counterparty`), not only when applied
         fields = self.action_fields()
         if fields is None:
             return
@@ -380,6 +389,7 @@ class Game(ABC):
         still kept at its end."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise InvalidAction("an action is a JSON object with a string 'type'")
+        check_ids(action)
         if self.finished and action["type"] != "message":
             raise GameOver("the game is over")
         if by is not None:

@@ -4,6 +4,8 @@ exhausting memory, the recursion limit or an integer conversion."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +22,48 @@ class Limits:
 
 MOVE = Limits(depth=6, string=200, items=100)  # one move typed by a user
 MAX_NAME = 100  # characters in a player's name
+
+
+# Fields of a move that name something (a player, company, train, hex...) or count something,
+# as 18xx.games files and railchat's titles have them. Python takes true for 1 and 2.0 for 2,
+# so such a value would be accepted and then kept in the log and in exported files as sent.
+ID_FIELDS = frozenset(
+    {"entity", "corporation", "company", "train", "tile", "hex", "city", "tokener", "user"}
+)
+NUMBER_FIELDS = frozenset(
+    {
+        "price",
+        "percent",
+        "share_price",
+        "rotation",
+        "slot",
+        "extra_revenue",
+        "subsidy",
+        "amount",
+        "limit",
+        "until_condition",
+        "action_id",
+        "id",
+        "created_at",
+    }
+)
+
+
+def check_ids(action: Mapping[str, Any]) -> None:
+    """Raise InvalidAction naming the first id or whole number of `action` (or of the
+    auto_actions a game file gives it) that is true, false or a decimal number."""
+    for key, value in action.items():
+        if type(value) is bool or type(value) is float:
+            if key in ID_FIELDS:
+                raise InvalidAction(
+                    f"{key} must be a whole number or a name, not {json.dumps(value)}"
+                )
+            if key in NUMBER_FIELDS:
+                raise InvalidAction(f"{key} must be a whole number, not {json.dumps(value)}")
+    autos = action.get("auto_actions")
+    for auto in autos if isinstance(autos, list) else ():
+        if isinstance(auto, Mapping):
+            check_ids(auto)
 
 
 def bounded_name(name: str) -> str:

@@ -35,7 +35,7 @@ MALFORMED = [
     (shaped(settings="x"), "the file's settings are not an object"),
     (shaped(settings={"seed": "abc"}), "the file's seed is 'abc', not a whole number from 0"),
     (
-        shaped(settings={"seed": 10**30}),
+        shaped(settings={"seed": 10**60}),
         "the file.settings.seed is 10000000000000000000…: numbers must lie within "
         "±9,223,372,036,854,775,807",
     ),

@@ -75,7 +75,9 @@ async def test_a_move_goes_through_while_a_press_draws(db_path):
         await until(renderer.drawing.is_set, "the map's drawing to start")
         assert lock_idle(table), "the game's lock is held while the map is drawn"
         moved = await table.play(1, "bid", company="CS", price=50)
-        assert moved[-1].text.startswith("Done: user1 bids $50 on CS."), moved
+        assert moved[-1].text.startswith("Done: user1 bids $50 on CS ($10 over its face value)."), (
+            moved
+        )
         assert not pressing.done() and not renderer.release.is_set()
     finally:
         renderer.release.set()

@@ -411,7 +411,7 @@ class LobbyButton(
     ) -> LobbyButton:
         return cls(int(match["game"]), match["what"])
 
-    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result:
+    async def press(self, bot: BotContext, interaction: discord.Interaction) -> Result | None:
         caller = caller_of(interaction)
         if self.what == "join":
             joined = await bot.service.join(self.game_id, caller, interaction.id)

@@ -4,8 +4,7 @@ choices, the contract's listings and the snapshot the renderer draws."""
 from __future__ import annotations
 
 import copy
-import random
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalAction, InvalidAction, NotYourTurn
@@ -20,6 +19,7 @@ from engine.strings.geometry import Point, fmt
 from engine.strings.hint import best_rails
 from engine.strings.host import StringRailwayHost
 from engine.strings.setup import (
+    SECRET_SEEDS,
     base_square,
     chaotic_area,
     check_area,
@@ -27,8 +27,10 @@ from engine.strings.setup import (
     check_order,
     check_river,
     deck,
+    deck_roll,
     generate_mountain,
     generate_river,
+    map_roll,
     regular_area,
 )
 from engine.strings.stations import TYPES
@@ -51,6 +53,11 @@ class StringRailway(Game):
     CHECKPOINT_SHARED = Game.CHECKPOINT_SHARED + ("order", "area_points", "squares")
     board: Board  # built by _shape_table, again when the river or mountain is rolled anew
 
+    @classmethod
+    def new_seed(cls, randbits: Callable[[int], int]) -> int:
+        """128 secret bits: the seed deals the deck, so it must be beyond any search."""
+        return SECRET_SEEDS + randbits(128)
+
     # -- setup ---------------------------------------------------------------------------------
     def setup(self) -> None:
         o = self.options
@@ -66,7 +73,7 @@ class StringRailway(Game):
         given = opts.points("area", o.get("area"))
         if given is None:
             given = (
-                chaotic_area(random.Random(f"{self.seed}:area"), n)
+                chaotic_area(map_roll(self.seed, "area"), n)
                 if opts.flag(o, "chaotic")
                 else regular_area(3 if n == 3 else 5 if n == 5 else 4)
             )
@@ -82,9 +89,7 @@ class StringRailway(Game):
         self.rolls = {"river": 0, "mountain": 0}
         self.max_rolls = int(opts.number(o, "rerolls", 3))
         order = opts.station_order(o.get("station_order"))
-        self.order = (
-            check_order(order) if order is not None else deck(random.Random(f"{self.seed}:deck"))
-        )
+        self.order = check_order(order) if order is not None else deck(deck_roll(self.seed))
         self.squares = [base_square(area, given[i], self.sizes.station) for i in range(n)]
         self._shape_table()
         rails = {"short": 3 if n == 5 else 4, "long": 1}
@@ -115,7 +120,7 @@ class StringRailway(Game):
             river = self.river_given
             if river is None:
                 river = generate_river(
-                    random.Random(f"{self.seed}:river:{self.rolls['river']}"),
+                    map_roll(self.seed, f"river:{self.rolls['river']}"),
                     area,
                     self.squares,
                     self.sizes,
@@ -124,7 +129,7 @@ class StringRailway(Game):
         mountain = self.mountain_given
         if mountain is None:
             mountain = generate_mountain(
-                random.Random(f"{self.seed}:mountain:{self.rolls['mountain']}"),
+                map_roll(self.seed, f"mountain:{self.rolls['mountain']}"),
                 area,
                 self.squares,
                 river_line,

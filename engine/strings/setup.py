@@ -1,11 +1,13 @@
 """The table before the first turn: play area, bases in its corners, river, mountain, deck.
 
 Everything generated comes from a `random.Random` seeded by the game's seed (and a roll number
-for river and mountain, so the seat that lays them can ask for another shape).
+for river and mountain, so the seat that lays them can ask for another shape): the deck from the
+seed itself, what the map shows from `map_key` (so the map tells nothing of the deck).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from collections.abc import Sequence
@@ -18,6 +20,29 @@ from shapely.ops import nearest_points, unary_union
 from engine.errors import InvalidAction
 from engine.strings.geometry import Point, Square, fmt, length, self_contact, swept
 from engine.strings.stations import DRAWN, TYPES
+
+# Seeds from here on are new games' (128 secret bits above it); every seed below (all a stored
+# game or a file could hold before: 64-bit at most) keeps rolling its map from the seed itself.
+SECRET_SEEDS = 2**64
+
+
+def map_key(seed: int) -> str:
+    """What the public rolls (area, river, mountain) are seeded by. An old seed is its own key,
+    as it always was, so old games replay; a new seed's key is a one-way hash of it, so a map
+    cannot be searched back to the seed that deals the deck."""
+    if seed < SECRET_SEEDS:
+        return str(seed)
+    return hashlib.sha256(f"{seed}:map".encode()).hexdigest()
+
+
+def map_roll(seed: int, what: str) -> random.Random:
+    """The generator of one public roll (`area`, `river:0`, `mountain:2`...)."""
+    return random.Random(f"{map_key(seed)}:{what}")
+
+
+def deck_roll(seed: int) -> random.Random:
+    """The generator that shuffles the deck: seeded by the secret seed itself."""
+    return random.Random(f"{seed}:deck")
 
 
 @dataclass(frozen=True)

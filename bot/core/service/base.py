@@ -81,8 +81,9 @@ class GameMoved(Exception):
     show a change its text does not tell)."""
 
 
-def random_seed() -> int:
-    return secrets.randbelow(2**31)
+def random_seed(title: type[Game]) -> int:
+    """A new game's seed, drawn from `secrets` as its title asks (String Railway's is secret)."""
+    return title.new_seed(secrets.randbits)
 
 
 def utc_now() -> datetime:
@@ -108,14 +109,15 @@ class ServiceBase:
         store: Store,
         *,
         cache_size: int = 16,
-        new_seed: Callable[[], int] = random_seed,
+        new_seed: Callable[[], int] | None = None,
         remind_hours: float = DEFAULT_REMIND_HOURS,
         game_caps: tuple[int, int] = DEFAULT_GAME_CAPS,
         shards: Shards | None = None,
         clock: Callable[[], datetime] = utc_now,
     ) -> None:
-        """`game_caps`: how many games not yet over one server, and one user, may have opened;
-        `shards`: the Discord shards this process serves (None: every server), whose games
+        """`new_seed`: one seed maker for every new game (tests, the arena); None: each title's
+        own random seed. `game_caps`: how many games not yet over one server, and one user, may
+        have opened; `shards`: the Discord shards this process serves (None: every server), whose games
         alone its sweeps (reminders) take up. `clock` is the front end's time (the engine
         never reads one), for what depends on it: reminders, absences, quiet hours, how long
         a turn has waited, standing orders' end dates."""

@@ -17,6 +17,7 @@ from bot.core.service.base import (
     ALREADY_HANDLED,
     ServiceBase,
     acting_seats,
+    random_seed,
     seat_of,
     storage_refusal,
 )
@@ -195,7 +196,7 @@ class Tables(Seating):
                     game_id=record.id,
                     confirm_start=len(seats),
                 )
-            seed = self._new_seed()
+            seed = self._new_seed() if self._new_seed is not None else random_seed(cls)
             players = [PlayerInfo(s.seat, s.name) for s in seats]
             game = await asyncio.to_thread(create_game, record.title, players, record.options, seed)
             await self.store.start_game(

@@ -233,6 +233,7 @@ def game_record(row: dict[str, Any]) -> GameRecord:
         **{
             **row,
             "options": json.loads(row["options"]),
+            "seed": None if row["seed"] is None else int(row["seed"]),
             "paused": bool(row["paused"]),
             "mentioned": tuple(json.loads(row["mentioned"] or "[]")),
             "acting": None if row["acting"] is None else tuple(json.loads(row["acting"])),

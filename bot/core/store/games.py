@@ -289,7 +289,7 @@ class GameTables(StoreBase):
         conn.execute(
             "UPDATE games SET status = ?, seed = ?, updated_at = ?, version = version + 1, "
             "moved_version = NULL, turn_since = ?, acting = ? WHERE id = ?",
-            [ACTIVE, seed, when, when, seats_json(acting), game_id],
+            [ACTIVE, str(seed), when, when, seats_json(acting), game_id],
         )
 
     # -- the log -------------------------------------------------------------------------------
@@ -475,7 +475,7 @@ class GameTables(StoreBase):
                 guild_id,
                 channel_id,
                 thread_id,
-                seed,
+                str(seed),
                 when,
                 when,
                 when,

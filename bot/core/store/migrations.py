@@ -433,3 +433,14 @@ def m017_computer_moves(conn: Conn, t: Types) -> None:
             f"UPDATE {table} SET computer = (SELECT s.computer FROM seats s WHERE "
             f"s.game_id = {table}.game_id AND s.user_id = {table}.user_id) WHERE user_id < 0"
         )
+
+
+@migration
+def m018_seed_as_text(conn: Conn, t: Types) -> None:
+    """Seeds as decimal text: a String Railway seed has 128 secret bits, more than a 64-bit
+    integer column holds (SQLite would round a longer number to a float). Stored seeds keep
+    their value."""
+    conn.execute("ALTER TABLE games ADD COLUMN seed_text TEXT")
+    conn.execute("UPDATE games SET seed_text = CAST(seed AS TEXT) WHERE seed IS NOT NULL")
+    conn.execute("ALTER TABLE games DROP COLUMN seed")
+    conn.execute("ALTER TABLE games RENAME COLUMN seed_text TO seed")
