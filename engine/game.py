@@ -204,6 +204,12 @@ class Game(ABC):
         return self
 
     @classmethod
+    def check_seats(cls, options: Mapping[str, Any], seats: int) -> None:
+        """Refuse a new table of `seats` that its options are not made for (a recorded game
+        is replayed as it was played, so only new tables are asked)."""
+        return None
+
+    @classmethod
     def check_options(cls, options: Mapping[str, Any]) -> None:
         """Refuse, in one sentence, an option the title does not know or a value it cannot be
         played with, before any game is made (a chat front end asks before it opens a thread).

@@ -378,3 +378,18 @@ def test_the_route_finder_is_never_below_what_was_run_in_any_1860_game(
 
     checks = list(route_checks(json.loads(game_path(game_set, name).read_text())))
     assert checks and [c.action_id for c in checks if c.best < c.recorded] == []
+
+
+async def test_the_first_edition_map_opens_for_two_or_three_seats_only(tmp_path) -> None:
+    """Rule book option 1: the first edition's map is for 2-3 players; 18xx.games replays a
+    4-player game on it, so only a new table is refused."""
+    from bot.core.results import Caller
+    from bot.core.service import GameService
+    from bot.core.store import Store
+
+    service = GameService(Store(str(tmp_path / "g.db")))
+    for options, seats in (({"two_player_map": True}, None), ({"original_game": True}, 4)):
+        refused = await service.create_game(Caller(1, "a"), "1860", seats=seats, options=options)
+        assert refused.error is not None and "made for 2 or 3 players, not 4" in refused.error
+    assert (await service.create_game(Caller(1, "a"), "1860", seats=3, options=options)).ok
+    Game1860([PlayerInfo(i, f"p{i}") for i in range(1, 5)], {"two_player_map": True})

@@ -226,6 +226,7 @@ class ServiceBase:
                 f"{cls.title} is played by {cls.min_players} to {cls.max_players} "
                 f"players, not {seat_limit}"
             )
+        cls.check_seats(options or {}, seat_limit)
         return cls, seat_limit
 
     async def _require_room(self, caller: Caller) -> None:
