@@ -544,3 +544,20 @@ async def test_quit_end_of_input_and_ctrl_c_leave_alike(tmp_path):
         endings[how] = out.getvalue().rstrip("\n").splitlines()[-1].replace(db, "DB")
         assert "opened game #1" in out.getvalue() and "#1 · tally" not in out.getvalue()
     assert set(endings.values()) == {"Saved in DB: `railchat local` takes up where you left off."}
+
+
+async def test_computer_seats_go_on_by_themselves_after_a_restart(tmp_path):
+    """A game left waiting on a computer seat (the console stopped before it moved) goes on as
+    soon as the console starts again, without a pause and resume."""
+    from bot.cli.console import play
+
+    db = str(tmp_path / "restart.db")
+    first = Console(GameService(Store(db), new_seed=lambda: 3), io.StringIO())
+    await session(first, "/game new tally seats:2", "as 2: /game join", "/game start")
+    await session(first, "/game-admin act " + ADD % (4, 1))
+    await first.service.store.set_computer(1, 2, "random")  # stopped before it could move
+    first.service.store.close()
+    out = io.StringIO()
+    await play(GameService(Store(db), new_seed=lambda: 3), db, stream=io.StringIO(""), out=out)
+    said = out.getvalue()
+    assert "player 2 added" in said and said.index("player 2 added") < said.index("Saved in")

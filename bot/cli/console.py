@@ -128,10 +128,12 @@ class Console(Session):
             caller = await self.mover(await self.game(args))
         await command.run(self, caller, args)
 
-    async def computers_move(self) -> None:
+    async def computers_move(self, *, stored: bool = False) -> None:
         """Make the computer seats' moves a command left due, until none is (the console has
-        no worker beside it; each call still makes a bounded number)."""
-        while due := await self.service.due_computer_games():
+        no worker beside it; each call still makes a bounded number); `stored`: also those
+        of every stored game, as after a restart."""
+        while due := await self.service.due_computer_games(stored=stored):
+            stored = False
             for game_id in due:
                 result = await self.service.play_computers(game_id)
                 if result is not None:
@@ -550,6 +552,7 @@ async def play(
         f"quit to leave." + (f" Images go to {folder}/." if renderer is not None else "")
     )
     try:
+        await console.computers_move(stored=True)  # seats the computer plays go on by themselves
         await console.run(stdin_lines(stream), echo=not stream.isatty())
     except KeyboardInterrupt:  # Ctrl-C leaves as quit and Ctrl-D do: every move is stored
         console.say("")
