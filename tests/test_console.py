@@ -486,14 +486,18 @@ async def test_play_auto_sets_lists_and_cancels_a_players_programs(console):
     out = await session(
         console, "as 2: /play auto what:set program:pass in the auction until it ends"
     )
-    assert out == ["Programmed: you pass in the auction until it ends."]
+    assert out == ["[player 2] Programmed: you pass in the auction until it ends."]
     out = await session(console, "as 2: /play auto")
     assert out == [
-        "Your programmed moves in game #1 (only you see them):",
+        "[player 2] Your programmed moves in game #1 (only you see them):",
         "- you pass in the auction until it ends",
     ]
     out = await session(console, "as 2: /play auto what:cancel program:all")
-    assert out == ["Cancelled your programmed move: you pass in the auction until it ends."]
+    assert out == [
+        "[player 2] Cancelled your programmed move: you pass in the auction until it ends."
+    ]
+    out = await session(console, "/play auto")  # whoever must act: player 1
+    assert out[0].startswith("[player 1] You have no programmed moves in game #1.")
     out = await session(console, "as 2: /play auto what:stop")
     assert out == ["Refused: what is set, list or cancel, not 'stop'"]
 

@@ -1,8 +1,10 @@
-"""The console's `/play auto`, as Discord's: a player's programmed moves (set, list, cancel),
-answered to that player alone (at one keyboard: the player `as N:` last named)."""
+"""The console's `/play auto`, as Discord's: a player's programmed moves (set, list, cancel).
+Discord answers the player alone; at one keyboard the answer names whose they are (whoever
+must act, or the player of an `as N:` line)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bot.cli.command_line import Command, ConsoleInputError, Param
@@ -25,6 +27,8 @@ async def _auto(console: Any, caller: Caller, args: dict) -> None:
         result = await console.service.set_order(game_id, caller, program, until=args.get("until"))
     else:
         result = await console.service.cancel_order(game_id, caller, program)
+    if result.ok and result.text:
+        result = replace(result, text=f"[{caller.name}] {result.text}")
     await console.show(result, caller)
 
 
