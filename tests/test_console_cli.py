@@ -168,3 +168,15 @@ def test_compose_runs_processes_that_serve_every_shard_once():
     counts = {s.count for s in served if s is not None}
     assert len(counts) == 1 and None not in served
     assert sorted(i for s in served if s is not None for i in s.ids) == list(range(counts.pop()))
+
+
+def test_the_one_process_compose_file_serves_every_shard_on_the_shared_database():
+    root = Path(__file__).resolve().parents[1]
+    one = (root / "compose.one.yaml").read_text()
+    commands = [json.loads(found) for found in re.findall(r"command: (\[.*\])", one)]
+    assert commands == [["railchat", "run"]]
+    assert cli._shards(cli.build_parser().parse_args(commands[0][1:])) is None  # every shard
+    for name in ("compose.yaml", "compose.one.yaml"):
+        assert "include:\n  - compose.db.yaml" in (root / name).read_text()
+    database = (root / "compose.db.yaml").read_text()
+    assert "\n  db:\n" in database and "railchat-db:/var/lib/postgresql/data" in database
