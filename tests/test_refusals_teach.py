@@ -117,7 +117,7 @@ async def test_the_holding_limit_and_a_sold_out_company_are_named(console):
     assert (await refused(console, "as 3: /play move buy PRR")).startswith(
         "nothing you can buy matches 'PRR': player 3 holds 60% of PRR: no player may hold more "
         "than 60% of one company (the 60% holding limit, lifted only while its share price is "
-        "in the market's orange or brown zone); you can: Buy 10% of B&O from the IPO for $100"
+        "in the market's orange or brown zone); you can: /play move Buy 10% of B&O from the IPO for $100"
     )
     assert (await refused(console, "as 3: /play move buy PRR IPO")).startswith(
         "nothing you can buy matches 'PRR IPO': player 3 holds 60% of PRR"
@@ -153,8 +153,8 @@ async def test_a_compulsory_train_is_named_with_how_to_buy_it(console):
     # trains are sold in order
     assert await refused(console, "as 2: /play move train 3") == (
         "nothing you can train matches '3': no 3-train is for sale yet: the bank sells its "
-        "trains in order, and 6 2-trains must be bought first; you can: Buy a 2-train from the "
-        "bank for $80"
+        "trains in order, and 6 2-trains must be bought first; you can: /play move Buy a "
+        "2-train from the bank for $80"
     )
 
 
@@ -205,9 +205,10 @@ async def test_a_private_bought_by_a_company_named_or_positional(console):
     named = await session(console, "as 3: /play move move:private CA 300")
     positional = await session(console, "as 3: /play move private CA 300")
     assert named[0] == "player 3 proposes deal #1 to player 1: PRR buys CA from player 1 for $300."
-    assert positional[0] == (
-        "player 3 proposes deal #2 to player 1: PRR buys CA from player 1 for $300."
-    )
+    assert positional == [  # the same deal asked for again: the open one is named
+        "Refused: your deal #1 (PRR buys CA from player 1 for $300.) is already waiting for "
+        "player 1's answer"
+    ]
 
 
 async def test_1860s_compulsory_train_has_its_own_rule(console):

@@ -349,7 +349,7 @@ def resolve(
         if not picked:
             raise Refused(
                 f"nothing you can {move.name} matches {str(text)!r}"
-                f"{_why_not(move, game, str(text))}; you can: {_listing(mine)}"
+                f"{_why_not(move, game, str(text))}; you can: {_open_moves(mine)}"
             )
         mine = picked
     if move.amount_picks and amount is not None:
@@ -360,7 +360,7 @@ def resolve(
                 _why_not(move, game, named).removeprefix(": ")
                 or f"{amount} is not a price you can {move.name} at"
             )
-            raise Refused(f"{reason}; you can: {_listing(mine)}")
+            raise Refused(f"{reason}; you can: {_open_moves(mine)}")
         mine = priced
     elif amount is not None and len({_unpriced(c.action) for c in mine}) == 1:
         mine = mine[:1]  # one move at several suggested prices: the price given is used
