@@ -15,11 +15,12 @@ import discord
 import pytest
 
 from bot.core.help_text import SECTIONS
+from bot.core.results import Caller
 from bot.discord_ui.help_embed import clickable, help_embeds
-from tests.fake_discord import THREAD_ID, FakeDiscord
+from tests.fake_discord import CHANNEL_ID, GUILD_ID, THREAD_ID, FakeDiscord, Posted, channel_data
 from tests.fake_discord.limits import embed_size
 from tests.fake_discord.rate_limits import Quota, RateLimits
-from tests.wire_bot import started_fake, until
+from tests.wire_bot import ANN, BOB, Wire, answered, bots, settled, started_fake, until
 
 
 class Ticks:
@@ -198,3 +199,56 @@ def test_the_help_fits_discords_embed_limits_with_real_command_ids() -> None:
     assert shown == expected
     assert all(re.fullmatch(r"(</[\w -]+:\d{19}>)[^<]*", line) for line in shown)
     assert embed_size(embed.to_dict()) <= 6000  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def connect(db_path, monkeypatch):
+    async with bots(db_path, monkeypatch) as start:
+        yield start
+
+
+async def new_lobby(wire: Wire, iid: int) -> tuple[Posted, int, dict[str, Any]]:
+    """A three-seat game ann opens in the text channel: its lobby, number and thread."""
+    fake = wire.fake
+    await fake.command(iid, ANN, "game", "new", where=channel_data(), title="tally", seats=3)
+    await until(lambda: answered(fake, iid), "the answer to /game new")
+    [lobby] = fake.posts(CHANNEL_ID)
+    await until(lambda: "1 of 3 seats" in lobby.content, "the lobby filled in")
+    record = await wire.service.store.game_by_thread(lobby.id)
+    assert record is not None
+    return lobby, record.id, fake.threads[lobby.id]
+
+
+async def test_a_lobby_past_its_edit_limit_is_edited_later_and_never_posted_again(
+    connect,
+) -> None:
+    """The lobby is over an hour old and its edits ran out (30046, "try again later"): bob's
+    join is not shown until Discord takes edits again, and the lobby is not posted anew (a
+    lobby reposted at each change would flood the channel)."""
+    wire = await connect()
+    fake = wire.fake
+    wire.bot.lobbies.retry_seconds = 0.2
+    lobby, game_id, where = await new_lobby(wire, 8101)
+    fake.limit_old_edits(lobby.id, seconds=3600)
+    await fake.command(8102, BOB, "game", "join", where=where)
+    await until(lambda: answered(fake, 8102), "the answer to /game join")
+    await until(lambda: fake.refused(30046), "the edit refused")
+    await asyncio.sleep(0.5)  # a retry or two, still refused
+    assert "1 of 3 seats" in lobby.content
+    fake.clock.advance(3600)
+    await until(lambda: "2 of 3 seats" in lobby.content, "the lobby edited later")
+    assert fake.posts(CHANNEL_ID) == [lobby]
+    assert await wire.service.lobby_post(game_id) == (CHANNEL_ID, lobby.id)
+
+
+async def test_a_lobby_is_edited_only_when_what_it_shows_changed(connect) -> None:
+    """A burst of refreshes after one join makes one edit; a refresh with nothing new none."""
+    wire = await connect()
+    fake = wire.fake
+    lobby, game_id, where = await new_lobby(wire, 8111)
+    await settled(fake)
+    before = lobby.edits
+    await wire.service.join(game_id, Caller(12, "bob", guild_id=GUILD_ID))
+    await asyncio.gather(*(wire.bot.lobbies.refresh(game_id) for _ in range(5)))
+    await wire.bot.lobbies.refresh(game_id)
+    assert "2 of 3 seats" in lobby.content and lobby.edits == before + 1

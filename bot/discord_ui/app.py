@@ -220,6 +220,7 @@ class RailchatBot(commands.AutoShardedBot):
         for task in (self._reminders, self._catch_up, self._computers):
             if task is not None:
                 task.cancel()
+        self.lobbies.stop()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CLOSE_SECONDS
         if self._working:
