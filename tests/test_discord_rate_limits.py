@@ -20,7 +20,18 @@ from bot.discord_ui.help_embed import clickable, help_embeds
 from tests.fake_discord import CHANNEL_ID, GUILD_ID, THREAD_ID, FakeDiscord, Posted, channel_data
 from tests.fake_discord.limits import embed_size
 from tests.fake_discord.rate_limits import Quota, RateLimits
-from tests.wire_bot import ANN, BOB, Wire, answered, bots, settled, started_fake, until
+from tests.wire_bot import (
+    ANN,
+    BOB,
+    Wire,
+    answered,
+    bots,
+    move,
+    settled,
+    started_fake,
+    thread_posts,
+    until,
+)
 
 
 class Ticks:
@@ -252,3 +263,48 @@ async def test_a_lobby_is_edited_only_when_what_it_shows_changed(connect) -> Non
     await asyncio.gather(*(wire.bot.lobbies.refresh(game_id) for _ in range(5)))
     await wire.bot.lobbies.refresh(game_id)
     assert "2 of 3 seats" in lobby.content and lobby.edits == before + 1
+
+
+async def dms_on(fake: FakeDiscord, *who: dict[str, Any]) -> None:
+    for n, user in enumerate(who):
+        await fake.command(8200 + n, user, "settings", "turn-dm", dm="on")
+        await until(lambda: answered(fake, 8200 + n), "the answer to /settings turn-dm")
+
+
+async def turns(fake: FakeDiscord, first: int, count: int) -> None:
+    """`count` moves, ann and bob in turn (ann first), each posted before the next."""
+    for n in range(count):
+        who = (ANN, BOB)[n % 2]
+        await move(fake, first + n, who, 1)
+        await until(lambda: answered(fake, first + n), "the move's answer")
+        await until(lambda: len(wire_lines(fake)) > n, "the move's line")
+
+
+def wire_lines(fake: FakeDiscord) -> list[str]:
+    return [line for post in thread_posts(fake) for line in post.splitlines() if " added " in line]
+
+
+async def test_a_player_whose_dms_are_closed_is_not_tried_again_at_each_turn(connect) -> None:
+    """Discord refuses every DM to bob (50007, counted among invalid requests): after the first
+    refusal he is not tried again for a day; the thread still pings him."""
+    wire = await connect()
+    fake = wire.fake
+    await dms_on(fake, BOB)
+    fake.close_dms(12)
+    await turns(fake, 8211, 5)  # bob's turn three times
+    await settled(fake)
+    assert len(fake.refused(50007)) == 1
+    assert sum("<@12>" in post for post in thread_posts(fake)) >= 3
+
+
+async def test_dms_opened_too_fast_pause_the_dms_instead_of_trying_each_one(connect) -> None:
+    """Discord takes one new DM channel for now (40003 for the next): the bot pauses its DMs
+    rather than be refused again at each turn."""
+    wire = await connect()
+    fake = wire.fake
+    fake.limits = RateLimits(fake.clock, dm_opens=Quota(1, 3600.0))
+    await dms_on(fake, ANN, BOB)
+    await turns(fake, 8221, 5)
+    await settled(fake)
+    assert len(fake.refused(40003)) == 1
+    assert len(fake.calls("POST", "/users/@me/channels")) == 1
