@@ -308,3 +308,22 @@ async def test_dms_opened_too_fast_pause_the_dms_instead_of_trying_each_one(conn
     await settled(fake)
     assert len(fake.refused(40003)) == 1
     assert len(fake.calls("POST", "/users/@me/channels")) == 1
+
+
+async def test_moves_made_while_the_bot_was_away_are_summed_up_past_a_few(connect) -> None:
+    """312 moves stored but not posted (the bot stopped, other processes played on): the
+    catch-up tells the newest ones and counts the others, in one post."""
+    wire = await connect(free_for_all=True, options={"target": 10**6})
+    fake = wire.fake
+    await move(fake, 8301, ANN, 3)
+    await until(lambda: thread_posts(fake), "the turn post")
+    await settled(fake)
+    ann = Caller(11, "ann", guild_id=GUILD_ID)
+    for n in range(342):  # stored, not posted
+        await wire.service.act(wire.game_id, ann, {"type": "add", "amount": 1 + n % 9})
+    assert await wire.bot.post_missed() == 1
+    await wire.bot.poster.drain()
+    *_, post = thread_posts(fake)
+    assert len(fake.posts(THREAD_ID)) == 2
+    assert post.startswith("… 312 earlier moves: /game view what:history\nann added 7.\n")
+    assert post.count(" added ") == 30 and post.splitlines()[-2] == "ann added 9."
