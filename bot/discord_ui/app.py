@@ -26,6 +26,7 @@ from bot.core.store import Store
 from bot.discord_ui.admin_controls import ADMIN_ITEMS
 from bot.discord_ui.buttons import DYNAMIC_ITEMS
 from bot.discord_ui.direct import send_all
+from bot.discord_ui.dm_gate import DmGate
 from bot.discord_ui.lobby_posts import LobbyPoster
 from bot.discord_ui.side_posts import post_reminder
 from bot.discord_ui.suggestions import suggest_games_everywhere
@@ -83,6 +84,7 @@ class RailchatBot(commands.AutoShardedBot):
         self.renderer = renderer
         self.poster = ThreadPoster(self, renderer, delay=post_delay)
         self.lobbies = LobbyPoster(self)
+        self.dms = DmGate()
         self._reminders: asyncio.Task[None] | None = None
         self._catch_up: asyncio.Task[int] | None = None
         self._computers: asyncio.Task[None] | None = None
@@ -222,6 +224,7 @@ class RailchatBot(commands.AutoShardedBot):
         for task in (self._reminders, self._catch_up, self._computers):
             if task is not None:
                 task.cancel()
+        self.lobbies.stop()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CLOSE_SECONDS
         if self._working:

@@ -13,6 +13,7 @@ import discord
 from bot.core.results import Result
 from bot.core.service import GameService
 from bot.core.service.base import Renderer
+from bot.discord_ui.dm_gate import DmGate
 
 
 class Poster(Protocol):
@@ -36,6 +37,9 @@ class BotContext(Protocol):
 
     @property
     def lobbies(self) -> Lobbies: ...
+
+    @property
+    def dms(self) -> DmGate: ...
 
     @property
     def renderer(self) -> Renderer | None: ...

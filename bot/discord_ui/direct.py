@@ -1,7 +1,7 @@
 """Direct messages and links to game threads: a turn or a request for those who want them, a
 reminder for those who take reminders so, and a player's list of games (`/turns`) with a link
-to each. A user whose direct messages are closed (Discord's 50007) is skipped and logged: the
-thread still mentions them."""
+to each. A user whose direct messages are closed (Discord's 50007) is skipped and logged (and
+not tried again for a day, `dm_gate.py`): the thread still mentions them."""
 
 from __future__ import annotations
 
@@ -17,8 +17,6 @@ from bot.discord_ui.io import fit
 from bot.discord_ui.turn_prompt import prompt_embed
 
 log = logging.getLogger(__name__)
-
-CANNOT_DM = 50007
 
 
 def thread_link(guild_id: int | None, thread_id: int | None) -> str | None:
@@ -92,13 +90,20 @@ async def _turn_embed(bot: BotContext, game_id: int) -> discord.Embed | None:
 async def send_dm(
     bot: BotContext, user_id: int, text: str, embed: discord.Embed | None = None
 ) -> bool:
-    """One direct message; False when Discord refused it (DMs closed: 50007; the user is
-    gone), which is logged and changes nothing else."""
-    try:
-        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-        await (user.send(text, embed=embed) if embed is not None else user.send(text))
-    except discord.HTTPException as exc:
-        why = "their direct messages are closed" if exc.code == CANNOT_DM else str(exc)
-        log.info("could not DM user %s: %s", user_id, why)
-        return False
-    return True
+    """One direct message, in its turn; False when it was not sent: Discord refused it (DMs
+    closed: 50007; opened too fast: 40003; the user is gone) or the gate holds it back after
+    such a refusal, which is logged and changes nothing else."""
+    why = bot.dms.shut(user_id)
+    if why is None:
+        await bot.dms.turn()
+        try:
+            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+            await (user.send(text, embed=embed) if embed is not None else user.send(text))
+        except discord.HTTPException as exc:
+            bot.dms.refused(user_id, exc.code)
+            why = str(exc)
+        else:
+            bot.dms.sent()
+            return True
+    log.info("no DM to user %s: %s", user_id, why)
+    return False

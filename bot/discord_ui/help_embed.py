@@ -10,8 +10,10 @@ from collections.abc import Mapping
 import discord
 
 from bot.core.help_text import DEALS, GAME_DEFAULT, SECTIONS, title_help
+from bot.discord_ui.io import packed
 
 COLOUR = 0x2D6A4F
+MAX_FIELD = 1024  # characters of an embed field's value
 COMMAND = re.compile(r"/(?:(game-admin|game|play|settings) ([\w-]+)|(turns))\b")
 
 
@@ -38,6 +40,9 @@ def help_embeds(title: str | None, ids: Mapping[str, int]) -> list[discord.Embed
     embed = discord.Embed(title="railchat: the commands", colour=COLOUR)
     for section, commands in SECTIONS:
         lines = [clickable(f"/{c.name}", ids) + f" {c.usage} — {c.what}" for c in commands]
-        embed.add_field(name=section, value="\n".join(lines)[:1024], inline=False)
+        for n, value in enumerate(packed(lines, MAX_FIELD)):  # a field ends at a line's end
+            embed.add_field(
+                name=section if n == 0 else f"{section} (more)", value=value, inline=False
+            )
     embed.set_footer(text=f"{GAME_DEFAULT} {DEALS} /game help title: its moves.")
     return [embed]

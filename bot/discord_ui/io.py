@@ -11,6 +11,7 @@ import asyncio
 import io
 import logging
 import secrets
+from collections.abc import Sequence
 from typing import cast
 
 import discord
@@ -214,6 +215,22 @@ def split_message(text: str, size: int = MAX_MESSAGE) -> list[str]:
         else:
             parts.append(fit(paragraph, size))
     return parts
+
+
+def packed(lines: Sequence[str], size: int = MAX_MESSAGE) -> list[str]:
+    """The lines joined into texts of at most `size` characters, cut only at line ends (a
+    line longer than `size` alone is shortened): a field or message never ends inside one."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        line = fit(line, size)
+        if current and len(current) + 1 + len(line) > size:
+            out.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line
+    if current:
+        out.append(current)
+    return out
 
 
 def fit(text: str, size: int = MAX_MESSAGE) -> str:

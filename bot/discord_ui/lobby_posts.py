@@ -6,9 +6,11 @@ thread's first post; the thread has the message's id); in a forum channel, the f
 of a new forum post, which is the game's thread. The lobby names the title, options and seats,
 with Join / Leave / Start buttons while the game is open; once it starts it links to the
 thread and says whose turn it is and which round, and at the end the result. Every change of
-the game edits it in place (its message is stored); an edit Discord refuses (the message
-deleted, the thread archived, too old to edit, no longer allowed) posts the lobby anew where
-it was, and a channel that is gone ends the lobby.
+the game edits it in place (its message is stored), only when what it shows changed; an edit
+Discord refuses (the message deleted, the thread archived, no longer allowed) posts the lobby
+anew where it was, and a channel that is gone ends the lobby. A lobby over an hour old whose
+edits ran out (30046: "try again later") is edited again later, never posted anew: a lobby
+posted again and again would flood its channel.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from bot.discord_ui.side_posts import edit_refused, mentions
 log = logging.getLogger(__name__)
 
 UNKNOWN_CHANNEL = 10003
+OLD_MESSAGE_EDITS = 30046  # "Maximum number of edits to messages older than 1 hour reached"
+RETRY_SECONDS = 600.0  # how long a lobby refused with 30046 waits before its next edit
 TAG_REQUIRED = 40067  # a post in a forum that requires tags on posts
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: games move slowly
 
@@ -127,6 +131,8 @@ class LobbyPoster:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._shown: dict[int, str] = {}  # game id: the text its lobby shows
+        self.retry_seconds = RETRY_SECONDS
+        self._retries: dict[int, asyncio.Task[None]] = {}  # game id: its edit tried later
 
     async def place(self, game_id: int, table: Table) -> None:
         """A new game's lobby: remembered, then filled in."""
@@ -158,6 +164,9 @@ class LobbyPoster:
                 if exc.code == UNKNOWN_CHANNEL:
                     await self._forget(game_id, f"its channel {channel_id} is gone")
                     return
+                if exc.code == OLD_MESSAGE_EDITS:
+                    self._retry_later(game_id)
+                    return
                 if not edit_refused(exc):
                     raise
                 log.info(
@@ -166,6 +175,32 @@ class LobbyPoster:
                 await self._again(game_id, channel, text, view)
                 return
             self._shown[game_id] = text
+
+    def _retry_later(self, game_id: int) -> None:
+        """Edit the lobby again after `retry_seconds` (once, however many changes wait)."""
+        if game_id in self._retries:
+            return
+        log.info(
+            "the lobby of game %s may not be edited for now (30046); trying again in %.0f s",
+            game_id,
+            self.retry_seconds,
+        )
+        self._retries[game_id] = asyncio.create_task(self._retry(game_id))
+
+    async def _retry(self, game_id: int) -> None:
+        await asyncio.sleep(self.retry_seconds)
+        del self._retries[game_id]
+        try:
+            await self.refresh(game_id)
+        except Exception:  # the next change tries again
+            log.exception("updating the lobby of game %s failed", game_id)
+
+    def stop(self) -> None:
+        """The bot is closing: the edits waiting to be tried again are dropped (the next run
+        edits the lobby at the game's next change)."""
+        for task in self._retries.values():
+            task.cancel()
+        self._retries.clear()
 
     async def _again(
         self, game_id: int, channel: Any, text: str, view: discord.ui.View | None

@@ -17,7 +17,7 @@ from bot.core.service.reminders import Reminder
 from bot.discord_ui.buttons import offers_view, request_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.direct import direct_messages
-from bot.discord_ui.io import MAX_MESSAGE, fit, game_thread
+from bot.discord_ui.io import fit, game_thread, packed
 from bot.discord_ui.markup import as_written, names_list
 from bot.discord_ui.post_state import Batch
 
@@ -61,16 +61,7 @@ def chunks(lines: Sequence[str], room: int) -> tuple[list[str], list[str]]:
             break
         newest.insert(0, fit(line, room))
         size += len(newest[0]) + 1
-    older, current = [], ""
-    for line in lines[: len(lines) - len(newest)]:
-        line = fit(line)
-        if current and len(current) + 1 + len(line) > MAX_MESSAGE:
-            older.append(current)
-            current = ""
-        current = f"{current}\n{line}" if current else line
-    if current:
-        older.append(current)
-    return older, newest
+    return packed(lines[: len(lines) - len(newest)]), newest
 
 
 async def request_post(

@@ -6,7 +6,9 @@ discord.py's own HTTP client and gateway code run unchanged.
 - `world`: channels, threads, messages, permissions, DMs, the server, the clock, and their rules;
 - `interactions`: the answer window, acknowledgements, follow-ups and their token;
 - `events`: INTERACTION_CREATE payloads (commands, components, autocomplete);
-- `payloads`: Discord's JSON objects; `limits`: its size rules; `refusals`: its error answers.
+- `payloads`: Discord's JSON objects; `limits`: its size rules; `refusals`: its error answers;
+- `rate_limits`: its per-route, global and invalid-request limits; `http_io`: requests read,
+  answers written.
 """
 
 from tests.fake_discord.events import (

@@ -38,31 +38,38 @@ def check_commands(commands: list[dict[str, Any]]) -> None:
         raise Rejected(INVALID_FORM, "; ".join(problems))
 
 
-def check_limits(body: dict[str, Any]) -> None:
-    """Discord's limits on a message (400 Invalid Form Body when one is passed)."""
+def check_limits(body: dict[str, Any], files: int = 0) -> None:
+    """Discord's limits on a message (400 Invalid Form Body when one is passed); `files`: how
+    many it uploads (at most 10)."""
     problems = []
     if len(body.get("content") or "") > 2000:
         problems.append("content over 2000 characters")
+    if files > 10:
+        problems.append("more than 10 files")
     embeds = body.get("embeds") or []
     if len(embeds) > 10:
         problems.append("more than 10 embeds")
+    if sum(embed_size(e) for e in embeds) > 6000:
+        problems.append("embeds over 6000 characters together")
     for embed in embeds:
         fields = embed.get("fields") or []
-        sizes = [len(embed.get("title") or ""), len(embed.get("description") or "")] + [
-            len(f.get("name") or "") + len(f.get("value") or "") for f in fields
-        ]
         if (
             len(embed.get("title") or "") > 256
             or len(embed.get("description") or "") > 4096
             or len(fields) > 25
-            or sum(sizes) > 6000
             or any(len(f["name"]) > 256 or len(f["value"]) > 1024 for f in fields)
+            or len((embed.get("footer") or {}).get("text") or "") > 2048
+            or len((embed.get("author") or {}).get("name") or "") > 256
         ):
             problems.append("an embed over its limits")
     rows = body.get("components") or []
     if len(rows) > 5 or any(len(r.get("components", [])) > 5 for r in rows):
         problems.append("more than 5 rows of components or 5 items in a row")
-    for item in (i for r in rows for i in r.get("components", [])):
+    items = [i for r in rows for i in r.get("components", [])]
+    ids = [i["custom_id"] for i in items if "custom_id" in i]
+    if len(ids) != len(set(ids)):
+        problems.append("custom_id used twice in one message")
+    for item in items:
         options = item.get("options") or []
         if (
             len(item.get("custom_id") or "") > 100
@@ -78,6 +85,23 @@ def check_limits(body: dict[str, Any]) -> None:
             problems.append(f"a component over its limits: {item}")
     if problems:
         raise Rejected(INVALID_FORM, "; ".join(problems))
+
+
+def embed_size(embed: dict[str, Any]) -> int:
+    """The characters Discord counts towards the 6,000 of a message's embeds (message.md,
+    "Embed Limits": title, description, field names and values, footer text, author name)."""
+    fields = embed.get("fields") or []
+    return sum(
+        len(text or "")
+        for text in (
+            embed.get("title"),
+            embed.get("description"),
+            (embed.get("footer") or {}).get("text"),
+            (embed.get("author") or {}).get("name"),
+            *(f.get("name") for f in fields),
+            *(f.get("value") for f in fields),
+        )
+    )
 
 
 def check_choices(choices: list[dict[str, Any]]) -> None:

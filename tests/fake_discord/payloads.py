@@ -100,7 +100,9 @@ class Posted:
     edits: int = 0
     channel: int = THREAD_ID
     loading: bool = False  # a deferred answer not given yet ("railchat is thinking...")
-    edit_limited: bool = False  # over an hour old and past Discord's limit of edits of those
+    # over an hour old and past Discord's limit of edits of those: refused until this time of
+    # the fake's clock
+    edit_limited: float = float("-inf")
     author: dict[str, Any] | None = None  # a user's message (None: the bot's)
     thread: int | None = None  # the thread started from this message
 
@@ -233,4 +235,34 @@ def message_data(message: Posted, base: str) -> dict[str, Any]:
         "type": 0,
         "flags": message.flags | (1 << 7 if message.loading else 0),  # LOADING
         "components": message.components,
+    }
+
+
+def gateway_data(port: int, shards: int) -> dict[str, Any]:
+    """GET /gateway/bot: the gateway's URL, the shards advised and the session start limit."""
+    return {
+        "url": f"ws://127.0.0.1:{port}/ws",
+        "shards": shards,
+        "session_start_limit": {
+            "total": 1000,
+            "remaining": 1000,
+            "reset_after": 0,
+            "max_concurrency": 1,
+        },
+    }
+
+
+def application_data() -> dict[str, Any]:
+    """GET /oauth2/applications/@me: the bot's application."""
+    return {
+        "id": str(APP_ID),
+        "name": "railchat",
+        "icon": None,
+        "description": "",
+        "bot_public": True,
+        "bot_require_code_grant": False,
+        "owner": BOT_USER,
+        "verify_key": "00",
+        "flags": 0,
+        "summary": "",
     }

@@ -26,6 +26,7 @@ from tests.fake_discord.events import (
     component_interaction,
     find_component,
 )
+from tests.fake_discord.http_io import json_answer, read_request
 from tests.fake_discord.interactions import WINDOW, Desk, Interaction
 from tests.fake_discord.limits import check_commands
 from tests.fake_discord.payloads import (
@@ -37,10 +38,13 @@ from tests.fake_discord.payloads import (
     UPLOAD_LIMIT,
     Posted,
     Upload,
+    application_data,
     attachment_data,
+    gateway_data,
     message_data,
     permission_bits,
 )
+from tests.fake_discord.rate_limits import Limited, RateLimits, bucket_of
 from tests.fake_discord.refusals import NO_ROUTE, TOO_LARGE, Rejected
 from tests.fake_discord.world import Clock, Guild, Op, World
 
@@ -118,6 +122,7 @@ class FakeDiscord:
 
     def __post_init__(self) -> None:
         self.desk = Desk(self.world, self.window)
+        self.limits = RateLimits(self.world.clock)  # tests may set shorter quotas
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -191,7 +196,7 @@ class FakeDiscord:
     # -- REST ------------------------------------------------------------------------------------
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
-        body, files = await _read(request)
+        body, files = await read_request(request)
         route = f"{request.method} {path}"
         for pattern in [p for p in self.drop_at if re.fullmatch(p, route)]:
             self.drop_at.remove(pattern)
@@ -202,10 +207,21 @@ class FakeDiscord:
             if statuses and re.fullmatch(pattern, route):
                 status = statuses.pop(0)
                 self.requests.append(Request(request.method, path + f" -> {status}", body, files))
+                self.limits.answered(status, {})
                 if status == 429:
                     limited = {"message": "You are being rate limited.", "retry_after": 0.05}
-                    return _json(limited | {"global": False}, status=429)
-                return _json({"message": "500: Internal Server Error", "code": 0}, status=status)
+                    return json_answer(limited | {"global": False}, status=429)
+                return json_answer(
+                    {"message": "500: Internal Server Error", "code": 0}, status=status
+                )
+        try:
+            headers = self.limits.take(*bucket_of(request.method, path))
+        except Limited as exc:
+            self.requests.append(Request(request.method, path + " -> 429", body, files))
+            self.limits.answered(429, exc.headers)
+            if isinstance(exc.body, str):  # banned: Cloudflare answers, not the API
+                return web.Response(text=exc.body, status=429, headers=exc.headers)
+            return json_answer(exc.body, status=429, headers=exc.headers)
         try:
             if sum(len(f.data) for f in files) > UPLOAD_LIMIT:
                 raise Rejected(TOO_LARGE)
@@ -214,11 +230,14 @@ class FakeDiscord:
             self.requests.append(
                 Request(request.method, path + f" -> {exc.status}", body, files, exc.code)
             )
+            self.limits.answered(exc.status, {})
             await self._flush()
-            return _json(exc.body(), status=exc.status)
+            return json_answer(exc.body(), status=exc.status, headers=headers)
         self.requests.append(Request(request.method, path, body, files))
         await self._flush()
-        return _json(answer) if answer is not None else web.Response(status=204)
+        if answer is None:
+            return web.Response(status=204, headers=headers)
+        return json_answer(answer, headers=headers)
 
     def _answer(self, method: str, path: str, body: Any, files: list[Upload]) -> Any:
         for verbs, pattern, name in ROUTES:
@@ -228,16 +247,7 @@ class FakeDiscord:
         raise Rejected(NO_ROUTE)
 
     def _gateway_url(self, *_: Any) -> dict[str, Any]:
-        return {
-            "url": f"ws://127.0.0.1:{self.port}/ws",
-            "shards": self.recommended_shards,
-            "session_start_limit": {
-                "total": 1000,
-                "remaining": 1000,
-                "reset_after": 0,
-                "max_concurrency": 1,
-            },
-        }
+        return gateway_data(self.port, self.recommended_shards)
 
     def _me(self, *_: Any) -> dict[str, Any]:
         return BOT_USER
@@ -246,21 +256,11 @@ class FakeDiscord:
         return self.world.user(int(uid))
 
     def _open_dm(self, method: str, body: Any, *_: Any) -> dict[str, Any]:
+        self.limits.open_dm()
         return self.world.open_dm(int(body["recipient_id"]))
 
     def _application(self, *_: Any) -> dict[str, Any]:
-        return {
-            "id": str(APP_ID),
-            "name": "railchat",
-            "icon": None,
-            "description": "",
-            "bot_public": True,
-            "bot_require_code_grant": False,
-            "owner": BOT_USER,
-            "verify_key": "00",
-            "flags": 0,
-            "summary": "",
-        }
+        return application_data()
 
     def _sync(self, method: str, body: Any, files: Any, guild: str | None = None) -> list[Any]:
         if guild is not None:
@@ -562,9 +562,10 @@ class FakeDiscord:
         self.world.deleted_messages.append(mid)
         await self.dispatch("MESSAGE_DELETE", self._deletion(message))
 
-    def limit_old_edits(self, mid: int) -> None:
-        """The message is over an hour old and Discord's limit of edits of those is reached."""
-        self.messages[mid].edit_limited = True
+    def limit_old_edits(self, mid: int, seconds: float = float("inf")) -> None:
+        """The message is over an hour old and Discord's limit of edits of those is reached:
+        its edits are refused (429, 30046, "Try again later") for `seconds` of the clock."""
+        self.messages[mid].edit_limited = self.clock() + seconds
 
     def deny(self, cid: int, *permissions: str) -> None:
         """Permissions taken away from the bot in a channel (and its threads): without
@@ -593,30 +594,3 @@ class FakeDiscord:
         Unknown Channel."""
         self.world.guild = Guild.DELETED
         await self.dispatch("GUILD_DELETE", {"id": str(GUILD_ID)})
-
-
-async def _read(request: web.Request) -> tuple[Any, list[Upload]]:
-    """The JSON body, or a multipart request's payload_json and files."""
-    body: Any = None
-    files: list[Upload] = []
-    if request.content_type == "application/json":
-        body = await request.json()
-    elif request.content_type.startswith("multipart/"):
-        body = {}
-        async for part in await request.multipart():
-            if part.name == "payload_json":
-                body = json.loads(await part.text())  # type: ignore[union-attr]
-            else:
-                data = bytes(await part.read())  # type: ignore[union-attr]
-                files.append(Upload(part.name or "", part.filename or "", data))  # type: ignore[union-attr]
-    return body, files
-
-
-def _json(data: Any, status: int = 200) -> web.Response:
-    """JSON with the bare content type discord.py looks for (no charset parameter); every
-    answer comes through Discord's front (`Via`), which discord.py looks for on a 429."""
-    return web.Response(
-        body=json.dumps(data).encode(),
-        status=status,
-        headers={"Content-Type": "application/json", "Via": "1.1 google"},
-    )

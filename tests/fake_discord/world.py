@@ -291,7 +291,7 @@ class World:
             files or any(message.get(k) for k in ("content", "embeds", "sticker_ids", "components"))
         ):
             raise Rejected(INVALID_FORM, "a forum post needs its first message")
-        check_limits(message)
+        check_limits(message, len(files))
         tid = self.new_id()
         thread = self.add_thread(name, PUBLIC_THREAD, archive, cid, tid)
         first = Posted(tid, tid, channel=tid)
@@ -354,7 +354,7 @@ class World:
     def post(
         self, where: int | str, channel: int, body: dict[str, Any], files: list[Upload]
     ) -> Posted:
-        check_limits(body)
+        check_limits(body, len(files))
         message = Posted(self.new_id(), where, channel=channel, flags=body.get("flags", 0))
         self.messages[message.id] = message
         self._fill(message, body, files)
@@ -362,9 +362,9 @@ class World:
 
     def edit(self, message: Posted, body: dict[str, Any], files: list[Upload]) -> Posted:
         """An edit keeps exactly the earlier attachments its `attachments` list names."""
-        if message.edit_limited:
+        if self.clock() < message.edit_limited:
             raise Rejected(OLD_MESSAGE_EDITS, retry_after=0.05, **{"global": False})
-        check_limits(body)
+        check_limits(body, len(files))
         if message.loading:  # a deferred answer given: not an edit to whoever sees it
             message.loading = False
         else:

@@ -34,6 +34,7 @@ from engine.titles import find_title, title_names
 
 log = logging.getLogger(__name__)
 DEFAULT_LOOKUP = 10  # candidate games named when a command's game is ambiguous
+MISSED_LINES = 30  # the moves made while the bot was away that its catch-up post tells
 
 
 class Views(ServiceBase):
@@ -285,7 +286,8 @@ class Views(ServiceBase):
         stopped before posting)."""
         return [
             Result(
-                text="\n".join(lines) or f"Game #{record.id} changed while the bot was away.",
+                text="\n".join(_newest(lines))
+                or f"Game #{record.id} changed while the bot was away.",
                 game_id=record.id,
                 thread_id=record.thread_id,
                 changed=True,
@@ -467,3 +469,12 @@ def _own_order(game: Game, action: ActionRecord) -> str:
     """What a standing order its viewer set is, before the sentence all players read."""
     said = game.order_text(action.payload)
     return f"{said} " if said else ""
+
+
+def _newest(lines: list[str]) -> list[str]:
+    """The newest MISSED_LINES of the moves made while the bot was away, after a line counting
+    the others: a long absence is not hundreds of lines in a burst of posts."""
+    if len(lines) <= MISSED_LINES:
+        return lines
+    earlier = len(lines) - MISSED_LINES
+    return [f"… {earlier} earlier moves: /game view what:history", *lines[-MISSED_LINES:]]
