@@ -29,6 +29,7 @@ POSITIONS = [
     ("1830", "26855", 26, "CompanyPendingPar", "par"),
     ("1830", "26855", 27, "BuySellParShares", "par"),
     ("1830", "26855", 41, "BuySellParShares", "buy_shares"),
+    ("1830", "26855", 336, "BuySellParShares", "buy_shares"),
     ("1830", "26855", 59, "Track", "lay_tile"),
     ("1830", "26855", 60, "BuyTrain", "buy_train"),
     ("1830", "26855", 90, "Token", "place_token"),
@@ -138,6 +139,26 @@ async def test_the_suggested_moves_keep_the_rules_their_reasons_name(db_path) ->
     for par in pars:
         price = int(str(par.action["share_price"]).split(",")[0])
         assert 6 * price <= cash and "the highest par we can hold 60% of" in par.label
+
+
+async def test_a_share_suggested_for_its_dividend_paid_it(db_path) -> None:
+    """A share bought for what it pays: the player can afford it, and its company paid out
+    the dividend the reason names in its last run."""
+    data, game = recorded("1830", "26855", 336)
+    [player] = game.active_players()
+    service = GameService(Store(db_path))
+    gid = await imported(service, data)
+    _, found = await service.hint_choices(gid, user_of(data, player))
+    paying = [c for c in found if "a share last run" in c.label]
+    assert paying and all(c.action["type"] == "buy_shares" for c in found)
+    for choice in found:
+        corp = game.corporation(choice.action["shares"][0].rpartition("_")[0])
+        assert corp.share_price is not None
+        assert corp.share_price.price <= game.player(player).cash
+    for choice in paying:
+        corp = game.corporation(choice.action["shares"][0].rpartition("_")[0])
+        assert corp.last_payout == "payout" and corp.last_revenue
+        assert f"{corp.sym} paid ${corp.last_revenue // 10} a share last run" in choice.label
 
 
 async def test_a_player_not_to_act_is_told_so(db_path) -> None:

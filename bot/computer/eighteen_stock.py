@@ -231,7 +231,8 @@ def _share_merit(
         return 0.0, ""
     paid = dividend_yield(corp)
     if paid >= GOOD_YIELD and held + 10 < DUMP_SAFE + 20:
-        return paid, f"{corp.sym} pays {paid:.0%} of its price a run"
+        dividend = game.money((corp.last_revenue or 0) // 10)
+        return paid, f"{corp.sym} paid {dividend} a share last run, {paid:.0%} of its price"
     return 0.0, ""
 
 
