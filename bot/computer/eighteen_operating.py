@@ -25,7 +25,7 @@ from bot.computer.eighteen_reading import (
     share_choice,
     train_reserve,
 )
-from bot.computer.levels import Decision
+from bot.computer.levels import Decision, ranked
 from engine.eighteen.entities import Corporation, Player
 from engine.eighteen.game import EighteenGame
 from engine.eighteen.stock import StockRound
@@ -138,7 +138,7 @@ def lay_track(
     plenty = _plenty(game, corp)
     on_route = _route_hexes(game, corp)
     budget = sense.routes_judged if corp.trains else 0
-    best: tuple[float, Choice] | None = None
+    scored: list[tuple[float, Choice]] = []
     ordered = sorted(lays, key=lambda c: _lay_order(game, on_route, c.action["hex"]))
     tried = ordered[: _tries(game, corp, sense.lays_tried, bool(passes))]
     for choice in tried:
@@ -152,12 +152,17 @@ def lay_track(
                 run = revenue(game, corp)
             return run, reach, ahead, cash
 
-        gain = _gain(before, game.try_out(choice.action, None, look), plenty)
-        if best is None or gain > best[0]:
-            best = (gain, choice)
-    if best is not None and (best[0] > 0 or not passes):
+        scored.append((_gain(before, game.try_out(choice.action, None, look), plenty), choice))
+    scored.sort(key=lambda s: -s[0])  # stable: of equal gains the first tried
+    if scored and (scored[0][0] > 0 or not passes):
+        (gain, best), rest = scored[0], scored[1:]
+        others = [
+            Decision(c, f"{c.label}: the run or the network gains less ({g:.0f})")
+            for g, c in rest
+            if g > 0
+        ]
         return Decision(
-            best[1], f"{best[1].label}: the run or the network gains most ({best[0]:.0f})"
+            best, f"{best.label}: the run or the network gains most ({gain:.0f})", tuple(others)
         )
     if not tried:
         return Decision(passes[0], f"{corp.sym}'s network is too dense to judge a lay in time")
@@ -218,12 +223,24 @@ def place_token(
         (_gain(before, game.try_out(c.action, None, lambda _g, _a: _judge(game, corp)), plenty), c)
         for _, c in rough[: sense.routes_judged]
     ] + rough[sense.routes_judged :]
-    gain, best = max(scored, key=lambda s: s[0])
+    scored.sort(key=lambda s: -s[0])  # stable: of equal gains the first judged
     if not passes:
-        return Decision(best, "the station must go somewhere: where it earns most")
-    cost = before[2] - game.try_out(best.action, None, lambda g, _a: corp.cash)
-    if gain > 0 and corp.cash - cost >= train_reserve(game, corp):
-        return Decision(best, f"the station raises {corp.sym}'s run for its cost")
+        return ranked(
+            [Decision(scored[0][1], "the station must go somewhere: where it earns most")]
+            + [Decision(c, "the station must go somewhere: next best") for _, c in scored[1:]]
+        )
+
+    def affordable(choice: Choice) -> bool:
+        cost = before[2] - game.try_out(choice.action, None, lambda _g, _a: corp.cash)
+        return corp.cash - cost >= train_reserve(game, corp)
+
+    worth_it = [
+        Decision(c, f"the station raises {corp.sym}'s run for its cost")
+        for gain, c in scored
+        if gain > 0 and affordable(c)
+    ]
+    if worth_it and worth_it[0].choice is scored[0][1]:
+        return ranked(worth_it)
     return Decision(passes[0], f"no station is worth its cost to {corp.sym} now")
 
 

@@ -21,7 +21,7 @@ from bot.computer.eighteen_reading import (
     share_price,
     train_reserve,
 )
-from bot.computer.levels import Decision
+from bot.computer.levels import Decision, ranked
 from engine.eighteen.entities import Corporation, Player
 from engine.eighteen.game import EighteenGame
 from engine.game import Choice, PlayerId
@@ -185,19 +185,22 @@ def start_company(
         corp = game.corporation(choice.action["corporation"])
         return sense.company_merit(game, corp)[0] + taste[corp.sym], par_of(choice)
 
-    best = max(affordable, key=merit)
-    corp = game.corporation(best.action["corporation"])
-    why = sense.company_merit(game, corp)[1]
-    return Decision(best, f"start {corp.sym} ({why}) {how}")
+    starts: dict[str, Decision] = {}  # the best par of each company, the best company first
+    for choice in sorted(affordable, key=merit, reverse=True):
+        corp = game.corporation(choice.action["corporation"])
+        why = sense.company_merit(game, corp)[1]
+        starts.setdefault(corp.sym, Decision(choice, f"start {corp.sym} ({why}) {how}"))
+    return ranked(list(starts.values()))
 
 
 def buy_share(
     game: EighteenGame, me: Player, buys: list[Choice], sense: StockSense
 ) -> Decision | None:
     """Float and fill our own companies first, then the shares that pay most for their price;
-    always keeping the money our companies may need."""
+    always keeping the money our companies may need. Each company's cheapest share is ranked,
+    the runners-up after the pick."""
     spare = me.cash - money_kept(game, me, sense)
-    best: tuple[float, Choice, str] | None = None
+    worth_it: list[tuple[float, int, Decision]] = []
     for choice in buys:
         if game.resolve_entity(choice.action) is not me:
             continue  # a private's exchange: left unused
@@ -206,9 +209,12 @@ def buy_share(
         if price > spare:
             continue
         merit, why = _share_merit(game, me, corp, sense)
-        if merit > 0 and (best is None or (merit, -price) > (best[0], -_price(game, best[1]))):
-            best = (merit, choice, why)
-    return Decision(best[1], best[2]) if best else None
+        if merit > 0:
+            worth_it.append((merit, -price, Decision(choice, why)))
+    best: dict[str, Decision] = {}
+    for _, _, decision in sorted(worth_it, key=lambda w: w[:2], reverse=True):
+        best.setdefault(share_choice(game, decision.choice)[0].sym, decision)
+    return ranked(list(best.values())) if best else None
 
 
 def _share_merit(
@@ -225,7 +231,8 @@ def _share_merit(
         return 0.0, ""
     paid = dividend_yield(corp)
     if paid >= GOOD_YIELD and held + 10 < DUMP_SAFE + 20:
-        return paid, f"{corp.sym} pays {paid:.0%} of its price a run"
+        dividend = game.money((corp.last_revenue or 0) // 10)
+        return paid, f"{corp.sym} paid {dividend} a share last run, {paid:.0%} of its price"
     return 0.0, ""
 
 

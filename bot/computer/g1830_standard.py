@@ -9,7 +9,7 @@ import random
 from bot.computer.eighteen_operating import Sense
 from bot.computer.eighteen_reading import by_type, par_of
 from bot.computer.eighteen_stock import StockSense, company_or_stock_turn
-from bot.computer.levels import Decision
+from bot.computer.levels import Decision, ranked
 from engine.eighteen.auction import CompanyPendingPar, WaterfallAuction
 from engine.eighteen.entities import Company, Corporation, Player
 from engine.eighteen.game import EighteenGame
@@ -71,22 +71,26 @@ def bid(
     rng: random.Random,
 ) -> Decision:
     """Bid (or buy) on the private whose worth exceeds its price most (players' estimates
-    differ a little, by a die), as long as we keep the money to start a company; else pass."""
+    differ a little, by a die), as long as we keep the money to start a company; else pass.
+    The other privates worth their price come after, by margin."""
     me = game.player(player)
     kinds = by_type(choices)
-    best: tuple[int, Choice] | None = None
+    worth_it: list[tuple[int, Choice]] = []
     for choice in kinds.get("bid", []):
         company = game.company(choice.action["company"])
         price = choice.action["price"]
         spare = me.cash - step.committed(me) - money_for_a_company(game, me, company)
         margin = round(private_worth(company) * rng.uniform(*ESTIMATE)) - price
         extra = price - step.current_bid(me, company)
-        if margin >= 0 and extra <= spare and (best is None or margin > best[0]):
-            best = (margin, choice)
-    if best is not None:
-        return Decision(
-            best[1], f"{best[1].label}: worth {game.money(best[0])} more than that to us"
-        )
+        if margin >= 0 and extra <= spare:
+            worth_it.append((margin, choice))
+    worth_it.sort(key=lambda m: -m[0])  # stable: the first listed of equal margins first
+    bids = [
+        Decision(c, f"{c.label}: worth {game.money(margin)} more than that to us")
+        for margin, c in worth_it
+    ]
+    if bids:
+        return ranked(bids)
     return Decision(kinds["pass"][0], "no private is worth its price with the money we keep")
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -25,10 +25,18 @@ LEVELS = ("random", "standard")
 
 @dataclass(frozen=True)
 class Decision:
-    """The move picked and why, in a player's words (shown in logs, kept for a thread)."""
+    """The move picked and why, in a player's words (shown in logs, kept for a thread), and
+    the runners-up the decision weighed, best first, each with its reason: what a hint offers
+    after the pick (none where the decision ranks nothing else honestly)."""
 
     choice: Choice
     why: str
+    others: tuple[Decision, ...] = ()
+
+
+def ranked(decisions: Sequence[Decision]) -> Decision:
+    """The first of `decisions` (not empty, best first), the rest its runners-up."""
+    return Decision(decisions[0].choice, decisions[0].why, tuple(decisions[1:]))
 
 
 Strategy = Callable[[Game, PlayerId, list[Choice], random.Random], Decision]
@@ -82,24 +90,33 @@ class Computer:
         return self.decide(game, choices).choice.action
 
     def decide(self, game: Game, choices: list[Choice]) -> Decision:
-        """The move to make. Moves that take another player's property at a price they must
-        accept (deals) are left out while anything else is open: a computer does not haggle."""
+        """The move to make, moves that take another player's property at a price they must
+        accept (deals) left out (`_own`)."""
         if not choices:
             raise ValueError(f"player {self.player} has no legal move to choose from")
-        own = [c for c in choices if game.counterparty(c.action) in (None, self.player)]
-        options = own or choices
-        view = game.player_view()
-        rng = self.dice(game)
-        module = _module(game.title, self.level)
         try:
-            return module.choose(view, self.player, options, rng)
+            return self.pick(game, choices)
         except Exception:  # a strategy bug must not stall the game: the random level moves
             log.exception(
                 "%s computer failed in %s; it plays a random move", self.level, game.title
             )
             fallback = importlib.import_module("bot.computer.random_level")
-            decision = fallback.choose(view, self.player, options, rng)
+            options, view = self._own(game, choices), game.player_view()
+            decision = fallback.choose(view, self.player, options, self.dice(game))
             return Decision(decision.choice, f"fallback after an error: {decision.why}")
+
+    def pick(self, game: Game, choices: list[Choice]) -> Decision:
+        """The level's own decision among `choices` (not empty): `decide` without the
+        fallback, raising where the strategy fails (a hint falls back on nothing)."""
+        module = _module(game.title, self.level)
+        return module.choose(
+            game.player_view(), self.player, self._own(game, choices), self.dice(game)
+        )
+
+    def _own(self, game: Game, choices: list[Choice]) -> list[Choice]:
+        """Deals are left out while anything else is open: a computer does not haggle."""
+        own = [c for c in choices if game.counterparty(c.action) in (None, self.player)]
+        return own or choices
 
     def volunteers(self, game: Game, choices: list[Choice]) -> bool:
         """Whether to make an optional move now while another player is the one the game waits
@@ -112,3 +129,28 @@ class Computer:
     def dice(self, game: Game) -> random.Random:
         """Seeded by the seat and the number of moves made: public, and the same on a replay."""
         return random.Random(f"{self.seed}:{self.player}:{len(game.actions)}")
+
+
+HINTS = 3  # suggestions a hint gives at most
+
+
+def advise(game: Game, player: PlayerId, choices: list[Choice]) -> list[Decision]:
+    """A hint where the title suggests nothing itself: the move the title's best level would
+    make for the player now, then the runners-up its decision weighed (HINTS in all at most,
+    each a listed move with its reason). Judged on the player's view with dice of the position
+    alone, so the same position gets the same hint; nothing when the title has only the random
+    level or the strategy fails (a random move is no advice)."""
+    level = best_level(game.title)
+    if level == "random" or not choices:
+        return []
+    try:
+        picked = Computer(level, player).pick(game, choices)
+    except Exception:
+        log.exception("the %s computer could not advise in %s", level, game.title)
+        return []
+    out = [picked]
+    for other in picked.others:
+        # the same label is the same move to a player (a symmetric tile turned round)
+        if len(out) < HINTS and all(other.choice.label != d.choice.label for d in out):
+            out.append(other)
+    return out

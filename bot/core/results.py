@@ -73,6 +73,9 @@ class Result:
     noted: tuple[int, ...] = ()  # users with a new note waiting for them alone (`Note`)
     computer_moves: tuple[Action, ...] = ()  # the computer seats' moves made after the change
     only_computers: bool = False  # the change is those moves alone (the worker's)
+    # moves offered to the caller alone, each made with one press at `version`: (its number
+    # in `text`, the move) of a hint's suggestions that are listed moves
+    offered: tuple[tuple[int, Choice], ...] = ()
 
     @property
     def ok(self) -> bool:

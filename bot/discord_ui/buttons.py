@@ -4,7 +4,7 @@ Leave / Start, as persistent Discord components.
 
 Each component keeps what it means in its custom id (`rc:m:<game>:<version>:<kind>` for a
 one-click move, `rc:s:<game>:<version>` for the menu, whose options carry the moves' keys,
-`rc:l:<game>:<version>:<key>` for a lay picked by picture, `rc:x:<game>:<version>` for an
+`rc:l:<game>:<version>:<key>` for a move picked from a short list (a lay by picture, a hint), `rc:x:<game>:<version>` for an
 admin's confirmed undo, `rc:o:<game>:<set|cancel>` for a player's menu of programmed moves,
 `rc:u:<request>:<yes|no>` for an undo vote, `rc:d:<request>:<yes|no>` for a deal,
 `rc:i:<offer>:<yes|no>` for a seat offer, `rc:c:<token>:<yes|no>` for a previewed move,
@@ -157,7 +157,8 @@ class LayButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"^rc:l:(?P<game>\d+):(?P<version>\d+):(?P<key>~[0-9a-f]{12})$",
 ):
-    """One lay of a lay-by-picture answer, named by its number and exits."""
+    """One move of a short list answered to one player: a lay of a lay-by-picture answer
+    (named by its number and exits), a hint's suggestion (by its number and words)."""
 
     def __init__(self, game_id: int, version: int, key: str, label: str = "Lay") -> None:
         super().__init__(
@@ -523,9 +524,9 @@ def undo_confirm_view(game_id: int, version: int) -> discord.ui.View:
     return _view([ConfirmUndo(game_id, version)])
 
 
-def lay_view(game_id: int, version: int, lays: Sequence[tuple[str, str]]) -> discord.ui.View:
-    """One button per (key, label) lay of a lay-by-picture answer."""
-    return _view([LayButton(game_id, version, key, label) for key, label in lays])
+def pick_view(game_id: int, version: int, moves: Sequence[tuple[str, str]]) -> discord.ui.View:
+    """One button per (key, label) move of a short list (lays by picture, a hint)."""
+    return _view([LayButton(game_id, version, key, label) for key, label in moves])
 
 
 def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:

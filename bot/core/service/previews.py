@@ -9,6 +9,8 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot.computer.levels import advise
+from bot.core.moves import choice_key
 from bot.core.results import Caller, Result
 from bot.core.service.base import MoveBuilder, move_digest, player_of
 from bot.core.service.playing import Playing
@@ -103,14 +105,19 @@ class Previews(Playing):
         """The title's suggested moves for the caller now (answered to the caller only)."""
 
         async def body(record: GameRecord) -> Result:
-            found = await self._hinted(record, caller)
+            found, legal = await self._hinted(record, caller)
             if not found:
                 return Result(text="No hint: nothing to suggest for you now.", game_id=record.id)
             lines = [f"{n}. {c.label}" for n, c in enumerate(found, 1)]
+            listed = {choice_key(c.action) for c in legal}
             return Result(
                 text="Best moves now:\n" + "\n".join(lines),
                 game_id=record.id,
                 thread_id=record.thread_id,
+                version=record.version,
+                offered=tuple(
+                    (n, c) for n, c in enumerate(found, 1) if choice_key(c.action) in listed
+                ),
             )
 
         return await self._run(game_id, None, body, caller.guild_id)
@@ -120,9 +127,27 @@ class Previews(Playing):
         numbers them (the console); refused (`Refused`) as `hints` is."""
         async with self._holding(game_id):
             record = await self._record(game_id, caller.guild_id)
-            return record.version, await self._hinted(record, caller)
+            return record.version, (await self._hinted(record, caller))[0]
 
-    async def _hinted(self, record: GameRecord, caller: Caller) -> list[Choice]:
+    async def _hinted(
+        self, record: GameRecord, caller: Caller
+    ) -> tuple[list[Choice], list[Choice]]:
+        """The title's own hints, else what its best computer level would play and the
+        runners-up it weighed, each labelled with its reason (the player's view only: the
+        computer sees no more than a seated player); then the caller's legal moves. Refused
+        off turn."""
         seat = await self._playing_seat(record, caller)
         game = await self._live(record)
-        return await asyncio.to_thread(game.hints, player_of(seat))
+        self._require_turn(record, game, seat)
+        player = player_of(seat)
+        legal = await self._legal(record, game, player)
+        found = await asyncio.to_thread(game.hints, player)
+        if not found:
+            advice = await asyncio.to_thread(advise, game, player, legal)
+            found = [Choice(reasoned(d.choice.label, d.why), d.choice.action) for d in advice]
+        return found, legal
+
+
+def reasoned(label: str, why: str) -> str:
+    """A suggested move and its reason, the move named once (a reason may open with it)."""
+    return f"{label} — {why.removeprefix(label).removeprefix(': ')}"

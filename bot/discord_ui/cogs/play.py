@@ -21,7 +21,7 @@ from bot.core.moves import MAX_PICTURED, MOVES, choice_key, resolve
 from bot.core.parsing import parse_request
 from bot.core.results import Refused
 from bot.core.routes_input import routes_from_text
-from bot.discord_ui.buttons import confirm_view, lay_view, show_orders
+from bot.discord_ui.buttons import confirm_view, pick_view, show_orders
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import (
     caller_of,
@@ -146,7 +146,7 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Make your
             fit(text),
             ephemeral=True,
             files=[discord.File(io.BytesIO(png), filename="lays.png")],
-            view=lay_view(game_id, version, buttons),
+            view=pick_view(game_id, version, buttons),
         )
 
     @lay.autocomplete("hex")
@@ -320,11 +320,15 @@ class PlayCog(commands.GroupCog, group_name="play", group_description="Make your
     @app_commands.command(name="hint", description="The best moves for you now (only to you)")
     @app_commands.describe(game=GAME_HELP)
     async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """The suggestions only to the caller, each listed move with a button that makes it."""
         if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
             return
-        await self.bot.poster.publish(
-            interaction, await self.service.hints(game_id, caller_of(interaction))
-        )
+        result = await self.service.hints(game_id, caller_of(interaction))
+        if not result.offered or result.version is None:
+            await self.bot.poster.publish(interaction, result)
+            return
+        buttons = [(choice_key(c.action), f"{n}. {c.label}") for n, c in result.offered]
+        await reply_files(interaction, result.text, (), pick_view(game_id, result.version, buttons))
 
     # -- away ----------------------------------------------------------------------------------
     @app_commands.command(
