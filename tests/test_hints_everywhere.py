@@ -127,7 +127,7 @@ async def test_the_suggested_moves_keep_the_rules_their_reasons_name(db_path) ->
     for bid in bids:
         shares = 4 if bid.action["company"] == "BO" else 6
         assert me.cash - bid.action["price"] >= shares * lowest
-        assert "worth $" in bid.label and "more than that to us" in bid.label
+        assert "worth $" in bid.label and "more than that to you" in bid.label
     data, game = recorded("1830", "26855", 27)
     gid = await imported(GameService(Store(db_path.with_name("b.db"))), data)
     [player] = game.active_players()
@@ -183,7 +183,7 @@ def console(db_path, tmp_path) -> Console:
 
 
 async def test_a_number_after_an_1830_hint_makes_that_move(console) -> None:
-    await session(console, "as 1: /game new 1830 seats:3", "as 2: /game join", "as 1: /game start")
+    await session(console, "as 1: /game new 1830 seats:2", "as 2: /game join", "as 1: /game start")
     out = await session(console, "/play hint")
     assert out[0] == "Best moves for player 1 now (type a number to make one):"
     _, found = await console.service.hint_choices(1, Caller(1, "player 1"))

@@ -436,7 +436,7 @@ def buy_private(
     if mine:
         best = max(mine, key=lambda c: c.action["price"])
         return Decision(
-            best, f"{corp.sym} has money to spare: it buys our private at the top price"
+            best, f"{corp.sym} has money to spare: it buys your private at the top price"
         )
     if passes:
         return Decision(passes[0], f"{corp.sym} keeps its money")

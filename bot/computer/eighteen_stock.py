@@ -124,7 +124,7 @@ def escape_dump(game: EighteenGame, me: Player, sales: list[Choice]) -> Decision
         held = me.percent_of(corp)
         if held >= DUMP_SAFE and held - choice.action.get("percent", 0) < DUMP_SAFE:
             return Decision(
-                choice, f"{corp.sym} cannot pay for its next train: it must not be dumped on us"
+                choice, f"{corp.sym} cannot pay for its next train: it must not be dumped on you"
             )
     return None
 
@@ -225,8 +225,8 @@ def _share_merit(
         return 2.0, f"take over {corp.sym}: its president cannot float it"
     if corp.owner is me and held < sense.aim_percent:
         if not corp.floated:
-            return 3.0, f"float our {corp.sym}"
-        return 1.0 + dividend_yield(corp), f"our {corp.sym} pays us its dividends"
+            return 3.0, f"float your {corp.sym}"
+        return 1.0 + dividend_yield(corp), f"your {corp.sym} pays you its dividends"
     if corp.owner is me or failing(game, corp) or not lasting_trains(game, corp):
         return 0.0, ""
     paid = dividend_yield(corp)

@@ -86,7 +86,7 @@ def bid(
             worth_it.append((margin, choice))
     worth_it.sort(key=lambda m: -m[0])  # stable: the first listed of equal margins first
     bids = [
-        Decision(c, f"{c.label}: worth {game.money(margin)} more than that to us")
+        Decision(c, f"{c.label}: worth {game.money(margin)} more than that to you")
         for margin, c in worth_it
     ]
     if bids:
@@ -105,7 +105,7 @@ def par_bought_presidency(game: EighteenGame, player: PlayerId, choices: list[Ch
             return Decision(
                 choice, f"the highest par at which we can buy 60% ({game.money(price)})"
             )
-    return Decision(prices[-1], "the lowest par: our money is short")
+    return Decision(prices[-1], "the lowest par: your money is short")
 
 
 # -- starting companies ------------------------------------------------------------------------

@@ -62,8 +62,8 @@ def bid_for_pick(
     margin = max(_item_margin(game, me, item) for item in step.items) * rng.uniform(*PREMIUM_TASTE)
     spare = me.cash - step.cheapest_price() - money_for_our_company(game, me)
     if bids and bids[0].action["price"] <= min(margin, spare):
-        return Decision(bids[0], f"the pick is worth up to {game.money(int(margin))} to us")
-    return Decision(kinds["pass"][0], "the premium is more than the pick is worth to us")
+        return Decision(bids[0], f"the pick is worth up to {game.money(int(margin))} to you")
+    return Decision(kinds["pass"][0], "the premium is more than the pick is worth to you")
 
 
 def money_for_our_company(game: Game1860, me: Player) -> int:
@@ -90,13 +90,13 @@ def take_item(game: Game1860, me: Player, kinds: dict[str, list[Choice]]) -> Dec
             affordable,
             key=lambda c: par_of(c) if par_of(c) * SHARES_TO_HOLD <= me.cash else -par_of(c),
         )
-        return Decision(best, f"{best.label}: a company of our own")
+        return Decision(best, f"{best.label}: a company of your own")
     spare = me.cash - money_for_our_company(game, me)
     privates = kinds.get("bid", [])
     kept = [c for c in privates if c.action["price"] <= spare] or privates
     if kept:
         best = max(kept, key=lambda c: (c.action["price"] <= spare, -c.action["price"]))
-        return Decision(best, f"{best.label}: the private that leaves money for our company")
+        return Decision(best, f"{best.label}: the private that leaves money for your company")
     return Decision(pars[0], "the only item left")
 
 

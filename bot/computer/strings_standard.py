@@ -66,7 +66,7 @@ def reroll_choice(view: StringRailway, player: PlayerId, rerolls: list[Choice]) 
             if line.distance(shapely.Point(base)) < BASE_CLEARANCE:
                 return Decision(
                     choice,
-                    f"the {what} runs within {BASE_CLEARANCE:g} cm of our base {company.base}",
+                    f"the {what} runs within {BASE_CLEARANCE:g} cm of your base {company.base}",
                 )
     return None
 
@@ -91,7 +91,7 @@ def place_station(view: StringRailway, player: PlayerId, spots: list[Choice]) ->
     if len(view.pending) > 1:  # another station comes before the rail: distance alone decides
         best = judged[0]
         return Decision(
-            best.choice, f"the {TYPES[kind].display} is in our reach ({best.ours:.1f} VP)"
+            best.choice, f"the {TYPES[kind].display} is in your reach ({best.ours:.1f} VP)"
         )
     scored = []
     for spot in judged[:SPOTS_TRIED]:
@@ -102,7 +102,7 @@ def place_station(view: StringRailway, player: PlayerId, spots: list[Choice]) ->
     worth, best = max(scored, key=lambda s: s[0])
     return Decision(
         best.choice,
-        f"our rail to the {TYPES[kind].display} placed here would be worth {worth:.1f} VP",
+        f"your rail to the {TYPES[kind].display} placed here would be worth {worth:.1f} VP",
     )
 
 
