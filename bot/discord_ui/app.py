@@ -88,6 +88,7 @@ class RailchatBot(commands.AutoShardedBot):
         self._computers: asyncio.Task[None] | None = None
         self.command_ids: dict[str, int] = {}  # top-level command name: Discord's id (help)
         self._working: set[asyncio.Task[object]] = set()  # commands and presses under way
+        self.closing = False  # set as a stop begins: new interactions are turned away
 
     def working(self, task: asyncio.Task[object] | None) -> None:
         """A command or press is under way in `task`: a stop lets it finish (and queue its
@@ -200,15 +201,18 @@ class RailchatBot(commands.AutoShardedBot):
 
     async def play_computers_forever(self) -> None:
         """Wait until a game has computer moves due (the service says so), make them, repeat;
-        first those of every stored game."""
+        first those of every stored game. Ends by itself once the bot is closing (the service
+        then starts no computer move and wakes it)."""
         await self.wait_until_ready()
         stored = True
-        while not self.is_closed():
+        while True:
             try:
                 await self.play_due_computers(stored=stored)
                 stored = False
             except Exception:
                 log.exception("making computer moves failed")
+            if self.closing:
+                return
             try:
                 await asyncio.wait_for(
                     self.service.computers_waiting.wait(), COMPUTER_CHECK_SECONDS
@@ -217,15 +221,27 @@ class RailchatBot(commands.AutoShardedBot):
                 pass
 
     async def close(self) -> None:
-        """Let the commands under way finish, post what waits (without the gathering delay),
+        """Turn new interactions away, let the commands under way and the computer move being
+        made finish (no other one starts), post what waits (without the gathering delay),
         then disconnect; all within CLOSE_SECONDS."""
-        for task in (self._reminders, self._catch_up, self._computers):
+        self.closing = True
+        self.service.hold_computers()
+        worker = self._computers
+        for task in (self._reminders, self._catch_up):
             if task is not None:
                 task.cancel()
+        if worker is not None and not self.is_ready():
+            worker.cancel()  # it never started: it waits for the connection
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CLOSE_SECONDS
-        if self._working:
-            await asyncio.wait(list(self._working), timeout=CLOSE_SECONDS / 2)
+        waiting = [*self._working, *([worker] if worker is not None else [])]
+        if waiting:
+            await asyncio.wait(waiting, timeout=CLOSE_SECONDS / 2)
+        if worker is not None and not worker.done():
+            log.warning(
+                "closing in the middle of a computer move: it is stored whole or not at all"
+            )
+            worker.cancel()  # the service drops the game, to be rebuilt from its log
         try:
             await asyncio.wait_for(self.poster.drain(now=True), max(deadline - loop.time(), 0.1))
         except TimeoutError:
