@@ -1,12 +1,16 @@
 """A stop (SIGTERM) leaves nothing half-done: interactions arriving while the bot closes are told
 it is restarting instead of being started and cut off; a computer move under way is finished
 before the exit, or, cancelled at the worst moment, leaves no live game ahead of its stored
-log."""
+log; the close started by the signal is kept until it ends."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
+import os
+import signal
 import threading
+import weakref
 from typing import Any
 from unittest.mock import AsyncMock
 
@@ -15,6 +19,7 @@ import pytest
 
 from bot.core.results import Caller
 from bot.core.service import GameService
+from bot.discord_ui.app import _serve
 from bot.discord_ui.io import RESTARTING
 from tests.discord_world import GUILD, World, make_world
 from tests.fake_discord import EPHEMERAL, THREAD_ID
@@ -160,3 +165,50 @@ async def test_a_computer_move_cancelled_inside_the_engine_leaves_no_game_ahead_
     assert await service.store.action_count(game_id) == before
     mine, rebuilt = await replayed(service, game_id)
     assert mine == rebuilt and len(mine[0]) == before
+
+
+class HeldClose:
+    """A bot whose close waits on a future nothing else holds (as discord.py's own waits do):
+    only a reference to the close's task keeps it from being collected half-way."""
+
+    def __init__(self) -> None:
+        self.started, self.disconnected = asyncio.Event(), asyncio.Event()
+        self.waiting: weakref.ref[asyncio.Future[None]] | None = None
+        self.closed = False
+
+    async def __aenter__(self) -> HeldClose:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        pass
+
+    async def start(self, token: str) -> None:
+        self.started.set()
+        await self.disconnected.wait()
+
+    async def close(self) -> None:
+        self.disconnected.set()
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting = weakref.ref(future)
+        await future
+        self.closed = True
+
+
+async def test_the_close_started_by_sigterm_is_kept_until_it_ends():
+    loop = asyncio.get_running_loop()
+    bot = HeldClose()
+    serving = asyncio.create_task(_serve(bot, "not-a-real-token"))  # type: ignore[arg-type]
+    try:
+        await asyncio.wait_for(bot.started.wait(), 10)  # the signal handlers are in place
+        os.kill(os.getpid(), signal.SIGTERM)
+        await asyncio.wait_for(bot.disconnected.wait(), 10)
+        await asyncio.sleep(0)  # the close waits on its future
+        gc.collect()
+        future = bot.waiting() if bot.waiting is not None else None
+        assert future is not None, "the close's task was collected half-way"
+        future.set_result(None)
+        await asyncio.wait_for(serving, 10)
+        assert bot.closed
+    finally:
+        for stop in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(stop)

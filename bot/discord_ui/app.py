@@ -291,16 +291,22 @@ def run_bot(settings: Settings, shards: Shards | None = None) -> None:
 
 
 async def _serve(bot: RailchatBot, token: str) -> None:
+    """Serve until a signal's close ends. The close's task is held here and awaited: the
+    event loop keeps only a weak reference to a task, and a disconnected bot's `start`
+    returns before that close is done."""
     loop = asyncio.get_running_loop()
+    closing: set[asyncio.Task[None]] = set()
     for stop in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(stop, functools.partial(_stop, bot, stop))
+        loop.add_signal_handler(stop, functools.partial(_stop, bot, stop, closing))
     async with bot:
         await bot.start(token)
+    if closing:
+        await asyncio.wait(closing)
 
 
-def _stop(bot: RailchatBot, received: signal.Signals) -> None:
+def _stop(bot: RailchatBot, received: signal.Signals, closing: set[asyncio.Task[None]]) -> None:
     log.info("%s received: closing", received.name)
-    asyncio.get_running_loop().create_task(bot.close())
+    closing.add(asyncio.get_running_loop().create_task(bot.close()))
 
 
 def sync_now(settings: Settings) -> bool:
