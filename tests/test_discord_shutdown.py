@@ -10,12 +10,14 @@ import signal
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 from bot.core.service import GameService
 from bot.core.store import Store
 from tests.fake_discord import THREAD_ID
 from tests.wire_bot import ANN, open_game, started_fake, thread_posts, until
 
+ROOT = Path(__file__).resolve().parents[1]
 CHILD = textwrap.dedent(
     """
     import asyncio, sys
@@ -46,6 +48,7 @@ async def test_sigterm_posts_what_waits_and_closes_within_10_seconds(db_path, mo
     store.close()
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, fake.base, str(fake.port), str(db_path)],
+        cwd=ROOT,  # this checkout's bot and tests, whatever railchat is installed
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

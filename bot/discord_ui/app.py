@@ -90,6 +90,7 @@ class RailchatBot(commands.AutoShardedBot):
         self._computers: asyncio.Task[None] | None = None
         self.command_ids: dict[str, int] = {}  # top-level command name: Discord's id (help)
         self._working: set[asyncio.Task[object]] = set()  # commands and presses under way
+        self.closing = False  # set as a stop begins: new interactions are turned away
 
     def working(self, task: asyncio.Task[object] | None) -> None:
         """A command or press is under way in `task`: a stop lets it finish (and queue its
@@ -202,15 +203,18 @@ class RailchatBot(commands.AutoShardedBot):
 
     async def play_computers_forever(self) -> None:
         """Wait until a game has computer moves due (the service says so), make them, repeat;
-        first those of every stored game."""
+        first those of every stored game. Ends by itself once the bot is closing (the service
+        then starts no computer move and wakes it)."""
         await self.wait_until_ready()
         stored = True
-        while not self.is_closed():
+        while True:
             try:
                 await self.play_due_computers(stored=stored)
                 stored = False
             except Exception:
                 log.exception("making computer moves failed")
+            if self.closing:
+                return
             try:
                 await asyncio.wait_for(
                     self.service.computers_waiting.wait(), COMPUTER_CHECK_SECONDS
@@ -219,16 +223,28 @@ class RailchatBot(commands.AutoShardedBot):
                 pass
 
     async def close(self) -> None:
-        """Let the commands under way finish, post what waits (without the gathering delay),
+        """Turn new interactions away, let the commands under way and the computer move being
+        made finish (no other one starts), post what waits (without the gathering delay),
         then disconnect; all within CLOSE_SECONDS."""
-        for task in (self._reminders, self._catch_up, self._computers):
+        self.closing = True
+        self.service.hold_computers()
+        worker = self._computers
+        for task in (self._reminders, self._catch_up):
             if task is not None:
                 task.cancel()
         self.lobbies.stop()
+        if worker is not None and not self.is_ready():
+            worker.cancel()  # it never started: it waits for the connection
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CLOSE_SECONDS
-        if self._working:
-            await asyncio.wait(list(self._working), timeout=CLOSE_SECONDS / 2)
+        waiting = [*self._working, *([worker] if worker is not None else [])]
+        if waiting:
+            await asyncio.wait(waiting, timeout=CLOSE_SECONDS / 2)
+        if worker is not None and not worker.done():
+            log.warning(
+                "closing in the middle of a computer move: it is stored whole or not at all"
+            )
+            worker.cancel()  # the service drops the game, to be rebuilt from its log
         try:
             await asyncio.wait_for(self.poster.drain(now=True), max(deadline - loop.time(), 0.1))
         except TimeoutError:
@@ -278,16 +294,22 @@ def run_bot(settings: Settings, shards: Shards | None = None) -> None:
 
 
 async def _serve(bot: RailchatBot, token: str) -> None:
+    """Serve until a signal's close ends. The close's task is held here and awaited: the
+    event loop keeps only a weak reference to a task, and a disconnected bot's `start`
+    returns before that close is done."""
     loop = asyncio.get_running_loop()
+    closing: set[asyncio.Task[None]] = set()
     for stop in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(stop, functools.partial(_stop, bot, stop))
+        loop.add_signal_handler(stop, functools.partial(_stop, bot, stop, closing))
     async with bot:
         await bot.start(token)
+    if closing:
+        await asyncio.wait(closing)
 
 
-def _stop(bot: RailchatBot, received: signal.Signals) -> None:
+def _stop(bot: RailchatBot, received: signal.Signals, closing: set[asyncio.Task[None]]) -> None:
     log.info("%s received: closing", received.name)
-    asyncio.get_running_loop().create_task(bot.close())
+    closing.add(asyncio.get_running_loop().create_task(bot.close()))
 
 
 def sync_now(settings: Settings) -> bool:

@@ -29,7 +29,14 @@ from bot.core.results import Result
 from bot.discord_ui.answers import answer
 from bot.discord_ui.component_values import NOT_VALID, NotValid, check_custom_id
 from bot.discord_ui.context import BotContext
-from bot.discord_ui.io import acknowledge, caller_of, fit, follow_thread, report_error
+from bot.discord_ui.io import (
+    acknowledge,
+    caller_of,
+    fit,
+    follow_thread,
+    report_error,
+    turned_away,
+)
 
 log = logging.getLogger(__name__)
 
@@ -60,10 +67,12 @@ def select(
 class GameItem:
     """What every persistent component does: answer the press before any work (Discord drops
     a press not answered within 3 s), then its `press`, whose errors are logged under an id
-    the user is told; a forged custom id or picked value is refused with a sentence. Mixed
-    into each `DynamicItem` below."""
+    the user is told; a forged custom id or picked value is refused with a sentence; while
+    the bot closes, the press is told it is restarting. Mixed into each `DynamicItem` below."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if await turned_away(interaction):
+            return False
         try:
             await acknowledge(interaction)
         except discord.HTTPException as exc:  # too late, or Discord refused: nothing to do

@@ -24,6 +24,23 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE = 2000
 MAX_UPLOAD = 10 * 1024 * 1024  # bytes one message may upload without server boosts
 THREAD_ARCHIVED = 50083  # Discord's code: the operation is not allowed on an archived thread
+RESTARTING = "railchat is restarting; try again in a minute"
+
+
+async def turned_away(interaction: discord.Interaction) -> bool:
+    """Whether the bot is closing, and so told the user instead of starting work the exit
+    would cut off half-way (autocomplete: no suggestion). Checked with no pause before
+    `acknowledge`, so that a stop waits for all the work it did not turn away."""
+    if not cast(BotContext, interaction.client).closing:
+        return False
+    try:
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await interaction.response.send_message(RESTARTING, ephemeral=True)
+    except discord.HTTPException as exc:  # too late, or Discord refused: nothing to do
+        log.warning("could not tell a user the bot is restarting: %s", exc)
+    return True
 
 
 async def acknowledge(interaction: discord.Interaction) -> None:

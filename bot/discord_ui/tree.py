@@ -8,7 +8,7 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.discord_ui.io import acknowledge, reply, report_error
+from bot.discord_ui.io import acknowledge, reply, report_error, turned_away
 
 log = logging.getLogger(__name__)
 
@@ -17,7 +17,10 @@ class RailchatTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Commands are answered ("thinking...", only to the caller) before their callback
         reads the database, asks the engine or calls Discord; autocomplete cannot be
-        deferred and answers by itself within its budget."""
+        deferred and answers by itself within its budget. While the bot closes, both are
+        told it is restarting instead."""
+        if await turned_away(interaction):
+            return False
         if interaction.type is not discord.InteractionType.application_command:
             return True
         try:

@@ -139,6 +139,7 @@ class ServiceBase:
         # games whose computer seats have moves due past one command's share (`computers`)
         self._computers_due: set[int] = set()
         self.computers_waiting = asyncio.Event()  # set when a game joins that list
+        self.computers_held = False  # set when the front end closes: no computer move starts
         # (game, version_key): the game's chart series (see service/charts.py)
         self._series: OrderedDict[tuple[int, tuple[int, str]], ChartSeries] = OrderedDict()
         self._images = ImageCache()  # what the public image buttons show (service/views.py)
@@ -180,11 +181,16 @@ class ServiceBase:
     @asynccontextmanager
     async def _holding(self, game_id: int) -> AsyncIterator[None]:
         """The game's lock, for one command at a time; the seats read during the command are
-        read once (nothing else changes them while the lock is held)."""
+        read once (nothing else changes them while the lock is held). A command cancelled
+        (the bot closing) may leave the live game ahead of its stored log, or an engine
+        thread still working on it: it is dropped, to be rebuilt from the log."""
         async with self._locks.setdefault(game_id, asyncio.Lock()):
             self._seat_memo.pop(game_id, None)
             try:
                 yield
+            except asyncio.CancelledError:
+                self._forget(game_id)
+                raise
             finally:
                 self._seat_memo.pop(game_id, None)
 

@@ -8,8 +8,10 @@ them are made in the same call (`MOVES_PER_CALL`, `SECONDS_PER_CALL`: a game of 
 never played to its end inside one command); a game with more due is listed by
 `due_computer_games` (and `computers_waiting` is set) for a front end's worker to finish with
 `play_computers` (a game whose computer move failed is listed too, for the worker's next
-round, without waking it). Never in a paused, abandoned or finished game. The computer chooses from the
-engine's legal moves and sees the game as any seated player does (`bot.computer`).
+round, without waking it). Never in a paused, abandoned or finished game, nor once the front
+end closes (`hold_computers`: the move under way is finished, none other starts). The
+computer chooses from the engine's legal moves and sees the game as any seated player does
+(`bot.computer`).
 """
 
 from __future__ import annotations
@@ -90,9 +92,18 @@ class ComputerSeats(Playing):
         self._computers_due.clear()
         return due
 
+    def hold_computers(self) -> None:
+        """Start no computer move from now on (the front end is closing): one under way is
+        finished, those due stay in the store for the next process (`due_computer_games(
+        stored=True)`). The worker is woken to see it."""
+        self.computers_held = True
+        self.computers_waiting.set()
+
     async def play_computers(self, game_id: int) -> Result | None:
         """The computer seats' moves due in the game (a bounded number; the game is listed as
         due again when more remain), as a change to post; None when none was made."""
+        if self.computers_held:
+            return None
         async with self._holding(game_id):
             record = await self.store.game(game_id)
             if record is None or not _running(record):
@@ -117,6 +128,9 @@ class ComputerSeats(Playing):
         deadline = time.monotonic() + SECONDS_PER_CALL
         try:
             while (mover := await self._computer_mover(record, game)) is not None:
+                if self.computers_held:  # left due for the next process (`stored`)
+                    self._computers_due.add(record.id)
+                    break
                 if len(lines) >= MOVES_PER_CALL or time.monotonic() > deadline:
                     self._computers_due.add(record.id)
                     self.computers_waiting.set()
