@@ -115,6 +115,19 @@ def pill(
     svg.text(x + w / 2, y + h / 2 + size * 0.36, sym, size, ink, bold=True, fit=w - 6)
 
 
+def not_started(snapshot: Mapping[str, Any]) -> list[str]:
+    """The companies to list as not yet started: none with a par price or a place in the
+    market (whatever else the state says of it), none closed."""
+    return [
+        sym
+        for sym, c in need(snapshot, "corporations", dict).items()
+        if not c.get("ipoed")
+        and c.get("par") is None
+        and c.get("market") is None
+        and not c.get("closed")
+    ]
+
+
 def markers(
     snapshot: Mapping[str, Any], lay: MarketLayout, title: str
 ) -> dict[tuple[int, int], list[str]]:
@@ -188,7 +201,7 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
                 sym,
                 pal.company_colour(title, sym, order),
             )
-    waiting = [s for s, c in corps.items() if not c.get("ipoed") and not c.get("closed")]
+    waiting = not_started(snapshot)
     if waiting:
         y = lay.par_top + PAR_H - 22
         svg.text(MARGIN, y + 13, "Not yet started:", 13, pal.MUTED, anchor="start")

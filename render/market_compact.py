@@ -14,7 +14,7 @@ from typing import Any
 from render import palette as pal
 from render.board import Board, board_for
 from render.fonts import text_width
-from render.market import Cell, MarketLayout, markers, market_layout, pill
+from render.market import Cell, MarketLayout, markers, market_layout, not_started, pill
 from render.snapshot import header_line, need, reading
 from render.svg import Svg, finish
 
@@ -76,8 +76,7 @@ def _overlay(board: Board, snapshot: Mapping[str, Any]) -> Svg:
     lay = market_layout(board)
     rows = _rows(snapshot, board)
     order = list(board.corporations)
-    corps = snapshot.get("corporations", {})
-    waiting = [s for s, c in corps.items() if not c.get("ipoed") and not c.get("closed")]
+    waiting = not_started(snapshot)
     svg = Svg(WIDTH, 0)
     y = _lines(svg, snapshot, 4)
     ladder_x = WIDTH - MARGIN - (2 * SPAN + 1) * CELL_W

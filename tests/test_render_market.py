@@ -137,3 +137,23 @@ def test_bad_market_positions_get_a_clear_message(where, message):
     snap["corporations"]["PRR"]["market"] = where
     with pytest.raises(SnapshotError, match=re.escape(message)):
         render_market(snap)
+
+
+def test_a_company_with_a_par_price_is_never_listed_as_not_yet_started():
+    """Whatever a state's flags say, a company parred (or placed in the market) is started:
+    the compact market and the full one list only the others as not yet started."""
+    from render.market_compact import render_market_compact
+    from tests.drawn_text import drawn_text
+
+    snap = copy.deepcopy(fixture_snapshot(fixture_paths("1830")[0]))
+    started = [s for s, c in snap["corporations"].items() if c["ipoed"] and not c["closed"]]
+    assert started
+    for sym in started:  # a state whose flag lags its par price, as a hand-made file may say
+        snap["corporations"][sym]["ipoed"] = False
+    for draw in (render_market_compact, render_market):
+        with drawn_text() as seen:
+            draw(snap)
+        waiting = [t for *_, t in seen if "Not yet started" in t or t in started]
+        listed = " ".join(t for *_, t in seen)
+        tail = listed[listed.find("Not yet started") :] if "Not yet started" in listed else ""
+        assert not any(re.search(rf"\b{re.escape(sym)}\b", tail) for sym in started), waiting
