@@ -80,6 +80,8 @@ class Game(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 6
+    # options made for fewer players than the title seats: the most each is made for
+    seats_by_option: ClassVar[Mapping[str, int]] = {}
     option_names: ClassVar[tuple[str, ...]] = ()
     # the options that are only switched on or off
     flag_options: ClassVar[tuple[str, ...]] = ()
@@ -207,7 +209,12 @@ class Game(ABC):
     def check_seats(cls, options: Mapping[str, Any], seats: int) -> None:
         """Refuse a new table of `seats` that its options are not made for (a recorded game
         is replayed as it was played, so only new tables are asked)."""
-        return None
+        for name, most in cls.seats_by_option.items():
+            if options.get(name) and seats > most:
+                raise InvalidAction(
+                    f"{name} is made for {cls.min_players} to {most} players, not {seats}: "
+                    f"open the game with seats:{most} or fewer"
+                )
 
     @classmethod
     def check_options(cls, options: Mapping[str, Any]) -> None:

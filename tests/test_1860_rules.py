@@ -390,6 +390,6 @@ async def test_the_first_edition_map_opens_for_two_or_three_seats_only(tmp_path)
     service = GameService(Store(str(tmp_path / "g.db")))
     for options, seats in (({"two_player_map": True}, None), ({"original_game": True}, 4)):
         refused = await service.create_game(Caller(1, "a"), "1860", seats=seats, options=options)
-        assert refused.error is not None and "made for 2 or 3 players, not 4" in refused.error
+        assert refused.error is not None and "is made for 2 to 3 players, not 4" in refused.error
     assert (await service.create_game(Caller(1, "a"), "1860", seats=3, options=options)).ok
     Game1860([PlayerInfo(i, f"p{i}") for i in range(1, 5)], {"two_player_map": True})

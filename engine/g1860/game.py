@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.eighteen import house_programs as house
@@ -53,17 +52,7 @@ class Game1860(RouteHooks1860, EighteenGame):
     )
     flag_options = option_names
     data = title_data(False)
-
-    @classmethod
-    def check_seats(cls, options: Mapping[str, Any], seats: int) -> None:
-        """The first edition's smaller map is for 2 or 3 players (rule book, option 1)."""
-        on = [name for name in FIRST_EDITION_OPTIONS if options.get(name)]
-        if on and seats > 3:
-            raise InvalidAction(
-                f"{on[0]} plays on the first edition's map, made for 2 or 3 players, not "
-                f"{seats}: open the game with seats:3 or seats:2"
-            )
-
+    seats_by_option = dict.fromkeys(FIRST_EDITION_OPTIONS, 3)  # the first edition's map: 2-3
     bank_cash = 20000  # player money and company credits in one bank, as 18xx.games keeps it
     PLAYER_MONEY = 10000  # the bank breaks when the players hold more than this
     market_share_limit = 100
