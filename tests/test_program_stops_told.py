@@ -6,8 +6,11 @@ prints it for that player. A deal with a seat nobody can answer for is never off
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
+from bot.cli.console import Console
 from bot.core.service import GameService
 from bot.core.store import Store
 from tests.test_program_holes import finish_auction
@@ -88,3 +91,21 @@ async def test_a_buy_program_that_cannot_buy_says_why_in_the_rules_words(service
     )
     [stop] = (await service.store.actions(gid))[-1].payload["auto_actions"]
     assert stop["reason"] == "Cannot buy PRR from IPO"  # as 18xx.games records it
+
+
+async def test_the_console_prints_why_a_program_stopped_for_its_player_by_name(db_path):
+    console = Console(GameService(Store(db_path), new_seed=lambda: 1), io.StringIO())
+    await console.run(
+        ["as 1: /game new 1830 seats:4", *(f"as {n}: /game join" for n in (2, 3, 4))]
+        + ["as 1: /game start", "as 4: /play auto set until another player bids on CA"]
+    )
+    await console.run(["as 1: /play move bid CA 170", "as 2: /play pass"])
+    console.out = io.StringIO()
+    await console.run(["as 3: /play pass"])  # player 4's turn: the program stops
+    assert console.out.getvalue().splitlines() == [
+        "player 3 passes (Bid on Companies).",
+        "[player 4] Game #1: Your programmed move stopped: player 1 bid $170 on CA. (It was: "
+        "you pass in the auction until another player bids on CA.)",
+        "To act: player 4",
+    ]
+    assert await console.service.waiting_notes(4, None) == []  # told once
