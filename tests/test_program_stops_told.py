@@ -7,12 +7,15 @@ prints it for that player. A deal with a seat nobody can answer for is never off
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 
 from bot.cli.console import Console
+from bot.core.results import Caller
 from bot.core.service import GameService
 from bot.core.store import Store
+from tests.reference_games import game_path, require_games
 from tests.test_program_holes import finish_auction
 from tests.test_service_orders import ANN, BOB, CY, DAN, started
 
@@ -109,3 +112,32 @@ async def test_the_console_prints_why_a_program_stopped_for_its_player_by_name(d
         "To act: player 4",
     ]
     assert await console.service.waiting_notes(4, None) == []  # told once
+
+
+async def test_the_menu_offers_no_deal_the_computer_would_be_asked_to_answer(db_path):
+    """1830_game_end_bank after 37 actions: a stock round, Player 2 to act, who may offer to buy
+    the other players' privates; Player 3's seat, handed to the computer, makes no deals."""
+    require_games("1830")
+    service = GameService(Store(db_path), new_seed=lambda: 1)
+    data = json.loads(game_path("1830", "1830_game_end_bank").read_text())
+    one, two = Caller(1, "user1"), Caller(2, "user2")
+    made = await service.import_game(
+        one, {**data, "actions": data["actions"][:37]}, [1, 2, 3], offer=False
+    )
+    gid = made.game_id
+    assert gid is not None
+
+    def sellers(choices: list) -> set:
+        return {game.counterparty(c.action) for c in choices} - {None}
+
+    game = await service._live(await service.store.game(gid))
+    p1, _, p3 = (s.player_id for s in await service.store.seats(gid))
+    assert sellers(await service.legal_actions(gid, two.user_id)) == {p1, p3}
+    assert (await service.computer_seat(gid, one, 3, True)).ok
+    offered = await service.legal_actions(gid, two.user_id)
+    prompt = await service.prompt(gid)
+    assert sellers(offered) == sellers(list(prompt.choices)) == {p1}  # Player 1 may answer
+    for choice in offered:
+        if game.counterparty(choice.action) is not None:  # each deal offered is proposed
+            asked = await service.play(gid, two, lambda g, c, a=choice.action: dict(a))
+            assert asked.ok and asked.vote is not None, asked.error
