@@ -235,6 +235,7 @@ class Session:
         if result.game_id is not None:
             self.game_id = result.game_id  # later commands default to this game
         self.say(result.text)
+        await self.tell_apart(result, caller or self.caller())
         for name, data in result.files:
             self.say(f"File: {self._write(f'game-{result.game_id}-{name}', data)}")
         if result.confirm is not None:
@@ -250,6 +251,17 @@ class Session:
             )
         elif result.notify and result.changed:
             self.say(f"To act: {names}")
+
+    async def tell_apart(self, result: Result, caller: Caller) -> None:
+        """What Discord tells one player alone (why a programmed move of theirs stopped or
+        left them a turn): at one keyboard, printed with the name of the player it is for."""
+        if result.aside:
+            self.say(f"[{caller.name}] {result.aside}")
+        for user_id in result.noted:
+            notes = await self.service.waiting_notes(user_id, None)
+            for note in notes:
+                self.say(f"[{self.caller(user_id).name}] {note.text}")
+            await self.service.notes_delivered(notes)
 
     def _write(self, name: str, data: bytes) -> Path:
         self.images_dir.mkdir(parents=True, exist_ok=True)

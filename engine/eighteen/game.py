@@ -145,6 +145,9 @@ class EighteenGame(GameContract, TrackRules, TrainRules, CompanyRules, Game):
         self.by_hand_this_round, self.idle_stock_round = False, False
         self.sets_this_round: dict[PlayerId, int] = {}  # standing orders set by hand, per player
         self.news: list[tuple[PlayerId, str]] = []  # what the last action did to orders
+        # why a program made no move on its player's turn, or why it stopped (see programs)
+        self.left_turns: list[tuple[PlayerId, str, str]] = []
+        self.stop_details: dict[PlayerId, str] = {}
         self.round: Round = self.new_auction_round()
         self.round.setup()
 
@@ -297,7 +300,16 @@ class EighteenGame(GameContract, TrackRules, TrainRules, CompanyRules, Game):
         if reason in (None, "user"):
             self.tell(pid, f"Cancelled your programmed move: you {words}.")
         else:
-            self.tell(pid, f"Your programmed move stopped: {reason}. (It was: you {words}.)")
+            why = self.stop_details.pop(pid, None)
+            detail = f" ({why})" if why else ""
+            self.tell(
+                pid, f"Your programmed move stopped: {reason}{detail}. (It was: you {words}.)"
+            )
+
+    def leaves_turn(self, pid: PlayerId, words: str, reason: str) -> None:
+        """A player's program makes no move on their turn, for `reason`: they are told once the
+        moves due are made (`programs.run_due`); it stays set."""
+        self.left_turns.append((pid, words, reason))
 
     def program_words(self, program: programs.Program) -> str:
         return orders.program_stopped(self, program)
@@ -479,7 +491,7 @@ class EighteenGame(GameContract, TrackRules, TrainRules, CompanyRules, Game):
     # -- processing ---------------------------------------------------------------------------------
     def _apply(self, action: Action, *, story: bool = True) -> Action:
         self.events = []
-        self.news = []
+        self.news, self.stop_details = [], {}
         self.ledger_before = ledger.take(self) if story else None  # the money story's "before"
         atype = action["type"]
         if atype == "message":
@@ -497,7 +509,8 @@ class EighteenGame(GameContract, TrackRules, TrainRules, CompanyRules, Game):
             for n, auto in enumerate(action.get("auto_actions") or [], start=1):
                 self.process_single(auto, programs.Moment(number, n))
             return action
-        autos = programs.run_due(self, number)
+        by_hand = None if atype in self.PROGRAM_TYPES or atype in house.FIELDS else action
+        autos = programs.run_due(self, number, by_hand)
         return {**action, "auto_actions": autos} if autos else action
 
     def process_single(self, action: Action, at: programs.Moment | None = None) -> None:

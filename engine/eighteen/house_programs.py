@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.eighteen.entities import Corporation, Player
+from engine.eighteen.programs import NO_PASS
 from engine.errors import IllegalAction, InvalidAction
 
 SET = "railchat_program"
@@ -35,6 +36,10 @@ FIELDS: dict[str, tuple[str, ...]] = {
 }
 MARK = "_house"  # on a programmed move: the railchat program that made it
 LIMIT_STEP = 5  # the auction limits offered: the price now less 5, 10, ... down to 5
+IDLE = (
+    "nobody moved by hand in the last stock round, so this one waits for a player's move "
+    "(were every player away, the game would go on without anyone)"
+)
 # Which option each kind takes (the others are refused, so that a program means one thing).
 _OPTIONS = {AUCTION: ("company", "limit"), PRIVATE: (), AWAY: ("until",)}
 
@@ -149,6 +154,7 @@ def auction_moves(game: Any, player: Player, allowed: list[str], worry: Worry) -
     auction pass stops, told why, and away leaves the turn to its player."""
     mine = game.house_programs.get(player.id, {})
     if "pass" not in allowed:
+        _left(game, player, [mine.get(AUCTION), mine.get(AWAY)] if allowed else [], NO_PASS)
         return []
     for kind in (AUCTION, AWAY):
         program = mine.get(kind)
@@ -159,6 +165,7 @@ def auction_moves(game: Any, player: Player, allowed: list[str], worry: Worry) -
             return [_pass(player, kind)]
         if kind == AUCTION:
             return [_move(player, DISABLE, program=AUCTION, reason=reason)]
+        _left(game, player, [program], reason)
     return []
 
 
@@ -167,10 +174,13 @@ def stock_moves(game: Any, player: Player, allowed: list[str]) -> list[dict]:
     for a stock round that follows one without a move made by hand, until someone makes one
     (were every player away, stock rounds and operating rounds without companies would follow
     each other until the privates' revenue broke the bank)."""
+    away = game.house_programs.get(player.id, {}).get(AWAY)
     if game.idle_stock_round and not game.by_hand_this_round:
+        _left(game, player, [away], IDLE)
         return []
-    if AWAY in game.house_programs.get(player.id, {}) and "pass" in allowed:
+    if away is not None and "pass" in allowed:
         return [_pass(player, AWAY)]
+    _left(game, player, [away] if allowed else [], NO_PASS)
     return []
 
 
@@ -190,7 +200,18 @@ def private_moves(game: Any, corp: Corporation, allowed: list[str]) -> list[dict
         for c in game.purchasable_companies(corp)
         if c.owner is president and game.company_min_price(c) <= corp.cash
     ]
-    return [] if own else [_pass(corp, PRIVATE)]
+    if own:
+        names = " and ".join(c.sym for c in own)
+        _left(game, president, [mine[PRIVATE]], f"{corp.sym} could buy {names} of yours")
+        return []
+    return [_pass(corp, PRIVATE)]
+
+
+def _left(game: Any, player: Player, held: list[HouseProgram | None], reason: str) -> None:
+    """Those of the player's programs `held` make no move on their turn, for `reason`."""
+    for program in held:
+        if program is not None:
+            game.leaves_turn(player.id, describe(game, program), reason)
 
 
 def _move(entity: Player | Corporation, kind: str, **fields: Any) -> dict[str, Any]:

@@ -33,6 +33,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
     BUY_SHARES: ("corporation", "until_condition", "from_market", "auto_pass_after"),
     DISABLE: ("reason", "original_type"),
 }
+# Why a program leaves its player a turn with no pass in it (a sale, a pick or a bid is due)
+NO_PASS = "you cannot pass now"
 # No chain of programmed moves that ends is this long: one this long runs for ever (every player
 # programmed to pass, round after round, e.g. all away before any company floats).
 MAX_AUTO_MOVES = 1000
@@ -193,6 +195,7 @@ def _share_pass(
     allowed: list[str],
 ) -> list[dict[str, Any]]:
     if "pass" not in allowed:
+        game.leaves_turn(player.id, game.program_words(program), NO_PASS)
         return []
     reason = None if program.unconditional else _stop_reason(game, step, player, program, None)
     return [_disable(player, reason)] if reason else [_move(player, "pass")]
@@ -229,6 +232,7 @@ def _buy_shares(
         )
         buyable = [s for s in offered if step.buy_problem(player, [s]) is None]
         if not buyable:
+            game.stop_details[player.id] = _unbuyable(step, player, corp, offered, source)
             return [_disable(player, f"Cannot buy {corp.sym} from {source}")]
         if len({s.percent for s in buyable}) > 1:
             return [
@@ -242,12 +246,28 @@ def _buy_shares(
         if reason:
             return [_disable(player, reason)]
         return [_move(player, "buy_shares", shares=[share.id], percent=share.percent)]
+    words = game.program_words(program)
     if step.bought() and "pass" in allowed:
         # a company that has just floated is not passed on: its buyer may want to sell at once
         if program.until == "float" and corp.floated:
+            game.leaves_turn(player.id, words, f"your purchase floated {corp.sym}")
             return []
         return [_move(player, "pass")]
+    if "pass" not in allowed:
+        game.leaves_turn(player.id, words, NO_PASS)
+    elif not step.bought():
+        offered = game.pool.shares_of(corp) if program.from_market else corp.ipo_shares
+        source = "market" if program.from_market else "IPO"
+        game.leaves_turn(player.id, words, _unbuyable(step, player, corp, offered, source))
     return []
+
+
+def _unbuyable(step: Any, player: Player, corp: Corporation, offered: list[Share], src: str) -> str:
+    """Why the player cannot buy the program's share now, in the rules' words."""
+    if not offered:
+        return f"no share of {corp.sym} is left in the {src}"
+    problem = next((p for s in offered if (p := step.buy_problem(player, [s]))), None)
+    return problem or f"you cannot buy a share of {corp.sym} now"
 
 
 # -- what stops a program ---------------------------------------------------------------------------
@@ -327,14 +347,32 @@ def _bought_on(
     return None
 
 
-def run_due(game: Any, number: int) -> list[dict[str, Any]]:
+def run_due(game: Any, number: int, by_hand: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Make every programmed move that falls due after action `number` of the log, one after
-    another until none is; they are returned for that action's `auto_actions`."""
+    another until none is; they are returned for that action's `auto_actions`. A program left
+    making no move on its player's turn tells them why (`leaves_turn`), unless that turn is
+    the one they were making by hand (`by_hand`: the move, if a player made it themself)."""
     made: list[dict[str, Any]] = []
-    while not game.finished and (moves := game.round.auto_actions()):
+    while not game.finished:
+        game.left_turns = []
+        moves = game.round.auto_actions()
+        if not moves:
+            break
         for move in moves:
             if len(made) >= MAX_AUTO_MOVES:
                 raise IllegalAction(ENDLESS)
             made.append(move)
             game.process_single(move, Moment(number, len(made), live=True))
+    else:
+        game.left_turns = []
+    mover = game.acting_player(by_hand) if by_hand is not None and not made else None
+    for pid, words, reason in game.left_turns:
+        # a reason told already (another program of theirs stopped for it) is not told again
+        if pid != mover and not any(p == pid and reason in text for p, text in game.news):
+            game.tell(
+                pid,
+                f"Your programmed move left this turn to you: {reason}. (It stays set: you "
+                f"{words}.)",
+            )
+    game.left_turns = []
     return made

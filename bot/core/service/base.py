@@ -315,6 +315,20 @@ class ServiceBase:
         self._choices.move_to_end(key)
         return cached
 
+    async def _offered(
+        self, record: GameRecord, game: Game, player_id: Any, kinds: Collection[str] | None = None
+    ) -> list[Choice]:
+        """The legal choices a menu offers the player: those a deal would be refused for
+        (another player's property, and nobody to agree) left out."""
+        legal = await self._legal(record, game, player_id, kinds)
+        seats = await self._seats(record.id)
+
+        def refused(choice: Choice) -> bool:
+            other = game.counterparty(choice.action)
+            return other not in (None, player_id) and deal_refusal(game, seats, other) is not None
+
+        return [c for c in legal if not refused(c)]
+
     async def _lapsed(self, record: GameRecord, requests: list[Request]) -> str:
         """Lines saying which open requests the change just made lapse."""
         lines = []
@@ -466,6 +480,23 @@ def _replay(record: GameRecord, seats: list[SeatRecord], actions: list[ActionRec
         raise Refused(f"game #{record.id} cannot be rebuilt from its log: {exc}") from exc
     log.info("rebuilt game %s from %d actions", record.id, len(actions))
     return game
+
+
+def deal_refusal(game: Game, seats: list[SeatRecord], other: PlayerId) -> str | None:
+    """Why a deal taking player `other`'s property cannot be asked of them (None: it can):
+    the computer makes no deals, and an empty seat has nobody to agree."""
+    seller = next((s for s in seats if s.player_id == other), None)
+    if seller is not None and seller.computer is not None:
+        return (
+            f"this deal takes {seller.name}'s property, and the computer plays that seat: "
+            "it makes no deals"
+        )
+    if seller is None or seller.user_id <= 0:
+        return (
+            f"this deal takes {game.player_name(other)}'s property and nobody holds that seat "
+            "to agree to it; a game admin can give the seat with /game-admin replace"
+        )
+    return None
 
 
 def acting_seats(game: Game, seats: Iterable[tuple[int, PlayerId | None]]) -> tuple[int, ...]:

@@ -13,6 +13,7 @@ from bot.core.service.base import (
     MoveBuilder,
     ServiceBase,
     acting_seats,
+    deal_refusal,
     move_digest,
     player_of,
     seat_of,
@@ -143,18 +144,11 @@ class Playing(ServiceBase):
             return await self._apply(
                 record, game, caller, action, interaction_id, by=player_of(seat), digest=digest
             )
-        seller = next((s for s in await self._seats(record.id) if s.player_id == other), None)
-        if seller is not None and seller.computer is not None:
-            raise Refused(
-                f"this deal takes {seller.name}'s property, and the computer plays that seat: "
-                "it makes no deals"
-            )
-        if seller is None or seller.user_id <= 0:
-            raise Refused(
-                f"this deal takes {game.player_name(other)}'s property and nobody "
-                "holds that seat to agree to it; a game admin can give the seat with "
-                "/game-admin replace"
-            )
+        seats = await self._seats(record.id)
+        refusal = deal_refusal(game, seats, other)
+        if refusal is not None:
+            raise Refused(refusal)
+        seller = next(s for s in seats if s.player_id == other)
         # the engine judges the move first, so nobody is asked to agree to an illegal one
         sentence = await asyncio.to_thread(_sentence_if_done, game, action, player_of(seat))
         for same in await self.store.open_requests(record.id):

@@ -150,7 +150,7 @@ class Views(ServiceBase):
                 game = await self._live(record)
             except Refused:
                 return []
-            return await self._legal(record, game, seat.player_id, kinds)
+            return await self._offered(record, game, seat.player_id, kinds)
 
     async def prompt(self, game_id: int, *, choices: bool = True) -> Prompt:
         """Who must act now and (unless `choices` is False) the first of them's legal choices,
@@ -192,7 +192,7 @@ class Views(ServiceBase):
             )
             if record.status != ACTIVE or record.paused or not game.active_players() or not choices:
                 return prompt
-            legal = await self._legal(record, game, game.active_players()[0])
+            legal = await self._offered(record, game, game.active_players()[0])
             return replace(prompt, choices=tuple(legal))
 
     async def _away(self, record: GameRecord, game: Game) -> tuple[str, ...]:
