@@ -419,3 +419,18 @@ def m016_request_pings(conn: Conn, t: Types) -> None:
             pinged_at TEXT NOT NULL,
             PRIMARY KEY (user_id, requested_by, kind)
         )""")
+
+
+@migration
+def m017_post_failures(conn: Conn, t: Types) -> None:
+    """Why the bot last failed to post in a game's thread (a permission missing, no access,
+    the thread locked or deleted) and when, until a post there succeeds again: what
+    `/game status` tells players and admins instead of a silence."""
+    conn.execute(f"""
+        CREATE TABLE post_failures (
+            game_id {t.big} PRIMARY KEY REFERENCES games (id),
+            kind TEXT NOT NULL,
+            code {t.big},
+            detail TEXT,
+            failed_at TEXT NOT NULL
+        )""")
