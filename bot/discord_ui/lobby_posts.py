@@ -25,11 +25,11 @@ from bot.core.results import Result
 from bot.discord_ui.buttons import lobby_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import add_to_thread, fit, reply
+from bot.discord_ui.post_failures import UNKNOWN_CHANNEL, missing_to_open, names
 from bot.discord_ui.side_posts import edit_refused, mentions
 
 log = logging.getLogger(__name__)
 
-UNKNOWN_CHANNEL = 10003
 TAG_REQUIRED = 40067  # a post in a forum that requires tags on posts
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: games move slowly
 
@@ -50,6 +50,16 @@ async def open_table(interaction: discord.Interaction, name: str, opening: str) 
     if isinstance(channel, discord.Thread) and isinstance(channel.parent, discord.ForumChannel):
         channel = channel.parent  # commands are typed in a forum's posts, not in the forum
     name = name[:100]
+    if isinstance(channel, (discord.ForumChannel, discord.TextChannel)):
+        missing = missing_to_open(interaction, isinstance(channel, discord.ForumChannel))
+        if missing:  # refused before anything is made, with what to grant
+            them = "it" if len(missing) == 1 else "them"
+            await reply(
+                interaction,
+                f"Refused: I lack {names(missing)} in this channel, which a game needs; an "
+                f"admin can grant {them} to me in the channel's settings",
+            )
+            return None
     try:
         if isinstance(channel, discord.ForumChannel):
             made = await channel.create_thread(
