@@ -10,8 +10,21 @@ import logging
 
 import pytest
 
+from bot.core.service import GameService
+from bot.core.store import Store
 from tests.fake_discord import CHANNEL_ID, GUILD_ID, THREAD_ID, channel_data
-from tests.wire_bot import ANN, BOB, answered, bots, move, settled, thread_posts, until
+from tests.wire_bot import (
+    ANN,
+    BOB,
+    Wire,
+    answered,
+    bots,
+    move,
+    open_game,
+    settled,
+    thread_posts,
+    until,
+)
 
 
 @pytest.fixture
@@ -25,9 +38,11 @@ async def answers(fake, iid: int, count: int) -> list[str]:
     return [a.content for a in answered(fake, iid)]
 
 
-async def status_of(fake, iid: int) -> str:
-    await fake.command(iid, ANN, "game", "status", where=channel_data(), game=1)
-    return (await answers(fake, iid, 1))[0]
+async def status_of(wire: Wire, iid: int) -> str:
+    await wire.fake.command(iid, ANN, "game", "status", where=channel_data(), game=wire.game_id)
+    [status] = await answers(wire.fake, iid, 1)
+    assert status.startswith(f"Game #{wire.game_id} · tally")
+    return status
 
 
 async def test_a_move_the_thread_refuses_is_told_to_the_player_and_in_status(
@@ -39,7 +54,7 @@ async def test_a_move_the_thread_refuses_is_told_to_the_player_and_in_status(
     wire = await connect()
     fake = wire.fake
     fake.deny(CHANNEL_ID, "send_messages_in_threads")
-    caplog.set_level(logging.WARNING, "bot.discord_ui.thread_posts")
+    caplog.set_level(logging.WARNING, "bot.discord_ui.post_failures")
     await move(fake, 8001, ANN, 3)
     done, told = await answers(fake, 8001, 2)
     assert done.startswith("Done: ann added 3.")
@@ -54,7 +69,7 @@ async def test_a_move_the_thread_refuses_is_told_to_the_player_and_in_status(
         and "refuses the bot a permission: Send Messages in Threads (Discord code 50013)"
         in (logged.getMessage())
     )
-    status = await status_of(fake, 8002)
+    status = await status_of(wire, 8002)
     assert "Not posted in the game's thread since " in status
     assert status.endswith(
         "I lack Send Messages in Threads there; an admin can grant it to me in "
@@ -70,7 +85,7 @@ async def test_a_move_the_thread_refuses_is_told_to_the_player_and_in_status(
         "bob added 4.",
     ]
     await settled(fake)
-    assert "Not posted" not in await status_of(fake, 8004)
+    assert "Not posted" not in await status_of(wire, 8004)
     assert answered(fake, 8003)[1:] == []  # nothing to tell bob
 
 
@@ -78,7 +93,7 @@ async def test_no_access_to_the_thread_is_told_as_such(connect, caplog) -> None:
     wire = await connect()
     fake = wire.fake
     fake.deny(CHANNEL_ID, "view_channel")
-    caplog.set_level(logging.WARNING, "bot.discord_ui.thread_posts")
+    caplog.set_level(logging.WARNING, "bot.discord_ui.post_failures")
     await fake.command(
         8011, ANN, "game-admin", "act", where=channel_data(), action='{"type": "add", "amount": 2}'
     )
@@ -127,7 +142,7 @@ async def test_a_deleted_thread_pauses_the_game_until_it_gets_a_new_one(connect)
     )
     assert (await wire.service.store.game(wire.game_id)).paused
     assert "it was deleted; an admin can open a new one with /game-admin thread" in (
-        await status_of(fake, 8032)
+        await status_of(wire, 8032)
     )
     await fake.command(8033, ANN, "game-admin", "thread", where=channel_data(), game=wire.game_id)
     [done] = await answers(fake, 8033, 1)
@@ -153,3 +168,21 @@ async def test_a_server_that_removed_the_bot_has_its_games_paused(connect) -> No
     assert (await wire.service.store.game(wire.game_id)).paused
     failure = await wire.service.post_failure(wire.game_id)
     assert failure is not None and failure.kind == "removed"
+
+
+async def test_a_late_success_does_not_clear_a_deleted_thread(db_path) -> None:
+    """A post that succeeded just before its thread was deleted may be stored after the
+    deletion: it clears a refusal, never the thread's loss (only a new thread does)."""
+    service = GameService(Store(db_path))
+    try:
+        game_id = await open_game(service, THREAD_ID)
+        await service.post_failed(game_id, "gone", 10003)
+        await service.post_succeeded(game_id)
+        assert (await service.post_failure(game_id)).kind == "gone"
+        await service.store.move_thread(game_id, CHANNEL_ID, 4242)
+        assert await service.post_failure(game_id) is None
+        await service.post_failed(game_id, "permission", 50013, "Embed Links")
+        await service.post_succeeded(game_id)
+        assert await service.post_failure(game_id) is None
+    finally:
+        service.store.close()

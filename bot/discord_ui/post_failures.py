@@ -5,12 +5,17 @@ checks the bot's permissions first, so no game is opened where it could not be p
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot.discord_ui.io import THREAD_ARCHIVED  # a post there is refused once it is locked
+from bot.core.service.posting import unposted_reason
+from bot.discord_ui.io import THREAD_ARCHIVED, fit  # a post there is refused once it is locked
+
+log = logging.getLogger(__name__)
 
 UNKNOWN_CHANNEL = 10003
 MISSING_ACCESS = 50001
@@ -33,6 +38,13 @@ TEXT_CHANNEL_NEEDS = {
     "create_public_threads": "Create Public Threads",
 }
 FORUM_NEEDS = {"send_messages": "Send Messages"}
+TELL_WITHIN = 60.0  # seconds a command's caller is told of a refused post, at most
+REFUSED_LOG = {  # what a refusal says of the thread, for the log
+    "permission": "refuses the bot a permission: {detail}",
+    "access": "is out of the bot's access",
+    "locked": "is locked",
+    "gone": "is gone",
+}
 
 
 @dataclass(frozen=True)
@@ -80,3 +92,33 @@ def missing_to_open(interaction: discord.Interaction, forum: bool) -> list[str]:
     to open a game and play it in its thread."""
     needs = {**(FORUM_NEEDS if forum else TEXT_CHANNEL_NEEDS), **THREAD_NEEDS}
     return missing(interaction.app_permissions, needs)
+
+
+def log_refusal(game_id: int, thread_id: int | None, why: Blocked) -> None:
+    """A refusal that lasts until someone mends it: a warning saying what it is."""
+    log.warning(
+        "game %s: thread %s %s (Discord code %s); its post waits",
+        game_id,
+        thread_id,
+        REFUSED_LOG.get(why.kind, why.kind).format(detail=why.detail or "unknown"),
+        why.code,
+    )
+
+
+async def tell_unposted(
+    interaction: discord.Interaction, watcher: asyncio.Future[Blocked | None]
+) -> None:
+    """Tell a command's caller, after "Done", that the game's thread did not get its post."""
+    try:
+        why = await asyncio.wait_for(watcher, TELL_WITHIN)
+    except TimeoutError:
+        return
+    if why is None:
+        return
+    reason = unposted_reason(why.kind, why.detail)
+    try:
+        await interaction.followup.send(
+            fit(f"But I could not post it in the game's thread: {reason}."), ephemeral=True
+        )
+    except discord.HTTPException as exc:  # the interaction's token expired meanwhile
+        log.info("could not tell user %s of a refused post: %s", interaction.user.id, exc)

@@ -31,7 +31,6 @@ from bot.core.moves import quick_moves
 from bot.core.rendering import draw_chart
 from bot.core.results import Prompt, Result
 from bot.core.service.base import GameMoved, Renderer
-from bot.core.service.posting import unposted_reason
 from bot.discord_ui.buttons import turn_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.direct import direct_messages, dm_notes
@@ -42,8 +41,10 @@ from bot.discord_ui.post_failures import (
     UNKNOWN_CHANNEL,
     Blocked,
     blocked,
+    log_refusal,
     missing,
     names,
+    tell_unposted,
 )
 from bot.discord_ui.post_state import Batch, TurnPost
 from bot.discord_ui.side_posts import (
@@ -72,14 +73,7 @@ BUMP_QUIET = 60.0
 KEPT_ASKS = 200  # the request posts remembered (a request replaced later edits its post)
 NO_IMAGES = "(No picture: I may not attach files in this channel; an admin can allow it.)"
 LATE = "(Posted late: Discord refused my earlier post here; /game status told why.)"
-TELL_WITHIN = 60.0  # seconds a command's caller is told of a refused post, at most
-UNKNOWN_FAILURE = Blocked("error", None)
-REFUSED_LOG = {  # what a refusal says of the thread, for the log
-    "permission": "refuses the bot a permission: {detail}",
-    "access": "is out of the bot's access",
-    "locked": "is locked",
-    "gone": "is gone",
-}  # a post that failed for a reason of the bot's own
+UNKNOWN_FAILURE = Blocked("error", None)  # a post that failed for a reason of the bot's own
 
 
 class ThreadPoster:
@@ -122,25 +116,9 @@ class ThreadPoster:
             )
             aside = f"\n{result.aside}" if result.aside else ""
             await reply(interaction, f"Done{where}: {result.text.splitlines()[0]}{aside}")
-            self._spawn(self._tell_unposted(interaction, watcher))
+            self._spawn(tell_unposted(interaction, watcher))
         if result.noted:
             await dm_notes(self.bot, result.game_id, result.noted, interaction.guild_id)
-
-    async def _tell_unposted(
-        self, interaction: discord.Interaction, watcher: asyncio.Future[Blocked | None]
-    ) -> None:
-        """Tell the caller, after "Done", that the game's thread did not get the post."""
-        try:
-            why = await asyncio.wait_for(watcher, TELL_WITHIN)
-        except TimeoutError:
-            return
-        if why is None:
-            return
-        text = f"But I could not post it in the game's thread: {unposted_reason(why.kind, why.detail)}."
-        try:
-            await interaction.followup.send(fit(text), ephemeral=True)
-        except discord.HTTPException as exc:  # the interaction's token expired meanwhile
-            log.info("could not tell user %s of a refused post: %s", interaction.user.id, exc)
 
     def queue(self, result: Result) -> Batch:
         """Gather a change for the game's next post (with what an earlier refused post held
@@ -237,18 +215,13 @@ class ThreadPoster:
 
     async def _refused(self, game_id: int, batch: Batch, why: Blocked) -> Blocked:
         """The thread did not take the post: the failure is stored (what /game status tells)
-        and the batch held, so the next post tells its moves too."""
-        batch.settle(why)
+        and the batch held, so the next post tells its moves too. The caller is told once it
+        is stored, so what they ask next (/game status) knows it."""
         if why.kind != "error":
-            log.warning(
-                "game %s: thread %s %s (Discord code %s); its post waits",
-                game_id,
-                batch.thread_id,
-                REFUSED_LOG.get(why.kind, why.kind).format(detail=why.detail or "unknown"),
-                why.code,
-            )
+            log_refusal(game_id, batch.thread_id, why)
             await self.bot.service.post_failed(game_id, why.kind, why.code, why.detail)
             self._clean.discard(game_id)
+        batch.settle(why)
         if not batch.late:
             batch.lines.insert(0, LATE)
             batch.late = True

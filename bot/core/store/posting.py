@@ -34,7 +34,9 @@ class PostingTables(StoreBase):
 
     @writing
     def clear_post_failure(self, conn: Conn, game_id: int) -> None:
-        conn.execute("DELETE FROM post_failures WHERE game_id = ?", [game_id])
+        """A post in the game's thread succeeded. A deleted thread stays so (a success in it
+        came before the deletion, however late this is told): a new thread forgets it."""
+        conn.execute("DELETE FROM post_failures WHERE game_id = ? AND kind <> ?", [game_id, "gone"])
 
     @writing
     def move_thread(
