@@ -253,6 +253,16 @@ class World:
         self.channel.__class__ = discord.TextChannel  # type: ignore[assignment]
         self.channel.create_thread = AsyncMock(side_effect=self._create_thread)
         self.dms: list[tuple[int, str]] = []
+        # the bot's permissions in the channel and its threads: those docs/hosting.md asks for
+        self.app_permissions = discord.Permissions(
+            view_channel=True,
+            send_messages=True,
+            create_public_threads=True,
+            send_messages_in_threads=True,
+            embed_links=True,
+            attach_files=True,
+            read_message_history=True,
+        )
         # the gateway cache, offline
         bot.get_channel = lambda cid: self.channel if cid == CHANNEL else self.threads.get(cid)
         bot.get_user = lambda user_id: SimpleNamespace(
@@ -300,6 +310,7 @@ class World:
                 guild_permissions=discord.Permissions(manage_threads=admin),
             ),
             permissions=discord.Permissions(manage_threads=admin or channel_admin),
+            app_permissions=self.app_permissions,
             response=response,
             followup=Followup(response),
             namespace=SimpleNamespace(**{"game": None, **typed}),

@@ -29,8 +29,9 @@ def source_and_target(request, db_path, postgres_url) -> tuple[str, str]:
 
 async def fill(url: str) -> list[int]:
     """A store with a row in every table: an open game, a running one with an undone move,
-    requests, votes, a preview, an invitation, a turn post, a lobby, settings, a game's DM
-    choice and a held DM, and a finished one; the running and finished games' ids."""
+    requests, votes, a preview, an invitation, a turn post, a lobby, a failed post, settings,
+    a game's DM choice and a held DM, and a finished one; the running and finished games'
+    ids."""
     service = GameService(Store(url), new_seed=lambda: 4242)
     store = service.store
     try:
@@ -48,6 +49,7 @@ async def fill(url: str) -> list[int]:
         await store.invite(gid, 3, 99, ANN.user_id)
         await store.set_turn_post(gid, 123456789012345678, {"shown": [1, 2]})
         await store.set_lobby_post(gid, (600, 123456789012345679))
+        await store.set_post_failure(gid, "permission", 50013, "Embed Links")
         await store.set_remind_hours(gid, 12.5)
         await store.set_mentioned(gid, [ANN.user_id])
         await store.save_settings(ANN.user_id, {"turn_dm": 1, "time_zone": "Europe/Paris"})

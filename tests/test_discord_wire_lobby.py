@@ -175,7 +175,7 @@ async def test_the_lobby_buttons_work_after_a_restart(db_path, monkeypatch) -> N
 async def test_a_lobby_whose_channel_was_deleted_is_let_go(connect) -> None:
     """A moderator deletes the forum post a game's lobby is in; the next change's edit is
     refused (Unknown Channel), so the lobby is let go: nothing is posted anywhere instead, and
-    the game goes on (bob's join is stored and answered)."""
+    the game goes on (bob's join is stored and answered, and he is told the thread is gone)."""
     wire = await connect()
     fake = wire.fake
     tid, game_id = await forum_game(wire, 7951)
@@ -183,7 +183,10 @@ async def test_a_lobby_whose_channel_was_deleted_is_let_go(connect) -> None:
     held = fake.world.outbox.pop()  # its THREAD_DELETE is late: the bot still knows the post
     assert held[0] == "THREAD_DELETE"
     await fake.command(7952, BOB, "game", "join", where=fake.threads[THREAD_ID], game=game_id)
-    assert (await answer_of(fake, 7952)).startswith("Done (posted in <#")
+    await until(lambda: len(answered(fake, 7952)) == 2, "bob told that the thread is gone")
+    done, gone = [a.content for a in answered(fake, 7952)]
+    assert done.startswith("Done (posted in <#")
+    assert gone.startswith("But I could not post it in the game's thread: it was deleted")
     edit = rf"/channels/{tid}/messages/{tid} -> 404"
     await until(lambda: fake.calls("PATCH", edit), "Discord refusing the lobby's edit")
     assert [r.code for r in fake.calls("PATCH", edit)] == [10003]
@@ -193,7 +196,7 @@ async def test_a_lobby_whose_channel_was_deleted_is_let_go(connect) -> None:
     assert [s.name for s in await wire.service.store.seats(game_id)] == ["ann", "bob"]
     before = len(fake.requests)
     await fake.command(7953, CY, "game", "join", where=fake.threads[THREAD_ID], game=game_id)
-    await answer_of(fake, 7953)
+    await until(lambda: len(answered(fake, 7953)) == 2, "cy told that the thread is gone")
     await settled(fake)
     later = [r for r in fake.requests[before:] if r.path.startswith(f"/channels/{tid}/messages")]
     assert [r for r in later if r.method == "PATCH"] == []  # no more edits of the lost lobby
@@ -236,14 +239,17 @@ async def test_the_game_option_is_suggested_over_the_wire(connect) -> None:
 
 async def test_a_locked_thread_is_left_locked_when_a_player_joins(connect) -> None:
     """A moderator locked the archived post: the bot does not try to open it (only moderators
-    may); bob is seated all the same, and the refusal is logged, not shown to him."""
+    may); bob is seated all the same, his joining the thread refused is logged, and he is told
+    that the post of his join could not be made there (the thread is locked)."""
     wire = await connect()
     fake = wire.fake
     tid, game_id = await forum_game(wire, 7991)
     await settled(fake)
     await fake.archive(tid, locked=True)
     await fake.command(7992, BOB, "game", "join", where=fake.threads[THREAD_ID], game=game_id)
-    assert (await answer_of(fake, 7992)).startswith("Done")
+    await until(lambda: len(answered(fake, 7992)) == 2, "bob told that the thread is locked")
+    done, locked = [a.content for a in answered(fake, 7992)]
+    assert done.startswith("Done") and "it is locked; a moderator can unlock it" in locked
     await settled(fake)
     assert not [r for r in fake.requests if r.method == "PATCH" and r.path == f"/channels/{tid}"]
     assert fake.threads[tid]["thread_metadata"]["locked"] and 12 not in fake.world.members.get(

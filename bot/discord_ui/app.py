@@ -30,6 +30,7 @@ from bot.discord_ui.dm_gate import DmGate
 from bot.discord_ui.lobby_posts import LobbyPoster
 from bot.discord_ui.side_posts import post_reminder
 from bot.discord_ui.suggestions import suggest_games_everywhere
+from bot.discord_ui.thread_loss import server_left, thread_deleted
 from bot.discord_ui.thread_posts import DEFAULT_DELAY, ThreadPoster
 from bot.discord_ui.tree import RailchatTree
 
@@ -255,6 +256,14 @@ class RailchatBot(commands.AutoShardedBot):
         """Chat in a game's thread (no prefix commands: the bot has slash commands only)."""
         if self.user is not None and message.author.id != self.user.id:
             await self.poster.heard(message.channel, self.user.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A game's thread deleted (by a moderator, or with its channel): its game pauses."""
+        await thread_deleted(self, payload.thread_id, payload.parent_id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (or it was deleted): its games pause."""
+        await server_left(self, guild.id)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, self.user and self.user.id)

@@ -178,13 +178,19 @@ async def reply_files(
 
 async def game_thread(bot: BotContext, thread_id: int) -> discord.Thread | None:
     """The game's thread from the cache, else from Discord; None when it is gone."""
+    try:
+        return await fetch_thread(bot, thread_id)
+    except discord.HTTPException as exc:
+        log.warning("thread %s cannot be reached: %s", thread_id, exc)
+        return None
+
+
+async def fetch_thread(bot: BotContext, thread_id: int) -> discord.Thread | None:
+    """The game's thread from the cache, else from Discord (which may refuse: gone, no
+    access); None when the id is not a thread's."""
     channel = bot.get_channel(thread_id)
     if channel is None:
-        try:
-            channel = await bot.fetch_channel(thread_id)
-        except discord.HTTPException:
-            log.warning("thread %s is gone", thread_id)
-            return None
+        channel = await bot.fetch_channel(thread_id)
     return channel if isinstance(channel, discord.Thread) else None
 
 

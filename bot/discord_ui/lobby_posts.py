@@ -28,11 +28,11 @@ from bot.discord_ui.buttons import lobby_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import add_to_thread, fit, reply
 from bot.discord_ui.markup import lobby_as_written
+from bot.discord_ui.post_failures import UNKNOWN_CHANNEL, missing_to_open, names
 from bot.discord_ui.side_posts import edit_refused, mentions
 
 log = logging.getLogger(__name__)
 
-UNKNOWN_CHANNEL = 10003
 OLD_MESSAGE_EDITS = 30046  # "Maximum number of edits to messages older than 1 hour reached"
 RETRY_SECONDS = 600.0  # how long a lobby refused with 30046 waits before its next edit
 TAG_REQUIRED = 40067  # a post in a forum that requires tags on posts
@@ -55,6 +55,16 @@ async def open_table(interaction: discord.Interaction, name: str, opening: str) 
     if isinstance(channel, discord.Thread) and isinstance(channel.parent, discord.ForumChannel):
         channel = channel.parent  # commands are typed in a forum's posts, not in the forum
     name = name[:100]
+    if isinstance(channel, (discord.ForumChannel, discord.TextChannel)):
+        missing = missing_to_open(interaction, isinstance(channel, discord.ForumChannel))
+        if missing:  # refused before anything is made, with what to grant
+            them = "it" if len(missing) == 1 else "them"
+            await reply(
+                interaction,
+                f"Refused: I lack {names(missing)} in this channel, which a game needs; an "
+                f"admin can grant {them} to me in the channel's settings",
+            )
+            return None
     try:
         if isinstance(channel, discord.ForumChannel):
             made = await channel.create_thread(

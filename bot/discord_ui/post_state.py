@@ -3,6 +3,7 @@ and the post of the turn under way (`TurnPost`, stored so a restart goes on edit
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,23 @@ class Batch:
     hushed: list[int] = field(default_factory=list)
     replaces: list[int] = field(default_factory=list)
     version: int | None = None  # the game version the newest change left (None: not known)
+    # the bot's permissions missing in the thread, as the command that made a change there
+    # saw them (a refused post names them)
+    lacking: list[str] = field(default_factory=list)
+    late: bool = False  # held after a refused post: its lines go with the next one
+    watchers: list[asyncio.Future[Any]] = field(default_factory=list)  # told how it went
+
+    def watch(self) -> asyncio.Future[Any]:
+        """A future told how the post of this batch went (None: posted; else why not)."""
+        watcher = asyncio.get_running_loop().create_future()
+        self.watchers.append(watcher)
+        return watcher
+
+    def settle(self, outcome: Any) -> None:
+        for watcher in self.watchers:
+            if not watcher.done():
+                watcher.set_result(outcome)
+        self.watchers.clear()
 
     def take(self, result: Result) -> None:
         """Add one change to the batch."""
@@ -55,6 +73,8 @@ class Batch:
         for name in ("lines", "places", "runs", "offers", "invited", "hushed", "replaces"):
             getattr(self, name).extend(getattr(newer, name))
         self.kinds |= newer.kinds
+        self.watchers += newer.watchers
+        self.lacking = newer.lacking or self.lacking
         self.moves_only = self.moves_only and newer.moves_only
         self.version = newer.version
         if newer.vote is not None:

@@ -21,6 +21,7 @@ import asyncio
 import hashlib
 import io
 import logging
+from collections.abc import Coroutine
 from dataclasses import replace
 from typing import Any
 
@@ -33,8 +34,19 @@ from bot.core.service.base import GameMoved, Renderer
 from bot.discord_ui.buttons import turn_view
 from bot.discord_ui.context import BotContext
 from bot.discord_ui.direct import direct_messages, dm_notes
-from bot.discord_ui.io import MAX_MESSAGE, MAX_UPLOAD, fit, game_thread, reply
+from bot.discord_ui.io import MAX_MESSAGE, MAX_UPLOAD, fetch_thread, fit, game_thread, reply
 from bot.discord_ui.markup import as_written, names_list
+from bot.discord_ui.post_failures import (
+    MISSING_PERMISSIONS,
+    THREAD_NEEDS,
+    UNKNOWN_CHANNEL,
+    Blocked,
+    blocked,
+    log_refusal,
+    missing,
+    names,
+    tell_unposted,
+)
 from bot.discord_ui.post_state import Batch, TurnPost
 from bot.discord_ui.side_posts import (
     chunks,
@@ -59,9 +71,10 @@ DEFAULT_DELAY = 2.0  # seconds a change waits for the next one before the post g
 # prompt is posted again below (its older copy deleted), and the next move goes there too.
 BUMP_AFTER = 5
 BUMP_QUIET = 60.0
-MISSING_PERMISSIONS = 50013
 KEPT_ASKS = 200  # the request posts remembered (a request replaced later edits its post)
 NO_IMAGES = "(No picture: I may not attach files in this channel; an admin can allow it.)"
+LATE = "(Posted late: Discord refused my earlier post here; /game status told why.)"
+UNKNOWN_FAILURE = Blocked("error", None)  # a post that failed for a reason of the bot's own
 
 
 class ThreadPoster:
@@ -82,37 +95,56 @@ class ThreadPoster:
         self._chat: dict[int, int] = {}  # game id: others' messages below its turn post
         self._bumps: dict[int, asyncio.Task[None]] = {}
         self._asks: dict[int, Any] = {}  # request id: its post (a newer request may take it)
+        self._held: dict[int, Batch] = {}  # game id: changes a refused post holds back
+        self._clean: set[int] = set()  # games posted to since this process started
 
     async def publish(self, interaction: discord.Interaction, result: Result) -> None:
         """Refusals and duplicates answer only the caller; changes are acknowledged to the
-        caller and queued for the game's thread."""
+        caller and queued for the game's thread, and should that post be refused, the caller
+        is told why in a follow-up (the move stands; its lines go with the next post)."""
         if not result.ok:
             await reply(interaction, f"Refused: {result.error}")
         elif result.duplicate or not result.changed or result.game_id is None:
             await reply(interaction, result.text)
         else:
-            self.queue(result)
+            batch = self.queue(result)
+            here = interaction.channel_id == result.thread_id
+            if here:  # the bot's permissions in the thread, which a refusal can then name
+                batch.lacking = missing(interaction.app_permissions, THREAD_NEEDS)
+            watcher = batch.watch()
             where = (
-                ""
-                if interaction.channel_id == result.thread_id or result.thread_id is None
-                else f" (posted in <#{result.thread_id}>)"
+                "" if here or result.thread_id is None else f" (posted in <#{result.thread_id}>)"
             )
             aside = f"\n{result.aside}" if result.aside else ""
             await reply(
                 interaction, f"Done{where}: {as_written(result.text.splitlines()[0])}{aside}"
             )
+            self._spawn(tell_unposted(interaction, watcher))
         if result.noted:
             await dm_notes(self.bot, result.game_id, result.noted, interaction.guild_id)
 
-    def queue(self, result: Result) -> None:
+    def queue(self, result: Result) -> Batch:
+        """Gather a change for the game's next post (with what an earlier refused post held
+        back); its batch."""
         assert result.game_id is not None
         batch = self._pending.get(result.game_id)
         if batch is None:
-            batch = self._pending[result.game_id] = Batch(result.thread_id)
-            task = asyncio.create_task(self._post_later(result.game_id))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            batch = self._held.pop(result.game_id, None) or Batch(result.thread_id)
+            batch.thread_id = result.thread_id
+            self._pending[result.game_id] = batch
+            self._spawn(self._post_later(result.game_id))
         batch.take(result)
+        return batch
+
+    def moved(self, game_id: int) -> None:
+        """The game is played in a new thread: its next post starts a turn post there."""
+        self._turns.pop(game_id, None)
+        self._chat.pop(game_id, None)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def drain(self, *, now: bool = False) -> None:
         """Wait until everything queued is posted (tests; shutdown). `now`: without waiting
@@ -142,20 +174,67 @@ class ThreadPoster:
     async def post(self, game_id: int) -> None:
         async with self._locks.setdefault(game_id, asyncio.Lock()):
             batch = self._pending.pop(game_id, None)
-            if batch is None or batch.thread_id is None:
+            if batch is None:
                 return
-            thread = await game_thread(self.bot, batch.thread_id)
+            outcome: Blocked | None = UNKNOWN_FAILURE
+            try:
+                outcome = await self._post_to_thread(game_id, batch)
+            finally:
+                if self._pending.get(game_id) is not batch:  # not put back for the next post
+                    batch.settle(outcome)
+
+    async def _post_to_thread(self, game_id: int, batch: Batch) -> Blocked | None:
+        """Post the batch in the game's thread; why Discord refused it (None: posted, or put
+        back to go with the next change)."""
+        if batch.thread_id is None:
+            return None
+        thread = None
+        try:
+            thread = await fetch_thread(self.bot, batch.thread_id)
             if thread is None:
-                return
+                return await self._refused(game_id, batch, Blocked("gone", UNKNOWN_CHANNEL))
             self._games[thread.id] = game_id
             prompt = await self.bot.service.prompt(game_id)
             if batch.version is not None and prompt.moved > batch.version:
                 self._again(game_id, batch)  # a newer change is on its way: tell it too
-                return
+                return None
             try:
                 await self._post_batch(game_id, thread, batch, prompt)
             except GameMoved:
                 self._again(game_id, batch)
+                return None
+        except discord.HTTPException as exc:
+            why = blocked(exc, thread)
+            if why is None:
+                log.exception("game %s: Discord refused the post in thread %s", game_id, thread)
+                return await self._refused(game_id, batch, Blocked("error", exc.code))
+            if why.kind == "permission" and why.detail is None and batch.lacking:
+                why = Blocked(why.kind, why.code, names(batch.lacking))
+            return await self._refused(game_id, batch, why)
+        if game_id not in self._clean:  # a failure stored before is over
+            await self.bot.service.post_succeeded(game_id)
+            self._clean.add(game_id)
+        return None
+
+    async def _refused(self, game_id: int, batch: Batch, why: Blocked) -> Blocked:
+        """The thread did not take the post: the failure is stored (what /game status tells)
+        and the batch held, so the next post tells its moves too. The caller is told once it
+        is stored, so what they ask next (/game status) knows it."""
+        if why.kind != "error":
+            log_refusal(game_id, batch.thread_id, why)
+            await self.bot.service.post_failed(game_id, why.kind, why.code, why.detail)
+            self._clean.discard(game_id)
+        batch.settle(why)
+        if not batch.late:
+            batch.lines.insert(0, LATE)
+            batch.late = True
+        newer = self._pending.pop(game_id, None)
+        if newer is not None:  # changes made meanwhile go with these
+            batch.extend(newer)
+            self._pending[game_id] = batch
+        else:
+            self._held[game_id] = batch
+        return why
 
     def _again(self, game_id: int, batch: Batch) -> None:
         """Post this batch with the next one: the game moved on while it was drawn, and the
@@ -165,9 +244,7 @@ class ThreadPoster:
         if newer is not None:
             batch.extend(newer)
             return  # its task posts both
-        task = asyncio.create_task(self._post_later(game_id))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._post_later(game_id))
 
     async def _post_batch(
         self, game_id: int, thread: discord.Thread, batch: Batch, prompt: Prompt

@@ -5,7 +5,7 @@ the commands of one game with an asyncio lock, applies actions to a live engine 
 bounded LRU cache, rebuilt from the stored log when missing), persists each accepted change in
 one transaction and answers with a `Result`. It knows no game rules: the engine decides.
 `base` holds the machinery; `tables`, `playing`, `undoing`, `previews`, `orders`, `views`,
-`lobby` and `charts` the commands by kind; `settings`, `turns` and `reminders` what concerns a
+`lobby`, `charts` and `posting` the commands by kind; `settings`, `turns` and `reminders` what concerns a
 player across all their games.
 """
 
@@ -15,6 +15,7 @@ from bot.core.service.charts import Charts
 from bot.core.service.computers import ComputerSeats
 from bot.core.service.lobby import Lobbies
 from bot.core.service.orders import Orders
+from bot.core.service.posting import Posting
 from bot.core.service.previews import Previews
 from bot.core.service.reminders import Reminders
 from bot.core.service.settings import Settings
@@ -24,6 +25,16 @@ from bot.core.service.views import Views
 
 
 class GameService(
-    ComputerSeats, Tables, Previews, Orders, Undoing, Views, Lobbies, Charts, Settings, Reminders
+    ComputerSeats,
+    Tables,
+    Previews,
+    Orders,
+    Undoing,
+    Views,
+    Lobbies,
+    Charts,
+    Settings,
+    Reminders,
+    Posting,
 ):
     """Every command of the service, on one store."""

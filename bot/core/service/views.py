@@ -26,6 +26,7 @@ from bot.core.service.base import (
 )
 from bot.core.service.computers import MARK, played_by_computer
 from bot.core.service.images import Still
+from bot.core.service.posting import unposted_line
 from bot.core.service.turns import away_notes
 from bot.core.store import ACTIVE, DEAL, FINISHED, OPEN, ActionRecord, GameRecord
 from engine.errors import GameError
@@ -92,17 +93,25 @@ class Views(ServiceBase):
         async def body(record: GameRecord) -> Result:
             seats = await self._seats(record.id)
             head = f"Game #{record.id} · {record.title} · {status_word(record)}"
+            failure = await self.store.post_failure(record.id)
+            unposted = [unposted_line(failure)] if failure is not None else []
             if record.status == OPEN:
                 names = ", ".join(f"{s.seat}. {s.name}" for s in seats) or "nobody"
                 cls = find_title(record.title)
                 return Result(
-                    text=f"{head} ({len(seats)}/{record.seat_limit} seated: {names}). "
-                    f"Needs {cls.min_players} to start.",
+                    text="\n".join(
+                        [
+                            f"{head} ({len(seats)}/{record.seat_limit} seated: {names}). "
+                            f"Needs {cls.min_players} to start.",
+                            *unposted,
+                        ]
+                    ),
                     game_id=record.id,
                     thread_id=record.thread_id,
                 )
             game = await self._live(record)
             lines = [head, game.status_text()]  # the title's summary says who acts
+            lines += unposted
             lines += [line for line in (played_by_computer(seats),) if line]
             lines += await self._away(record, game)
             lines += [

@@ -13,6 +13,7 @@ from bot.core.store.connection import BUSY_TIMEOUT
 from bot.core.store.games import GameTables
 from bot.core.store.leases import LeaseTables
 from bot.core.store.players import PlayerTables
+from bot.core.store.posting import PostingTables
 from bot.core.store.records import (
     ACTIVE,
     ANY_GUILD,
@@ -28,6 +29,7 @@ from bot.core.store.records import (
     Note,
     OverCap,
     PendingDM,
+    PostFailure,
     Preview,
     ReminderClock,
     Request,
@@ -41,7 +43,7 @@ from bot.core.store.requests import RequestTables
 from bot.core.store.seating import SeatingTables, unclaimed
 
 
-class Store(GameTables, SeatingTables, RequestTables, PlayerTables, LeaseTables):
+class Store(GameTables, SeatingTables, RequestTables, PlayerTables, LeaseTables, PostingTables):
     """Every table of the store, on one database."""
 
 
@@ -61,6 +63,7 @@ __all__ = [
     "Note",
     "OverCap",
     "PendingDM",
+    "PostFailure",
     "Preview",
     "ReminderClock",
     "Request",

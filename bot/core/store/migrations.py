@@ -444,3 +444,18 @@ def m018_seed_as_text(conn: Conn, t: Types) -> None:
     conn.execute("UPDATE games SET seed_text = CAST(seed AS TEXT) WHERE seed IS NOT NULL")
     conn.execute("ALTER TABLE games DROP COLUMN seed")
     conn.execute("ALTER TABLE games RENAME COLUMN seed_text TO seed")
+
+
+@migration
+def m019_post_failures(conn: Conn, t: Types) -> None:
+    """Why the bot last failed to post in a game's thread (a permission missing, no access,
+    the thread locked or deleted) and when, until a post there succeeds again: what
+    `/game status` tells players and admins instead of a silence."""
+    conn.execute(f"""
+        CREATE TABLE post_failures (
+            game_id {t.big} PRIMARY KEY REFERENCES games (id),
+            kind TEXT NOT NULL,
+            code {t.big},
+            detail TEXT,
+            failed_at TEXT NOT NULL
+        )""")

@@ -186,3 +186,14 @@ class Invitation:
     invited_by: int
     status: str
     created_at: str
+
+
+@dataclass(frozen=True)
+class PostFailure:
+    """Why the bot last failed to post in a game's thread: `kind` is "permission", "access",
+    "locked" or "gone", `code` Discord's error code, `detail` what to grant (when known)."""
+
+    kind: str
+    code: int | None
+    detail: str | None
+    failed_at: str

@@ -29,6 +29,7 @@ TABLES = (
     "notes",
     "turn_posts",
     "lobby_posts",
+    "post_failures",
     "user_settings",
     "game_dms",
     "pending_dms",

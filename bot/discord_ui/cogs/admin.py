@@ -16,7 +16,16 @@ from discord.ext import commands
 from bot.core.config import MAX_REMIND_HOURS
 from bot.core.parsing import parse_action
 from bot.discord_ui.context import BotContext
-from bot.discord_ui.io import caller_of, fit, follow_thread, game_or_refuse, reply, resolve_game
+from bot.discord_ui.io import (
+    add_to_thread,
+    caller_of,
+    fit,
+    follow_thread,
+    game_or_refuse,
+    reply,
+    resolve_game,
+)
+from bot.discord_ui.lobby_posts import drop_table, open_table
 from bot.discord_ui.suggestions import COMPUTER_LEVELS, GAME_HELP, LIMIT, within_budget
 
 
@@ -142,6 +151,36 @@ class AdminCog(
                 game_id, caller_of(interaction), hours, interaction.id
             ),
         )
+
+    @app_commands.command(
+        name="thread", description="Give a game a new thread here (after its thread was deleted)"
+    )
+    @app_commands.describe(game=GAME_HELP)
+    async def thread(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
+            return
+        record = await self.service.store.game(game_id)
+        assert record is not None
+        table = await open_table(
+            interaction,
+            f"{record.title} · game #{game_id}",
+            f"Game #{game_id} of {record.title} goes on in a new thread…",
+        )
+        if table is None:
+            return
+        result = await self.service.move_thread(
+            game_id, caller_of(interaction), table.thread.parent_id, table.thread.id, interaction.id
+        )
+        if not result.ok or result.duplicate:
+            await drop_table(table)
+            await self.bot.poster.publish(interaction, result)
+            return
+        for seat in await self.service.store.seats(game_id):
+            if seat.user_id > 0:
+                await add_to_thread(table.thread, discord.Object(seat.user_id))
+        await self.bot.lobbies.place(game_id, table)
+        self.bot.poster.moved(game_id)
+        await self.bot.poster.publish(interaction, result)
 
     @app_commands.command(name="act", description="A move as JSON, for what no command makes")
     @app_commands.describe(action='The move, e.g. {"type": "pass"}', game=GAME_HELP)
