@@ -120,7 +120,7 @@ async def test_closed_dms_are_logged_and_change_nothing(world, caplog):
     with caplog.at_level(logging.INFO, logger="bot.discord_ui.direct"):
         second = await world.bot.send_reminders(since + timedelta(hours=48))
     assert len(second.reminders) == 1 and second.next_due == since + timedelta(hours=72)
-    assert "could not DM user 1: their direct messages are closed" in caplog.text
+    assert "no DM to user 1: their direct messages are closed" in caplog.text
     assert (await world.bot.send_reminders(since + timedelta(hours=49))).reminders == ()
     assert thread.send.call_count == 1  # the first reminder; the second was a DM
 

@@ -13,6 +13,7 @@ import discord
 from bot.core.service.turns import DirectMessage
 from bot.core.turn_list import TurnEntry, summary
 from bot.discord_ui.context import BotContext
+from bot.discord_ui.dm_gate import CANNOT_DM
 from bot.discord_ui.io import fit
 from bot.discord_ui.turn_prompt import prompt_embed
 
@@ -101,7 +102,7 @@ async def send_dm(
             await (user.send(text, embed=embed) if embed is not None else user.send(text))
         except discord.HTTPException as exc:
             bot.dms.refused(user_id, exc.code)
-            why = str(exc)
+            why = "their direct messages are closed" if exc.code == CANNOT_DM else str(exc)
         else:
             bot.dms.sent()
             return True
