@@ -42,8 +42,8 @@ class Digest:
     """The figures told (each as (then, now)) and the lines a player reads."""
 
     moves: int
-    score: tuple[int, int] | None  # worth, or victory points (None: a title without either)
-    rank: tuple[int, int] | None
+    score: tuple[int, int]  # worth, or victory points
+    rank: tuple[int, int]
     cash: tuple[int, int] | None  # None: a title without money
     shares: dict[str, tuple[int, int]]  # percent of each company held then or now
     lines: tuple[str, ...]
@@ -52,26 +52,22 @@ class Digest:
         return "\n".join(self.lines)
 
 
-def steps_since(game: Game, count: int) -> tuple[dict[str, Any], list[Step]]:
-    """The position after the game's first `count` actions and each action since, with its
-    sentence and the position it left; the game is left as it is."""
+def steps_since(
+    game: Game, count: int, snapshot: Callable[[], dict[str, Any]]
+) -> tuple[dict[str, Any], list[Step]]:
+    """The position (the game's `snapshot`) after its first `count` actions and each action
+    since, with its sentence and the position it left; the game is left as it is."""
     start: list[dict[str, Any]] = []
     steps: list[Step] = []
 
     def watch(seen: Game, action: Action | None) -> None:
         if action is None:
-            start.append(_snapshot(seen))
+            start.append(snapshot())
             return
-        steps.append(Step(_actor(seen, action), action, seen.describe(action), _snapshot(seen)))
+        steps.append(Step(_actor(seen, action), action, seen.describe(action), snapshot()))
 
     game.looking_back(count, watch)
     return start[0], steps
-
-
-def _snapshot(game: Game) -> dict[str, Any]:
-    """The title's snapshot (empty for a title that draws none: its digest tells the moves)."""
-    taken = getattr(game, "snapshot", None)
-    return taken() if taken is not None else {}
 
 
 def _actor(game: Game, action: Action) -> str | None:
@@ -82,9 +78,13 @@ def _actor(game: Game, action: Action) -> str | None:
     return None if who is None else game.player_name(who)
 
 
-def missed(game: Game, player: PlayerId, since: int) -> Digest:
-    """What `player` missed since the game's first `since` actions (their last move's)."""
-    start, steps = steps_since(game, since)
+def missed(game: Game, player: PlayerId, since: int) -> Digest | None:
+    """What `player` missed since the game's first `since` actions (their last move's); None
+    for a title without a snapshot to read it from."""
+    snapshot = getattr(game, "snapshot", None)
+    if snapshot is None:
+        return None
+    start, steps = steps_since(game, since, snapshot)
     money: Money = getattr(game, "money", str)
     return digest(start, steps, player, game.player_name(player), since, money)
 
@@ -97,16 +97,15 @@ def digest(
     since: int,
     money: Money = str,
 ) -> Digest:
-    """The digest of `steps` for `player` (called `name`), from the position `start`."""
+    """The digest of `steps` for `player` (called `name`), from the position `start` (an 18xx
+    snapshot, else String Railway's)."""
     moves = [s for s in steps if s.action.get("type") != "message"]
     when = f"your last move (action {since})" if since else "the start (you have not moved yet)"
     head = f"Since {when}: {_count(len(moves), 'move')}."
     if "corporations" in start:
         body, figures = _eighteen(start, steps, player, money)
-    elif "stations" in start:
-        body, figures = _strings(start, steps, player)
     else:
-        body, figures = [], (None, None, None, {})
+        body, figures = _strings(start, steps, player)
     lines = [head, *body, *_players(moves, name)]
     if len(lines) > LINES:
         rest = len(lines) - (LINES - 1)
@@ -116,7 +115,7 @@ def digest(
 
 # -- 18xx ---------------------------------------------------------------------------------------
 Pair = tuple[int, int]
-Figures = tuple[Pair | None, Pair | None, Pair | None, dict[str, Pair]]
+Figures = tuple[Pair, Pair, Pair | None, dict[str, Pair]]
 
 
 def _eighteen(
