@@ -6,15 +6,22 @@ presided it) and now are the reference's, and the digest fits a phone screen."""
 
 from __future__ import annotations
 
+import io as text_io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.cli.console import Console
 from bot.core.digest import LINES, missed
+from bot.core.service import GameService
+from bot.core.store import Store
 from engine.eighteen import io
+from tests import test_string_game_three as string_game
+from tests.discord_world import make_world
 from tests.reference_games import game_path, reference_states
+from tests.test_discord_1830 import open_table
 
 GAMES = [("1830", "1830_game_end_bank"), ("1830", "26855"), ("1860", "19354")]
 EVERY = 50
@@ -90,3 +97,83 @@ def test_looking_back_leaves_the_game_as_it_was() -> None:
         for game in (walked, plain):
             game.process(io.imported(action), atomic=False)
         assert walked.snapshot() == plain.snapshot()
+
+
+def test_string_railway_tells_the_scores_stations_and_rails_scored_by_hand() -> None:
+    """The hand-scored three-player game (tests/test_string_game_three.py): a's last move is
+    their rail of turn 13 (a 12, b 13, c 12 VP); b and c then score 15 and 16, a 13 (b's rail
+    reaches a's Transit), with a Central and a Regional placed, a short and a long rail."""
+    game = io.new_game(string_game.GAME)
+    for action in string_game.ACTIONS:
+        game.process(dict(action))
+    since = string_game.ACTIONS.index(string_game.lay("a", "short", "S4", "S11")) + 1
+    found = missed(game, "a", since)
+    assert found is not None and (found.score, found.rank, found.cash) == ((12, 13), (2, 3), None)
+    assert found.moves == len(string_game.ACTIONS) - since == 4
+    assert found.lines[1:] == (
+        "a: 12 → 13 VP · rank 2nd → 3rd of 3",
+        "VP: a 12 → 13, b 13 → 15, c 12 → 16.",
+        "Stations drawn and placed: central S17, regional S18.",
+        "Rails laid: b short, c long.",
+        *found.lines[5:],
+    )
+    assert found.lines[5:] == (
+        "b: 2 moves (placed Central S17, laid a short rail S10–S16)",
+        "c: 2 moves (placed Regional S18, laid a long rail S5–S9–S10)",
+    )
+
+
+@pytest.fixture
+async def world(db_path):
+    return await make_world(db_path)
+
+
+async def test_discord_since_answers_the_caller_alone_and_the_turn_dm_carries_it(world):
+    """1830, four players with $600 each: user1 bids $50 on CS, the others pass. Before their
+    own move user2 is told everything since the start; user1's turn DM (turn DMs on) tells
+    only what came after their bid; a spectator is pointed to the history."""
+    await world.run("turn-dm", world.interaction(1), group="settings", dm="on", game=None)
+    table = await open_table(world)
+    await table.play(1, "bid", company="CS", price=50)
+    sent = await table.game(2, "view", what="since", game=None)
+    assert sent[-1].ephemeral and sent[-1].text.splitlines() == [
+        "Game #1 · Since the start (you have not moved yet): 1 move.",
+        "Cash $600 · worth $600 · rank 1st of 4",
+        "user1: 1 move (bids $50 on CS)",
+    ]
+    for user in (2, 3, 4):
+        await table.play(user, "pass")
+    user, text, _ = world.dms[-1]
+    assert user == 1 and text.splitlines()[1:] == [
+        "Since your last move (action 1): 3 moves.",
+        "Cash $600 · worth $600 · rank 1st of 4",
+        "user2: 1 move (passes)",
+        "user3: 1 move (passes)",
+        "user4: 1 move (passes)",
+    ]
+    sent = await table.game(9, "view", what="since", game=None)
+    assert sent[-1].ephemeral
+    assert sent[-1].text == "Refused: you are not seated in game #1: /game view what:history"
+
+
+async def test_the_console_tells_the_player_to_act_what_they_missed(db_path):
+    """The console's `view since` answers for whoever must act (hot seat), as Discord does:
+    three players of 1830 with $800 each, player 1 passed."""
+    console = Console(GameService(Store(db_path), new_seed=lambda: 3), text_io.StringIO())
+    await console.run(
+        [
+            "as 1: /game new 1830 seats:3",
+            "as 2: /game join",
+            "as 3: /game join",
+            "as 1: /game start",
+            "as 1: /play pass",
+        ]
+    )
+    console.out.seek(0)
+    console.out.truncate()
+    await console.run(["/game view since"])
+    assert console.out.getvalue().splitlines() == [
+        "Game #1 · Since the start (you have not moved yet): 1 move.",
+        "Cash $800 · worth $800 · rank 1st of 3",
+        "player 1: 1 move (passes)",
+    ]

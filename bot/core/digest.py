@@ -14,6 +14,7 @@ a hex where one of those companies has a token (the map's hex grid is not in the
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from engine.game import Action, Game, PlayerId
 LINES = 15  # what a phone shows without scrolling; the rest is folded
 HISTORY = "/game view what:history"
 ITEMS = 4  # events named per company or player line before "…"
+DANGLING = re.compile(r" (at|on|in|to|for|from)$")  # a clause cut before its place
 Money = Callable[[int], str]
 
 
@@ -288,7 +290,7 @@ def _head(sentence: str) -> str:
     first = sentence.split(". ")[0].rstrip(".")
     for mark in (" (", ": ", ", "):
         first = first.split(mark)[0]
-    return first
+    return DANGLING.sub("", first)  # "placed Central S17 at" of "… at (15, 60)"
 
 
 def _listed(items: Iterable[str], most: int) -> str:
