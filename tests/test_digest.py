@@ -81,6 +81,18 @@ def test_every_50th_action_every_player_s_figures_are_the_reference_s(
     assert checked >= 4 * len(players)
 
 
+def test_a_long_digest_is_folded_to_a_phone_screen() -> None:
+    """Six players of 1830 (a recorded random game), 65 actions after player 1's move: their
+    digest would be 17 lines; 15 are shown, the last pointing to the history."""
+    data = json.loads(game_path("random/1830", "1830_6p_r3_s209").read_text())
+    game = io.load(data, upto=io.load(data).indices[499]).game
+    found = missed(game, 1, 435)
+    assert found is not None and found.moves == 65 and len(found.lines) == LINES
+    assert found.lines[0] == "Since your last move (action 435): 65 moves."
+    assert found.lines[1].startswith("Cash $")
+    assert found.lines[-1] == "… and 3 more: /game view what:history"
+
+
 def test_looking_back_leaves_the_game_as_it_was() -> None:
     """A game walked back and forth plays on exactly as one that never was: same positions
     after every later action of the file."""

@@ -165,7 +165,7 @@ def _company(
         if action.get("type") == "dividend" and action.get("entity") == corp:
             events.append(_head(step.sentence).removeprefix(f"{corp} ") + arrow)
         elif moved:
-            events.append(_cause(corp, before, step).removeprefix(f"{corp} ") + arrow)
+            events.append(_cause(corp, before, step, money).removeprefix(f"{corp} ") + arrow)
         events += _trains(corp, before, step.after)
     first, last = states[0]["corporations"][corp], states[-1]["corporations"][corp]
     if not events:
@@ -175,14 +175,17 @@ def _company(
         if None not in (first["price"], last["price"])
         else "not started"
     )
-    return f"{corp} {price}: " + _listed(events, ITEMS) + "."
+    return f"{corp} {price}: " + _listed(_counted(events), ITEMS) + "."
 
 
-def _cause(corp: str, before: dict[str, Any], step: Step) -> str:
-    """Why a price moved in this step: no revenue (as the money story says), the stock
-    round's end (sold out), else the action."""
-    if f"{corp} has no revenue this turn" in step.sentence:
-        return "no revenue"
+def _cause(corp: str, before: dict[str, Any], step: Step, money: Money) -> str:
+    """Why a price moved in this step: the reason the money story gives with the move ("no
+    revenue this turn"), else the stock round's end (sold out), else the action."""
+    old, new = (s["corporations"][corp]["price"] for s in (before, step.after))
+    move = re.escape(f"{corp} {money(old)} → {money(new)} (")
+    told = re.search(move + r"([^)]*)\)", step.sentence)
+    if told:
+        return told[1]
     if before["round"] == "Stock Round" != step.after["round"]:
         return "end of the stock round"
     return _head(step.sentence)
@@ -252,9 +255,10 @@ def _strings(
     ]
     if placed:
         lines.append("Stations drawn and placed: " + _listed(placed, 6) + ".")
-    rails = Counter((names[r["company"]], r["kind"]) for r in now["rails"][len(start["rails"]) :])
-    if rails:
-        laid = [f"{who} {kind}" + (f" ×{n}" if n > 1 else "") for (who, kind), n in rails.items()]
+    laid = _counted(
+        f"{names[r['company']]} {r['kind']}" for r in now["rails"][len(start["rails"]) :]
+    )
+    if laid:
         lines.append("Rails laid: " + _listed(laid, 6) + ".")
     return lines, (score, rank, None, {})
 
@@ -278,10 +282,16 @@ def _players(steps: Sequence[Step], you: str) -> list[str]:
             done.setdefault(step.actor, Counter())[head] += 1
     return [
         f"{'You' if who == you else who}: {_count(sum(heads.values()), 'move')} ("
-        + _listed([h + (f" ×{n}" if n > 1 else "") for h, n in heads.items()], ITEMS)
+        + _listed(_counted(heads.elements()), ITEMS)
         + ")"
         for who, heads in done.items()
     ]
+
+
+def _counted(items: Iterable[str]) -> list[str]:
+    """Each item once, in the order first seen, with how many times it came ("passes ×3")."""
+    seen = Counter(items)
+    return [item + (f" ×{n}" if n > 1 else "") for item, n in seen.items()]
 
 
 def _head(sentence: str) -> str:
