@@ -478,6 +478,24 @@ class Game(ABC):
             self._forget_history_after(count)
             self._unchanged.changes = changes  # the game is as it was
 
+    def looking_back(self, count: int, watch: Callable[[Self, Action | None], None]) -> None:
+        """Show `watch` the game as it was after its first `count` actions (with None), then
+        after each later action (with it, told as it happened), and put the game back as it
+        is: what changed since a point of the game costs a rewind (`rewind_to`) and the
+        actions after it, not a replay of the whole log."""
+        saved = self.saved_state()
+        actions, changes = list(self.actions), self._unchanged.changes
+        try:
+            self.rewind_to(count)
+            watch(self, None)
+            for action in actions[count:]:
+                watch(self, self.process(action, atomic=False, story=True))
+        finally:
+            checkpoint.restore(saved)
+            self.actions[:] = actions
+            unchanged = self._unchanged  # the save made before the walk is the state again
+            unchanged.changes, unchanged.saved, unchanged.saved_at = changes, saved, changes
+
     def is_legal(self, action: Action) -> bool:
         """Would this action be accepted now? Tried on the game itself, then undone."""
         return self.legality_probe()(action)

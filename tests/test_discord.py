@@ -73,7 +73,7 @@ async def test_command_tree_fits_discord_limits(world):
     view = next(o for o in by_name["game"]["options"] if o["name"] == "view")
     what = next(o for o in view["options"] if o["name"] == "what")
     assert [c["value"] for c in what["choices"]] == [
-        "map", "market", "sheet", "chart", "history", "routes", "info", "moves"]  # fmt: skip
+        "map", "market", "sheet", "chart", "history", "since", "routes", "info", "moves"]  # fmt: skip
 
 
 async def test_limit_check_catches_bad_payloads():

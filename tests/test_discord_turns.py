@@ -184,7 +184,10 @@ async def test_direct_messages_carry_the_turn_prompt(world):
     await table.play(1, "bid", company="CS", price=50)
     assert world.dms[-1] == (
         2,
-        f"Your move in game #1 (1830): {table.thread.jump_url}",
+        f"Your move in game #1 (1830): {table.thread.jump_url}\n"
+        "Since the start (you have not moved yet): 1 move.\n"
+        "Cash $600 · worth $600 · rank 1st of 4\n"
+        "user1: 1 move (bids $50 on CS)",
         "To act: user2",
     )
 

@@ -214,6 +214,8 @@ async def _view(console: Console, caller: Caller, args: dict) -> None:
         if detail and not detail.isdigit():
             raise ConsoleInputError(f"detail for history is how many actions, not {detail!r}")
         await console.show(await service.history(game_id, min(int(detail or 10), HISTORY_LIMIT)))
+    elif what == "since":  # what the player to act missed since their last move
+        await console.show(await service.since(game_id, caller.user_id))
     elif what == "routes":
         if not detail:  # the companies Discord suggests for detail
             running = [sym for sym, _ in await service.peek(game_id, route_companies) or []]
@@ -243,7 +245,7 @@ async def _view(console: Console, caller: Caller, args: dict) -> None:
         raise ConsoleInputError(f"what is one of {', '.join(VIEWS)}; not {what[:30]!r}")
 
 
-VIEWS = ("map", "market", "sheet", "chart", "history", "routes", "info", "moves")
+VIEWS = ("map", "market", "sheet", "chart", "history", "since", "routes", "info", "moves")
 
 
 async def _undo(console: Console, caller: Caller, args: dict) -> None:
@@ -412,7 +414,8 @@ GAME_COMMANDS: dict[str, Command] = {
         Command(
             "view",
             (Param("what", str, word=True), Param("detail", str), GAME),
-            "map (default), market, sheet, chart (images), history, routes, info or moves",
+            "map (default), market, sheet, chart (images), history, since (what the player to "
+            "act missed since their last move), routes, info or moves",
             _view,
             by_mover=True,  # moves: those of whoever must act
         ),

@@ -60,7 +60,9 @@ GAMES = (
     Command("game list", "[finished]", "your games here and the games open to join"),
     Command("game status", "", "where the game stands; its creator gets its controls there"),
     Command(
-        "game view", "what [detail]", "map, market, sheet, chart, history, routes, info or moves"
+        "game view",
+        "what [detail]",
+        "map, market, sheet, chart, history, since (what you missed), routes, info or moves",
     ),
     Command("game undo", "[confirm]", "take back your last move (others approve if they moved)"),
     Command("game redo", "", "put back what the undos took back, while nobody moved since"),

@@ -63,13 +63,16 @@ async def dm_notes(
 async def send_all(
     bot: BotContext, messages: Sequence[DirectMessage], embed: discord.Embed | None = None
 ) -> int:
-    """Send each message (with the link to its game's thread; about a move, with `embed` or
-    else the turn's prompt as it stands when sent: a held or reminding message goes out hours
-    after the move); how many went out."""
+    """Send each message (with the link to its game's thread; about a move, with what the
+    player missed since their last move, and `embed` or else the turn's prompt as it stands
+    when sent: a held or reminding message goes out hours after the move); how many went
+    out."""
     sent = 0
     for message in messages:
         link = thread_link(message.guild_id, message.thread_id)
         text = f"{message.text}: {link}" if link else f"{message.text}."
+        if message.missed:
+            text += "\n" + message.missed
         if message.others:
             text += "\n" + summary(message.others, entry_link)
         shown = embed

@@ -64,6 +64,7 @@ def snapshot(game: StringRailwayHost, proposal: RailPlan | None = None) -> dict[
         "companies": [
             {
                 "name": c.name,
+                "player": c.player,
                 "vp": c.vp,
                 "short": c.rails["short"],
                 "long": c.rails["long"],

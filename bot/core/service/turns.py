@@ -15,13 +15,13 @@ from datetime import datetime, timedelta
 
 from bot.core.results import Refused, Result
 from bot.core.service.base import (
-    ServiceBase,
     acting_seats,
     seat_players,
     storage_refusal,
     store_time,
     stored_time,
 )
+from bot.core.service.missed import Missed
 from bot.core.store import ACTIVE, OPEN, GameRecord, PendingDM, SeatRecord, StoreBusy
 from bot.core.turn_list import PAGE, TurnEntry, TurnList
 from bot.core.user_settings import UserSettings
@@ -44,9 +44,10 @@ class DirectMessage:
     text: str
     others: tuple[TurnEntry, ...] = ()
     turn: bool = False  # about the user's move: the front end shows the turn's prompt with it
+    missed: str | None = None  # for a turn: what the user missed since their last move
 
 
-class Turns(ServiceBase):
+class Turns(Missed):
     async def my_turns(
         self, user_id: int, *, page: int = 1, now: datetime | None = None
     ) -> TurnList | Result:
@@ -142,7 +143,14 @@ class Turns(ServiceBase):
         text = f"Your move in game #{record.id} ({record.title})"
         others = await self._your_other_turns(user_id, record.id, now)
         return DirectMessage(
-            user_id, record.id, record.guild_id, record.thread_id, text, others, turn=True
+            user_id,
+            record.id,
+            record.guild_id,
+            record.thread_id,
+            text,
+            others,
+            turn=True,
+            missed=await self.missed_text(record.id, user_id),
         )
 
     async def due_messages(self, now: datetime) -> tuple[list[DirectMessage], datetime | None]:

@@ -45,7 +45,7 @@ MAX_IMPORT = 10 * 1024 * 1024
 IMAGES = ("map", "market", "sheet")
 VIEWS = [
     app_commands.Choice(name=name, value=name)
-    for name in (*IMAGES, "chart", "history", "routes", "info", "moves")
+    for name in (*IMAGES, "chart", "history", "since", "routes", "info", "moves")
 ]
 DETAIL_HELP = (
     "history: how many actions; routes: the company; info: the topic; chart: worth, prices..."
@@ -189,7 +189,8 @@ class GameCog(
         )
 
     @app_commands.command(
-        name="view", description="An image, the history, routes, rules or your moves (only to you)"
+        name="view",
+        description="An image, the history, what you missed, routes, rules or your moves (to you)",
     )
     @app_commands.describe(what="What to see", detail=DETAIL_HELP, game=GAME_HELP)
     @app_commands.choices(what=VIEWS)
@@ -218,6 +219,11 @@ class GameCog(
                 game_id, min(last, HISTORY_LIMIT), guild_id=guild, viewer=interaction.user.id
             )
             await answer(interaction, replace(result, text=fit_latest(result.text)))
+        elif what == "since":  # what the caller missed since their last move
+            await answer(
+                interaction,
+                await self.service.since(game_id, interaction.user.id, guild_id=guild),
+            )
         elif what == "routes":
             if not detail:
                 await reply(interaction, "Refused: name the company in `detail`, e.g. PRR")
