@@ -5,8 +5,8 @@ the commands of one game with an asyncio lock, applies actions to a live engine 
 bounded LRU cache, rebuilt from the stored log when missing), persists each accepted change in
 one transaction and answers with a `Result`. It knows no game rules: the engine decides.
 `base` holds the machinery; `tables`, `playing`, `undoing`, `previews`, `orders`, `views`,
-`lobby` and `charts` the commands by kind; `settings`, `turns` and `reminders` what concerns a
-player across all their games.
+`lobby` and `charts` the commands by kind; `settings`, `turns`, `reminders` and `standings` what
+concerns a player across all their games.
 """
 
 from __future__ import annotations
@@ -18,12 +18,23 @@ from bot.core.service.orders import Orders
 from bot.core.service.previews import Previews
 from bot.core.service.reminders import Reminders
 from bot.core.service.settings import Settings
+from bot.core.service.standings import Standings
 from bot.core.service.tables import Tables
 from bot.core.service.undoing import Undoing
 from bot.core.service.views import Views
 
 
 class GameService(
-    ComputerSeats, Tables, Previews, Orders, Undoing, Views, Lobbies, Charts, Settings, Reminders
+    ComputerSeats,
+    Tables,
+    Previews,
+    Orders,
+    Undoing,
+    Views,
+    Lobbies,
+    Charts,
+    Settings,
+    Reminders,
+    Standings,
 ):
     """Every command of the service, on one store."""

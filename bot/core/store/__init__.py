@@ -39,9 +39,10 @@ from bot.core.store.records import (
 )
 from bot.core.store.requests import RequestTables
 from bot.core.store.seating import SeatingTables, unclaimed
+from bot.core.store.standings import Entrant, RatedGame, Standing, StandingTables
 
 
-class Store(GameTables, SeatingTables, RequestTables, PlayerTables, LeaseTables):
+class Store(GameTables, SeatingTables, RequestTables, PlayerTables, LeaseTables, StandingTables):
     """Every table of the store, on one database."""
 
 
@@ -56,15 +57,18 @@ __all__ = [
     "UNDO",
     "ActionRecord",
     "DuplicateInteraction",
+    "Entrant",
     "GameRecord",
     "Invitation",
     "Note",
     "OverCap",
     "PendingDM",
     "Preview",
+    "RatedGame",
     "ReminderClock",
     "Request",
     "SeatRecord",
+    "Standing",
     "StaleGame",
     "Store",
     "StoreBusy",
