@@ -30,8 +30,8 @@ def source_and_target(request, db_path, postgres_url) -> tuple[str, str]:
 async def fill(url: str) -> list[int]:
     """A store with a row in every table: an open game, a running one with an undone move,
     requests, votes, a preview, an invitation, a turn post, a lobby, a failed post, settings,
-    a game's DM choice and a held DM, and a finished one; the running and finished games'
-    ids."""
+    a game's DM choice and a held DM, an abandoned one, and one played to its end (rated); the
+    running and abandoned games' ids."""
     service = GameService(Store(url), new_seed=lambda: 4242)
     store = service.store
     try:
@@ -61,6 +61,10 @@ async def fill(url: str) -> list[int]:
         # a move that leaves a note for one user alone (as a programmed move's stop does)
         await store.append_action(done, 2, BOB.user_id, add(2, 1), notes=[(ANN.user_id, "n")])
         await store.abandon(done)
+        rated = await started(service, ANN, BOB, target=20)  # played to its end: rated
+        for n in range(4):
+            if (await store.game(rated)).status != "finished":
+                assert (await service.act(rated, [ANN, BOB][n % 2], add(n % 2 + 1, 9))).ok
         return [gid, done]
     finally:
         store.close()
@@ -93,7 +97,7 @@ def test_a_store_moves_whole_and_goes_on(source_and_target, capsys):
     running, finished = asyncio.run(fill(source))
     status, out = copy(source, target, capsys)
     assert status == 0, out
-    assert "Every game replays." in out and "3 games" in out
+    assert "Every game replays." in out and "4 games" in out
     before, after = rows_of(source), rows_of(target)
     assert all(before[t] for t in TABLES)  # the test fills every table
     assert after == before
@@ -119,7 +123,7 @@ def test_a_target_with_games_is_kept_unless_replaced(source_and_target, capsys):
     execute(target, "UPDATE games SET title = 'kept' WHERE id = 1")
     kept = rows_of(target)
     status, out = copy(source, target, capsys)
-    assert status == 1 and "already has 3 games" in out and "--replace" in out
+    assert status == 1 and "already has 4 games" in out and "--replace" in out
     assert rows_of(target) == kept
     status, out = copy(source, target, capsys, "--replace")
     assert status == 0, out

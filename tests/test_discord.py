@@ -53,10 +53,13 @@ async def test_command_tree_fits_discord_limits(world):
     payloads = [c.to_dict(world.bot.tree) for c in commands]
     assert sum(_check_payload(p) for p in payloads) > len(payloads)
     by_name = {p["name"]: p for p in payloads}
-    assert set(by_name) == {"game", "game-admin", "play", "settings", "turns"}
-    # a player's own commands work in a direct message with the bot too; the games' do not
-    assert [by_name[n]["dm_permission"] for n in ("turns", "settings", "game", "play")] == [
-        True, True, False, False]  # fmt: skip
+    assert set(by_name) == {"game", "game-admin", "play", "settings", "turns", "stats"}
+    # a player's own commands work in a direct message with the bot too; the games' do not,
+    # nor standings (they are per server)
+    assert [by_name[n]["dm_permission"] for n in ("turns", "settings", "game", "play", "stats")] == [
+        True, True, False, False, False]  # fmt: skip
+    assert {o["name"]: o.get("required", False) for o in by_name["stats"]["options"]} == {
+        "player": False, "title": False}  # fmt: skip
     players = {o["name"] for o in by_name["game"]["options"]}
     assert players == {"new", "join", "leave", "start", "list", "status", "view", "undo",
                        "redo", "import", "export", "help"}  # fmt: skip

@@ -35,7 +35,7 @@ from bot.cli.command_line import (
 )
 from bot.cli.hotseat import PREVIEW, Session, images_dir_for
 from bot.cli.order_commands import auto_command
-from bot.cli.settings_commands import SETTINGS_COMMANDS, TURNS
+from bot.cli.settings_commands import SETTINGS_COMMANDS, STATS, TURNS
 from bot.core.any_move import resolve_any
 from bot.core.help_text import help_text
 from bot.core.moves import MOVES, Move, moves_text, resolve
@@ -520,7 +520,7 @@ GROUPS: dict[str, dict[str, Command]] = {
     "/play": PLAY_COMMANDS,
     "/settings": SETTINGS_COMMANDS,
 }
-TOP_LEVEL: dict[str, Command] = {"turns": TURNS}
+TOP_LEVEL: dict[str, Command] = {"turns": TURNS, "stats": STATS}
 
 
 def stdin_lines(stream: TextIO = sys.stdin) -> Iterator[str]:

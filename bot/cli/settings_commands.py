@@ -1,6 +1,7 @@
 """The console's commands about a player across all their games, as Discord's: `/turns` (every
-game they are seated in, their turns first) and the `/settings` group (direct messages, time
-zone, quiet hours, an absence). At one keyboard they are the player `as N:` last named."""
+game they are seated in, their turns first), `/stats` (a player's standing per title) and the
+`/settings` group (direct messages, time zone, quiet hours, an absence). At one keyboard they
+are the player `as N:` last named."""
 
 from __future__ import annotations
 
@@ -26,6 +27,10 @@ async def _turns(console: Any, caller: Caller, args: dict) -> None:
         console.say(found.text(lambda entry: None, markdown=False))  # no links at a keyboard
     else:
         await console.show(found)
+
+
+async def _stats(console: Any, caller: Caller, args: dict) -> None:
+    await console.show(await console.service.stats(caller, args.get("player"), args.get("title")))
 
 
 async def _show(console: Any, caller: Caller, args: dict) -> None:
@@ -97,3 +102,10 @@ SETTINGS_COMMANDS: dict[str, Command] = {
     )
 }
 TURNS = Command("turns", (Param("page", int),), "your games, your turns first", _turns, "")
+STATS = Command(
+    "stats",
+    (Param("player", int), Param("title", str, word=True)),
+    "a player's (default: your) rating, wins and pace per title",
+    _stats,
+    "",
+)

@@ -41,6 +41,7 @@ EXTENSIONS = (
     "bot.discord_ui.cogs.play",
     "bot.discord_ui.cogs.admin",
     "bot.discord_ui.cogs.settings",
+    "bot.discord_ui.cogs.stats",
 )
 REMINDER_CHECK_SECONDS = 15 * 60  # the longest sleep between two looks at due reminders
 COMPUTER_CHECK_SECONDS = 60.0  # the longest sleep between two looks at computer moves due

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, TypeVar, cast
 
 import discord
@@ -26,6 +26,12 @@ COMPUTER_LEVELS = [app_commands.Choice(name=level, value=level) for level in LEV
 BUDGET = 2.0  # seconds, of the 3 Discord allows, leaving room for the answer's round trip
 T = TypeVar("T")
 _searching: set[asyncio.Task[Any]] = set()  # searches past their budget, kept until they end
+
+
+def title_choices(titles: Iterable[str], current: str) -> list[app_commands.Choice[str]]:
+    """The titles that contain what was typed, as suggestions."""
+    typed = current.casefold()
+    return [app_commands.Choice(name=t, value=t) for t in titles if typed in t.casefold()][:LIMIT]
 
 
 Suggest = Callable[[Any, discord.Interaction, str], Coroutine[Any, Any, list[T]]]

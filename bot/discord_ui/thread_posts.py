@@ -10,7 +10,8 @@ turn changed (tiles, tokens, runs drawn in colour) and the compact market, each 
 only when its picture changed (see PHONE_FORMS). While nobody is to be pinged (computer seats
 playing one after another), their moves grow one post the same way. The turn's post is stored
 (its message id, the moves shown, digests of its images), so a restarted bot goes on editing it. When the game
-ends, a post gives the final ranking (an embed) and the charts of how the game went. Chat that
+ends, a post gives the final ranking (an embed), each player's time to move and the charts of
+how the game went. Chat that
 buries the live prompt gets it posted again below (see BUMP_AFTER). Requests that others must
 answer (undo votes, deals) get a post of their own with their buttons, pinging who must answer.
 """
@@ -367,6 +368,8 @@ class ThreadPoster:
         if prompt.finished:
             ranking, charts = await self._final_charts(game_id, prompt.version, images)
             images.update(charts)
+            clocks = await self.bot.service.time_to_move(game_id)
+            notes = [*notes, clocks] if clocks else notes
             if ranking is not None:  # the embed tells the ranking, the text need not
                 prompt = replace(prompt, ranking=())
         ping = [u for u in prompt.notify if u not in prompt.mentioned]

@@ -5,8 +5,8 @@ the commands of one game with an asyncio lock, applies actions to a live engine 
 bounded LRU cache, rebuilt from the stored log when missing), persists each accepted change in
 one transaction and answers with a `Result`. It knows no game rules: the engine decides.
 `base` holds the machinery; `tables`, `playing`, `undoing`, `previews`, `orders`, `views`,
-`lobby`, `charts` and `posting` the commands by kind; `settings`, `turns` and `reminders` what concerns a
-player across all their games.
+`lobby`, `charts` and `posting` the commands by kind; `settings`, `turns`, `reminders` and
+`standings` what concerns a player across all their games.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from bot.core.service.posting import Posting
 from bot.core.service.previews import Previews
 from bot.core.service.reminders import Reminders
 from bot.core.service.settings import Settings
+from bot.core.service.standings import Standings
 from bot.core.service.tables import Tables
 from bot.core.service.undoing import Undoing
 from bot.core.service.views import Views
@@ -36,5 +37,6 @@ class GameService(
     Settings,
     Reminders,
     Posting,
+    Standings,
 ):
     """Every command of the service, on one store."""

@@ -25,6 +25,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+from bot.core import ratings
 from bot.core.config import DEFAULT_GAME_CAPS, DEFAULT_REMIND_HOURS
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.images import ImageCache
@@ -438,9 +439,11 @@ class ServiceBase:
             return Result(text=text, game_id=record.id, thread_id=record.thread_id, changed=True)
         played, places, moves = await self._computer_turns(record, game)
         text = "\n".join(t for t in (text, played) if t)
+        cached = self._cache.get(record.id)  # the live game is remembered at its version
         if game.finished:
             text += "\nThe game is over. /game status shows the result."
-        cached = self._cache.get(record.id)  # the live game is remembered at its version
+            if cached is not None and cached[1] is game:
+                await self._rate(record, game, cached[0][0])
         return Result(
             text=text,
             game_id=record.id,
@@ -452,6 +455,11 @@ class ServiceBase:
             places=places,
             computer_moves=moves,
         )
+
+    async def _rate(self, record: GameRecord, game: Game, version: int) -> None:
+        """Rate the game that just ended (at `version`); the store makes sure it counts once."""
+        who = ratings.entrants(await self._seats(record.id), game.result())
+        await self.store.rate_game(record.id, version, who, ratings.rate, ratings.FRESH)
 
     async def _computer_turns(self, record: GameRecord, game: Game) -> ComputerTurns:
         """The computer seats' moves made after a change: none here (see `computers`)."""

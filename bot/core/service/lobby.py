@@ -132,9 +132,12 @@ class Lobbies(ServiceBase):
         if not entries:
             return Result(text="No games here yet. Start one with /game new.")
 
+        won = await self._winners([e.game_id for e in entries if e.state == "finished"])
+
         def line(e: GameEntry) -> str:
+            label = e.label + won.get(e.game_id, "")
             where = link(e.thread_id) if link is not None and e.thread_id is not None else ""
-            return f"{e.label} · {where}" if where else e.label
+            return f"{label} · {where}" if where else label
 
         mine = [line(e) for e in entries if e.mine]
         others = [line(e) for e in entries if not e.mine]
@@ -150,8 +153,29 @@ class Lobbies(ServiceBase):
         records = await self.store.games(guild_id=guild_id, statuses=statuses, limit=LISTED)
         if not records:
             return Result(text="No games here yet. Start one with /game new.")
+        won = await self._winners([r.id for r in records if status_word(r) == "finished"])
         lines = []
         for r in records:
             names = ", ".join(s.name for s in await self.store.seats(r.id)) or "nobody seated"
-            lines.append(f"#{r.id} · {r.title} · {status_word(r)} · {names}")
+            lines.append(f"#{r.id} · {r.title} · {status_word(r)}{won.get(r.id, '')} · {names}")
         return Result(text="\n".join(lines))
+
+    async def _winners(self, game_ids: list[int]) -> dict[int, str]:
+        """' · won by Ann' for each finished game: as rated when it ended, or (a game that
+        ended before games were rated) from its replayed result."""
+        found = await self.store.winners(game_ids)
+        for game_id in game_ids:
+            if game_id in found:
+                continue
+            async with self._holding(game_id):
+                record = await self.store.game(game_id)
+                try:
+                    game = await self._live(record) if record is not None else None
+                except (Refused, GameError):
+                    continue
+            if game is not None:
+                best = max(game.result().values(), default=None)
+                found[game_id] = [
+                    game.player_name(p) for p, v in game.result().items() if v == best
+                ]
+        return {g: " · won by " + " and ".join(names) for g, names in found.items() if names}

@@ -41,9 +41,18 @@ from bot.core.store.records import (
 )
 from bot.core.store.requests import RequestTables
 from bot.core.store.seating import SeatingTables, unclaimed
+from bot.core.store.standings import Entrant, RatedGame, Standing, StandingTables
 
 
-class Store(GameTables, SeatingTables, RequestTables, PlayerTables, LeaseTables, PostingTables):
+class Store(
+    GameTables,
+    SeatingTables,
+    RequestTables,
+    PlayerTables,
+    LeaseTables,
+    PostingTables,
+    StandingTables,
+):
     """Every table of the store, on one database."""
 
 
@@ -58,6 +67,7 @@ __all__ = [
     "UNDO",
     "ActionRecord",
     "DuplicateInteraction",
+    "Entrant",
     "GameRecord",
     "Invitation",
     "Note",
@@ -65,9 +75,11 @@ __all__ = [
     "PendingDM",
     "PostFailure",
     "Preview",
+    "RatedGame",
     "ReminderClock",
     "Request",
     "SeatRecord",
+    "Standing",
     "StaleGame",
     "Store",
     "StoreBusy",

@@ -7,8 +7,9 @@ from __future__ import annotations
 from bot.core.store.connection import Conn
 from bot.core.store.records import ACTIVE, OPEN, OverCap
 
-# The lock spaces of a server's and of a user's new games (`Conn.lock_in`).
-SERVER_GAMES, USER_GAMES = 1, 2
+# The lock spaces of a server's and of a user's new games, and of a server's ratings
+# (`Conn.lock_in`).
+SERVER_GAMES, USER_GAMES, RATINGS = 1, 2, 3
 
 
 def open_counts(conn: Conn, guild_id: int | None, creator_id: int) -> tuple[int, int]:
@@ -39,14 +40,14 @@ def make_room(
     count includes the games they made."""
     if caps is None:
         return
-    conn.lock_in(SERVER_GAMES, _fold(guild_id or 0))
-    conn.lock_in(USER_GAMES, _fold(creator_id))
+    conn.lock_in(SERVER_GAMES, fold(guild_id or 0))
+    conn.lock_in(USER_GAMES, fold(creator_id))
     here, theirs = open_counts(conn, guild_id, creator_id)
     if past_caps(caps, here, theirs):
         raise OverCap(here, theirs)
 
 
-def _fold(snowflake: int) -> int:
+def fold(snowflake: int) -> int:
     """A 64-bit Discord id as a signed 32-bit lock key (two ids that share one only wait for
     each other)."""
     return ((snowflake ^ (snowflake >> 32)) & 0xFFFFFFFF) - 2**31

@@ -33,6 +33,7 @@ from bot.core.store.records import (
     Undone,
 )
 from bot.core.store.seating import _offer, unclaimed
+from bot.core.store.standings import take_back
 from engine.game import Action, PlayerId
 
 
@@ -401,8 +402,8 @@ class GameTables(StoreBase):
         version: int | None = None,
     ) -> list[ActionRecord]:
         """Keep the first `keep` actions; move the later ones to `undone_actions` (returned,
-        oldest first), redoable at the version this leaves. The game is active again; who
-        must act is not known until the service replays it (`set_acting`)."""
+        oldest first), redoable at the version this leaves. The game is active again (and
+        unrated); who must act is not known until the service replays it (`set_acting`)."""
         when = now()
         self._change(conn, interaction_id, "undo", game_id, version)
         redo_version = (self._version(conn, game_id) or 0) + 1  # see _advance
@@ -430,6 +431,7 @@ class GameTables(StoreBase):
                 ],
             )
         conn.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", [game_id, keep])
+        take_back(conn, game_id)  # a rated game's end is undone: so is its rating
         conn.execute("UPDATE games SET abandoned_at = NULL WHERE id = ?", [game_id])
         self._advance(conn, game_id, ACTIVE, when, None)
         return [action_record(r) for r in rows]

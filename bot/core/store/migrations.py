@@ -459,3 +459,42 @@ def m019_post_failures(conn: Conn, t: Types) -> None:
             detail TEXT,
             failed_at TEXT NOT NULL
         )""")
+
+
+@migration
+def m020_ratings(conn: Conn, t: Types) -> None:
+    """Standings: each entrant's rating (openskill's mu and sigma) per server (0: the console)
+    and title, a person by user id, the computer by its level (`computer`; '' for a person,
+    whose `user_id` is then positive, 0 for the computer); and what each finished game changed
+    in them, one row per seat, so that a game is rated once and an undo of its end takes back
+    exactly what it gave. Rows are numbered in the order games were rated."""
+    conn.execute(f"""
+        CREATE TABLE ratings (
+            guild_id {t.big} NOT NULL,
+            title TEXT NOT NULL,
+            user_id {t.big} NOT NULL,
+            computer TEXT NOT NULL,
+            mu {t.real} NOT NULL,
+            sigma {t.real} NOT NULL,
+            games {t.big} NOT NULL,
+            wins {t.big} NOT NULL,
+            PRIMARY KEY (guild_id, title, user_id, computer)
+        )""")
+    conn.execute(f"""
+        CREATE TABLE game_ratings (
+            id {t.id},
+            game_id {t.big} NOT NULL REFERENCES games (id),
+            seat {t.big} NOT NULL,
+            guild_id {t.big} NOT NULL,
+            title TEXT NOT NULL,
+            user_id {t.big} NOT NULL,
+            computer TEXT NOT NULL,
+            place {t.big} NOT NULL,
+            mu_before {t.real} NOT NULL,
+            sigma_before {t.real} NOT NULL,
+            mu_after {t.real} NOT NULL,
+            sigma_after {t.real} NOT NULL,
+            rated_at TEXT NOT NULL,
+            UNIQUE (game_id, seat)
+        )""")
+    conn.execute("CREATE INDEX game_ratings_player ON game_ratings (guild_id, user_id, title)")

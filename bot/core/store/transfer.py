@@ -34,6 +34,8 @@ TABLES = (
     "game_dms",
     "pending_dms",
     "bot_state",
+    "ratings",
+    "game_ratings",
 )
 # Not copied: what running bot processes hold for a while (a copy is made with them stopped),
 # and when users were last pinged about requests (a copy starts without cooldowns).

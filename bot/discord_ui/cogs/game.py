@@ -37,7 +37,13 @@ from bot.discord_ui.io import (
     split_message,
 )
 from bot.discord_ui.lobby_posts import open_table, opened
-from bot.discord_ui.suggestions import COMPUTER_LEVELS, GAME_HELP, LIMIT, within_budget
+from bot.discord_ui.suggestions import (
+    COMPUTER_LEVELS,
+    GAME_HELP,
+    LIMIT,
+    title_choices,
+    within_budget,
+)
 
 log = logging.getLogger(__name__)
 
@@ -387,11 +393,7 @@ class GameCog(
         return self._titles_matching(current)
 
     def _titles_matching(self, current: str) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=t, value=t)
-            for t in self.service.titles()
-            if current.lower() in t.lower()
-        ][:LIMIT]
+        return title_choices(self.service.titles(), current)
 
 
 async def setup(bot: commands.Bot) -> None:
