@@ -12,7 +12,7 @@ player across all their games.
 from __future__ import annotations
 
 from bot.core.service.charts import Charts
-from bot.core.service.computers import ComputerSeats
+from bot.core.service.clocks import Clocks
 from bot.core.service.lobby import Lobbies
 from bot.core.service.orders import Orders
 from bot.core.service.previews import Previews
@@ -24,6 +24,6 @@ from bot.core.service.views import Views
 
 
 class GameService(
-    ComputerSeats, Tables, Previews, Orders, Undoing, Views, Lobbies, Charts, Settings, Reminders
+    Clocks, Tables, Previews, Orders, Undoing, Views, Lobbies, Charts, Settings, Reminders
 ):
     """Every command of the service, on one store."""

@@ -9,6 +9,7 @@ strings (imported files).
 """
 
 from bot.core.store.caps import past_caps
+from bot.core.store.clocks import ClockRecord, ClockTables
 from bot.core.store.connection import BUSY_TIMEOUT
 from bot.core.store.games import GameTables
 from bot.core.store.leases import LeaseTables
@@ -41,7 +42,7 @@ from bot.core.store.requests import RequestTables
 from bot.core.store.seating import SeatingTables, unclaimed
 
 
-class Store(GameTables, SeatingTables, RequestTables, PlayerTables, LeaseTables):
+class Store(GameTables, SeatingTables, RequestTables, PlayerTables, LeaseTables, ClockTables):
     """Every table of the store, on one database."""
 
 
@@ -55,6 +56,7 @@ __all__ = [
     "SEAT",
     "UNDO",
     "ActionRecord",
+    "ClockRecord",
     "DuplicateInteraction",
     "GameRecord",
     "Invitation",

@@ -33,6 +33,7 @@ TABLES = (
     "game_dms",
     "pending_dms",
     "bot_state",
+    "game_clocks",
 )
 # Not copied: what running bot processes hold for a while (a copy is made with them stopped),
 # and when users were last pinged about requests (a copy starts without cooldowns).
