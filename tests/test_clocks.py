@@ -6,10 +6,12 @@ PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import io
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.cli.console import Console
 from bot.core.clocks import ClockSpec, parse_clock, span
 from bot.core.results import Caller
 from bot.core.service import GameService
@@ -211,3 +213,42 @@ async def test_asking_the_admins_tells_them_once_and_they_may_extend(service, cl
     extended = await service.extend_clock(gid, ANN, 3)
     assert extended.ok and extended.text == "Ann gave Ann 3 h more: 2 h left."
     assert await due(service, gid) == clock.now + 2 * HOUR
+
+
+# -- what players read ---------------------------------------------------------------------------
+async def test_the_lobby_status_prompt_and_turns_show_the_clock(service, clock):
+    created = await service.create_game(ANN, "tally", seats=2, clock=parse_clock("bank:3d turn:8h"))
+    assert created.text.endswith(
+        "Clock: a bank of 3 d and 8 h a turn; at the deadline the computer moves."
+    )
+    gid = created.game_id
+    lobby = await service.lobby(gid)
+    assert lobby is not None and lobby.clock.startswith("a bank of 3 d")
+    assert (await service.join(gid, BOB)).ok and (await service.start(gid, ANN)).ok
+    clock.advance(2 * HOUR)
+    assert (await service.lobby(gid)).clock == "6 h left · bank 3 d"
+    assert "Clock: 6 h left · bank 3 d." in (await service.status(gid)).text.splitlines()
+    assert (await service.prompt(gid)).clock == "6 h left · bank 3 d"
+    other = await clocked(service, "1h", ANN, BOB)
+    plain = await clocked(service, "none", ANN, BOB)
+    turns = await service.my_turns(ANN.user_id)
+    assert [e.game_id for e in turns.entries] == [other, gid, plain]
+    assert turns.entries[0].line(None, markdown=False).endswith("· 1 h left")
+
+
+async def test_the_console_opens_a_clocked_game_and_shows_its_clock(make_store, clock):
+    console = Console(GameService(make_store(), new_seed=lambda: 3, clock=clock), io.StringIO())
+    await console.run(
+        [
+            "/game new tally seats:2 clock:bank:3d turn:8h deadline:pass vacation:2",
+            "as 2: /game join",
+            "/game start",
+        ]
+    )
+    said = console.out.getvalue()
+    assert "Clock: a bank of 3 d and 8 h a turn; at the deadline a pass (else the computer)" in said
+    await console.run(["/game status"])
+    assert "Clock: 8 h left · bank 3 d." in console.out.getvalue()
+    clock.advance(4 * 24 * HOUR)
+    await console.run(["/game status"])  # the console sweeps after each line
+    assert TIMED_OUT in console.out.getvalue()

@@ -91,6 +91,18 @@ def parse_clock(text: str | None) -> ClockSpec | None:
     return ClockSpec(turn, bank, timeout, vacation)
 
 
+def clock_chosen(
+    clock: str | None, at_deadline: str | None, vacation: int | None
+) -> ClockSpec | None:
+    """The clock of `/game new`'s three choices: the clock, what happens at the deadline,
+    the vacation days (the last two may also be typed in the first)."""
+    extra = [f"timeout:{at_deadline}"] if at_deadline else []
+    extra += [f"vacation:{vacation}"] if vacation else []
+    if extra and parse_clock(clock) is None:
+        raise ValueError("timeout and vacation go with a clock (clock:24h, or bank:3d turn:8h)")
+    return parse_clock(" ".join([clock or "", *extra]))
+
+
 def _duration(text: str) -> float:
     match = _DURATION.match(text)
     if match is None:

@@ -445,6 +445,10 @@ class ServiceBase:
         """The computer seats' moves made after a change: none here (see `computers`)."""
         return "", (), ()
 
+    async def clock_left(self, record: GameRecord) -> str:
+        """The game's clock as players read it ("" without one; see `clocks`)."""
+        return ""
+
     async def _clock_after(self, record: GameRecord, game: Game | None) -> None:
         """The game's clock after a change (its turn, its deadline; `game` None: a change
         that moved nothing on the board, such as a pause): none here (see `clocks`)."""

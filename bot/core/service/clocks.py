@@ -26,7 +26,9 @@ from bot.core.clocks import ClockSpec, counted, deadline, parse_clock, span
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import player_of, store_time, stored_time
 from bot.core.service.computers import ComputerSeats
+from bot.core.service.turns import Turns
 from bot.core.store import ACTIVE, ClockRecord, GameRecord, SeatRecord
+from bot.core.turn_list import TurnEntry
 from bot.core.user_settings import UserSettings
 from engine.game import Game
 
@@ -46,7 +48,7 @@ class ClockSweep:
     next_due: datetime | None
 
 
-class Clocks(ComputerSeats):
+class Clocks(ComputerSeats, Turns):
     async def clock_sweep(self, now: datetime, period: timedelta | None = None) -> ClockSweep:
         """Handle every deadline due at `now`. `period`: the longest wait between two sweeps;
         a longer gap since the last one is the bot's downtime, credited to every running
@@ -100,28 +102,35 @@ class Clocks(ComputerSeats):
 
     async def clock_left(self, record: GameRecord) -> str:
         """The time left in the turn under way ("14 h left · bank 2 d 6 h"), or the clock in
-        words before the start; "" for a game without a clock."""
+        words before the start; "" for a game without a clock or none running."""
         clock = await self.store.game_clock(record.id)
         spec = parse_clock(clock.spec) if clock else None
         if clock is None or spec is None:
             return ""
         if clock.turn is None or clock.started_at is None or clock.seat is None:
-            return f"Clock: {spec.label()}" if record.status != ACTIVE else ""
+            return spec.label() if record.status != ACTIVE else ""
+        if clock.timed_out == clock.turn:
+            return "time ran out: the game's admins decide"
         user = await self._clock_user(record, clock)
-        walk = counted(
-            user,
-            stored_time(clock.started_at),
-            stored_time(clock.paused_at) if clock.paused_at else self.clock(),
-            _vacation_left(spec, clock),
-        )
-        used = walk.counted - clock.credit  # below zero: credited past the turn's start
-        paused = " (paused)" if clock.paused_at else ""
-        if spec.bank is None:
-            return f"{span(spec.turn - used)} left{paused}"
-        bank = clock.banks.get(clock.seat, spec.bank) - max(used - spec.turn, 0.0)
-        if used < spec.turn:
-            return f"{span(spec.turn - used)} left · bank {span(bank)}{paused}"
-        return f"bank {span(bank)} left{paused}"
+        return left_text(spec, clock, user, self.clock())
+
+    async def my_games(self, user_id: int, now: datetime | None = None) -> list[TurnEntry]:
+        """The user's games (see `Turns`), each with its clock; their turns soonest
+        deadline first."""
+        now = now or self.clock()
+        entries = await super().my_games(user_id, now)
+        clocks = await self.store.game_clocks([e.game_id for e in entries if e.yours])
+        settings = (await self.store.user_settings([user_id]))[user_id]
+        timed = []
+        for entry in entries:
+            clock = clocks.get(entry.game_id)
+            spec = parse_clock(clock.spec) if clock else None
+            if clock is None or spec is None or clock.turn is None or clock.timed_out:
+                timed.append(entry)
+                continue
+            due = stored_time(clock.deadline_at) if clock.deadline_at else None
+            timed.append(replace(entry, clock=left_text(spec, clock, settings, now), deadline=due))
+        return sorted(timed, key=lambda e: (not e.yours, e.deadline is None, e.deadline or now))
 
     # -- after each change -------------------------------------------------------------------
     async def _clock_after(self, record: GameRecord, game: Game | None) -> None:
@@ -293,6 +302,21 @@ class Clocks(ComputerSeats):
             down = counted(user, since, now, _vacation_left(_spec(clock), clock)).counted
             clock = replace(clock, credit=clock.credit + down)
             await self.store.save_clock(await self._with_deadline(record, clock))
+
+
+def left_text(spec: ClockSpec, clock: ClockRecord, user: UserSettings | None, now: datetime) -> str:
+    """The time left in the turn under way ("14 h left · bank 2 d 6 h")."""
+    assert clock.started_at is not None and clock.seat is not None
+    end = stored_time(clock.paused_at) if clock.paused_at else now
+    walk = counted(user, stored_time(clock.started_at), end, _vacation_left(spec, clock))
+    used = walk.counted - clock.credit  # below zero: credited past the turn's start
+    paused = " (paused)" if clock.paused_at else ""
+    if spec.bank is None:
+        return f"{span(spec.turn - used)} left{paused}"
+    bank = clock.banks.get(clock.seat, spec.bank) - max(used - spec.turn, 0.0)
+    if used < spec.turn:
+        return f"{span(spec.turn - used)} left · bank {span(bank)}{paused}"
+    return f"bank {span(bank)} left{paused}"
 
 
 def _turn_of(game: Game | None, seats: list[SeatRecord]) -> tuple[str, int] | None:
