@@ -152,7 +152,8 @@ async def test_refusals_and_unknown_commands_change_nothing(console):
         "Refused: 'as' takes a player number, e.g. as 2: /game status (not 'bob')",
         "Refused: game must be a whole number, not 'x'",
         "Refused: title is missing; usage: /game new title:<text> [seats:<number>] "
-        "[options:<text>] [computers:<number>] [level:<text>]",
+        "[options:<text>] [computers:<number>] [level:<text>] [clock:<text>] "
+        "[deadline:<text>] [vacation:<number>]",
         "Refused: cannot read '1'; usage: /game status [game:<number>]",
         "Refused: game is given twice; usage: /game join [game:<number>]",
         "Refused: there is no game #7",

@@ -59,6 +59,12 @@ async def _remind(console: Session, caller: Caller, args: dict) -> None:
     )
 
 
+async def _extend(console: Session, caller: Caller, args: dict) -> None:
+    await console.show(
+        await console.service.extend_clock((await console.game(args)), caller, args["hours"])
+    )
+
+
 async def _act(console: Session, caller: Caller, args: dict) -> None:
     try:
         action = parse_action(args["action"])
@@ -107,6 +113,13 @@ ADMIN_COMMANDS: dict[str, Command] = {
             (Param("hours", float, True), GAME),
             "idle hours before a reminder (0: none)",
             _remind,
+            "/game-admin",
+        ),
+        Command(
+            "extend",
+            (Param("hours", float, True), GAME),
+            "give the turn under way more time (a game with a clock)",
+            _extend,
             "/game-admin",
         ),
         Command(

@@ -37,6 +37,7 @@ from bot.cli.hotseat import PREVIEW, Session, images_dir_for
 from bot.cli.order_commands import auto_command
 from bot.cli.settings_commands import SETTINGS_COMMANDS, STATS, TURNS
 from bot.core.any_move import resolve_any
+from bot.core.clocks import clock_chosen
 from bot.core.help_text import help_text
 from bot.core.moves import MOVES, Move, moves_text, resolve
 from bot.core.parsing import (
@@ -78,6 +79,7 @@ class Console(Session):
         try:
             await self._handle(line)
             await self.computers_move()
+            await self.clocks_run_out()
         except ConsoleInputError as exc:
             self.say(f"Refused: {exc}")
         except Exception:  # a bug must not end a hot-seat session; the service stored nothing
@@ -139,6 +141,12 @@ class Console(Session):
                 if result is not None:
                     await self.show(result)
 
+    async def clocks_run_out(self) -> None:
+        """Finish the turns whose clock ran out on the wall clock (the console sweeps after
+        each line; its clocks run while it is closed, as a host's bot would have)."""
+        for result in (await self.service.clock_sweep(self.service.clock())).results:
+            await self.show(result)
+
 
 def console_help(topic: str | None = None) -> str:
     if topic:
@@ -167,6 +175,7 @@ def console_help(topic: str | None = None) -> str:
 async def _new(console: Console, caller: Caller, args: dict) -> None:
     try:
         options = parse_options(args.get("options"))
+        clock = clock_chosen(args.get("clock"), args.get("deadline"), args.get("vacation"))
     except ValueError as exc:
         raise ConsoleInputError(str(exc)) from None
     await console.show(
@@ -177,6 +186,7 @@ async def _new(console: Console, caller: Caller, args: dict) -> None:
             options=options,
             computers=args.get("computers", 0),
             level=args.get("level"),
+            clock=clock,
         )
     )
 
@@ -397,8 +407,12 @@ GAME_COMMANDS: dict[str, Command] = {
                 Param("options", str),
                 Param("computers", int),
                 Param("level", str, word=True),
+                Param("clock", str),
+                Param("deadline", str, word=True),
+                Param("vacation", int),
             ),
-            "open a new game; you take seat 1, the computer the next `computers`",
+            "open a new game; you take seat 1, the computer the next `computers`; `clock`: "
+            "none, 24h or bank:3d turn:8h (deadline: computer, pass or ask; vacation: days)",
             _new,
         ),
         Command("join", (GAME,), "take a seat in a game that has not started", _join),
@@ -556,6 +570,7 @@ async def play(
     )
     try:
         await console.computers_move(stored=True)  # seats the computer plays go on by themselves
+        await console.clocks_run_out()  # deadlines passed while it was closed
         await console.run(stdin_lines(stream), echo=not stream.isatty())
     except KeyboardInterrupt:  # Ctrl-C leaves as quit and Ctrl-D do: every move is stored
         console.say("")

@@ -34,6 +34,7 @@ class Lobby:
     round: str = ""
     to_act: tuple[str, ...] = ()
     ranking: tuple[tuple[str, int], ...] = ()
+    clock: str = ""  # the clock chosen (open), or the time left of the player to act
 
     @property
     def open(self) -> bool:
@@ -54,6 +55,8 @@ def lobby_text(lobby: Lobby, where: str = "") -> str:
         )
         if lobby.options:
             lines.append(f"Options: {options_text(lobby.options)}")
+        if lobby.clock:
+            lines.append(f"Clock: {lobby.clock}")
         lines += [
             f"Seated: {seated}",
             f"Join to take a seat; {lobby.creator} (or a server admin) starts the game.",
@@ -62,7 +65,8 @@ def lobby_text(lobby: Lobby, where: str = "") -> str:
         state = "paused" if lobby.paused else "in play"
         lines += [f"{head} · {state} · {lobby.round}".rstrip(" ·"), f"Players: {seated}"]
         if lobby.to_act and not lobby.paused:
-            lines.append(f"To act: {', '.join(lobby.to_act)}")
+            clock = f" · {lobby.clock}" if lobby.clock else ""
+            lines.append(f"To act: {', '.join(lobby.to_act)}{clock}")
     else:
         lines += [f"{head} · finished", f"Players: {seated}"]
         if lobby.ranking:

@@ -113,6 +113,7 @@ class Prompt:
     orders: bool = False  # players may set standing orders (programmed moves) now
     # the programmed moves everyone may be told of ("Bob passes automatically in ...")
     programmed: tuple[str, ...] = ()
+    clock: str = ""  # the time left on the clock of the player to act ("" without a clock)
     away: tuple[str, ...] = ()  # who of those to act is away ("Ann is away until 3 Dec")
 
 

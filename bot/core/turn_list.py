@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 PAGE = 8  # games per page: with their links, well within one Discord message
 NAMES_SHOWN = 3  # players named as having to act; more are counted
@@ -32,6 +32,8 @@ class TurnEntry:
     started: bool = True
     seated: int = 0
     seat_limit: int = 0
+    clock: str = ""  # the time left on their clock, when it is their turn in a clocked game
+    deadline: datetime | None = None
 
     def line(self, link: str | None, *, markdown: bool = True) -> str:
         """`markdown`: Discord shows "your turn" in bold; a terminal would print the stars."""
@@ -49,6 +51,8 @@ class TurnEntry:
             parts.append("; ".join(self.away))
         if self.waited is not None and self.started and not self.paused:
             parts.append(f"waiting {duration_label(self.waited)}")
+        if self.clock:
+            parts.append(self.clock)
         if link:
             parts.append(link)
         return " · ".join(parts)

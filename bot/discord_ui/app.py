@@ -11,7 +11,8 @@ import json
 import logging
 import signal
 import threading
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
@@ -146,9 +147,15 @@ class RailchatBot(commands.AutoShardedBot):
         return True
 
     async def send_reminders(self, now: datetime) -> Sweep:
-        """Post every reminder due at `now` and send the direct messages due (the service
-        stores that they were sent); what was due, and when the next one falls due."""
+        """Post every reminder due at `now`, the moves of the turns whose clock ran out, and
+        send the direct messages due (the service stores that they were sent); what was due,
+        and when the next one falls due."""
         sweep = await self.service.sweep(now)
+        clocks = await self.service.clock_sweep(now, timedelta(seconds=REMINDER_CHECK_SECONDS))
+        for result in clocks.results:  # turns timed out, posted like any move
+            self.poster.queue(result)
+        if clocks.next_due is not None:
+            sweep = replace(sweep, next_due=min(clocks.next_due, sweep.next_due or clocks.next_due))
         for reminder in sweep.reminders:
             try:
                 await post_reminder(self, reminder)

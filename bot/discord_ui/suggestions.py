@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.computer.levels import LEVELS
+from bot.core.clocks import TIMEOUTS
 from bot.discord_ui.context import BotContext
 
 log = logging.getLogger(__name__)
@@ -23,6 +24,7 @@ log = logging.getLogger(__name__)
 LIMIT = 25  # suggestions Discord shows at most
 GAME_HELP = "Game number (default: this thread's game, or your only game here)"
 COMPUTER_LEVELS = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+CLOCK_TIMEOUTS = [app_commands.Choice(name=way, value=way) for way in TIMEOUTS]
 BUDGET = 2.0  # seconds, of the 3 Discord allows, leaving room for the answer's round trip
 T = TypeVar("T")
 _searching: set[asyncio.Task[Any]] = set()  # searches past their budget, kept until they end

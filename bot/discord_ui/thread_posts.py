@@ -501,6 +501,8 @@ class ThreadPoster:
             tail.append("To act: " + " ".join(f"<@{u}>" for u in prompt.notify))
         elif prompt is not None and prompt.names:
             tail.append("To act: " + names_list(prompt.names))
+        if prompt is not None and not prompt.finished and prompt.clock:
+            tail.append(f"Clock: {prompt.clock}.")
         if prompt is not None and not prompt.finished and prompt.away:
             tail.append(as_written("; ".join(prompt.away) + "."))
         end = "\n".join(tail)

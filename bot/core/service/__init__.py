@@ -12,7 +12,7 @@ one transaction and answers with a `Result`. It knows no game rules: the engine 
 from __future__ import annotations
 
 from bot.core.service.charts import Charts
-from bot.core.service.computers import ComputerSeats
+from bot.core.service.clocks import Clocks
 from bot.core.service.lobby import Lobbies
 from bot.core.service.orders import Orders
 from bot.core.service.posting import Posting
@@ -26,7 +26,7 @@ from bot.core.service.views import Views
 
 
 class GameService(
-    ComputerSeats,
+    Clocks,
     Tables,
     Previews,
     Orders,

@@ -436,8 +436,10 @@ class ServiceBase:
 
     async def _changed(self, record: GameRecord, text: str, game: Game | None = None) -> Result:
         if game is None:
+            await self._clock_after(record, None)
             return Result(text=text, game_id=record.id, thread_id=record.thread_id, changed=True)
         played, places, moves = await self._computer_turns(record, game)
+        await self._clock_after(record, game)
         text = "\n".join(t for t in (text, played) if t)
         cached = self._cache.get(record.id)  # the live game is remembered at its version
         if game.finished:
@@ -464,6 +466,14 @@ class ServiceBase:
     async def _computer_turns(self, record: GameRecord, game: Game) -> ComputerTurns:
         """The computer seats' moves made after a change: none here (see `computers`)."""
         return "", (), ()
+
+    async def clock_left(self, record: GameRecord) -> str:
+        """The game's clock as players read it ("" without one; see `clocks`)."""
+        return ""
+
+    async def _clock_after(self, record: GameRecord, game: Game | None) -> None:
+        """The game's clock after a change (its turn, its deadline; `game` None: a change
+        that moved nothing on the board, such as a pause): none here (see `clocks`)."""
 
 
 _STATUS_WORDS = {OPEN: "waiting for players", ACTIVE: "in play", FINISHED: "finished"}

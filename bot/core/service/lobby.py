@@ -41,6 +41,7 @@ class Lobbies(ServiceBase):
                 record.channel_id,
                 record.paused,
                 record.abandoned,
+                clock=await self.clock_left(record),
             )
             if record.status == OPEN:
                 return lobby

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.core.clocks import ClockSpec
 from bot.core.config import REMIND_RANGE, valid_remind_hours
 from bot.core.names import plain_name
 from bot.core.results import Caller, Refused, Result
@@ -80,9 +81,11 @@ class Tables(Seating):
         interaction_id: int | None = None,
         computers: int = 0,
         level: str | None = None,
+        clock: ClockSpec | None = None,
     ) -> Result:
         """Open a table with `seats` places (default: the title's maximum); the creator sits
-        at seat 1, and `computers` seats after it are played by the computer at `level`."""
+        at seat 1, and `computers` seats after it are played by the computer at `level`;
+        `clock`: the time its turns may take (see `clocks`)."""
         if interaction_id is not None and await self.store.seen_interaction(interaction_id):
             return Result(duplicate=True, text=ALREADY_HANDLED)
         try:
@@ -101,6 +104,8 @@ class Tables(Seating):
                 interaction_id=interaction_id,
                 game_caps=self.game_caps,
             )
+            if clock is not None:
+                await self.store.set_game_clock(record.id, clock.text())
         except (Refused, GameError) as exc:
             return Result(error=str(exc))
         except OverCap as exc:
@@ -114,7 +119,7 @@ class Tables(Seating):
                 f"{caller.name} opened game #{record.id} of {record.title} for up to "
                 f"{seat_limit} players{_computer_seats(computers, level)}. Join with /game "
                 f"join; {caller.name} starts it with /game start once at least "
-                f"{cls.min_players} are seated."
+                f"{cls.min_players} are seated." + (f" Clock: {clock.label()}." if clock else "")
             ),
             game_id=record.id,
             thread_id=record.thread_id,

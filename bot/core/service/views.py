@@ -98,11 +98,13 @@ class Views(ServiceBase):
             if record.status == OPEN:
                 names = ", ".join(f"{s.seat}. {s.name}" for s in seats) or "nobody"
                 cls = find_title(record.title)
+                clock = await self.clock_left(record)
                 return Result(
                     text="\n".join(
                         [
                             f"{head} ({len(seats)}/{record.seat_limit} seated: {names}). "
-                            f"Needs {cls.min_players} to start.",
+                            f"Needs {cls.min_players} to start."
+                            + (f" Clock: {clock}." if clock else ""),
                             *unposted,
                         ]
                     ),
@@ -113,6 +115,7 @@ class Views(ServiceBase):
             lines = [head, game.status_text()]  # the title's summary says who acts
             lines += unposted
             lines += [line for line in (played_by_computer(seats),) if line]
+            lines += [f"Clock: {c}." for c in [await self.clock_left(record)] if c]
             lines += await self._away(record, game)
             lines += [
                 f"Awaiting an answer: {label}"
@@ -198,6 +201,7 @@ class Views(ServiceBase):
                     f"{game.player_name(p)} automatically {words}"
                     for p, words in game.public_orders()
                 ),
+                clock=await self.clock_left(record),
             )
             if record.status != ACTIVE or record.paused or not game.active_players() or not choices:
                 return prompt

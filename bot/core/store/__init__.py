@@ -9,6 +9,7 @@ strings (imported files).
 """
 
 from bot.core.store.caps import past_caps
+from bot.core.store.clocks import ClockRecord, ClockTables
 from bot.core.store.connection import BUSY_TIMEOUT
 from bot.core.store.games import GameTables
 from bot.core.store.leases import LeaseTables
@@ -52,6 +53,7 @@ class Store(
     LeaseTables,
     PostingTables,
     StandingTables,
+    ClockTables,
 ):
     """Every table of the store, on one database."""
 
@@ -66,6 +68,7 @@ __all__ = [
     "SEAT",
     "UNDO",
     "ActionRecord",
+    "ClockRecord",
     "DuplicateInteraction",
     "Entrant",
     "GameRecord",

@@ -498,3 +498,28 @@ def m020_ratings(conn: Conn, t: Types) -> None:
             UNIQUE (game_id, seat)
         )""")
     conn.execute("CREATE INDEX game_ratings_player ON game_ratings (guild_id, user_id, title)")
+
+
+@migration
+def m021_game_clocks(conn: Conn, t: Types) -> None:
+    """Each clocked game's clock, apart from the engine's options (the engine never reads a
+    clock): the spec chosen at `/game new`, each seat's bank and vacation spent (JSON by
+    seat), the turn under way (its key, the seat whose time runs, since when, the seconds
+    credited to it by pauses, downtime and extensions) and its deadline, indexed so that the
+    sweep finds the games due without reading the others. `timed_out`: the turn whose
+    deadline was already handled (the admins told), so it is never handled twice."""
+    conn.execute(f"""
+        CREATE TABLE game_clocks (
+            game_id {t.big} PRIMARY KEY REFERENCES games (id),
+            spec TEXT NOT NULL,
+            banks TEXT NOT NULL DEFAULT '{{}}',
+            vacation TEXT NOT NULL DEFAULT '{{}}',
+            turn TEXT,
+            seat INTEGER,
+            started_at TEXT,
+            credit {t.real} NOT NULL DEFAULT 0,
+            paused_at TEXT,
+            deadline_at TEXT,
+            timed_out TEXT
+        )""")
+    conn.execute("CREATE INDEX game_clocks_due ON game_clocks (deadline_at)")

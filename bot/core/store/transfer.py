@@ -36,6 +36,7 @@ TABLES = (
     "bot_state",
     "ratings",
     "game_ratings",
+    "game_clocks",
 )
 # Not copied: what running bot processes hold for a while (a copy is made with them stopped),
 # and when users were last pinged about requests (a copy starts without cooldowns).

@@ -182,6 +182,21 @@ class AdminCog(
         self.bot.poster.moved(game_id)
         await self.bot.poster.publish(interaction, result)
 
+    @app_commands.command(name="extend", description="Give the turn under way more time")
+    @app_commands.describe(hours="Hours added to the clock of the player to act", game=GAME_HELP)
+    async def extend(
+        self,
+        interaction: discord.Interaction,
+        hours: app_commands.Range[float, 0.1, 720.0],
+        game: int | None = None,
+    ) -> None:
+        if (game_id := await game_or_refuse(self.bot, interaction, game)) is None:
+            return
+        await self.bot.poster.publish(
+            interaction,
+            await self.service.extend_clock(game_id, caller_of(interaction), hours, interaction.id),
+        )
+
     @app_commands.command(name="act", description="A move as JSON, for what no command makes")
     @app_commands.describe(action='The move, e.g. {"type": "pass"}', game=GAME_HELP)
     async def act(

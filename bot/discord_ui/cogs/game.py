@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.clocks import clock_chosen
 from bot.core.moves import moves_text
 from bot.core.parsing import parse_game_file, parse_options, parse_seat_users
 from bot.core.rendering import draw_chart
@@ -38,6 +39,7 @@ from bot.discord_ui.io import (
 )
 from bot.discord_ui.lobby_posts import open_table, opened
 from bot.discord_ui.suggestions import (
+    CLOCK_TIMEOUTS,
     COMPUTER_LEVELS,
     GAME_HELP,
     LIMIT,
@@ -79,8 +81,11 @@ class GameCog(
         options="Options, comma separated: name or name=value",
         computers="Seats the computer plays (after yours)",
         level="How the computer plays (default: the best it can)",
+        clock="Time per turn: none, 24h, or a bank and its increment: bank:3d turn:8h",
+        deadline="At the deadline (with a clock): the computer moves, a pass, or admins decide",
+        vacation="Days each player may be away without their clock running (with a clock)",
     )
-    @app_commands.choices(level=COMPUTER_LEVELS)
+    @app_commands.choices(level=COMPUTER_LEVELS, deadline=CLOCK_TIMEOUTS)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -89,9 +94,13 @@ class GameCog(
         options: app_commands.Range[str, 0, 2000] | None = None,
         computers: app_commands.Range[int, 0, 24] = 0,
         level: str | None = None,
+        clock: app_commands.Range[str, 0, 100] | None = None,
+        deadline: str | None = None,
+        vacation: app_commands.Range[int, 0, 60] = 0,
     ) -> None:
         try:
             parsed = parse_options(options)
+            chosen = clock_chosen(clock, deadline, vacation)
         except ValueError as exc:
             await reply(interaction, f"Refused: {exc}")
             return
@@ -118,6 +127,7 @@ class GameCog(
             interaction_id=interaction.id,
             computers=computers,
             level=level,
+            clock=chosen,
         )
         await opened(self.bot, interaction, table, result)
 
