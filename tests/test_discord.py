@@ -65,7 +65,8 @@ async def test_command_tree_fits_discord_limits(world):
                        "redo", "import", "export", "help"}  # fmt: skip
     admin = by_name["game-admin"]
     assert {o["name"] for o in admin["options"]} == {
-        "pause", "resume", "abandon", "replace", "computer", "rewind", "remind", "thread", "act"}  # fmt: skip
+        "pause", "resume", "abandon", "replace", "computer", "rewind", "remind", "extend", "thread",
+        "act"}  # fmt: skip
     # shown only to members who may manage threads (a game's creator: /game status)
     assert (
         int(admin["default_member_permissions"]) == discord.Permissions(manage_threads=True).value

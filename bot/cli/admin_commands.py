@@ -65,6 +65,16 @@ async def _extend(console: Session, caller: Caller, args: dict) -> None:
     )
 
 
+async def _thread(console: Session, caller: Caller, args: dict) -> None:
+    """A game's thread is a Discord channel: a console sharing the bot's database can only
+    say where to give it a new one."""
+    game_id = await console.game(args)
+    raise ConsoleInputError(
+        f"game #{game_id}'s thread is in Discord: type /game-admin thread game:{game_id} in the "
+        "Discord channel where it should go on (the console plays without threads)"
+    )
+
+
 async def _act(console: Session, caller: Caller, args: dict) -> None:
     try:
         action = parse_action(args["action"])
@@ -120,6 +130,13 @@ ADMIN_COMMANDS: dict[str, Command] = {
             (Param("hours", float, True), GAME),
             "give the turn under way more time (a game with a clock)",
             _extend,
+            "/game-admin",
+        ),
+        Command(
+            "thread",
+            (GAME,),
+            "give the game a new Discord thread (in Discord, after its thread was deleted)",
+            _thread,
             "/game-admin",
         ),
         Command(
