@@ -212,6 +212,8 @@ def test_fuzz_options_are_checked_and_drawn_per_game(capsys, tmp_path: Path) -> 
                 "3",
                 "--max-actions",
                 "4",
+                "--players",
+                "3",  # the first edition's map (two_player_map) is for 2 or 3
                 "--options",
                 "two_player_map,re_enter_hexes",
                 "--out",
@@ -281,3 +283,12 @@ def test_program_counts_tell_settings_moves_and_stops_apart() -> None:
         "made:auction_pass": 1,
         "stopped:program_disable": 1,
     }
+
+
+def test_fuzz_draws_an_option_only_for_the_seats_it_is_made_for(tmp_path: Path) -> None:
+    """Four seats never get 1860's first-edition map (made for 2 or 3): no game fails to open."""
+    args = ["fuzz", "--title", "1860", "--games", "3", "--seed", "5", "--max-actions", "2"]
+    args += ["--options", "two_player_map", "--out", str(tmp_path), "--save", str(tmp_path / "s")]
+    assert main(args) == 0
+    files = [json.loads(p.read_text()) for p in (tmp_path / "s").glob("*.json")]
+    assert files and all(not f["railchat_fuzz"]["options"] for f in files)

@@ -32,6 +32,7 @@ from bot.core.results import Caller, Result
 from bot.core.service import GameService
 from bot.core.store import Store
 from engine.game import Choice, Game
+from engine.titles import find_title
 
 NEVER_IN_A_REFUSAL = ("Traceback", "internal error", "Something went wrong")
 ADMIN_ID = 1000
@@ -83,9 +84,14 @@ class FuzzGame:
         self.out_dir, self.save_dir = out_dir, save_dir
         engine_seed = self.rng.randrange(2**31)
         # half the games are played by careful sellers (long games, late phases), half not
-        # (early bankruptcies); each option named is on in half the games
+        # (early bankruptcies); each option named is on in half the games it is made for
         self.careful = self.rng.random() < 0.5
-        self.options = {name: True for name in options if self.rng.random() < 0.5}
+        made_for = find_title(title).seats_by_option
+        self.options = {
+            name: True
+            for name in options
+            if self.rng.random() < 0.5 and players <= made_for.get(name, players)
+        }
         self.store = fresh_store(db_dir / "fuzz.db")
         # an hour passes with every move stored, so that programs end at their dates
         self.service = GameService(self.store, new_seed=lambda: engine_seed, clock=self._clock)
