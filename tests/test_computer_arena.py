@@ -72,6 +72,13 @@ def test_a_bad_seating_is_refused(seats: str, why: str, capsys: pytest.CaptureFi
     assert why in capsys.readouterr().err
 
 
+def test_options_the_seats_do_not_fit_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--title", "1860", "--options", "two_player_map"]) == 2
+    assert "two_player_map is made for 2 to 3 players, not 4" in capsys.readouterr().err
+    assert main(["arena", "--title", "1860", "--options", "fast"]) == 2
+    assert "unknown option(s) for 1860: fast" in capsys.readouterr().err
+
+
 def test_seats_default_to_standard_against_random(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "--title", "string_railway", "--games", "1", "--seed", "2"]) == 0
     assert "string_railway: 1 games, seats standard,random,random,random" in capsys.readouterr().out

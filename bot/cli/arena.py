@@ -80,6 +80,11 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if problem:
         return refuse(problem)
     options = {o.strip(): True for o in args.options.split(",") if o.strip()}
+    try:
+        cls.check_options(options)
+        cls.check_seats(options, len(levels))
+    except GameError as exc:
+        return refuse(str(exc))
     jobs = [
         (cls.title, rotated(levels, i), s, options, args.max_moves, args.save)
         for i, s in enumerate(game_seeds(args.seed, args.games))
