@@ -50,6 +50,13 @@ CLOSE_SECONDS = 8.0  # a stop waits this long for the posts still to go out
 SYNCED_KEY = "synced_commands"  # bot_state: the digest of the command tree last synced
 
 
+def sweep_wait(due: datetime | None, now: datetime) -> float:
+    """Seconds to sleep before the next sweep: until the next deadline or reminder due, at
+    least a second (one due already is not looked at in a busy loop), at most the period."""
+    wait = REMINDER_CHECK_SECONDS if due is None else (due - now).total_seconds()
+    return min(max(wait, 1.0), REMINDER_CHECK_SECONDS)
+
+
 class RailchatBot(commands.AutoShardedBot):
     """The bot on the Discord shards its service serves (`GameService.shards`; None: every
     shard Discord recommends, in this one process). An interaction arrives on the shard of
@@ -189,10 +196,7 @@ class RailchatBot(commands.AutoShardedBot):
                 due = (await self.send_reminders(datetime.now(UTC))).next_due
             except Exception:
                 log.exception("sending reminders failed")
-            wait = (
-                REMINDER_CHECK_SECONDS if due is None else (due - datetime.now(UTC)).total_seconds()
-            )
-            await asyncio.sleep(min(max(wait, 1.0), REMINDER_CHECK_SECONDS))
+            await asyncio.sleep(sweep_wait(due, datetime.now(UTC)))
 
     async def play_due_computers(self, *, stored: bool = False) -> int:
         """Make the computer seats' moves that commands left due (`stored`: in every stored

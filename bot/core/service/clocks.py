@@ -68,9 +68,8 @@ class Clocks(ComputerSeats, Turns):
                     continue
                 if result is not None:
                     results.append(result)
-        upcoming = await self.store.due_clocks(self.shards, None)
-        later = [stored_time(c.deadline_at) for c in upcoming[:1] if c.deadline_at]
-        return ClockSweep(tuple(results), later[0] if later else None)
+        later = await self.store.next_deadline(self.shards)
+        return ClockSweep(tuple(results), None if later is None else stored_time(later))
 
     async def extend_clock(
         self, game_id: int, caller: Caller, hours: float, interaction_id: int | None = None

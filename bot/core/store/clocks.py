@@ -76,15 +76,27 @@ class ClockTables(StoreBase):
     ) -> list[ClockRecord]:
         """The running clocks whose deadline comes before `before` (None: all that have one),
         soonest first (`shards`: of the servers those shards serve)."""
+        running, params = self._running(shards, before)
+        rows = conn.all(f"SELECT c.* {running} ORDER BY c.deadline_at", params)
+        return [_record(r) for r in rows]
+
+    @reading
+    def next_deadline(self, conn: Conn, shards: Shards | None) -> str | None:
+        """The soonest deadline of a running clock (None: none runs), read from the index's
+        first entries: the sweep asks after every look, so it must not read every clock."""
+        running, params = self._running(shards, None)
+        row = conn.one(f"SELECT c.deadline_at {running} ORDER BY c.deadline_at LIMIT 1", params)
+        return None if row is None else str(row["deadline_at"])
+
+    def _running(self, shards: Shards | None, before: str | None) -> tuple[str, list[Any]]:
+        """FROM and WHERE of the running clocks with a deadline (before `before`)."""
         served, params = self._served(shards, "g.guild_id") if shards else ("1 = 1", [])
         until, bound = ("c.deadline_at <= ?", [before]) if before else ("1 = 1", [])
-        rows = conn.all(
-            "SELECT c.* FROM game_clocks c JOIN games g ON g.id = c.game_id "
-            f"WHERE c.deadline_at IS NOT NULL AND {until} AND g.status = ? AND g.paused = 0 "
-            f"AND {served} ORDER BY c.deadline_at",
+        return (
+            "FROM game_clocks c JOIN games g ON g.id = c.game_id WHERE c.deadline_at IS NOT "
+            f"NULL AND {until} AND g.status = ? AND g.paused = 0 AND {served}",
             [*bound, ACTIVE, *params],
         )
-        return [_record(r) for r in rows]
 
 
 def _record(row: dict[str, Any]) -> ClockRecord:

@@ -13,6 +13,11 @@ from bot.discord_ui.context import BotContext
 from bot.discord_ui.io import caller_of, reply
 from bot.discord_ui.suggestions import title_choices, within_budget
 
+DM_REFUSAL = (
+    "Refused: /stats works in a server: standings are kept per server, and a direct message "
+    "has none. Ask in the server where you play."
+)
+
 
 class StatsCog(commands.Cog):
     def __init__(self, bot: BotContext) -> None:
@@ -31,6 +36,9 @@ class StatsCog(commands.Cog):
         player: discord.User | None = None,
         title: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
+        if interaction.guild_id is None:  # guild_only hides it there; a stale client may not
+            await reply(interaction, DM_REFUSAL)
+            return
         result = await self.bot.service.stats(
             caller_of(interaction), None if player is None else player.id, title
         )
