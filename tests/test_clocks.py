@@ -181,6 +181,27 @@ async def test_at_the_deadline_the_computer_moves_once_and_hands_the_seat_back(s
     assert (await service.act(gid, ANN, add(1))).ok
 
 
+async def test_a_timeout_that_fails_is_tried_again_later_not_at_every_sweep(
+    service, clock, monkeypatch
+):
+    gid = await clocked(service, "1h", ANN, BOB)
+    clock.advance(2 * HOUR)
+    tries = []
+
+    async def broken(game_id: int, now: datetime) -> None:
+        tries.append(game_id)
+        raise RuntimeError("the engine failed")
+
+    monkeypatch.setattr(service, "_time_out", broken)
+    swept = await service.clock_sweep(clock.now)
+    assert tries == [gid] and not swept.results
+    assert swept.next_due == clock.now + 10 * timedelta(minutes=1)  # not "now" again
+    assert not (await service.clock_sweep(clock.now)).results and tries == [gid]
+    monkeypatch.undo()
+    clock.advance(10 * timedelta(minutes=1))
+    assert len((await service.clock_sweep(clock.now)).results) == 1  # the timeout, late
+
+
 async def test_two_processes_sweeping_at_once_time_a_turn_out_once(make_store, clock):
     store = make_store()
     one, two = (GameService(store, new_seed=lambda: 4242, clock=clock) for _ in range(2))

@@ -38,6 +38,7 @@ TIMED_OUT = " (time ran out)"  # ends the line of each move made at a deadline
 TIMEOUT_MOVES = 40  # at most this many moves finish one timed-out turn (an operating turn)
 BEAT_KEY = "clock_heartbeat"  # bot_state: when this process's clock sweep last ran
 DAY = 86400.0
+RETRY_SECONDS = 600.0  # a timeout that failed is tried again this much later
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,9 @@ class Clocks(ComputerSeats, Turns):
                     result = await self._time_out(clock.game_id, now)
                 except Exception:  # one game's failure must not stop the others'
                     log.exception("the timeout of game %s failed", clock.game_id)
+                    # tried again later, not at every sweep (a past deadline is always due)
+                    retry = store_time(now + timedelta(seconds=RETRY_SECONDS))
+                    await self.store.delay_deadline(clock.game_id, retry)
                     continue
                 if result is not None:
                     results.append(result)

@@ -70,6 +70,13 @@ class ClockTables(StoreBase):
             [*(values[n] for n in names), clock.game_id],
         )
 
+    @writing
+    def delay_deadline(self, conn: Conn, game_id: int, deadline_at: str) -> None:
+        """Move a clock's deadline alone (the rest of the clock as the last write left it)."""
+        conn.execute(
+            "UPDATE game_clocks SET deadline_at = ? WHERE game_id = ?", [deadline_at, game_id]
+        )
+
     @reading
     def due_clocks(
         self, conn: Conn, shards: Shards | None, before: str | None
