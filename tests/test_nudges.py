@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from bot.core.service import GameService
 from bot.core.service.clocks import ClockSweep
 from bot.core.store import Store
+from tests.discord_world import GUILD, make_world
 from tests.test_clocks import HOUR, MONDAY, FakeClock, clocked, due, game_clock
 from tests.test_service import ANN, BOB, add
 
@@ -121,3 +122,28 @@ async def test_a_game_without_a_clock_gets_no_nudge(make_store):
     assert await service.store.game_clock(gid) is None
     swept = await sweep_at(service, clock.advance(30 * 24 * HOUR))
     assert not swept.nudges and swept.next_nudge is None and not swept.results
+
+
+async def test_discord_posts_the_thread_nudge_then_sends_the_dm(db_path):
+    world = await make_world(db_path)
+    await world.run("new", world.interaction(1), title="tally", seats=2, options=None, clock="1h")
+    thread = list(world.threads.values())[-1]
+    await world.run("join", world.interaction(2, where=thread.id), game=None)
+    await world.run("start", world.interaction(1, where=thread.id), game=None)
+    await world.run("turn-dm", world.interaction(1), group="settings", dm="on")
+    found = await world.bot.service.store.game_clock(1)
+    assert found is not None and found.started_at is not None
+    started = datetime.fromisoformat(found.started_at)
+    thread.send.reset_mock()
+    await world.bot.send_reminders(started + timedelta(minutes=30))
+    assert thread.send.call_args.args[0] == (
+        "Clock: 30 min left for user1's move in game #1, then the computer moves.\n<@1>"
+    )
+    world.dms.clear()
+    thread.send.reset_mock()
+    await world.bot.send_reminders(started + timedelta(minutes=45))
+    assert thread.send.call_count == 0
+    link = f"https://discord.com/channels/{GUILD}/{thread.id}"
+    assert world.dms == [
+        (1, f"Clock: 15 min left for your move in game #1 (tally), then the computer moves: {link}")
+    ]
