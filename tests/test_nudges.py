@@ -95,10 +95,14 @@ async def test_no_nudge_while_away_or_when_the_computer_plays_the_seat(make_stor
 
 async def test_two_services_sweeping_at_once_nudge_once(make_store):
     clock, [one, two] = on_one_store(make_store, 2)
-    await clocked(one, "24h", ANN, BOB)
+    gid = await clocked(one, "24h", ANN, BOB)
     clock.advance(12 * HOUR)
+    stale = await game_clock(one, gid)  # read before the nudge, as by a move under way
     swept = await asyncio.gather(one.clock_sweep(clock.now), two.clock_sweep(clock.now))
     assert sum(len(s.nudges) for s in swept) == 1
+    assert not (await two.clock_sweep(clock.now)).nudges
+    await one.store.save_clock(stale)  # written after it, in the same turn: the nudge stays
+    assert (await game_clock(one, gid)).nudged == 1
     assert not (await two.clock_sweep(clock.now)).nudges
 
 
