@@ -29,13 +29,14 @@ def source_and_target(request, db_path, postgres_url) -> tuple[str, str]:
 
 async def fill(url: str) -> list[int]:
     """A store with a row in every table: an open game, a running one with an undone move,
-    requests, votes, a preview, an invitation, a turn post, a lobby, a failed post, settings,
+    requests, votes, a preview, an invitation, a turn post, a lobby, a failed post, a clock, settings,
     a game's DM choice and a held DM, an abandoned one, and one played to its end (rated); the
     running and abandoned games' ids."""
     service = GameService(Store(url), new_seed=lambda: 4242)
     store = service.store
     try:
-        await service.create_game(CY, "tally", seats=3)
+        waiting = await service.create_game(CY, "tally", seats=3)
+        await store.set_game_clock(waiting.game_id, "bank:3d turn:8h")  # a clock not yet running
         gid = await started(service, ANN, BOB, CY)
         for n in range(4):
             assert (await service.act(gid, [ANN, BOB, CY][n % 3], add(n % 3 + 1, n + 1))).ok

@@ -25,6 +25,9 @@ MAX_VACATION_DAYS = 60
 _UNITS = {"m": 60, "min": 60, "h": 3600, "d": 86400}
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)(m|min|h|d)$")
 _STEPS = 400  # a walk never takes more (two quiet spells a day over sixty days, and absences)
+# Nudges before a deadline, at these fractions of the turn's time left: the first in the game's
+# thread, the others by direct message (a thread mention for those who take no turn DMs).
+NUDGES = (1 / 2, 1 / 4, 1 / 10)
 
 
 @dataclass(frozen=True)
@@ -53,11 +56,15 @@ class ClockSpec:
             words = f"a bank of {span(self.bank)} and {span(self.turn)} a turn"
         else:
             words = f"{span(self.turn)} a turn"
-        then = {"computer": "the computer moves", "pass": "a pass (else the computer)"}
-        words += "; at the deadline " + then.get(self.timeout, "the game's admins decide")
+        words += "; at the deadline " + self.at_deadline()
         if self.vacation_days:
             words += f"; {self.vacation_days} vacation days each"
         return words
+
+    def at_deadline(self) -> str:
+        """What happens when a turn's time runs out, in words."""
+        then = {"computer": "the computer moves", "pass": "a pass (else the computer)"}
+        return then.get(self.timeout, "the game's admins decide")
 
 
 def parse_clock(text: str | None) -> ClockSpec | None:
@@ -151,6 +158,14 @@ def counted(user: UserSettings | None, start: datetime, end: datetime, vacation:
 def deadline(user: UserSettings | None, start: datetime, budget: float, vacation: float) -> Walk:
     """When `budget` seconds of the player's time from `start` are spent."""
     return _walk(user, start, vacation, budget=budget)
+
+
+def nudge_times(
+    user: UserSettings | None, start: datetime, budget: float, vacation: float
+) -> list[datetime]:
+    """When each nudge of a turn from `start` falls due: when `NUDGES` of the `budget`
+    seconds of the player's own time are left (so never in their quiet hours)."""
+    return [deadline(user, start, budget * (1 - left), vacation).end for left in NUDGES]
 
 
 def _walk(

@@ -75,6 +75,16 @@ class UserSettings:
             return None
         return datetime.combine(self.away_until, time(0), self.zone).astimezone(UTC)
 
+    def reachable(self, at: datetime) -> datetime:
+        """The first moment from `at` when they are neither away nor in quiet hours."""
+        for _ in range(4):  # an absence ends at midnight, maybe inside quiet hours: both end
+            back = self.back_at() if self.away_at(at) else None
+            later = back if back is not None and back > at else self.quiet_ends(at)
+            if later <= at:
+                break
+            at = later
+        return at
+
     def away_note(self, name: str, now: datetime) -> str | None:
         """What others read in the turn prompt while the user is away."""
         if not self.away_at(now):

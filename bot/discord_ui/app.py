@@ -154,16 +154,16 @@ class RailchatBot(commands.AutoShardedBot):
         return True
 
     async def send_reminders(self, now: datetime) -> Sweep:
-        """Post every reminder due at `now`, the moves of the turns whose clock ran out, and
-        send the direct messages due (the service stores that they were sent); what was due,
-        and when the next one falls due."""
+        """Post every reminder due at `now`, the moves of the turns whose clock ran out and the
+        nudges before a deadline, and send the direct messages due (the service stores that
+        they were sent); what was due, and when the next one falls due."""
         sweep = await self.service.sweep(now)
         clocks = await self.service.clock_sweep(now, timedelta(seconds=REMINDER_CHECK_SECONDS))
         for result in clocks.results:  # turns timed out, posted like any move
             self.poster.queue(result)
-        if clocks.next_due is not None:
-            sweep = replace(sweep, next_due=min(clocks.next_due, sweep.next_due or clocks.next_due))
-        for reminder in sweep.reminders:
+        times = [t for t in (sweep.next_due, clocks.next_due, clocks.next_nudge) if t is not None]
+        sweep = replace(sweep, next_due=min(times, default=None))
+        for reminder in (*sweep.reminders, *clocks.nudges):  # nudges: before a deadline
             try:
                 await post_reminder(self, reminder)
             except discord.HTTPException as exc:

@@ -5,15 +5,15 @@ the commands of one game with an asyncio lock, applies actions to a live engine 
 bounded LRU cache, rebuilt from the stored log when missing), persists each accepted change in
 one transaction and answers with a `Result`. It knows no game rules: the engine decides.
 `base` holds the machinery; `tables`, `playing`, `undoing`, `previews`, `orders`, `views`,
-`lobby`, `charts` and `posting` the commands by kind; `settings`, `turns`, `reminders` and
+`lobby`, `charts` and `posting` the commands by kind; `clocks` and `nudges` the game clocks; `settings`, `turns`, `reminders` and
 `standings` what concerns a player across all their games.
 """
 
 from __future__ import annotations
 
 from bot.core.service.charts import Charts
-from bot.core.service.clocks import Clocks
 from bot.core.service.lobby import Lobbies
+from bot.core.service.nudges import Nudges
 from bot.core.service.orders import Orders
 from bot.core.service.posting import Posting
 from bot.core.service.previews import Previews
@@ -26,7 +26,7 @@ from bot.core.service.views import Views
 
 
 class GameService(
-    Clocks,
+    Nudges,
     Tables,
     Previews,
     Orders,

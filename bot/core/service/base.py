@@ -475,6 +475,10 @@ class ServiceBase:
         """The game's clock after a change (its turn, its deadline; `game` None: a change
         that moved nothing on the board, such as a pause): none here (see `clocks`)."""
 
+    async def _settings_changed(self, user_id: int) -> None:
+        """The user's quiet hours, time zone or absence changed: the deadlines of the turns
+        they must play move with them (none here; see `nudges`)."""
+
 
 _STATUS_WORDS = {OPEN: "waiting for players", ACTIVE: "in play", FINISHED: "finished"}
 

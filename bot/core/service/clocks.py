@@ -18,14 +18,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from bot.computer.levels import Computer, best_level
-from bot.core.clocks import ClockSpec, counted, deadline, parse_clock, span
+from bot.core.clocks import ClockSpec, counted, deadline, nudge_times, parse_clock, span
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import player_of, store_time, stored_time
 from bot.core.service.computers import ComputerSeats
+from bot.core.service.reminders import Reminder
 from bot.core.service.turns import Turns
 from bot.core.store import ACTIVE, ClockRecord, GameRecord, SeatRecord
 from bot.core.turn_list import TurnEntry
@@ -33,6 +36,7 @@ from bot.core.user_settings import UserSettings
 from engine.game import Game
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 TIMED_OUT = " (time ran out)"  # ends the line of each move made at a deadline
 TIMEOUT_MOVES = 40  # at most this many moves finish one timed-out turn (an operating turn)
@@ -43,10 +47,13 @@ RETRY_SECONDS = 600.0  # a timeout that failed is tried again this much later
 
 @dataclass(frozen=True)
 class ClockSweep:
-    """What the deadlines due made happen (to post like any change) and the next deadline."""
+    """What the deadlines due made happen (to post like any change) and the next deadline;
+    the nudges due and the next nudge's time."""
 
     results: tuple[Result, ...]
     next_due: datetime | None
+    nudges: tuple[Reminder, ...] = ()  # before a deadline (see `nudges`)
+    next_nudge: datetime | None = None
 
 
 class Clocks(ComputerSeats, Turns):
@@ -56,24 +63,40 @@ class Clocks(ComputerSeats, Turns):
         clock (None: never, as in the console, whose clocks run while it is closed)."""
         if period is not None:
             await self._credit_downtime(now, period)
-        results = []
         due = await self.store.due_clocks(self.shards, store_time(now))
-        async with self._leased([f"clock:{c.game_id}" for c in due]) as got:
-            for clock in due:
-                if f"clock:{clock.game_id}" not in got:
-                    continue
-                try:
-                    result = await self._time_out(clock.game_id, now)
-                except Exception:  # one game's failure must not stop the others'
-                    log.exception("the timeout of game %s failed", clock.game_id)
-                    # tried again later, not at every sweep (a past deadline is always due)
-                    retry = store_time(now + timedelta(seconds=RETRY_SECONDS))
-                    await self.store.delay_deadline(clock.game_id, retry)
-                    continue
-                if result is not None:
-                    results.append(result)
+        results = await self._each_leased(
+            "clock", due, lambda g: self._time_out(g, now), self.store.delay_deadline, now
+        )
         later = await self.store.next_deadline(self.shards)
         return ClockSweep(tuple(results), None if later is None else stored_time(later))
+
+    async def _each_leased(
+        self,
+        kind: str,
+        due: list[ClockRecord],
+        handle: Callable[[int], Awaitable[T | None]],
+        delay: Callable[[int, str], Awaitable[None]],
+        now: datetime,
+    ) -> list[T]:
+        """`handle` of each game due whose lease (`kind:game`) this process got, so that of
+        several processes sweeping one handles it; what it answered. One game's failure is
+        logged, does not stop the others', and is tried again RETRY_SECONDS later (`delay`
+        moves its time: a time past stays due, and the sweep would loop on it)."""
+        names = {f"{kind}:{c.game_id}": c.game_id for c in due}
+        out: list[T] = []
+        async with self._leased(list(names)) as got:
+            for name, game_id in names.items():
+                if name not in got:
+                    continue
+                try:
+                    answer = await handle(game_id)
+                except Exception:
+                    log.exception("the %s sweep of game %s failed", kind, game_id)
+                    await delay(game_id, store_time(now + timedelta(seconds=RETRY_SECONDS)))
+                    continue
+                if answer is not None:
+                    out.append(answer)
+        return out
 
     async def extend_clock(
         self, game_id: int, caller: Caller, hours: float, interaction_id: int | None = None
@@ -159,12 +182,12 @@ class Clocks(ComputerSeats, Turns):
         if key is None or key != clock.turn:
             clock = await self._close_turn(record, clock, now)
             clock = replace(clock, turn=key, seat=seat, started_at=store_time(now), credit=0.0)
-            clock = replace(clock, paused_at=None, timed_out=None)
+            clock = replace(clock, paused_at=None, timed_out=None, nudged=0)
         if record.paused and clock.paused_at is None:
             return replace(clock, paused_at=store_time(now), deadline_at=None)
         if not record.paused and clock.paused_at is not None:
             user = await self._clock_user(record, clock)
-            spec = _spec(clock)
+            spec = spec_of(clock)
             stopped = counted(user, stored_time(clock.paused_at), now, _vacation_left(spec, clock))
             clock = replace(clock, paused_at=None, credit=clock.credit + stopped.counted)
         return await self._with_deadline(record, clock)
@@ -176,7 +199,7 @@ class Clocks(ComputerSeats, Turns):
         time past the increment, the vacation it spent kept."""
         if clock.seat is None or clock.started_at is None:
             return clock
-        spec = _spec(clock)
+        spec = spec_of(clock)
         user = await self._clock_user(record, clock)
         end = stored_time(clock.paused_at) if clock.paused_at else now
         walk = counted(user, stored_time(clock.started_at), end, _vacation_left(spec, clock))
@@ -189,18 +212,17 @@ class Clocks(ComputerSeats, Turns):
         return replace(clock, banks=banks, vacation=vacation, turn=None, seat=None)
 
     async def _with_deadline(self, record: GameRecord, clock: ClockRecord) -> ClockRecord:
-        """The clock with the deadline of its turn (None while none runs, or paused)."""
+        """The clock with the deadline of its turn and its next nudge (None while none runs,
+        or paused)."""
         if clock.seat is None or clock.started_at is None or clock.paused_at is not None:
-            return replace(clock, deadline_at=None)
+            return replace(clock, deadline_at=None, nudge_at=None)
         if clock.timed_out == clock.turn:  # the admins were told: they decide
-            return replace(clock, deadline_at=None)
-        spec = _spec(clock)
-        budget = spec.turn + clock.credit
-        if spec.bank is not None:
-            budget += clock.banks.get(clock.seat, spec.bank)
+            return replace(clock, deadline_at=None, nudge_at=None)
         user = await self._clock_user(record, clock)
-        walk = deadline(user, stored_time(clock.started_at), budget, _vacation_left(spec, clock))
-        return replace(clock, deadline_at=store_time(walk.end))
+        walk = deadline(user, stored_time(clock.started_at), *_budget(clock))
+        nudges = turn_nudges(user, clock)[clock.nudged :] if user is not None else []
+        nudge = store_time(nudges[0]) if nudges else None
+        return replace(clock, deadline_at=store_time(walk.end), nudge_at=nudge)
 
     async def _clock_seat(self, record: GameRecord, clock: ClockRecord) -> SeatRecord | None:
         return next((s for s in await self._seats(record.id) if s.seat == clock.seat), None)
@@ -213,16 +235,23 @@ class Clocks(ComputerSeats, Turns):
         return (await self.store.user_settings([seat.user_id]))[seat.user_id]
 
     # -- the sweep ---------------------------------------------------------------------------
+    async def _running(self, game_id: int) -> tuple[GameRecord, ClockRecord] | None:
+        """The game and its clock as stored, if its clock runs (None: no deadline now)."""
+        record = await self.store.game(game_id)
+        clock = await self.store.game_clock(game_id)
+        if record is None or clock is None or clock.deadline_at is None:
+            return None
+        if record.status != ACTIVE or record.paused or record.abandoned:
+            return None
+        return record, clock
+
     async def _time_out(self, game_id: int, now: datetime) -> Result | None:
         """The turn whose deadline is due, finished for its player (or the admins told);
         None when the game moved on meanwhile or the deadline moved later."""
         async with self._holding(game_id):
-            record = await self.store.game(game_id)
-            clock = await self.store.game_clock(game_id)
-            if record is None or clock is None or clock.deadline_at is None:
+            if (running := await self._running(game_id)) is None:
                 return None
-            if record.status != ACTIVE or record.paused or record.abandoned:
-                return None
+            record, clock = running
             again = await self._with_deadline(record, clock)  # their settings may have changed
             if again.deadline_at is None or stored_time(again.deadline_at) > now:
                 await self.store.save_clock(again)
@@ -235,7 +264,7 @@ class Clocks(ComputerSeats, Turns):
             ):
                 await self._clock_after(record, game)  # the turn moved on: start the new one
                 return None
-            if _spec(clock).timeout == "ask":
+            if spec_of(clock).timeout == "ask":
                 await self.store.save_clock(replace(clock, timed_out=clock.turn, deadline_at=None))
                 return Result(
                     text=f"Time ran out for {seat.name} in game #{record.id}. Its creator or an "
@@ -261,7 +290,7 @@ class Clocks(ComputerSeats, Turns):
         player = player_of(seat)
         level = best_level(record.title)
         computer = Computer(level, player, seed=record.id)
-        passing = _spec(clock).timeout == "pass"
+        passing = spec_of(clock).timeout == "pass"
         lines: list[str] = []
         while len(lines) < TIMEOUT_MOVES:
             if _turn_of(game, await self._seats(record.id)) != (clock.turn, seat.seat):
@@ -302,7 +331,7 @@ class Clocks(ComputerSeats, Turns):
                 return
             since = max(since, stored_time(clock.started_at))
             user = await self._clock_user(record, clock)
-            down = counted(user, since, now, _vacation_left(_spec(clock), clock)).counted
+            down = counted(user, since, now, _vacation_left(spec_of(clock), clock)).counted
             clock = replace(clock, credit=clock.credit + down)
             await self.store.save_clock(await self._with_deadline(record, clock))
 
@@ -334,7 +363,23 @@ def _turn_of(game: Game | None, seats: list[SeatRecord]) -> tuple[str, int] | No
     return json.dumps([seat.seat, acting_for, game.round_name()]), seat.seat
 
 
-def _spec(clock: ClockRecord) -> ClockSpec:
+def _budget(clock: ClockRecord) -> tuple[float, float]:
+    """The seconds of the player's time the turn under way may take (credit and bank
+    included), and the vacation seconds they have left."""
+    spec = spec_of(clock)
+    budget = spec.turn + clock.credit
+    if spec.bank is not None and clock.seat is not None:
+        budget += clock.banks.get(clock.seat, spec.bank)
+    return budget, _vacation_left(spec, clock)
+
+
+def turn_nudges(user: UserSettings | None, clock: ClockRecord) -> list[datetime]:
+    """When each nudge of the turn under way falls due (see `bot.core.clocks.NUDGES`)."""
+    assert clock.started_at is not None
+    return nudge_times(user, stored_time(clock.started_at), *_budget(clock))
+
+
+def spec_of(clock: ClockRecord) -> ClockSpec:
     spec = parse_clock(clock.spec)
     assert spec is not None, f"game {clock.game_id} stored the clock {clock.spec!r}"
     return spec

@@ -107,6 +107,7 @@ class Settings(ServiceBase):
         async def body() -> str:
             name = _checked(check_zone, zone)
             await self.store.save_settings(caller.user_id, {"time_zone": name})
+            await self._settings_changed(caller.user_id)
             local = UserSettings(caller.user_id, time_zone=name).local(now)
             return f"Your time zone is {name} (it is {local:%H:%M} there now)."
 
@@ -117,6 +118,7 @@ class Settings(ServiceBase):
             quiet = _checked(parse_quiet_hours, hours)
             start, end = quiet if quiet is not None else (None, None)
             await self.store.save_settings(caller.user_id, {"quiet_start": start, "quiet_end": end})
+            await self._settings_changed(caller.user_id)
             if quiet is None:
                 return "No quiet hours: direct messages and reminders come when they are due."
             zone = (await self._settings_of(caller.user_id)).time_zone
@@ -139,6 +141,7 @@ class Settings(ServiceBase):
             await self.store.save_settings(
                 caller.user_id, {"away_until": back.isoformat() if back else None}
             )
+            await self._settings_changed(caller.user_id)
             if back is None:
                 return "Welcome back: reminders reach you again."
             return (

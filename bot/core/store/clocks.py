@@ -1,6 +1,6 @@
-"""Game clocks as stored: one row per clocked game (see migration m019), written by the
-service with its own clock; the store only keeps them and finds those due by their indexed
-deadline, never by reading every game."""
+"""Game clocks as stored: one row per clocked game (see migrations m021 and m022), written by
+the service with its own clock; the store only keeps them and finds those due by their indexed
+deadline or next nudge, never by reading every game."""
 
 from __future__ import annotations
 
@@ -31,6 +31,8 @@ class ClockRecord:
     paused_at: str | None = None
     deadline_at: str | None = None
     timed_out: str | None = None
+    nudged: int = 0  # the turn's nudge times handled (sent, or skipped)
+    nudge_at: str | None = None  # when the next nudge is due
 
 
 class ClockTables(StoreBase):
@@ -62,12 +64,31 @@ class ClockTables(StoreBase):
 
     @writing
     def save_clock(self, conn: Conn, clock: ClockRecord) -> None:
+        """Store the clock; within the same turn the nudges handled never go back (a change
+        computed before another process nudged keeps its nudge), a new turn starts them
+        afresh."""
         values = asdict(clock)
         values["banks"], values["vacation"] = _dump(clock.banks), _dump(clock.vacation)
-        names = [k for k in values if k != "game_id"]
+        names = [k for k in values if k not in ("game_id", "nudged")]
         conn.execute(
-            f"UPDATE game_clocks SET {', '.join(f'{n} = ?' for n in names)} WHERE game_id = ?",
-            [*(values[n] for n in names), clock.game_id],
+            f"UPDATE game_clocks SET {', '.join(f'{n} = ?' for n in names)}, nudged = CASE "
+            "WHEN turn = ? AND nudged > ? THEN nudged ELSE ? END WHERE game_id = ?",
+            [*(values[n] for n in names), clock.turn, clock.nudged, clock.nudged, clock.game_id],
+        )
+
+    @writing
+    def mark_nudged(
+        self, conn: Conn, clock: ClockRecord, nudged: int, nudge_at: str | None
+    ) -> bool:
+        """Record the nudges of `clock`'s turn handled and the next one's time, unless the
+        turn moved on or another process handled one meanwhile; whether this call did."""
+        return (
+            conn.execute(
+                "UPDATE game_clocks SET nudged = ?, nudge_at = ? "
+                "WHERE game_id = ? AND turn = ? AND nudged = ?",
+                [nudged, nudge_at, clock.game_id, clock.turn, clock.nudged],
+            )
+            == 1
         )
 
     @writing
@@ -76,6 +97,11 @@ class ClockTables(StoreBase):
         conn.execute(
             "UPDATE game_clocks SET deadline_at = ? WHERE game_id = ?", [deadline_at, game_id]
         )
+
+    @writing
+    def delay_nudge(self, conn: Conn, game_id: int, nudge_at: str) -> None:
+        """Move a clock's next nudge alone."""
+        conn.execute("UPDATE game_clocks SET nudge_at = ? WHERE game_id = ?", [nudge_at, game_id])
 
     @reading
     def due_clocks(
@@ -105,12 +131,40 @@ class ClockTables(StoreBase):
             [*bound, ACTIVE, *params],
         )
 
+    @reading
+    def due_nudges(
+        self, conn: Conn, shards: Shards | None, before: str | None, limit: int | None = None
+    ) -> list[ClockRecord]:
+        """The running clocks whose next nudge comes before `before` (None: all that have one),
+        soonest first, at most `limit` of them."""
+        served, params = self._served(shards, "g.guild_id") if shards else ("1 = 1", [])
+        until, bound = ("c.nudge_at <= ?", [before]) if before else ("1 = 1", [])
+        rows = conn.all(
+            "SELECT c.* FROM game_clocks c JOIN games g ON g.id = c.game_id "
+            f"WHERE c.nudge_at IS NOT NULL AND {until} AND g.status = ? AND g.paused = 0 "
+            f"AND {served} ORDER BY c.nudge_at" + (f" LIMIT {int(limit)}" if limit else ""),
+            [*bound, ACTIVE, *params],
+        )
+        return [_record(r) for r in rows]
+
+    @reading
+    def clocks_of(self, conn: Conn, user_id: int) -> list[ClockRecord]:
+        """The running clocks of the turns the user must play (their settings move these
+        deadlines)."""
+        rows = conn.all(
+            "SELECT c.* FROM seats s JOIN game_clocks c ON c.game_id = s.game_id "
+            "AND c.seat = s.seat WHERE s.user_id = ? AND c.deadline_at IS NOT NULL",
+            [user_id],
+        )
+        return [_record(r) for r in rows]
+
 
 def _record(row: dict[str, Any]) -> ClockRecord:
     values = dict(row)
     values["banks"] = _load(values["banks"])
     values["vacation"] = _load(values["vacation"])
     values["credit"] = float(values["credit"] or 0)
+    values["nudged"] = int(values.get("nudged") or 0)
     return ClockRecord(**values)
 
 

@@ -523,3 +523,14 @@ def m021_game_clocks(conn: Conn, t: Types) -> None:
             timed_out TEXT
         )""")
     conn.execute("CREATE INDEX game_clocks_due ON game_clocks (deadline_at)")
+
+
+@migration
+def m022_clock_nudges(conn: Conn, t: Types) -> None:
+    """Nudges before a clocked turn's deadline: `nudged` counts the nudge times of the turn
+    under way already handled (sent, or skipped while the player was away), so a restart or a
+    second process never repeats one; `nudge_at` is when the next is due (or held until the
+    player's quiet hours or absence end), indexed so that the sweep reads only those due."""
+    conn.execute("ALTER TABLE game_clocks ADD COLUMN nudged INTEGER NOT NULL DEFAULT 0")
+    conn.execute("ALTER TABLE game_clocks ADD COLUMN nudge_at TEXT")
+    conn.execute("CREATE INDEX game_clocks_nudge ON game_clocks (nudge_at)")
