@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -190,3 +191,48 @@ async def test_string_railway_placement_and_rail_time_out(service, clock, policy
         kinds += [a.payload["type"] for a in (await service.store.actions(gid))[before:]]
     assert len(set(kinds)) >= 2, kinds  # placements and rails both timed out
     # (its export leaves the seed out while the game runs: the stored log was replayed above)
+
+
+# -- quiet hours as the player's zone counts them --------------------------------------------------
+@pytest.mark.parametrize(
+    ("start", "deadline"),
+    [
+        # Paris springs forward on Sunday 31 March 2030: 23:00-07:00 is 7 hours that night
+        (datetime(2030, 3, 30, 12, tzinfo=UTC), datetime(2030, 3, 31, 19, tzinfo=UTC)),
+        # and falls back on Sunday 27 October 2030: 9 hours
+        (datetime(2030, 10, 26, 12, tzinfo=UTC), datetime(2030, 10, 27, 21, tzinfo=UTC)),
+    ],
+    ids=["spring", "autumn"],
+)
+async def test_quiet_hours_across_daylight_saving_stop_the_clock_as_long_as_they_last(
+    service, clock, start, deadline
+):
+    ann, bob = players(2)
+    assert (await service.set_time_zone(ann, "Europe/Paris")).ok
+    assert (await service.set_quiet_hours(ann, "23-7")).ok
+    clock.now = start
+    gid = await clocked(service, "24h", ann, bob)
+    assert await due(service, gid) == deadline
+    clock.now = deadline - timedelta(hours=1)
+    assert await left(service, gid) == "1 h left"
+    assert not (await service.clock_sweep(clock.now)).results
+    await time_out(service, clock, gid)
+
+
+async def test_a_time_zone_changed_mid_turn_counts_the_rest_in_the_new_zone(service, clock):
+    ann, bob = players(2)
+    assert (await service.set_time_zone(ann, "Asia/Tokyo")).ok  # noon UTC is 21:00 there
+    assert (await service.set_quiet_hours(ann, "23-7")).ok  # 14:00-22:00 UTC
+    gid = await clocked(service, "24h", ann, bob)
+    clock.advance(timedelta(hours=5))  # 02:00 in Tokyo: 2 hours counted, then asleep
+    assert await left(service, gid) == "22 h left"
+    assert (await service.set_time_zone(ann, "Europe/Paris")).ok  # 18:00 in Paris: awake
+    assert await left(service, gid) == "22 h left"  # the hours slept in Tokyo still do not count
+    # 17:00-22:00 UTC counts (7), Paris sleeps 22:00-06:00 UTC, 16 more (23), asleep, 1 more
+    assert await due(service, gid) == datetime(2030, 1, 9, 7, tzinfo=UTC)
+
+
+async def left(service: GameService, gid: int) -> str:
+    record = await service.store.game(gid)
+    assert record is not None
+    return await service.clock_left(record)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -26,6 +27,7 @@ from bot.core.clocks import ClockSpec, counted, deadline, parse_clock, span
 from bot.core.results import Caller, Refused, Result
 from bot.core.service.base import player_of, store_time, stored_time
 from bot.core.service.computers import ComputerSeats
+from bot.core.service.settings import Settings
 from bot.core.service.turns import Turns
 from bot.core.store import ACTIVE, ClockRecord, GameRecord, SeatRecord
 from bot.core.turn_list import TurnEntry
@@ -48,7 +50,7 @@ class ClockSweep:
     next_due: datetime | None
 
 
-class Clocks(ComputerSeats, Turns):
+class Clocks(Settings, ComputerSeats, Turns):
     async def clock_sweep(self, now: datetime, period: timedelta | None = None) -> ClockSweep:
         """Handle every deadline due at `now`. `period`: the longest wait between two sweeps;
         a longer gap since the last one is the bot's downtime, credited to every running
@@ -131,6 +133,56 @@ class Clocks(ComputerSeats, Turns):
             due = stored_time(clock.deadline_at) if clock.deadline_at else None
             timed.append(replace(entry, clock=left_text(spec, clock, settings, now), deadline=due))
         return sorted(timed, key=lambda e: (not e.yours, e.deadline is None, e.deadline or now))
+
+    # -- a player's time rules changed ---------------------------------------------------------
+    async def set_time_zone(
+        self, caller: Caller, zone: str, *, now: datetime | None = None
+    ) -> Result:
+        return await self._time_rules(caller, super().set_time_zone(caller, zone, now=now))
+
+    async def set_quiet_hours(self, caller: Caller, hours: str) -> Result:
+        return await self._time_rules(caller, super().set_quiet_hours(caller, hours))
+
+    async def set_away(self, caller: Caller, until: str, *, now: datetime | None = None) -> Result:
+        return await self._time_rules(caller, super().set_away(caller, until, now=now))
+
+    async def _time_rules(self, caller: Caller, change: Awaitable[Result]) -> Result:
+        """A change of the caller's zone, quiet hours or absence counts from now on: the time
+        their running clocks counted so far stays as the old rules counted it."""
+        before = (await self.store.user_settings([caller.user_id]))[caller.user_id]
+        result = await change
+        if result.ok:
+            games, _, _ = await self.store.seated_games(caller.user_id)
+            clocks = await self.store.game_clocks([g.id for g in games if g.status == ACTIVE])
+            for game_id in clocks:
+                await self._rebase(game_id, caller.user_id, before)
+        return result
+
+    async def _rebase(self, game_id: int, user_id: int, before: UserSettings) -> None:
+        """The turn under way restarted now (or at its pause), with what it counted so far
+        under the player's old rules carried as a negative credit."""
+        async with self._holding(game_id):
+            record = await self.store.game(game_id)
+            clock = await self.store.game_clock(game_id)
+            if record is None or clock is None or clock.started_at is None or clock.seat is None:
+                return
+            seat = await self._clock_seat(record, clock)
+            if seat is None or seat.user_id != user_id:
+                return
+            end = stored_time(clock.paused_at) if clock.paused_at else self.clock()
+            left = _vacation_left(_spec(clock), clock)
+            walk = counted(before, stored_time(clock.started_at), end, left)
+            vacation = {
+                **clock.vacation,
+                clock.seat: clock.vacation.get(clock.seat, 0.0) + walk.away,
+            }
+            clock = replace(
+                clock,
+                started_at=store_time(end),
+                credit=clock.credit - walk.counted,
+                vacation=vacation,
+            )
+            await self.store.save_clock(await self._with_deadline(record, clock))
 
     # -- after each change -------------------------------------------------------------------
     async def _clock_after(self, record: GameRecord, game: Game | None) -> None:
