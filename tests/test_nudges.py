@@ -114,7 +114,8 @@ async def test_a_settings_change_moves_the_deadline_earlier_and_the_sweep_fires_
     clock.advance(HOUR)
     assert (await service.set_quiet_hours(ANN, "off")).ok
     assert await due(service, gid) == MONDAY + 24 * HOUR
-    assert (await game_clock(service, gid)).nudge_at == (MONDAY + 12 * HOUR).isoformat()
+    # the turn goes on from the change with the 23 hours it had left: nudged when half is left
+    assert (await game_clock(service, gid)).nudge_at == (MONDAY + HOUR + 23 * HOUR / 2).isoformat()
     assert not (await sweep_at(service, MONDAY + 24 * HOUR - timedelta(minutes=1))).results
     [timed_out] = (await sweep_at(service, MONDAY + 24 * HOUR)).results
     assert "Ann" in timed_out.text and len(await service.store.actions(gid)) == 1

@@ -46,6 +46,7 @@ from bot.core.store import (
     StoreBusy,
     past_caps,
 )
+from bot.core.user_settings import UserSettings
 from engine.errors import GameError
 from engine.game import Action, Choice, Game, PlayerId, PlayerInfo
 from engine.series import ChartSeries
@@ -475,9 +476,9 @@ class ServiceBase:
         """The game's clock after a change (its turn, its deadline; `game` None: a change
         that moved nothing on the board, such as a pause): none here (see `clocks`)."""
 
-    async def _settings_changed(self, user_id: int) -> None:
-        """The user's quiet hours, time zone or absence changed: the deadlines of the turns
-        they must play move with them (none here; see `nudges`)."""
+    async def _settings_changed(self, user_id: int, before: UserSettings) -> None:
+        """The user's quiet hours, time zone or absence changed from `before`: the deadlines of
+        the turns they must play move with them (none here; see `clocks`)."""
 
 
 _STATUS_WORDS = {OPEN: "waiting for players", ACTIVE: "in play", FINISHED: "finished"}

@@ -158,6 +158,40 @@ class Clocks(ComputerSeats, Turns):
             timed.append(replace(entry, clock=left_text(spec, clock, settings, now), deadline=due))
         return sorted(timed, key=lambda e: (not e.yours, e.deadline is None, e.deadline or now))
 
+    # -- a player's time rules changed ---------------------------------------------------------
+    async def _settings_changed(self, user_id: int, before: UserSettings) -> None:
+        """A change of the user's zone, quiet hours or absence counts from now on: each turn
+        they must play keeps what it counted so far under the old rules (`before`), and its
+        deadline and next nudge move with the new ones."""
+        for found in await self.store.clocks_of(user_id):
+            await self._rebase(found.game_id, user_id, before)
+
+    async def _rebase(self, game_id: int, user_id: int, before: UserSettings) -> None:
+        """The turn under way restarted now (or at its pause), with what it counted so far
+        under the player's old rules carried as a negative credit."""
+        async with self._holding(game_id):
+            record = await self.store.game(game_id)
+            clock = await self.store.game_clock(game_id)
+            if record is None or clock is None or clock.started_at is None or clock.seat is None:
+                return
+            seat = await self._clock_seat(record, clock)
+            if seat is None or seat.user_id != user_id:
+                return
+            end = stored_time(clock.paused_at) if clock.paused_at else self.clock()
+            left = _vacation_left(spec_of(clock), clock)
+            walk = counted(before, stored_time(clock.started_at), end, left)
+            vacation = {
+                **clock.vacation,
+                clock.seat: clock.vacation.get(clock.seat, 0.0) + walk.away,
+            }
+            clock = replace(
+                clock,
+                started_at=store_time(end),
+                credit=clock.credit - walk.counted,
+                vacation=vacation,
+            )
+            await self.store.save_clock(await self._with_deadline(record, clock))
+
     # -- after each change -------------------------------------------------------------------
     async def _clock_after(self, record: GameRecord, game: Game | None) -> None:
         clock = await self.store.game_clock(record.id)

@@ -10,7 +10,7 @@ clock, so no nudge. The next nudge's time is stored with the clock (found by an 
 and the nudges handled are counted per turn, written under a lease and only if nobody wrote
 them meanwhile, so a restart or two processes sweeping never repeat one. A change of a
 player's quiet hours, time zone or absence moves the deadlines of the turns they must play
-at once (`_settings_changed`).
+at once (`Clocks._settings_changed`).
 """
 
 from __future__ import annotations
@@ -82,15 +82,3 @@ class Nudges(Clocks):
                     return Reminder(game_id, record.thread_id, "", in_thread=False, messages=(dm,))
             text = f"Clock: {left} for {seat.name}'s move in game #{game_id}, then {then}."
             return Reminder(game_id, record.thread_id, text, ping=(user.user_id,))
-
-    async def _settings_changed(self, user_id: int) -> None:
-        """The deadlines and nudges of the turns the user must play, recomputed with their
-        new settings (quiet hours, time zone, absence)."""
-        for found in await self.store.clocks_of(user_id):
-            async with self._holding(found.game_id):
-                if (running := await self._running(found.game_id)) is None:
-                    continue
-                record, clock = running
-                again = await self._with_deadline(record, clock)
-                if again != clock:
-                    await self.store.save_clock(again)

@@ -106,8 +106,9 @@ class Settings(ServiceBase):
 
         async def body() -> str:
             name = _checked(check_zone, zone)
+            before = await self._settings_of(caller.user_id)
             await self.store.save_settings(caller.user_id, {"time_zone": name})
-            await self._settings_changed(caller.user_id)
+            await self._settings_changed(caller.user_id, before)
             local = UserSettings(caller.user_id, time_zone=name).local(now)
             return f"Your time zone is {name} (it is {local:%H:%M} there now)."
 
@@ -117,8 +118,9 @@ class Settings(ServiceBase):
         async def body() -> str:
             quiet = _checked(parse_quiet_hours, hours)
             start, end = quiet if quiet is not None else (None, None)
+            before = await self._settings_of(caller.user_id)
             await self.store.save_settings(caller.user_id, {"quiet_start": start, "quiet_end": end})
-            await self._settings_changed(caller.user_id)
+            await self._settings_changed(caller.user_id, before)
             if quiet is None:
                 return "No quiet hours: direct messages and reminders come when they are due."
             zone = (await self._settings_of(caller.user_id)).time_zone
@@ -141,7 +143,7 @@ class Settings(ServiceBase):
             await self.store.save_settings(
                 caller.user_id, {"away_until": back.isoformat() if back else None}
             )
-            await self._settings_changed(caller.user_id)
+            await self._settings_changed(caller.user_id, mine)
             if back is None:
                 return "Welcome back: reminders reach you again."
             return (
