@@ -77,6 +77,7 @@ class Console(Session):
         if line.lower() in QUIT_WORDS:
             return False
         try:
+            await self.clocks_run_out()  # a deadline passed while the line was typed comes first
             await self._handle(line)
             await self.computers_move()
             await self.clocks_run_out()
@@ -142,8 +143,8 @@ class Console(Session):
                     await self.show(result)
 
     async def clocks_run_out(self) -> None:
-        """Finish the turns whose clock ran out on the wall clock (the console sweeps after
-        each line; its clocks run while it is closed, as a host's bot would have)."""
+        """Finish the turns whose clock ran out on the wall clock (the console sweeps before
+        and after each line; its clocks run while it is closed, as a host's bot would have)."""
         for result in (await self.service.clock_sweep(self.service.clock())).results:
             await self.show(result)
 
