@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 from cairosvg.parser import Tree
 from cairosvg.surface import PNGSurface
 from PIL import Image, ImageDraw
@@ -227,15 +228,17 @@ SNAP = 10  # a palette entry this close (sum of channel differences) to a drawin
 
 def _snapped(palette: list[int]) -> list[int]:
     """The palette with entries moved onto the exact drawing colours they approximate, so
-    company, tile and page colours come out exactly as chosen."""
-    exact = drawing_colours()
-    out = list(palette)
-    for i in range(0, len(out) - 2, 3):
-        entry = out[i : i + 3]
-        best = min(exact, key=lambda c: sum(abs(a - b) for a, b in zip(entry, c)))
-        if sum(abs(a - b) for a, b in zip(entry, best)) <= SNAP:
-            out[i : i + 3] = best
-    return out
+    company, tile and page colours come out exactly as chosen (the nearest by the sum of
+    channel differences, the first listed on a tie; all entries at once: per entry in Python
+    it cost more than the drawing)."""
+    exact = np.array(drawing_colours(), dtype=np.int32)
+    whole = len(palette) // 3 * 3
+    entries = np.array(palette[:whole], dtype=np.int32).reshape(-1, 3)
+    distance = np.abs(entries[:, None, :] - exact[None, :, :]).sum(axis=2)
+    best = distance.argmin(axis=1)
+    near = distance[np.arange(len(entries)), best] <= SNAP
+    entries[near] = exact[best[near]]
+    return [int(v) for v in entries.ravel()] + palette[whole:]
 
 
 @lru_cache(maxsize=1)
