@@ -126,4 +126,4 @@ def render_market_compact(snapshot: Mapping[str, Any], options: Collection[str] 
         board = board_for(str(need(snapshot, "title", str)), options)
         svg = _overlay(board, snapshot)
         svg.parts.insert(0, f'<rect width="{WIDTH}" height="{svg.height}" fill="{pal.PAGE}"/>')
-        return finish(svg)
+        return finish(svg, keep=True)
