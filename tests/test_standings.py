@@ -185,3 +185,21 @@ async def test_the_time_to_move_names_each_person_seated(service):
     text = await service.time_to_move(gid)
     assert text.startswith("Time to move: Ann ") and "; Bob " in text
     assert text.count("a move (median)") == 2
+
+
+async def test_a_finished_game_ranking_fewer_than_two_rates_nobody(db_path) -> None:
+    """An imported file whose seats nobody claimed ends with one entrant or none: it imports,
+    and nobody is rated by it."""
+    from bot.core.results import Caller
+    from bot.core.service import GameService
+    from bot.core.store import Store
+    from engine.eighteen import io
+    from tests.reference_games import game_path
+
+    service = GameService(Store(db_path))
+    data = io.read_file(game_path("1830", "1830_game_end_bank"))
+    imported = await service.import_game(Caller(1, "one"), data, [1])  # one seat claimed
+    assert imported.ok, imported.error
+    assert imported.game_id is not None
+    assert (await service.store.game(imported.game_id)).status == "finished"  # type: ignore[union-attr]
+    assert await service.store.standings(None, 1) == []

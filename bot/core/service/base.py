@@ -460,9 +460,12 @@ class ServiceBase:
         )
 
     async def _rate(self, record: GameRecord, game: Game, version: int) -> None:
-        """Rate the game that just ended (at `version`); the store makes sure it counts once."""
+        """Rate the game that just ended (at `version`); the store makes sure it counts once.
+        A game that ranks fewer than two (an imported file's seats nobody claimed) rates
+        nobody: one place alone says nothing of anyone's skill."""
         who = ratings.entrants(await self._seats(record.id), game.result())
-        await self.store.rate_game(record.id, version, who, ratings.rate, ratings.FRESH)
+        if len(who) >= 2:
+            await self.store.rate_game(record.id, version, who, ratings.rate, ratings.FRESH)
 
     async def _computer_turns(self, record: GameRecord, game: Game) -> ComputerTurns:
         """The computer seats' moves made after a change: none here (see `computers`)."""
