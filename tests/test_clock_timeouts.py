@@ -51,7 +51,8 @@ async def play_recorded(service: GameService, title: str, before: int, spec: str
     data = json.loads(game_path(title, RECORDED[title]).read_text())
     seat = {p["id"]: n for n, p in enumerate(data["players"], 1)}
     callers = players(len(seat))
-    gid = await clocked(service, spec, *callers, title=title)
+    options = {rule: True for rule in data["settings"].get("optional_rules") or []}
+    gid = await clocked(service, spec, *callers, title=title, options=options)
     for index, action in game_files.effective_actions(data["actions"]):
         if index >= before:
             break
@@ -176,6 +177,23 @@ async def test_a_seat_timed_out_at_every_kind_of_18xx_step(
     assert not any(s.computer for s in seats)  # the seat is still its player's
     assert (await game_clock(service, gid)).turn is not None  # the next turn's clock runs
     await exported_replays(service, gid, f"timeout-{title}-{before}-{policy}")
+
+
+async def test_a_seat_timed_out_where_its_president_declared_bankruptcy(service, clock):
+    """1830 26855 ends when a president declares bankruptcy over the compulsory train: timed
+    out there, the computer settles that train its own legal way (an emergency purchase, or
+    bankruptcy) and the game goes on or ends as the rules say."""
+    gid = await play_recorded(service, "1830", 587, "1h timeout:computer")
+    played = await service.store.action_count(gid)
+    erie = next(c for c in (await replayed(service, gid)).corporations if c.sym == "ERIE")
+    assert not erie.trains  # the train it must buy
+    result = await time_out(service, clock, gid)
+    assert all(line.endswith(TIMED_OUT) for line in result.text.splitlines())
+    game = await replayed(service, gid, since=played)  # each move made was legal
+    made = [a.payload["type"] for a in (await service.store.actions(gid))[played:]]
+    erie = next(c for c in game.corporations if c.sym == "ERIE")
+    assert "bankrupt" in made if game.finished else erie.trains, made
+    await exported_replays(service, gid, "timeout-1830-bankrupt")
 
 
 @pytest.mark.parametrize("policy", ["computer", "pass"])

@@ -48,10 +48,16 @@ def service(make_store, clock):
     return GameService(make_store(), new_seed=lambda: 4242, clock=clock)
 
 
-async def clocked(service: GameService, spec: str, *callers: Caller, title: str = "tally") -> int:
+async def clocked(
+    service: GameService,
+    spec: str,
+    *callers: Caller,
+    title: str = "tally",
+    options: dict[str, bool] | None = None,
+) -> int:
     """A started game with `callers` seated in order (the first creates it) and clock `spec`."""
     created = await service.create_game(
-        callers[0], title, seats=len(callers), clock=parse_clock(spec)
+        callers[0], title, seats=len(callers), clock=parse_clock(spec), options=options
     )
     assert created.ok, created.error
     for c in callers[1:]:
