@@ -175,7 +175,9 @@ class RouteIndex:
         if kept is not None and kept[0] == self._depth:
             return kept[1]
         shorter, last = self.arm_links[arm]
-        mask = (self._arm_mask(shorter) if shorter >= 0 else 0) | self._prefix.get(last, 0)
+        mask = self._prefix.get(last, 0)
+        if shorter >= 0:
+            mask |= self._arm_mask(shorter)
         self._arm_masks[arm] = (self._depth, mask)
         return mask
 
@@ -185,8 +187,8 @@ class RouteIndex:
         """(the value of the best route sharing no track with the arms, True) when it is above
         `floor`; else (a value no route of theirs beats, at most `floor`; False)."""
         while True:
-            blocked = 0
-            for arm in arms:
+            blocked = self._arm_mask(arms[0])  # (no `0 |` first: that copies a long mask)
+            for arm in arms[1:]:
                 blocked |= self._arm_mask(arm)
             free = self._all ^ blocked
             if need_home:
