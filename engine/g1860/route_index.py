@@ -68,7 +68,10 @@ class RouteIndex:
         self._prefix: dict[int, int] = dict.fromkeys(overlap, 0)
         self._prefix_home = self._prefix_not_full = 0
         self._arm_masks: dict[int, tuple[int, int]] = {}  # arm -> (depth, mask)
-        self._arm_found: dict[int, int] = {}  # arm -> the best value clear of it
+        # per (need_home, need_not_full): arm -> the best value clear of it (see `arms_bound`)
+        self._arm_found: dict[tuple[bool, bool], dict[int, int]] = {
+            (home, not_full): {} for home in (False, True) for not_full in (False, True)
+        }
 
     def _read(self, j: int) -> None:
         """Make the masks of chunks up to j. The rows, 64 bits a word, are laid out as bytes by
@@ -201,16 +204,19 @@ class RouteIndex:
                 return self.tops[self._depth], False
             self._deepen(floor)
 
-    def arms_bound(self, arms: Sequence[int], floor: int) -> int:
-        """At least the value of the best route sharing no track with any one of the `arms`:
-        exact when above `floor`, else perhaps less than it (the routes worth no more than
+    def arms_bound(
+        self, arms: Sequence[int], floor: int, need_home: bool = False, need_not_full: bool = False
+    ) -> int:
+        """At least the value of the best route sharing no track with any one of the `arms` (with
+        `need_home` or `need_not_full`, among those visiting the home station or passing no full
+        one): exact when above `floor`, else perhaps less than it (the routes worth no more than
         `floor` are not read)."""
         bound = self.tops[0]
-        found = self._arm_found
+        found = self._arm_found[need_home, need_not_full]
         for arm in arms:
             value = found.get(arm)
             if value is None:
-                value, exact = self._best_clear((arm,), floor)
+                value, exact = self._best_clear((arm,), floor, need_home, need_not_full)
                 if exact:
                     found[arm] = value
             if value < bound:
@@ -226,7 +232,7 @@ class RouteIndex:
         (with `need_home` or `need_not_full`, among those visiting the home station or passing no
         full one); exact when above `floor`: first from each arm alone, and only if that is above
         `floor`, from all together."""
-        bound = self.arms_bound(arms, floor)
+        bound = self.arms_bound(arms, floor, need_home, need_not_full)
         if bound <= floor:
             return bound
         return min(bound, self._best_clear(arms, floor, need_home, need_not_full)[0])
