@@ -216,6 +216,8 @@ class RouteIndex:
         for arm in arms:
             value = found.get(arm)
             if value is None:
+                value = self._shorter_bound(found, arm, floor)
+            if value is None:
                 value, exact = self._best_clear((arm,), floor, need_home, need_not_full)
                 if exact:
                     found[arm] = value
@@ -224,6 +226,18 @@ class RouteIndex:
                 if value <= floor:
                     break
         return bound
+
+    def _shorter_bound(self, found: dict[int, int], arm: int, floor: int) -> int | None:
+        """The value found for one of the arm's shorter arms when it is no more than `floor`
+        (else None): an arm keeps out every route its shorter arms keep out, so no route clear of
+        it is worth more."""
+        shorter = self.arm_links[arm][0]
+        while shorter >= 0:
+            value = found.get(shorter)
+            if value is not None and value <= floor:
+                return value
+            shorter = self.arm_links[shorter][0]
+        return None
 
     def partner_bound(
         self, arms: Sequence[int], need_home: bool, need_not_full: bool, floor: int
