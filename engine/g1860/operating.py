@@ -102,9 +102,7 @@ class Track1860(Track):
         old, old_rotation = game.board.tile_def_on(hex_id)
         upgrade = old.color != "white"
         train = upgrades.biggest_train(game, corp) if upgrade else upgrades.NO_TRAIN
-        values_before = (
-            upgrades.stop_values(game.board.network(), corp.sym, hex_id, train) if upgrade else []
-        )
+        before = game.board.network()  # a snapshot: the lay makes another
         game.lay_tile(corp, hex_id, tile_id, rotation, need_connection=True)
         if upgrade:
             problem = upgrades.upgrade_problem(
@@ -112,7 +110,7 @@ class Track1860(Track):
                 corp.sym,
                 hex_id,
                 train,
-                values_before,
+                lambda: upgrades.stop_values(before, corp.sym, hex_id, train),
                 old,
                 old_rotation,
                 lambda path: game.board.reaches(corp.sym, Goal(paths=frozenset({path}))),

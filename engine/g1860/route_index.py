@@ -68,7 +68,10 @@ class RouteIndex:
         self._prefix: dict[int, int] = dict.fromkeys(overlap, 0)
         self._prefix_home = self._prefix_not_full = 0
         self._arm_masks: dict[int, tuple[int, int]] = {}  # arm -> (depth, mask)
-        self._arm_found: dict[int, int] = {}  # arm -> the best value clear of it
+        # per (need_home, need_not_full): arm -> the best value clear of it (see `arms_bound`)
+        self._arm_found: dict[tuple[bool, bool], dict[int, int]] = {
+            (home, not_full): {} for home in (False, True) for not_full in (False, True)
+        }
 
     def _read(self, j: int) -> None:
         """Make the masks of chunks up to j. The rows, 64 bits a word, are laid out as bytes by
@@ -175,7 +178,9 @@ class RouteIndex:
         if kept is not None and kept[0] == self._depth:
             return kept[1]
         shorter, last = self.arm_links[arm]
-        mask = (self._arm_mask(shorter) if shorter >= 0 else 0) | self._prefix.get(last, 0)
+        mask = self._prefix.get(last, 0)
+        if shorter >= 0:
+            mask |= self._arm_mask(shorter)
         self._arm_masks[arm] = (self._depth, mask)
         return mask
 
@@ -185,8 +190,8 @@ class RouteIndex:
         """(the value of the best route sharing no track with the arms, True) when it is above
         `floor`; else (a value no route of theirs beats, at most `floor`; False)."""
         while True:
-            blocked = 0
-            for arm in arms:
+            blocked = self._arm_mask(arms[0])  # (no `0 |` first: that copies a long mask)
+            for arm in arms[1:]:
                 blocked |= self._arm_mask(arm)
             free = self._all ^ blocked
             if need_home:
@@ -199,16 +204,21 @@ class RouteIndex:
                 return self.tops[self._depth], False
             self._deepen(floor)
 
-    def arms_bound(self, arms: Sequence[int], floor: int) -> int:
-        """At least the value of the best route sharing no track with any one of the `arms`:
-        exact when above `floor`, else perhaps less than it (the routes worth no more than
+    def arms_bound(
+        self, arms: Sequence[int], floor: int, need_home: bool = False, need_not_full: bool = False
+    ) -> int:
+        """At least the value of the best route sharing no track with any one of the `arms` (with
+        `need_home` or `need_not_full`, among those visiting the home station or passing no full
+        one): exact when above `floor`, else perhaps less than it (the routes worth no more than
         `floor` are not read)."""
         bound = self.tops[0]
-        found = self._arm_found
+        found = self._arm_found[need_home, need_not_full]
         for arm in arms:
             value = found.get(arm)
             if value is None:
-                value, exact = self._best_clear((arm,), floor)
+                value = self._shorter_bound(found, arm, floor)
+            if value is None:
+                value, exact = self._best_clear((arm,), floor, need_home, need_not_full)
                 if exact:
                     found[arm] = value
             if value < bound:
@@ -217,6 +227,18 @@ class RouteIndex:
                     break
         return bound
 
+    def _shorter_bound(self, found: dict[int, int], arm: int, floor: int) -> int | None:
+        """The value found for one of the arm's shorter arms when it is no more than `floor`
+        (else None): an arm keeps out every route its shorter arms keep out, so no route clear of
+        it is worth more."""
+        shorter = self.arm_links[arm][0]
+        while shorter >= 0:
+            value = found.get(shorter)
+            if value is not None and value <= floor:
+                return value
+            shorter = self.arm_links[shorter][0]
+        return None
+
     def partner_bound(
         self, arms: Sequence[int], need_home: bool, need_not_full: bool, floor: int
     ) -> int:
@@ -224,7 +246,7 @@ class RouteIndex:
         (with `need_home` or `need_not_full`, among those visiting the home station or passing no
         full one); exact when above `floor`: first from each arm alone, and only if that is above
         `floor`, from all together."""
-        bound = self.arms_bound(arms, floor)
+        bound = self.arms_bound(arms, floor, need_home, need_not_full)
         if bound <= floor:
             return bound
         return min(bound, self._best_clear(arms, floor, need_home, need_not_full)[0])

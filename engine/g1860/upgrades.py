@@ -212,14 +212,15 @@ def upgrade_problem(
     corp: str,
     hex_id: str,
     train: Distance,
-    values_before: list[int],
+    values_before: Callable[[], list[int]],
     old: TileDef,
     old_rotation: int,
     reached: Callable[[int], bool],
 ) -> str | None:
-    """Why this upgrade (already on `network`) breaks §7.3, or None. `values_before`: the stops'
-    values the train reached before the lay; `reached(path)`: is that path of the company's
-    connected track (asked last, of the few paths that need it: a walk of its own each)."""
+    """Why this upgrade (already on `network`) breaks §7.3, or None. `values_before()`: the
+    stops' values the train reached before the lay (asked only when the new track decides
+    nothing: a walk of the network before the lay); `reached(path)`: is that path of the
+    company's connected track (asked of the few paths that need it: a walk of its own each)."""
     if train[0] == 0:
         return f"{corp} has no train, and only a company with a train may upgrade"
     nodes, paths = distances(network, corp)
@@ -228,11 +229,6 @@ def upgrade_problem(
         network, hex_id, on_hex, nodes, paths, train
     ):
         return f"{hex_id} is beyond the reach of {corp}'s biggest train"
-    changed_value = values_before != sorted(
-        network.nodes[n].revenue.maximum
-        for n in hex_nodes(network, hex_id)
-        if node_in_reach(network, n, nodes, train)
-    )
     old_ends = [_ends_of_old(old, p) for p in old.rotated_paths(old_rotation)]
     for pid in on_hex:
         d = paths.get(pid)
@@ -240,7 +236,7 @@ def upgrade_problem(
             continue
         if not any(_kept(_ends_of_new(network, pid), ends) for ends in old_ends) and reached(pid):
             return None  # new track a train can use
-    if changed_value:
+    if values_before() != stop_values(network, corp, hex_id, train):
         return None
     return (
         f"the new tile on {hex_id} adds no track {corp}'s trains can use and changes no value of a "
