@@ -26,7 +26,7 @@ from engine.eighteen import io as game_files
 from engine.game import Game, PlayerInfo
 from engine.titles import create_game
 from tests.reference_games import game_path
-from tests.test_clocks import FakeClock, clocked, due, game_clock
+from tests.test_clocks import FakeClock, clocked, due, game_clock, left
 
 RECORDED = {"1830": "26855", "1860": "19354"}  # no standing orders: every move is typed
 
@@ -248,9 +248,3 @@ async def test_a_time_zone_changed_mid_turn_counts_the_rest_in_the_new_zone(serv
     assert await left(service, gid) == "22 h left"  # the hours slept in Tokyo still do not count
     # 17:00-22:00 UTC counts (7), Paris sleeps 22:00-06:00 UTC, 16 more (23), asleep, 1 more
     assert await due(service, gid) == datetime(2030, 1, 9, 7, tzinfo=UTC)
-
-
-async def left(service: GameService, gid: int) -> str:
-    record = await service.store.game(gid)
-    assert record is not None
-    return await service.clock_left(record)
